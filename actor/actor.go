@@ -1,0 +1,268 @@
+// Package actor owns the actors of a simulation and the executors that step
+// them: serial (one goroutine), actors (one goroutine per actor) and shards
+// (W workers, each owning a contiguous block of actors).
+//
+// All three executors run the same protocol: every participant ticks its
+// actors for cycle c, then waits at one barrier; only after every participant
+// has finished cycle c does any start cycle c+1. Every Chunk cycles the
+// participants stop at the barrier, the first participant (the calling
+// goroutine) runs the Hook with every actor paused, and all read its verdict
+// after a second barrier. Because lanes never expose a value in the cycle it
+// was written, results do not depend on the executor or the worker count.
+//
+// A panic inside Tick is recovered, the barrier is broken so that every
+// participant returns, and Run reports an error naming the actor and cycle.
+package actor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/icnsim/icnsim/clock"
+)
+
+// Actor is anything that advances one cycle at a time. Tick must only read
+// its own state and the lanes it reads, and only write its own state and the
+// lanes it writes.
+type Actor interface {
+	Tick(now clock.Cycle)
+}
+
+// Named actors get their name in error messages.
+type Named interface {
+	Name() string
+}
+
+// Name returns the name of actor a, or "actor #i" if it has none.
+func Name(a Actor, i int) string {
+	if n, ok := a.(Named); ok {
+		return n.Name()
+	}
+	return "actor #" + strconv.Itoa(i)
+}
+
+// Kind names an executor.
+type Kind string
+
+// The executors.
+const (
+	Serial Kind = "serial"
+	Actors Kind = "actors"
+	Shards Kind = "shards"
+)
+
+// Kinds lists the executors in a fixed order, for help texts and errors.
+var Kinds = []Kind{Serial, Actors, Shards}
+
+// ParseKind checks an executor name.
+func ParseKind(s string) (Kind, error) {
+	for _, k := range Kinds {
+		if string(k) == s {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("unknown executor %q (allowed: serial, actors, shards)", s)
+}
+
+// Spec says what to run.
+type Spec struct {
+	// Actors in a fixed order. Shards take contiguous ranges of this slice.
+	Actors []Actor
+	// Units optionally groups actors for sharding: Units[i] is the index of
+	// the first actor of unit i (Units[0] == 0), for example one torus row of
+	// routers and their network interfaces. A shard boundary only falls
+	// between units. Nil means every actor is its own unit.
+	Units []int
+	// From is the first cycle to run; To the cycle at which to stop (the
+	// run executes cycles From..To-1 unless the hook stops it earlier).
+	From, To clock.Cycle
+	// Chunk is the number of cycles between hook calls (>= 1).
+	Chunk int
+	// Hook is called with every actor paused after each chunk, with the
+	// number of the next cycle to run. Returning true ends the run. It may
+	// read any actor's state. Nil means never stop early.
+	Hook func(next clock.Cycle) (stop bool)
+}
+
+// Run executes spec with executor kind and the given number of shard
+// workers (0 means GOMAXPROCS; ignored by serial and actors). It returns the
+// number of the first cycle not executed.
+func Run(ctx context.Context, kind Kind, workers int, spec Spec) (clock.Cycle, error) {
+	if spec.Chunk < 1 {
+		spec.Chunk = 1
+	}
+	n := len(spec.Actors)
+	if n == 0 {
+		return spec.From, errors.New("actor: nothing to run")
+	}
+	var blocks [][2]int
+	spin := 4096
+	switch kind {
+	case Serial:
+		blocks = [][2]int{{0, n}}
+	case Actors:
+		blocks = make([][2]int, n)
+		for i := range blocks {
+			blocks[i] = [2]int{i, i + 1}
+		}
+		spin = 0
+	case Shards:
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
+		blocks = Partition(n, spec.Units, workers)
+		if len(blocks) > runtime.GOMAXPROCS(0) {
+			spin = 0
+		}
+	default:
+		return spec.From, fmt.Errorf("actor: unknown executor %q", kind)
+	}
+	r := &runner{spec: spec, blocks: blocks, ctx: ctx}
+	r.bar = clock.NewBarrier(len(blocks), spin)
+	var wg sync.WaitGroup
+	for w := 1; w < len(blocks); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.work(w)
+		}()
+	}
+	next := r.work(0)
+	wg.Wait()
+	if p := r.err.Load(); p != nil {
+		return next, *p
+	}
+	if err := ctx.Err(); err != nil {
+		return next, err
+	}
+	return next, nil
+}
+
+// Partition splits n actors into at most w contiguous blocks whose edges fall
+// on unit boundaries, each edge at the boundary nearest to an equal share of
+// the actors, every block holding at least one unit.
+func Partition(n int, units []int, w int) [][2]int {
+	if len(units) == 0 {
+		units = make([]int, n)
+		for i := range units {
+			units[i] = i
+		}
+	}
+	nu := len(units)
+	w = max(1, min(w, nu))
+	bounds := append(append(make([]int, 0, nu+1), units...), n)
+	cut := make([]int, w+1) // cut[b] is the first unit of block b
+	cut[w] = nu
+	for b := 1; b < w; b++ {
+		target := b * n / w
+		j := cut[b-1] + 1
+		for j < nu-(w-b) && bounds[j] < target {
+			j++
+		}
+		if j-1 > cut[b-1] && target-bounds[j-1] < bounds[j]-target {
+			j--
+		}
+		cut[b] = j
+	}
+	blocks := make([][2]int, w)
+	for b := range blocks {
+		blocks[b] = [2]int{bounds[cut[b]], bounds[cut[b+1]]}
+	}
+	return blocks
+}
+
+type runner struct {
+	spec   Spec
+	blocks [][2]int
+	ctx    context.Context
+	bar    *clock.Barrier
+	stop   bool // written by participant 0 between two barrier waits
+	err    atomic.Pointer[error]
+}
+
+func (r *runner) fail(err error) {
+	r.err.CompareAndSwap(nil, &err)
+	r.bar.Break()
+}
+
+// work runs participant w and returns the next cycle to execute.
+func (r *runner) work(w int) (next clock.Cycle) {
+	actors := r.spec.Actors[r.blocks[w][0]:r.blocks[w][1]]
+	base := r.blocks[w][0]
+	c := r.spec.From
+	for c < r.spec.To {
+		end := c + clock.Cycle(r.spec.Chunk)
+		if end > r.spec.To {
+			end = r.spec.To
+		}
+		for ; c < end; c++ {
+			if !r.tick(actors, base, c) {
+				return c
+			}
+			if !r.bar.Wait() {
+				return c
+			}
+		}
+		if w == 0 {
+			r.stop = c >= r.spec.To || r.ctx.Err() != nil
+			if !r.stop && r.spec.Hook != nil {
+				r.stop = r.hook(c)
+			}
+		}
+		if !r.bar.Wait() {
+			return c
+		}
+		if r.stop {
+			return c
+		}
+	}
+	return c
+}
+
+func (r *runner) tick(actors []Actor, base int, c clock.Cycle) (ok bool) {
+	i := 0
+	defer func() {
+		if p := recover(); p != nil {
+			r.fail(&PanicError{Actor: Name(actors[i], base+i), Cycle: c, Value: p})
+			ok = false
+		}
+	}()
+	for i = range actors {
+		actors[i].Tick(c)
+	}
+	return true
+}
+
+func (r *runner) hook(next clock.Cycle) (stop bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.fail(&PanicError{Actor: "run hook", Cycle: next, Value: p})
+			stop = true
+		}
+	}()
+	return r.spec.Hook(next)
+}
+
+// PanicError is a panic inside an actor, turned into an error.
+type PanicError struct {
+	Actor string
+	Cycle clock.Cycle
+	Value any
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("%s at cycle %d: %v", e.Actor, e.Cycle, e.Value)
+}
+
+// Unwrap returns the panic value if it is an error.
+func (e *PanicError) Unwrap() error {
+	if err, ok := e.Value.(error); ok {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,31 @@
+package link
+
+// Flit is the unit of flow control and of bandwidth (a flit is a phit here).
+// Every flit carries its packet's identity so that actors, which share no
+// memory, can route, check and time it. It is 40 bytes and is copied by value.
+type Flit struct {
+	Src, Dst int32  // source and destination node
+	Seq      uint32 // packet sequence number at its source (0, 1, 2, ...)
+	Index    uint16 // position in the packet, 0 = head
+	Size     uint16 // packet length in flits
+	VC       uint8  // virtual channel (or queue) the flit travels on
+	Class    uint8  // message class (e.g. short/long)
+	Route    uint8  // routing-function state carried with the packet (e.g. dateline crossings)
+	Hops     uint8  // router-to-router hops taken so far (saturates at 255)
+	// Ready is scratch space for the router holding the flit: the low 32 bits
+	// of the cycle from which it may leave. It means nothing on a lane.
+	Ready uint32
+	Gen   int64 // cycle the packet was generated (entered its source queue)
+	Inj   int64 // cycle the head flit left the source network interface
+}
+
+// Head reports whether f is its packet's first flit.
+func (f *Flit) Head() bool { return f.Index == 0 }
+
+// Tail reports whether f is its packet's last flit.
+func (f *Flit) Tail() bool { return f.Index+1 == f.Size }
+
+// Credit returns one buffer slot of a virtual channel (or queue) upstream.
+type Credit struct {
+	VC uint16
+}

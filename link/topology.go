@@ -1,0 +1,156 @@
+package link
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Peer is what is at the far end of a router port.
+type Peer struct {
+	// Router and Port of the neighbouring router, when Router >= 0.
+	Router, Port int
+	// Node is the network interface attached to the port, when >= 0.
+	Node int
+}
+
+// Unconnected is the peer of a port with nothing attached (a mesh edge).
+var Unconnected = Peer{Router: -1, Port: -1, Node: -1}
+
+// Connected reports whether anything is attached.
+func (p Peer) Connected() bool { return p.Router >= 0 || p.Node >= 0 }
+
+// Topology is the wiring of routers, ports and network interfaces (nodes).
+// Routers and nodes are numbered densely from 0. Every link is symmetric: if
+// Peer(r, p) is (r2, p2) then Peer(r2, p2) is (r, p).
+type Topology interface {
+	// Kind is the topology family ("torus", "mesh", ...).
+	Kind() string
+	// String describes the instance, e.g. "32x32 torus".
+	String() string
+	Routers() int
+	Nodes() int
+	// Ports is the number of ports of router r (network and node ports).
+	Ports(r int) int
+	Peer(r, p int) Peer
+	// NodePort is the router and port node n is attached to.
+	NodePort(n int) (r, p int)
+	RouterName(r int) string
+	PortName(r, p int) string
+	NodeName(n int) string
+	// Units groups routers for sharding: Units()[i] is the first router of
+	// group i, groups are contiguous, and most links stay inside a group
+	// (rows of a torus, subtrees of a fat-tree).
+	Units() []int
+}
+
+// Port numbers of a 2D router. Node ports follow, from PortLocal on.
+const (
+	PortXPlus  = 0 // "E": towards x+1
+	PortXMinus = 1 // "W": towards x-1
+	PortYPlus  = 2 // "N": towards y+1
+	PortYMinus = 3 // "S": towards y-1
+	PortLocal  = 4 // first node port
+)
+
+var dirNames = [4]string{"E", "W", "N", "S"}
+
+// Grid2D is a k x k torus (Wrap) or mesh with C endnodes per router
+// (concentration). Router r sits at x = r mod K, y = r div K; node n is
+// attached to router n div C at port PortLocal + n mod C.
+type Grid2D struct {
+	K, C int
+	Wrap bool
+}
+
+// NewTorus returns a k x k torus with one node per router.
+func NewTorus(k int) (*Grid2D, error) {
+	if k < 2 || k > 1024 {
+		return nil, fmt.Errorf("torus size k = %d out of range (allowed: 2..1024)", k)
+	}
+	return &Grid2D{K: k, C: 1, Wrap: true}, nil
+}
+
+// NewMesh returns a k x k mesh with c nodes per router.
+func NewMesh(k, c int) (*Grid2D, error) {
+	if k < 2 || k > 1024 {
+		return nil, fmt.Errorf("mesh size k = %d out of range (allowed: 2..1024)", k)
+	}
+	if c < 1 || c > 60 {
+		return nil, fmt.Errorf("concentration c = %d out of range (allowed: 1..60)", c)
+	}
+	return &Grid2D{K: k, C: c}, nil
+}
+
+func (g *Grid2D) Kind() string {
+	if g.Wrap {
+		return "torus"
+	}
+	return "mesh"
+}
+
+func (g *Grid2D) String() string {
+	s := fmt.Sprintf("%dx%d %s", g.K, g.K, g.Kind())
+	if g.C > 1 {
+		s += fmt.Sprintf(" with %d nodes per router", g.C)
+	}
+	return s
+}
+
+func (g *Grid2D) Routers() int        { return g.K * g.K }
+func (g *Grid2D) Nodes() int          { return g.K * g.K * g.C }
+func (g *Grid2D) Ports(int) int       { return PortLocal + g.C }
+func (g *Grid2D) XY(r int) (x, y int) { return r % g.K, r / g.K }
+func (g *Grid2D) Router(x, y int) int { return y*g.K + x }
+
+func (g *Grid2D) Peer(r, p int) Peer {
+	if p >= PortLocal {
+		return Peer{Router: -1, Port: -1, Node: r*g.C + p - PortLocal}
+	}
+	x, y := g.XY(r)
+	dx, dy := 0, 0
+	switch p {
+	case PortXPlus:
+		dx = 1
+	case PortXMinus:
+		dx = -1
+	case PortYPlus:
+		dy = 1
+	case PortYMinus:
+		dy = -1
+	}
+	nx, ny := x+dx, y+dy
+	if g.Wrap {
+		nx, ny = (nx+g.K)%g.K, (ny+g.K)%g.K
+	} else if nx < 0 || ny < 0 || nx >= g.K || ny >= g.K {
+		return Unconnected
+	}
+	return Peer{Router: g.Router(nx, ny), Port: p ^ 1, Node: -1}
+}
+
+func (g *Grid2D) NodePort(n int) (int, int) { return n / g.C, PortLocal + n%g.C }
+
+func (g *Grid2D) RouterName(r int) string {
+	x, y := g.XY(r)
+	return "R(" + strconv.Itoa(x) + "," + strconv.Itoa(y) + ")"
+}
+
+func (g *Grid2D) PortName(r, p int) string {
+	if p < PortLocal {
+		return g.RouterName(r) + "." + dirNames[p]
+	}
+	if g.C == 1 {
+		return g.RouterName(r) + ".L"
+	}
+	return g.RouterName(r) + ".L" + strconv.Itoa(p-PortLocal)
+}
+
+func (g *Grid2D) NodeName(n int) string { return "NI " + strconv.Itoa(n) }
+
+// Units are the rows of the grid.
+func (g *Grid2D) Units() []int {
+	u := make([]int, g.K)
+	for y := range u {
+		u[y] = y * g.K
+	}
+	return u
+}

@@ -1,0 +1,119 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"math"
+)
+
+// Stats summarises a latency histogram, in cycles.
+type Stats struct {
+	Count uint64  `json:"count"`
+	Mean  float64 `json:"mean_cycles"`
+	P50   uint64  `json:"p50_cycles"`
+	P99   uint64  `json:"p99_cycles"`
+	Max   uint64  `json:"max_cycles"`
+}
+
+// Summarise computes Stats of h.
+func Summarise(h *Histogram) Stats {
+	return Stats{Count: h.Count(), Mean: round(h.Mean()), P50: h.Quantile(0.5), P99: h.Quantile(0.99), Max: h.Max()}
+}
+
+// Spread summarises per-node values: min, max, mean and Jain's fairness index
+// (sum x)^2 / (n * sum x^2), 1 when all are equal.
+type Spread struct {
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
+	Mean float64 `json:"mean"`
+	Jain float64 `json:"jain"`
+}
+
+// SpreadOf computes the Spread of xs (in order, so it is reproducible).
+func SpreadOf(xs []float64) Spread {
+	if len(xs) == 0 {
+		return Spread{}
+	}
+	s := Spread{Min: math.Inf(1), Max: math.Inf(-1)}
+	var sum, sq float64
+	for _, x := range xs {
+		s.Min, s.Max = min(s.Min, x), max(s.Max, x)
+		sum += x
+		sq += x * x
+	}
+	s.Mean = sum / float64(len(xs))
+	s.Jain = 1
+	if sq > 0 {
+		s.Jain = sum * sum / (float64(len(xs)) * sq)
+	}
+	s.Min, s.Max, s.Mean, s.Jain = round(s.Min), round(s.Max), round(s.Mean), round(s.Jain)
+	return s
+}
+
+// Sample is one point of a run's time series, over the T cycles before Cycle.
+type Sample struct {
+	Cycle                     int64   `json:"cycle"`
+	InFlightPackets           uint64  `json:"in_flight_packets"`
+	SourceQueuedPackets       uint64  `json:"source_queued_packets"`
+	ValidBufferRatio          float64 `json:"valid_buffer_ratio"` // mean N_v / N_r
+	MobilityRatio             float64 `json:"mobility_ratio"`     // sum N_a / sum N_v
+	AcceptedFlitsPerNodeCycle float64 `json:"accepted_flits_per_node_cycle"`
+}
+
+// Result is what one run measured. It holds nothing that depends on how the
+// run was executed (executor, workers, wall time), so its digest is a pure
+// function of the configuration and seed.
+type Result struct {
+	Scenario                  string   `json:"scenario"`
+	Topology                  string   `json:"topology"`
+	Routing                   string   `json:"routing"`
+	Pattern                   string   `json:"pattern"`
+	Process                   string   `json:"process"`
+	Seed                      uint64   `json:"seed"`
+	Nodes                     int      `json:"nodes"`
+	Routers                   int      `json:"routers"`
+	CyclesSimulated           int64    `json:"cycles_simulated"`
+	MeasureFromCycle          int64    `json:"measure_from_cycle"`
+	MeasureToCycle            int64    `json:"measure_to_cycle"`
+	OfferedFlitsPerNodeCycle  float64  `json:"offered_flits_per_node_cycle"`
+	InjectedFlitsPerNodeCycle float64  `json:"injected_flits_per_node_cycle"`
+	AcceptedFlitsPerNodeCycle float64  `json:"accepted_flits_per_node_cycle"`
+	PerNodeAccepted           Spread   `json:"per_node_accepted_flits_per_cycle"`
+	PacketsGenerated          uint64   `json:"packets_generated"`
+	PacketsDelivered          uint64   `json:"packets_delivered"`
+	MeasuredUndelivered       uint64   `json:"measured_packets_undelivered"`
+	Latency                   Stats    `json:"packet_latency"`
+	NetworkLatency            Stats    `json:"network_latency"`
+	ClassLatency              []Stats  `json:"class_packet_latency,omitempty"`
+	MeanHops                  float64  `json:"mean_hops"`
+	CollectiveDurationCycles  int64    `json:"collective_duration_cycles,omitempty"`
+	Completed                 bool     `json:"completed"`
+	Series                    []Sample `json:"series,omitempty"`
+}
+
+// Digest is the SHA-256 of the result's canonical JSON encoding.
+func (r *Result) Digest() string {
+	b, err := json.Marshal(r)
+	if err != nil {
+		panic(err) // a Result always encodes
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// round keeps 9 significant decimals so that results print and compare cleanly.
+func round(x float64) float64 {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	return math.Round(x*1e9) / 1e9
+}
+
+// Ratio is a/b rounded, 0 when b is 0.
+func Ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return round(a / b)
+}

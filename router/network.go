@@ -1,0 +1,348 @@
+package router
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+)
+
+// Switching is the switching technique.
+type Switching uint8
+
+const (
+	// VirtualCutThrough lets a head take an output VC only when the VC has
+	// room for the whole packet.
+	VirtualCutThrough Switching = iota
+	// Wormhole lets flits advance one at a time into any free slot.
+	Wormhole
+)
+
+func (s Switching) String() string {
+	if s == Wormhole {
+		return "wormhole"
+	}
+	return "vct"
+}
+
+// ParseSwitching reads "vct" or "wormhole".
+func ParseSwitching(s string) (Switching, error) {
+	switch s {
+	case "vct":
+		return VirtualCutThrough, nil
+	case "wormhole":
+		return Wormhole, nil
+	}
+	return 0, fmt.Errorf("unknown switching %q (allowed: vct, wormhole)", s)
+}
+
+// Config is the router and link configuration of a network.
+type Config struct {
+	Routing             string
+	VCs                 int
+	BufferFlits         int // per VC, at every input port (and at the NI sink)
+	Switching           Switching
+	RoutingDelayCycles  int // >= 0
+	LinkLatencyCycles   int // >= 1, router-to-router and NI links
+	CreditLatencyCycles int // >= 1
+	MaxPacketFlits      int // largest packet the traffic will send
+}
+
+// Network is a built network: routers and NIs wired to a topology.
+type Network struct {
+	Topo    link.Topology
+	Cfg     Config
+	Routing RoutingFunc
+	Routers []*Router
+	NIs     []*NI
+
+	data   []link.Lane[link.Flit]   // per router port (outgoing), then per NI (injection)
+	credit []link.Lane[link.Credit] // per router port (towards the upstream of its input), then per NI (ejection credits)
+	base   []int                    // base[r] is the lane index of router r's port 0
+	actors []actor.Actor
+	units  []int
+}
+
+// Build wires a network. sources[i] and sinks[i] belong to node i; a nil
+// sink is allowed.
+func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Network, error) {
+	var errs []error
+	if cfg.VCs < 1 || cfg.VCs > 64 {
+		errs = append(errs, fmt.Errorf("vcs = %d out of range (allowed: 1..64)", cfg.VCs))
+	}
+	if cfg.BufferFlits < 1 || cfg.BufferFlits > 1<<15 {
+		errs = append(errs, fmt.Errorf("buffer_flits = %d out of range (allowed: 1..32768)", cfg.BufferFlits))
+	}
+	if cfg.Switching == VirtualCutThrough && cfg.BufferFlits < cfg.MaxPacketFlits {
+		errs = append(errs, fmt.Errorf("virtual cut-through needs buffer_flits (%d) >= the largest packet (%d flits); use wormhole or larger buffers", cfg.BufferFlits, cfg.MaxPacketFlits))
+	}
+	if cfg.RoutingDelayCycles < 0 || cfg.RoutingDelayCycles > 1000 {
+		errs = append(errs, fmt.Errorf("routing_delay_cycles = %d out of range (allowed: 0..1000)", cfg.RoutingDelayCycles))
+	}
+	if cfg.LinkLatencyCycles < 1 || cfg.LinkLatencyCycles > 1000 {
+		errs = append(errs, fmt.Errorf("link_latency_cycles = %d out of range (allowed: 1..1000)", cfg.LinkLatencyCycles))
+	}
+	if cfg.CreditLatencyCycles < 1 || cfg.CreditLatencyCycles > 1000 {
+		errs = append(errs, fmt.Errorf("credit_latency_cycles = %d out of range (allowed: 1..1000)", cfg.CreditLatencyCycles))
+	}
+	if len(sources) != t.Nodes() || (sinks != nil && len(sinks) != t.Nodes()) {
+		errs = append(errs, fmt.Errorf("need one source and one sink per node (%d), got %d and %d", t.Nodes(), len(sources), len(sinks)))
+	}
+	for r := 0; r < t.Routers(); r++ {
+		if t.Ports(r) > 64 {
+			errs = append(errs, fmt.Errorf("%s has %d ports (at most 64 supported)", t.RouterName(r), t.Ports(r)))
+			break
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	rf, err := NewRouting(cfg.Routing, t, cfg.VCs)
+	if err != nil {
+		return nil, err
+	}
+	n := &Network{Topo: t, Cfg: cfg, Routing: rf}
+	nr, nn := t.Routers(), t.Nodes()
+	n.base = make([]int, nr+1)
+	for r := 0; r < nr; r++ {
+		n.base[r+1] = n.base[r] + t.Ports(r)
+	}
+	nports := n.base[nr]
+	n.data = make([]link.Lane[link.Flit], nports+nn)
+	n.credit = make([]link.Lane[link.Credit], nports+nn)
+	V, B := cfg.VCs, cfg.BufferFlits
+	body := uint32(min(cfg.RoutingDelayCycles, 1))
+
+	n.Routers = make([]*Router, nr)
+	for r := range n.Routers {
+		P := t.Ports(r)
+		rt := &Router{
+			id: r, name: t.RouterName(r), ports: P, vcs: V, depth: B,
+			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), body: body, rf: rf,
+			buf: make([]link.Flit, P*V*B), bufHead: make([]int32, P*V), bufLen: make([]int32, P*V),
+			nonEmpty: make([]uint64, P), ivc: make([]inVC, P*V),
+			credits: make([]int32, P*V), owner: make([]int32, P*V),
+			saIn: make([]int32, P), saOut: make([]int32, P), vaPtr: make([]int32, P*V),
+			reqs: make([]vaReq, 0, P*V), outReq: make([]uint64, P), inWant: make([]int32, P),
+			inData: make([]*link.Lane[link.Flit], P), outData: make([]*link.Lane[link.Flit], P),
+			inCredit: make([]*link.Lane[link.Credit], P), outCredit: make([]*link.Lane[link.Credit], P),
+		}
+		for o := range rt.owner {
+			rt.owner[o] = -1
+		}
+		n.Routers[r] = rt
+	}
+	n.NIs = make([]*NI, nn)
+	for i := range n.NIs {
+		var sink Sink
+		if sinks != nil {
+			sink = sinks[i]
+		}
+		n.NIs[i] = &NI{id: i, name: t.NodeName(i), vcs: V, depth: B, vct: cfg.Switching == VirtualCutThrough,
+			rf: rf, src: sources[i], sink: sink, credits: make([]int32, V), reasm: make([]reassembly, V)}
+	}
+	// Every router port that is connected gets an outgoing data lane and the
+	// credit lane of its input buffers.
+	for r, rt := range n.Routers {
+		for p := 0; p < rt.ports; p++ {
+			peer := t.Peer(r, p)
+			if !peer.Connected() {
+				continue
+			}
+			li := n.base[r] + p
+			d, c := &n.data[li], &n.credit[li]
+			if peer.Node >= 0 {
+				ni := n.NIs[peer.Node]
+				d.Init(t.PortName(r, p)+"->"+ni.name, cfg.LinkLatencyCycles)
+				c.Init(t.PortName(r, p)+"->"+ni.name+" credits", cfg.CreditLatencyCycles)
+				rt.outData[p], ni.in = d, d
+				ni.creditOut, rt.inCredit[p] = c, c
+				// The NI's injection lane feeds this port.
+				ji := nports + peer.Node
+				jd, jc := &n.data[ji], &n.credit[ji]
+				jd.Init(ni.name+"->"+t.PortName(r, p), cfg.LinkLatencyCycles)
+				jc.Init(t.PortName(r, p)+" credits->"+ni.name, cfg.CreditLatencyCycles)
+				ni.out, rt.inData[p] = jd, jd
+				rt.outCredit[p], ni.creditIn = jc, jc
+				continue
+			}
+			rt.netPorts |= 1 << p
+			d.Init(t.PortName(r, p)+"->"+t.PortName(peer.Router, peer.Port), cfg.LinkLatencyCycles)
+			c.Init(t.PortName(r, p)+" credits->"+t.PortName(peer.Router, peer.Port), cfg.CreditLatencyCycles)
+			rt.outData[p] = d
+			rt.outCredit[p] = c
+		}
+	}
+	for r, rt := range n.Routers {
+		for p := 0; p < rt.ports; p++ {
+			peer := t.Peer(r, p)
+			if peer.Router < 0 {
+				continue
+			}
+			if back := t.Peer(peer.Router, peer.Port); back.Router != r || back.Port != p {
+				return nil, fmt.Errorf("topology %s: link %s -> %s is not symmetric", t, t.PortName(r, p), t.PortName(peer.Router, peer.Port))
+			}
+			li := n.base[peer.Router] + peer.Port
+			rt.inData[p] = &n.data[li]
+			rt.inCredit[p] = &n.credit[li]
+		}
+		for o := range rt.credits {
+			if rt.outData[o/V] != nil {
+				rt.credits[o] = int32(B)
+			}
+		}
+	}
+	for _, ni := range n.NIs {
+		for v := range ni.credits {
+			ni.credits[v] = int32(B)
+		}
+		if ni.out == nil {
+			return nil, fmt.Errorf("topology %s: %s is attached to no router port", t, ni.name)
+		}
+	}
+	// Actors: each router followed by its NIs; units follow the topology's.
+	attached := make([][]int, nr)
+	for i := 0; i < nn; i++ {
+		r, _ := t.NodePort(i)
+		attached[r] = append(attached[r], i)
+	}
+	first := make([]int, nr)
+	for r, rt := range n.Routers {
+		first[r] = len(n.actors)
+		n.actors = append(n.actors, rt)
+		for _, i := range attached[r] {
+			n.actors = append(n.actors, n.NIs[i])
+		}
+	}
+	for _, u := range t.Units() {
+		n.units = append(n.units, first[u])
+	}
+	return n, nil
+}
+
+// Actors returns all routers and NIs in their fixed order, and the unit
+// boundaries for sharding.
+func (n *Network) Actors() ([]actor.Actor, []int) { return n.actors, n.units }
+
+// Buffers is the number of router input VC buffers (N_r in the entropy papers).
+func (n *Network) Buffers() int {
+	b := 0
+	for _, r := range n.Routers {
+		b += r.ports * r.vcs
+	}
+	return b
+}
+
+// ZeroLoadLatency is the latency of a lone packet of sizeFlits flits from src
+// to dst, from its generation to the arrival of its tail.
+func (n *Network) ZeroLoadLatency(src, dst, sizeFlits int) int {
+	h := n.Routing.Hops(src, dst)
+	c := n.Cfg
+	return c.LinkLatencyCycles + (h+1)*c.RoutingDelayCycles + h*c.LinkLatencyCycles + c.LinkLatencyCycles + sizeFlits - 1
+}
+
+// Totals are network-wide counters, read while the network is paused.
+type Totals struct {
+	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
+	FlitsInjected, FlitsDelivered                       uint64
+	FlitsBuffered                                       uint64 // in router input buffers
+	SourceQueued                                        uint64 // packets waiting in source queues
+	FlitHops                                            uint64 // flits moved through router switches
+	SumValid, SumActive                                 uint64
+}
+
+// Totals sums the counters of all actors (in actor order).
+func (n *Network) Totals() Totals {
+	var t Totals
+	for _, ni := range n.NIs {
+		t.PacketsGenerated += ni.PacketsGenerated
+		t.PacketsInjected += ni.PacketsInjected
+		t.PacketsDelivered += ni.PacketsDelivered
+		t.FlitsInjected += ni.FlitsInjected
+		t.FlitsDelivered += ni.FlitsDelivered
+		t.SourceQueued += uint64(ni.q.Len())
+	}
+	for _, r := range n.Routers {
+		t.FlitsBuffered += uint64(r.buffered)
+		t.FlitHops += r.FlitsMoved
+		t.SumValid += r.SumValid
+		t.SumActive += r.SumActive
+	}
+	return t
+}
+
+// Check verifies the network's invariants between cycles (next is the next
+// cycle to run): flits injected = delivered + in flight, and on every VC of
+// every link, credits + credits in transit + flits in transit + occupancy =
+// buffer capacity.
+func (n *Network) Check(next clock.Cycle) error {
+	tot := n.Totals()
+	var onLanes uint64
+	for i := range n.data {
+		if n.data[i].LatencyCycles() > 0 {
+			n.data[i].InTransit(next, func(*link.Flit) { onLanes++ })
+		}
+	}
+	if tot.FlitsInjected != tot.FlitsDelivered+tot.FlitsBuffered+onLanes {
+		return fmt.Errorf("cycle %d: flit conservation broken: injected %d != delivered %d + buffered %d + on links %d",
+			next, tot.FlitsInjected, tot.FlitsDelivered, tot.FlitsBuffered, onLanes)
+	}
+	V, B := n.Cfg.VCs, int32(n.Cfg.BufferFlits)
+	count := make([]int32, V)
+	check := func(what string, credits func(v int) int32, d *link.Lane[link.Flit], c *link.Lane[link.Credit], occ func(v int) int32) error {
+		clear(count)
+		d.InTransit(next, func(f *link.Flit) { count[f.VC]++ })
+		c.InTransit(next, func(cr *link.Credit) { count[cr.VC]++ })
+		for v := 0; v < V; v++ {
+			if got := credits(v) + count[v] + occ(v); got != B {
+				return fmt.Errorf("cycle %d: %s VC %d: credits %d + in transit %d + occupancy %d != capacity %d",
+					next, what, v, credits(v), count[v], occ(v), B)
+			}
+		}
+		return nil
+	}
+	zero := func(int) int32 { return 0 }
+	for r, rt := range n.Routers {
+		for p := 0; p < rt.ports; p++ {
+			if rt.outData[p] == nil {
+				continue
+			}
+			peer := n.Topo.Peer(r, p)
+			occ := zero
+			if peer.Router >= 0 {
+				down := n.Routers[peer.Router]
+				occ = func(v int) int32 { return down.bufLen[peer.Port*V+v] }
+			}
+			if err := check(rt.outData[p].Name(), func(v int) int32 { return rt.credits[p*V+v] }, rt.outData[p], rt.inCredit[p], occ); err != nil {
+				return err
+			}
+		}
+	}
+	for _, ni := range n.NIs {
+		r, p := n.Topo.NodePort(ni.id)
+		down := n.Routers[r]
+		if err := check(ni.out.Name(), func(v int) int32 { return ni.credits[v] }, ni.out, ni.creditIn,
+			func(v int) int32 { return down.bufLen[p*V+v] }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckDelivery verifies, on a drained network, that every injected packet
+// was delivered exactly once (by count and by a sum of packet hashes).
+func (n *Network) CheckDelivery() error {
+	var inj, del, sent, recv uint64
+	for _, ni := range n.NIs {
+		inj += ni.PacketsInjected
+		del += ni.PacketsDelivered
+		sent += ni.sentHash
+		recv += ni.recvHash
+	}
+	if inj != del || sent != recv {
+		return fmt.Errorf("delivery check failed: %d packets injected, %d delivered, hash sums %x and %x", inj, del, sent, recv)
+	}
+	return nil
+}

@@ -1,0 +1,349 @@
+package router
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+)
+
+// Input VC states.
+const (
+	vcIdle   uint8 = iota // front flit not yet routed (or buffer empty)
+	vcRouted              // head routed, waiting for an output VC
+	vcActive              // packet holds output VC outVC
+)
+
+type inVC struct {
+	state uint8
+	outVC int32 // output VC index (port*V + vc) while active
+	cand  Candidates
+}
+
+// Router is an input-queued virtual-channel router actor. Index i = p*V + v
+// names input VC v of port p; index o = p*V + v names output VC v of port p.
+type Router struct {
+	id    int
+	name  string
+	ports int
+	vcs   int
+	depth int // buffer depth per VC, flits
+	vct   bool
+	delay uint32 // routing delay, cycles
+	body  uint32 // minimum buffering of a body flit, cycles
+	rf    RoutingFunc
+
+	buf      []link.Flit // P*V*depth, VC i occupies buf[i*depth:(i+1)*depth]
+	bufHead  []int32
+	bufLen   []int32
+	buffered int      // flits in all input buffers
+	nonEmpty []uint64 // per input port: bit v set when VC v holds a flit
+	ivc      []inVC
+
+	credits []int32 // per output VC
+	owner   []int32 // per output VC: owning input VC, -1 when free
+
+	saIn     []int32  // per input port: round-robin pointer over its VCs
+	saOut    []int32  // per output port: round-robin pointer over input ports
+	vaPtr    []int32  // per output VC: round-robin pointer over input VCs
+	selRR    uint32   // tie-break rotation of the selection function
+	reqs     []vaReq  // VC allocation requests of this cycle (scratch)
+	outReq   []uint64 // per output port: input ports requesting it (scratch)
+	inWant   []int32  // per input port: VC chosen in switch allocation (scratch)
+	outMask  uint64   // output ports with requests (scratch)
+	netPorts uint64   // ports wired to another router
+
+	inData    []*link.Lane[link.Flit]   // per port; nil when unconnected
+	outData   []*link.Lane[link.Flit]   // per port
+	inCredit  []*link.Lane[link.Credit] // per port: credits for my output VCs
+	outCredit []*link.Lane[link.Credit] // per port: credits for my input VCs
+
+	// Valid and Active are this cycle's number of non-empty input VC buffers
+	// and of input VCs whose front flit moved (the entropy papers' N_v, N_a).
+	Valid, Active int
+	// SumValid, SumActive and FlitsMoved accumulate over all cycles.
+	SumValid, SumActive, FlitsMoved uint64
+}
+
+type vaReq struct {
+	in, out int32
+}
+
+// Name is the router's human name.
+func (r *Router) Name() string { return r.name }
+
+// Ports is the number of ports.
+func (r *Router) Ports() int { return r.ports }
+
+// VCs is the number of VCs per port.
+func (r *Router) VCs() int { return r.vcs }
+
+// Occupancy is the number of flits in input VC v of port p.
+func (r *Router) Occupancy(p, v int) int { return int(r.bufLen[p*r.vcs+v]) }
+
+// Credits is the upstream view of free slots in downstream VC v of port p.
+func (r *Router) Credits(p, v int) int { return int(r.credits[p*r.vcs+v]) }
+
+// Buffered is the number of flits in all input buffers.
+func (r *Router) Buffered() int { return r.buffered }
+
+func (r *Router) fail(now clock.Cycle, format string, args ...any) {
+	panic(fmt.Sprintf("%s at cycle %d: %s", r.name, now, fmt.Sprintf(format, args...)))
+}
+
+// readyBy reports whether a flit stamped with ready may leave at now
+// (wrap-safe comparison of the low 32 bits of the cycle).
+func readyBy(ready uint32, now clock.Cycle) bool {
+	return int32(uint32(now)-ready) >= 0
+}
+
+// Tick advances the router by one cycle.
+func (r *Router) Tick(now clock.Cycle) {
+	V := r.vcs
+	for p, l := range r.inCredit {
+		if l == nil {
+			continue
+		}
+		if c := l.Recv(now); c != nil {
+			o := p*V + int(c.VC)
+			r.credits[o]++
+			if r.credits[o] > int32(r.depth) {
+				r.fail(now, "credit overflow on output VC %d of port %d", c.VC, p)
+			}
+		}
+	}
+	for p, l := range r.inData {
+		if l == nil {
+			continue
+		}
+		f := l.Recv(now)
+		if f == nil {
+			continue
+		}
+		v := int(f.VC)
+		if v >= V {
+			r.fail(now, "flit on VC %d of port %d, router has %d VCs", v, p, V)
+		}
+		i := p*V + v
+		if int(r.bufLen[i]) == r.depth {
+			r.fail(now, "buffer overflow on input VC %d of port %d (%d flits): credit protocol broken", v, p, r.depth)
+		}
+		pos := r.bufHead[i] + r.bufLen[i]
+		if pos >= int32(r.depth) {
+			pos -= int32(r.depth)
+		}
+		dst := &r.buf[i*r.depth+int(pos)]
+		*dst = *f
+		if f.Index == 0 {
+			dst.Ready = uint32(now) + r.delay
+		} else {
+			dst.Ready = uint32(now) + r.body
+		}
+		r.bufLen[i]++
+		r.buffered++
+		r.nonEmpty[p] |= 1 << v
+	}
+	if r.buffered == 0 {
+		r.Valid, r.Active = 0, 0
+		return
+	}
+	r.allocateVCs(now)
+	r.allocateSwitch(now)
+}
+
+func (r *Router) front(i int) *link.Flit {
+	return &r.buf[i*r.depth+int(r.bufHead[i])]
+}
+
+// allocateVCs routes new heads and runs separable input-first VC allocation.
+func (r *Router) allocateVCs(now clock.Cycle) {
+	V := r.vcs
+	r.reqs = r.reqs[:0]
+	valid := 0
+	for p, m := range r.nonEmpty {
+		valid += bits.OnesCount64(m)
+		for ; m != 0; m &= m - 1 {
+			v := bits.TrailingZeros64(m)
+			i := p*V + v
+			s := &r.ivc[i]
+			if s.state == vcActive {
+				continue
+			}
+			f := r.front(i)
+			if s.state == vcIdle {
+				if f.Index != 0 {
+					r.fail(now, "input VC %d of port %d: body flit %d of packet %d/%d at the front of an idle VC", v, p, f.Index, f.Src, f.Seq)
+				}
+				s.cand.N = 0
+				r.rf.Route(r.id, p, f, &s.cand)
+				if s.cand.N == 0 {
+					r.fail(now, "routing gave no candidate for packet %d->%d", f.Src, f.Dst)
+				}
+				s.state = vcRouted
+			}
+			if !readyBy(f.Ready, now) {
+				continue
+			}
+			if o := r.selectVC(s, int32(f.Size)); o >= 0 {
+				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o})
+			}
+		}
+	}
+	r.Valid = valid
+	r.SumValid += uint64(valid)
+	if len(r.reqs) == 0 {
+		return
+	}
+	n := int32(r.ports * V)
+	for a := range r.reqs {
+		o := r.reqs[a].out
+		if o < 0 {
+			continue
+		}
+		// Among the requests for output VC o, the first input VC at or after
+		// its round-robin pointer wins; the others retry next cycle.
+		w := r.reqs[a].in
+		best := (w - r.vaPtr[o] + n) % n
+		for b := a + 1; b < len(r.reqs); b++ {
+			if r.reqs[b].out != o {
+				continue
+			}
+			if d := (r.reqs[b].in - r.vaPtr[o] + n) % n; d < best {
+				w, best = r.reqs[b].in, d
+			}
+			r.reqs[b].out = -1
+		}
+		r.owner[o] = w
+		r.ivc[w].state = vcActive
+		r.ivc[w].outVC = o
+		r.vaPtr[o] = (w + 1) % n
+	}
+}
+
+// selectVC picks the output VC a routed head asks for: the first candidate
+// group with a free VC (with room for the whole packet under virtual
+// cut-through), in it the VC with most credits, ties round robin.
+func (r *Router) selectVC(s *inVC, size int32) int32 {
+	V := r.vcs
+	need := int32(1)
+	if r.vct {
+		need = size
+	}
+	for g := 0; g < s.cand.N; g++ {
+		best, bestCred := int32(-1), int32(-1)
+		bestRank := uint32(0)
+		for pm := s.cand.Ports[g]; pm != 0; pm &= pm - 1 {
+			p := bits.TrailingZeros64(pm)
+			for vm := s.cand.VCs[g]; vm != 0; vm &= vm - 1 {
+				o := int32(p*V + bits.TrailingZeros64(vm))
+				if r.owner[o] >= 0 {
+					continue
+				}
+				c := r.credits[o]
+				if c < need {
+					continue
+				}
+				rank := (uint32(o) - r.selRR) % uint32(len(r.owner))
+				if c > bestCred || (c == bestCred && rank < bestRank) {
+					best, bestCred, bestRank = o, c, rank
+				}
+			}
+		}
+		if best >= 0 {
+			r.selRR++
+			return best
+		}
+	}
+	return -1
+}
+
+// allocateSwitch runs separable input-first switch allocation and moves the
+// winning flits.
+func (r *Router) allocateSwitch(now clock.Cycle) {
+	V := r.vcs
+	r.outMask = 0
+	for p, m := range r.nonEmpty {
+		r.inWant[p] = -1
+		if m == 0 {
+			continue
+		}
+		// Rotate the VC mask so the search starts at the round-robin pointer.
+		start := r.saIn[p]
+		for k := 0; k < V; k++ {
+			v := int(start) + k
+			if v >= V {
+				v -= V
+			}
+			if m&(1<<v) == 0 {
+				continue
+			}
+			i := p*V + v
+			s := &r.ivc[i]
+			if s.state != vcActive || r.credits[s.outVC] <= 0 || !readyBy(r.front(i).Ready, now) {
+				continue
+			}
+			r.inWant[p] = int32(v)
+			op := int(s.outVC) / V
+			r.outReq[op] |= 1 << p
+			r.outMask |= 1 << op
+			break
+		}
+	}
+	active := 0
+	P := r.ports
+	for om := r.outMask; om != 0; om &= om - 1 {
+		op := bits.TrailingZeros64(om)
+		req := r.outReq[op]
+		r.outReq[op] = 0
+		// First requesting input at or after the round-robin pointer.
+		ptr := uint(r.saOut[op])
+		var p int
+		if hi := req >> ptr; hi != 0 {
+			p = int(ptr) + bits.TrailingZeros64(hi)
+		} else {
+			p = bits.TrailingZeros64(req)
+		}
+		v := int(r.inWant[p])
+		r.saOut[op] = int32((p + 1) % P)
+		r.saIn[p] = int32((v + 1) % V)
+		r.traverse(now, p, v)
+		active++
+	}
+	r.Active = active
+	r.SumActive += uint64(active)
+	r.FlitsMoved += uint64(active)
+}
+
+// traverse moves the front flit of input VC v of port p to its output.
+func (r *Router) traverse(now clock.Cycle, p, v int) {
+	V := r.vcs
+	i := p*V + v
+	s := &r.ivc[i]
+	o := s.outVC
+	op, ov := int(o)/V, int(o)%V
+	f := r.front(i)
+	f.VC = uint8(ov)
+	if f.Hops < 255 && r.netPorts&(1<<op) != 0 {
+		f.Hops++
+	}
+	r.outData[op].Send(now, *f)
+	r.credits[o]--
+	tail := f.Index+1 == f.Size
+	r.bufHead[i]++
+	if r.bufHead[i] == int32(r.depth) {
+		r.bufHead[i] = 0
+	}
+	r.bufLen[i]--
+	r.buffered--
+	if r.bufLen[i] == 0 {
+		r.nonEmpty[p] &^= 1 << v
+	}
+	if cl := r.outCredit[p]; cl != nil {
+		cl.Send(now, link.Credit{VC: uint16(v)})
+	}
+	if tail {
+		r.owner[o] = -1
+		s.state = vcIdle
+	}
+}

@@ -1,0 +1,241 @@
+package router
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/icnsim/icnsim/link"
+)
+
+// MaxGroups is the number of candidate groups a routing function may return.
+const MaxGroups = 4
+
+// Candidates is a routing decision: up to MaxGroups groups in order of
+// preference, each a set of output ports and a set of VCs allowed on them.
+// VC allocation takes the first group in which some allowed output VC is free.
+type Candidates struct {
+	N     int
+	Ports [MaxGroups]uint64 // bit p: output port p
+	VCs   [MaxGroups]uint64 // bit v: VC v
+}
+
+// Add appends a group.
+func (c *Candidates) Add(ports, vcs uint64) {
+	if c.N == MaxGroups {
+		panic("router: more than MaxGroups candidate groups")
+	}
+	c.Ports[c.N], c.VCs[c.N] = ports, vcs
+	c.N++
+}
+
+// RoutingFunc decides where head flits go. It must be a pure function of its
+// arguments and of the topology: routers share one instance.
+type RoutingFunc interface {
+	// Route fills c for the head flit f waiting at input port in of router r
+	// (f.VC is the VC it arrived on).
+	Route(r, in int, f *link.Flit, c *Candidates)
+	// InjectVCs is the set of VCs a packet from node src to node dst may
+	// take on its injection channel.
+	InjectVCs(src, dst int) uint64
+	// Hops is the number of router-to-router hops of a packet from src to
+	// dst on a zero-load network (for the analytical latency).
+	Hops(src, dst int) int
+}
+
+// RoutingSpec describes a registered routing function.
+type RoutingSpec struct {
+	Name       string
+	Doc        string
+	Topologies []string // topology kinds it is defined on
+	MinVCs     int      // smallest VC count that is deadlock free
+	New        func(t link.Topology, vcs int) RoutingFunc
+}
+
+// Routings returns the registry of routing functions by name.
+func Routings() map[string]RoutingSpec {
+	return map[string]RoutingSpec{
+		"dor": {
+			Name: "dor", MinVCs: 1, Topologies: []string{"mesh"},
+			Doc: "dimension-order (XY) routing on a mesh; every VC may be used",
+			New: func(t link.Topology, vcs int) RoutingFunc {
+				return &dor{g: t.(*link.Grid2D), all: allVCs(vcs)}
+			},
+		},
+		"dor-dateline": {
+			Name: "dor-dateline", MinVCs: 3, Topologies: []string{"torus"},
+			Doc: "dimension-order routing on a torus; a packet starts in VC class 0 and moves up one class at each dateline crossing (datelines at x=0, x=k/2, y=0, y=k/2); VC v belongs to class v mod 3",
+			New: func(t link.Topology, vcs int) RoutingFunc {
+				r := &dorDateline{dor: dor{g: t.(*link.Grid2D), all: allVCs(vcs)}}
+				for c := range r.class {
+					r.class[c] = classVCs(vcs, 3, c)
+				}
+				return r
+			},
+		},
+	}
+}
+
+// NewRouting looks up name and checks that it fits the topology and VC count.
+func NewRouting(name string, t link.Topology, vcs int) (RoutingFunc, error) {
+	reg := Routings()
+	spec, ok := reg[name]
+	if !ok {
+		names := make([]string, 0, len(reg))
+		for n := range reg {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return nil, fmt.Errorf("unknown routing function %q (allowed: %s)", name, strings.Join(names, ", "))
+	}
+	if !slices.Contains(spec.Topologies, t.Kind()) {
+		return nil, fmt.Errorf("routing function %q is not defined on a %s (allowed topologies: %s)",
+			name, t.Kind(), strings.Join(spec.Topologies, ", "))
+	}
+	if vcs < spec.MinVCs {
+		return nil, fmt.Errorf("routing function %q needs at least %d VCs to be deadlock free, got %d", name, spec.MinVCs, vcs)
+	}
+	return spec.New(t, vcs), nil
+}
+
+func allVCs(vcs int) uint64 {
+	if vcs >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<vcs - 1
+}
+
+// classVCs is the set of VCs v < vcs with v mod classes == c.
+func classVCs(vcs, classes, c int) uint64 {
+	var m uint64
+	for v := c; v < vcs; v += classes {
+		m |= 1 << v
+	}
+	return m
+}
+
+func bit(p int) uint64 { return 1 << p }
+
+// dor is dimension-order routing, X first, on a mesh.
+type dor struct {
+	g   *link.Grid2D
+	all uint64
+}
+
+func (d *dor) Route(r, _ int, f *link.Flit, c *Candidates) {
+	dst := int(f.Dst)
+	dr, dp := d.g.NodePort(dst)
+	x, y := d.g.XY(r)
+	dx, dy := d.g.XY(dr)
+	switch {
+	case x < dx:
+		c.Add(bit(link.PortXPlus), d.all)
+	case x > dx:
+		c.Add(bit(link.PortXMinus), d.all)
+	case y < dy:
+		c.Add(bit(link.PortYPlus), d.all)
+	case y > dy:
+		c.Add(bit(link.PortYMinus), d.all)
+	default:
+		c.Add(bit(dp), d.all)
+	}
+}
+
+func (d *dor) InjectVCs(int, int) uint64 { return d.all }
+
+func (d *dor) Hops(src, dst int) int {
+	sr, _ := d.g.NodePort(src)
+	dr, _ := d.g.NodePort(dst)
+	x, y := d.g.XY(sr)
+	dx, dy := d.g.XY(dr)
+	return abs(dx-x) + abs(dy-y)
+}
+
+// dorDateline is dimension-order routing on a torus with dateline VC classes.
+// In each dimension it takes the shorter way round, the positive one on a tie.
+type dorDateline struct {
+	dor
+	class [3]uint64
+}
+
+// ringStep returns the direction (+1, -1 or 0) from a to b on a ring of k.
+func ringStep(a, b, k int) int {
+	if a == b {
+		return 0
+	}
+	d := (b - a + k) % k
+	if d <= k-d {
+		return 1
+	}
+	return -1
+}
+
+// crossesDateline reports whether the hop from a in direction dir crosses
+// one of the datelines, which sit on the links entering coordinates 0 and k/2
+// from below (and leaving them downwards).
+func crossesDateline(a, dir, k int) bool {
+	hi := a // the upper end of the link, in ring order
+	if dir > 0 {
+		hi = (a + 1) % k
+	}
+	return hi == 0 || hi == k/2
+}
+
+func (d *dorDateline) Route(r, _ int, f *link.Flit, c *Candidates) {
+	k := d.g.K
+	dr, dp := d.g.NodePort(int(f.Dst))
+	x, y := d.g.XY(r)
+	dx, dy := d.g.XY(dr)
+	class := int(f.VC) % 3
+	port, a, dir := -1, 0, 0
+	if s := ringStep(x, dx, k); s != 0 {
+		port, a, dir = link.PortXPlus, x, s
+		if s < 0 {
+			port = link.PortXMinus
+		}
+	} else if s := ringStep(y, dy, k); s != 0 {
+		port, a, dir = link.PortYPlus, y, s
+		if s < 0 {
+			port = link.PortYMinus
+		}
+	}
+	if port < 0 {
+		c.Add(bit(dp), d.all)
+		return
+	}
+	if crossesDateline(a, dir, k) {
+		class++
+		if class > 2 {
+			panic(fmt.Sprintf("dor-dateline: packet %d->%d crossed a third dateline at %s", f.Src, f.Dst, d.g.RouterName(r)))
+		}
+	}
+	c.Add(bit(port), d.class[class])
+}
+
+func (d *dorDateline) InjectVCs(int, int) uint64 { return d.class[0] }
+
+func (d *dorDateline) Hops(src, dst int) int {
+	sr, _ := d.g.NodePort(src)
+	dr, _ := d.g.NodePort(dst)
+	x, y := d.g.XY(sr)
+	dx, dy := d.g.XY(dr)
+	return ringDist(x, dx, d.g.K) + ringDist(y, dy, d.g.K)
+}
+
+func ringDist(a, b, k int) int {
+	d := (b - a + k) % k
+	return min(d, k-d)
+}
+
+func abs(a int) int {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+// popcount is the number of set bits.
+func popcount(m uint64) int { return bits.OnesCount64(m) }
+
+func trailingZeros(m uint64) int { return bits.TrailingZeros64(m) }

@@ -1,0 +1,403 @@
+// Package study owns configurations: the TOML schema and its defaults,
+// strict loading and validation (errors name the file, line, key path, bad
+// value and what is allowed), building a network from a configuration, and
+// running it (Run).
+package study
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/traffic"
+)
+
+// Config is one simulation: network, router, traffic and measurement.
+type Config struct {
+	Name    string  `toml:"name"`
+	Seed    uint64  `toml:"seed"`
+	Network Network `toml:"network"`
+	Router  Router  `toml:"router"`
+	Traffic Traffic `toml:"traffic"`
+	Measure Measure `toml:"measure"`
+}
+
+// Network is the topology.
+type Network struct {
+	Topology      string `toml:"topology"`
+	K             int    `toml:"k"`
+	Concentration int    `toml:"concentration"`
+}
+
+// Router is the router microarchitecture and links.
+type Router struct {
+	Routing             string `toml:"routing"`
+	VCs                 int    `toml:"vcs"`
+	BufferFlits         int    `toml:"buffer_flits"`
+	Switching           string `toml:"switching"`
+	RoutingDelayCycles  int    `toml:"routing_delay_cycles"`
+	LinkLatencyCycles   int    `toml:"link_latency_cycles"`
+	CreditLatencyCycles int    `toml:"credit_latency_cycles"`
+}
+
+// Traffic is what the nodes send.
+type Traffic struct {
+	Pattern         string  `toml:"pattern"`
+	Process         string  `toml:"process"`
+	Load            float64 `toml:"load_flits_per_node_cycle"`
+	PacketsPerNode  int     `toml:"packets_per_node"`
+	PacketFlits     int     `toml:"packet_flits"`
+	HotspotFraction float64 `toml:"hotspot_fraction"`
+	HotspotNode     int     `toml:"hotspot_node"`
+	PhaseCycle      int64   `toml:"phase_cycle"`
+	PhasePattern    string  `toml:"phase_pattern"`
+}
+
+// Measure is how a run is measured.
+type Measure struct {
+	WarmupCycles  int64   `toml:"warmup_cycles"`
+	MeasureCycles int64   `toml:"measure_cycles"`
+	Method        string  `toml:"method"`
+	BatchCycles   int64   `toml:"batch_cycles"`
+	MinBatches    int     `toml:"min_batches"`
+	MaxBatches    int     `toml:"max_batches"`
+	Tolerance     float64 `toml:"tolerance"`
+	DrainCycles   int64   `toml:"drain_cycles"`
+	MaxCycles     int64   `toml:"max_cycles"`
+	SampleCycles  int64   `toml:"sample_cycles"`
+}
+
+// Default is the built-in configuration: a 32x32 torus with dimension-order
+// routing and datelines, a collective burst of 10 eight-flit packets per node
+// under tornado traffic, as in the extended entropy paper (whose routers have
+// 15-flit buffers; 16 here, a power of two like BookSim2's defaults).
+func Default() Config {
+	return Config{
+		Name:    "torus32-tornado-collective",
+		Seed:    1,
+		Network: Network{Topology: "torus", K: 32, Concentration: 1},
+		Router: Router{Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
+			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1},
+		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8,
+			HotspotFraction: 0.02, HotspotNode: -1},
+		Measure: Measure{WarmupCycles: 10000, MeasureCycles: 10000, Method: "window", BatchCycles: 2000,
+			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100},
+	}
+}
+
+// FieldError is one problem with a configuration value.
+type FieldError struct {
+	File    string // may be empty
+	Line    int    // 0 when unknown
+	Key     string // TOML key path, e.g. "router.vcs"
+	Value   any
+	Allowed string
+}
+
+func (e *FieldError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "%s = %s: %s", e.Key, formatValue(e.Value), e.Allowed)
+	return b.String()
+}
+
+func formatValue(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(v)
+}
+
+// Load reads a configuration file strictly: unknown keys, wrong types and
+// invalid values are all reported, joined, before anything runs.
+func Load(path string) (Config, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, err
+	}
+	return Parse(path, src)
+}
+
+// Parse reads a configuration from src; name is used in error messages.
+func Parse(name string, src []byte) (Config, error) {
+	cfg := Default()
+	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&cfg)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return Config{}, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
+		}
+		msg := strings.TrimPrefix(err.Error(), "toml: ")
+		return Config{}, fmt.Errorf("%s: %s", name, msg)
+	}
+	var errs []error
+	for _, k := range md.Undecoded() {
+		errs = append(errs, &FieldError{File: name, Line: lineOf(src, k), Key: k.String(), Value: "(unknown key)",
+			Allowed: "not a configuration key; allowed here: " + allowedKeys(k)})
+	}
+	for _, e := range cfg.Validate() {
+		if fe, ok := e.(*FieldError); ok {
+			fe.File = name
+			fe.Line = lineOf(src, strings.Split(fe.Key, "."))
+		}
+		errs = append(errs, e)
+	}
+	if len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+	return cfg, nil
+}
+
+// allowedKeys lists the keys of the table holding key k.
+func allowedKeys(k toml.Key) string {
+	var keys []string
+	b, _ := tomlKeys(Default())
+	prefix := strings.Join(k[:len(k)-1], ".")
+	for _, full := range b {
+		parent, leaf := "", full
+		if i := strings.LastIndex(full, "."); i >= 0 {
+			parent, leaf = full[:i], full[i+1:]
+		}
+		if parent == prefix {
+			keys = append(keys, leaf)
+		}
+	}
+	if len(keys) == 0 {
+		return "(no such table)"
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ", ")
+}
+
+// tomlKeys lists the key paths of a configuration by encoding it.
+func tomlKeys(c Config) ([]string, error) {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(c); err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if _, err := toml.Decode(buf.String(), &m); err != nil {
+		return nil, err
+	}
+	var out []string
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		for k, v := range m {
+			if sub, ok := v.(map[string]any); ok {
+				walk(prefix+k+".", sub)
+				continue
+			}
+			out = append(out, prefix+k)
+		}
+	}
+	walk("", m)
+	return out, nil
+}
+
+// lineOf finds the line (1-based) at which key path k is set, or 0.
+func lineOf(src []byte, k []string) int {
+	table := ""
+	want := strings.Join(k[:len(k)-1], ".")
+	leaf := k[len(k)-1]
+	for i, line := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			table = strings.Trim(t, "[] \t")
+			if j := strings.Index(table, "#"); j >= 0 {
+				table = strings.TrimSpace(table[:j])
+			}
+			if want != "" && table == strings.Join(k, ".") {
+				return i + 1
+			}
+			continue
+		}
+		if eq := strings.Index(t, "="); eq > 0 {
+			key := strings.Trim(strings.TrimSpace(t[:eq]), `"`)
+			full := key
+			if table != "" {
+				full = table + "." + key
+			}
+			if full == strings.Join(k, ".") || (table == want && key == leaf) {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+func rangeErr(key string, v any, allowed string) error {
+	return &FieldError{Key: key, Value: v, Allowed: allowed}
+}
+
+// Validate checks every value and returns all problems.
+func (c *Config) Validate() []error {
+	var errs []error
+	add := func(key string, v any, allowed string) { errs = append(errs, rangeErr(key, v, allowed)) }
+	n := &c.Network
+	switch n.Topology {
+	case "torus", "mesh":
+	default:
+		add("network.topology", n.Topology, "allowed: torus, mesh")
+	}
+	if n.K < 2 || n.K > 1024 {
+		add("network.k", n.K, "allowed: 2..1024 routers per dimension")
+	}
+	if n.Concentration < 1 || n.Concentration > 60 {
+		add("network.concentration", n.Concentration, "allowed: 1..60 nodes per router")
+	} else if n.Topology == "torus" && n.Concentration != 1 {
+		add("network.concentration", n.Concentration, "allowed on a torus: 1 (concentration is for meshes)")
+	}
+	r := &c.Router
+	if spec, ok := router.Routings()[r.Routing]; !ok {
+		add("router.routing", r.Routing, "allowed: "+strings.Join(routingNames(), ", "))
+	} else if !slices.Contains(spec.Topologies, n.Topology) {
+		add("router.routing", r.Routing, fmt.Sprintf("defined on %s only; for a %s use %s",
+			strings.Join(spec.Topologies, ", "), n.Topology, strings.Join(routingsFor(n.Topology), ", ")))
+	} else if r.VCs >= 1 && r.VCs < spec.MinVCs {
+		add("router.vcs", r.VCs, fmt.Sprintf("routing %q needs at least %d VCs to be deadlock free (allowed: %d..64)", r.Routing, spec.MinVCs, spec.MinVCs))
+	}
+	if r.VCs < 1 || r.VCs > 64 {
+		add("router.vcs", r.VCs, "allowed: 1..64")
+	}
+	if r.BufferFlits < 1 || r.BufferFlits > 32768 {
+		add("router.buffer_flits", r.BufferFlits, "allowed: 1..32768 flits per VC")
+	}
+	sw, err := router.ParseSwitching(r.Switching)
+	if err != nil {
+		add("router.switching", r.Switching, "allowed: vct, wormhole")
+	} else if sw == router.VirtualCutThrough && r.BufferFlits >= 1 && r.BufferFlits < c.Traffic.PacketFlits {
+		add("router.buffer_flits", r.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least traffic.packet_flits = %d (or switching = \"wormhole\")", c.Traffic.PacketFlits))
+	}
+	if r.RoutingDelayCycles < 0 || r.RoutingDelayCycles > 1000 {
+		add("router.routing_delay_cycles", r.RoutingDelayCycles, "allowed: 0..1000")
+	}
+	if r.LinkLatencyCycles < 1 || r.LinkLatencyCycles > 1000 {
+		add("router.link_latency_cycles", r.LinkLatencyCycles, "allowed: 1..1000")
+	}
+	if r.CreditLatencyCycles < 1 || r.CreditLatencyCycles > 1000 {
+		add("router.credit_latency_cycles", r.CreditLatencyCycles, "allowed: 1..1000")
+	}
+	t := &c.Traffic
+	pats := traffic.Patterns()
+	checkPattern := func(key, name string) {
+		spec, ok := pats[name]
+		if !ok {
+			add(key, name, "allowed: "+strings.Join(traffic.PatternNames(), ", "))
+			return
+		}
+		nodes := n.K * n.K * max(n.Concentration, 1)
+		if spec.Bits && nodes&(nodes-1) != 0 {
+			add(key, name, fmt.Sprintf("a bit pattern needs a power-of-two node count; this network has %d nodes", nodes))
+		}
+	}
+	checkPattern("traffic.pattern", t.Pattern)
+	if !slices.Contains(traffic.ProcessNames(), t.Process) {
+		add("traffic.process", t.Process, "allowed: "+strings.Join(traffic.ProcessNames(), ", "))
+	}
+	if (t.Process == "bernoulli" || t.Process == "poisson") && (t.Load <= 0 || t.Load > 1) {
+		add("traffic.load_flits_per_node_cycle", t.Load, "allowed: > 0 and <= 1 flits/node/cycle")
+	}
+	if t.PacketsPerNode < 1 {
+		add("traffic.packets_per_node", t.PacketsPerNode, "allowed: >= 1")
+	}
+	if t.PacketFlits < 1 || t.PacketFlits > 65535 {
+		add("traffic.packet_flits", t.PacketFlits, "allowed: 1..65535")
+	}
+	if t.HotspotFraction < 0 || t.HotspotFraction > 1 {
+		add("traffic.hotspot_fraction", t.HotspotFraction, "allowed: 0..1")
+	}
+	if nodes := n.K * n.K * max(n.Concentration, 1); t.HotspotNode < -1 || t.HotspotNode >= nodes {
+		add("traffic.hotspot_node", t.HotspotNode, fmt.Sprintf("allowed: -1 (the centre) or 0..%d", nodes-1))
+	}
+	if t.PhaseCycle < 0 {
+		add("traffic.phase_cycle", t.PhaseCycle, "allowed: 0 (no phase change) or a cycle > 0")
+	} else if t.PhaseCycle > 0 {
+		checkPattern("traffic.phase_pattern", t.PhasePattern)
+	}
+	m := &c.Measure
+	if m.WarmupCycles < 0 {
+		add("measure.warmup_cycles", m.WarmupCycles, "allowed: >= 0")
+	}
+	if m.MeasureCycles < 1 {
+		add("measure.measure_cycles", m.MeasureCycles, "allowed: >= 1")
+	}
+	if m.Method != "window" && m.Method != "batches" {
+		add("measure.method", m.Method, "allowed: window, batches")
+	}
+	if m.BatchCycles < 1 {
+		add("measure.batch_cycles", m.BatchCycles, "allowed: >= 1")
+	}
+	if m.MinBatches < 2 || m.MaxBatches < m.MinBatches {
+		add("measure.min_batches", m.MinBatches, "allowed: 2 <= min_batches <= max_batches")
+	}
+	if m.Tolerance <= 0 || m.Tolerance >= 1 {
+		add("measure.tolerance", m.Tolerance, "allowed: > 0 and < 1 (relative half-width of the batch means' 95% interval)")
+	}
+	if m.DrainCycles < 0 {
+		add("measure.drain_cycles", m.DrainCycles, "allowed: >= 0")
+	}
+	if m.MaxCycles < 1 {
+		add("measure.max_cycles", m.MaxCycles, "allowed: >= 1")
+	}
+	if m.SampleCycles < 0 {
+		add("measure.sample_cycles", m.SampleCycles, "allowed: 0 (no time series) or >= 1")
+	}
+	return errs
+}
+
+func routingNames() []string {
+	var names []string
+	for n := range router.Routings() {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func routingsFor(topo string) []string {
+	var names []string
+	for n, s := range router.Routings() {
+		if slices.Contains(s.Topologies, topo) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Topology builds the configuration's topology.
+func (c *Config) Topology() (*link.Grid2D, error) {
+	if c.Network.Topology == "torus" {
+		return link.NewTorus(c.Network.K)
+	}
+	return link.NewMesh(c.Network.K, c.Network.Concentration)
+}
+
+// RouterConfig is the router package's view of the configuration.
+func (c *Config) RouterConfig() router.Config {
+	sw, _ := router.ParseSwitching(c.Router.Switching)
+	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
+		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
+		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.Traffic.PacketFlits}
+}
+
+// TrafficConfig is the traffic package's view of the configuration.
+func (c *Config) TrafficConfig() traffic.Config {
+	t := c.Traffic
+	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: t.Load, PacketsPerNode: t.PacketsPerNode,
+		PacketFlits: t.PacketFlits, PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern,
+		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotNode: t.HotspotNode}}
+}

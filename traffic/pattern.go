@@ -1,0 +1,156 @@
+// Package traffic owns what the network interfaces send: destination
+// patterns (pure functions of the source, using the NI's own PRNG where they
+// are random), arrival processes (Bernoulli, Poisson, saturation, collective
+// burst) with phase changes, and packet sizes. It implements router.Source;
+// each NI gets a Source of its own with its own PCG stream, so traffic is a
+// pure function of (configuration, seed) whatever executor runs it.
+//
+// Bit patterns (Table 1 of the extended entropy paper) treat a node number as
+// a b-bit word w_{b-1}..w_0 and need a power-of-two node count; coordinate
+// patterns (transpose, tornado, centre reflection, neighbour) act on the
+// router coordinates of a k x k grid and keep the node's slot at its router.
+package traffic
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// Geometry is what a pattern needs to know of the network.
+type Geometry struct {
+	Nodes int
+	K     int // side of the k x k router grid; 0 when the topology is not a grid
+	C     int // nodes per router on a grid
+}
+
+// Pattern maps a source node to a destination node.
+type Pattern interface {
+	Dest(src int, rng *rand.Rand) int
+}
+
+// PatternSpec describes a registered pattern.
+type PatternSpec struct {
+	Name     string
+	Doc      string
+	Bits     bool // needs a power-of-two node count
+	Grid     bool // needs a k x k grid
+	New      func(g Geometry, p PatternParams) Pattern
+	Permutes bool // a permutation (deterministic, one destination per source)
+}
+
+// PatternParams are the parameters some patterns take.
+type PatternParams struct {
+	HotspotFraction float64 // share of packets sent to the hot-spot node
+	HotspotNode     int     // -1: the node at the grid centre (or node N/2)
+	Seed            uint64  // for the random permutation
+}
+
+type patternFunc func(src int, rng *rand.Rand) int
+
+func (f patternFunc) Dest(src int, rng *rand.Rand) int { return f(src, rng) }
+
+func log2(n int) int { return bits.Len(uint(n)) - 1 }
+
+// Patterns returns the registry of destination patterns by name.
+func Patterns() map[string]PatternSpec {
+	bitPerm := func(name, doc string, f func(w, b int) int) PatternSpec {
+		return PatternSpec{Name: name, Doc: doc, Bits: true, Permutes: true, New: func(g Geometry, _ PatternParams) Pattern {
+			b := log2(g.Nodes)
+			return patternFunc(func(src int, _ *rand.Rand) int { return f(src, b) })
+		}}
+	}
+	gridPerm := func(name, doc string, f func(x, y, k int) (int, int)) PatternSpec {
+		return PatternSpec{Name: name, Doc: doc, Grid: true, Permutes: true, New: func(g Geometry, _ PatternParams) Pattern {
+			return patternFunc(func(src int, _ *rand.Rand) int {
+				r, l := src/g.C, src%g.C
+				x, y := f(r%g.K, r/g.K, g.K)
+				return (y*g.K+x)*g.C + l
+			})
+		}}
+	}
+	return map[string]PatternSpec{
+		"uniform": {Name: "uniform", Doc: "uniform random over all nodes (the source included, as Dally & Towles and BookSim2)",
+			New: func(g Geometry, _ PatternParams) Pattern {
+				return patternFunc(func(_ int, rng *rand.Rand) int { return rng.IntN(g.Nodes) })
+			}},
+		"random-pair": {Name: "random-pair", Doc: "a fixed random permutation drawn from the seed (rpar)", Permutes: true,
+			New: func(g Geometry, p PatternParams) Pattern {
+				perm := rand.New(rand.NewPCG(p.Seed, 0x7261_6e64_7065_726d)).Perm(g.Nodes)
+				return patternFunc(func(src int, _ *rand.Rand) int { return perm[src] })
+			}},
+		"transpose": gridPerm("transpose", "(x, y) -> (y, x) (trns)", func(x, y, _ int) (int, int) { return y, x }),
+		"shuffle": bitPerm("shuffle", "perfect shuffle: rotate the address left by one bit (shfl)", func(w, b int) int {
+			return (w<<1 | w>>(b-1)) & (1<<b - 1)
+		}),
+		"bit-complement": bitPerm("bit-complement", "complement every address bit (bcmp)", func(w, b int) int { return ^w & (1<<b - 1) }),
+		"bit-reverse": bitPerm("bit-reverse", "reverse the address bits (brev)", func(w, b int) int {
+			return int(bits.Reverse64(uint64(w)) >> (64 - b))
+		}),
+		"bit-rotation": bitPerm("bit-rotation", "rotate the address right by one bit (brot)", func(w, b int) int {
+			return (w>>1 | (w&1)<<(b-1)) & (1<<b - 1)
+		}),
+		"tornado": {Name: "tornado", Doc: "router W -> (W + k/2) mod k^2, the extended entropy paper's definition (torn)", Grid: true, Permutes: true,
+			New: func(g Geometry, _ PatternParams) Pattern {
+				n := g.K * g.K
+				return patternFunc(func(src int, _ *rand.Rand) int {
+					r, l := src/g.C, src%g.C
+					return ((r+g.K/2)%n)*g.C + l
+				})
+			}},
+		"centre-reflection": gridPerm("centre-reflection", "(x, y) -> (k-1-x, k-1-y)", func(x, y, k int) (int, int) { return k - 1 - x, k - 1 - y }),
+		"neighbour":         gridPerm("neighbour", "(x, y) -> (x+1 mod k, y)", func(x, y, k int) (int, int) { return (x + 1) % k, y }),
+		"hotspot": {Name: "hotspot", Doc: "a share hotspot_fraction of packets to the hot-spot node (default: the centre), the rest uniform",
+			New: func(g Geometry, p PatternParams) Pattern {
+				h := p.HotspotNode
+				if h < 0 {
+					h = g.Nodes / 2
+					if g.K > 0 {
+						h = ((g.K/2)*g.K + g.K/2) * g.C
+					}
+				}
+				return patternFunc(func(_ int, rng *rand.Rand) int {
+					if rng.Float64() < p.HotspotFraction {
+						return h
+					}
+					return rng.IntN(g.Nodes)
+				})
+			}},
+	}
+}
+
+// PatternNames lists the registered patterns, sorted.
+func PatternNames() []string {
+	reg := Patterns()
+	names := make([]string, 0, len(reg))
+	for n := range reg {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// NewPattern builds a pattern, refusing combinations it is not defined on.
+func NewPattern(name string, g Geometry, p PatternParams) (Pattern, error) {
+	spec, ok := Patterns()[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown pattern %q (allowed: %s)", name, strings.Join(PatternNames(), ", "))
+	}
+	if spec.Bits && (g.Nodes < 2 || g.Nodes&(g.Nodes-1) != 0) {
+		return nil, fmt.Errorf("pattern %q needs a power-of-two node count, the network has %d nodes", name, g.Nodes)
+	}
+	if spec.Grid && g.K == 0 {
+		return nil, fmt.Errorf("pattern %q needs a k x k grid topology", name)
+	}
+	if name == "hotspot" {
+		if p.HotspotFraction < 0 || p.HotspotFraction > 1 {
+			return nil, fmt.Errorf("hotspot_fraction = %g out of range (allowed: 0..1)", p.HotspotFraction)
+		}
+		if p.HotspotNode >= g.Nodes || p.HotspotNode < -1 {
+			return nil, fmt.Errorf("hotspot_node = %d out of range (allowed: -1 for the centre, or 0..%d)", p.HotspotNode, g.Nodes-1)
+		}
+	}
+	return spec.New(g, p), nil
+}

@@ -1,0 +1,182 @@
+package traffic
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/router"
+)
+
+// Processes lists the arrival processes.
+var processDocs = map[string]string{
+	"bernoulli":  "each cycle a packet is generated with probability load/mean_packet_flits",
+	"poisson":    "packets arrive as a Poisson process of rate load/mean_packet_flits per cycle (several may arrive in one cycle)",
+	"saturation": "the source is always backlogged: a new packet is generated whenever the source queue is empty",
+	"collective": "packets_per_node packets are queued at every node at cycle 0, and nothing after",
+}
+
+// ProcessNames lists the arrival processes in a fixed order.
+func ProcessNames() []string { return []string{"bernoulli", "poisson", "saturation", "collective"} }
+
+// ProcessDoc describes an arrival process.
+func ProcessDoc(name string) string { return processDocs[name] }
+
+// Config is the traffic of one run.
+type Config struct {
+	Pattern string
+	PatternParams
+	Process        string
+	LoadFlits      float64 // offered load, flits/node/cycle (bernoulli, poisson)
+	PacketsPerNode int     // collective burst size
+	// Sizes: fixed PacketFlits, or bimodal when LongFlits > 0: a share
+	// LongVolumeShare of the flits (not packets) in LongFlits-flit packets.
+	PacketFlits     int
+	LongFlits       int
+	LongVolumeShare float64
+	// PhaseCycle > 0 switches to PhasePattern for packets generated from that cycle on.
+	PhaseCycle   int64
+	PhasePattern string
+}
+
+// MaxPacketFlits is the largest packet the configuration generates.
+func (c *Config) MaxPacketFlits() int { return max(c.PacketFlits, c.LongFlits) }
+
+// MeanPacketFlits is the mean packet size in flits.
+func (c *Config) MeanPacketFlits() float64 {
+	if c.LongFlits <= 0 || c.LongVolumeShare <= 0 {
+		return float64(c.PacketFlits)
+	}
+	// A share s of volume in long packets: packets per flit = (1-s)/S + s/L.
+	s := c.LongVolumeShare
+	return 1 / ((1-s)/float64(c.PacketFlits) + s/float64(c.LongFlits))
+}
+
+// longPacketShare is the probability that a packet is long.
+func (c *Config) longPacketShare() float64 {
+	if c.LongFlits <= 0 || c.LongVolumeShare <= 0 {
+		return 0
+	}
+	return c.LongVolumeShare / float64(c.LongFlits) * c.MeanPacketFlits()
+}
+
+// New returns one Source per node. Node i draws from PCG stream (seed, i).
+func New(c Config, g Geometry, seed uint64) ([]router.Source, error) {
+	var errs []error
+	pp := c.PatternParams
+	pp.Seed = seed
+	pat, err := NewPattern(c.Pattern, g, pp)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	var phase Pattern
+	if c.PhaseCycle > 0 {
+		if phase, err = NewPattern(c.PhasePattern, g, pp); err != nil {
+			errs = append(errs, fmt.Errorf("phase: %w", err))
+		}
+	}
+	if _, ok := processDocs[c.Process]; !ok {
+		errs = append(errs, fmt.Errorf("unknown process %q (allowed: bernoulli, poisson, saturation, collective)", c.Process))
+	}
+	if (c.Process == "bernoulli" || c.Process == "poisson") && (c.LoadFlits <= 0 || c.LoadFlits > 1) {
+		errs = append(errs, fmt.Errorf("load = %g flits/node/cycle out of range (allowed: > 0 and <= 1)", c.LoadFlits))
+	}
+	if c.Process == "collective" && c.PacketsPerNode < 1 {
+		errs = append(errs, fmt.Errorf("packets_per_node = %d out of range (allowed: >= 1)", c.PacketsPerNode))
+	}
+	if c.PacketFlits < 1 || c.PacketFlits > 65535 || c.LongFlits < 0 || c.LongFlits > 65535 {
+		errs = append(errs, fmt.Errorf("packet sizes %d and %d flits out of range (allowed: 1..65535)", c.PacketFlits, c.LongFlits))
+	}
+	if c.LongVolumeShare < 0 || c.LongVolumeShare > 1 {
+		errs = append(errs, fmt.Errorf("long_volume_share = %g out of range (allowed: 0..1)", c.LongVolumeShare))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	rate := c.LoadFlits / c.MeanPacketFlits() // packets per node per cycle
+	longP := c.longPacketShare()
+	srcs := make([]router.Source, g.Nodes)
+	for i := range srcs {
+		s := &source{node: i, cfg: &c, pat: pat, phase: phase, rate: rate, longP: longP,
+			rng: rand.New(rand.NewPCG(seed, uint64(i)))}
+		if rate > 0 && rate < 1 {
+			s.logq = math.Log1p(-rate)
+		}
+		srcs[i] = s
+	}
+	return srcs, nil
+}
+
+type source struct {
+	node  int
+	cfg   *Config
+	pat   Pattern
+	phase Pattern
+	rng   *rand.Rand
+	rate  float64 // packets per cycle
+	logq  float64 // log(1-rate), for geometric gaps
+	longP float64
+	next  float64     // Poisson: time of the next arrival
+	nextB clock.Cycle // Bernoulli: cycle of the next arrival
+	init  bool
+}
+
+func (s *source) push(now clock.Cycle, q *router.SourceQueue) {
+	pat := s.pat
+	if s.phase != nil && int64(now) >= s.cfg.PhaseCycle {
+		pat = s.phase
+	}
+	size, class := s.cfg.PacketFlits, uint8(0)
+	if s.longP > 0 && s.rng.Float64() < s.longP {
+		size, class = s.cfg.LongFlits, 1
+	}
+	q.Push(now, pat.Dest(s.node, s.rng), size, class)
+}
+
+// geometricGap draws the number of cycles to the next Bernoulli arrival (>= 1).
+func (s *source) geometricGap() clock.Cycle {
+	if s.rate >= 1 {
+		return 1
+	}
+	u := 1 - s.rng.Float64() // (0, 1]
+	return 1 + clock.Cycle(math.Floor(math.Log(u)/s.logq))
+}
+
+func (s *source) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
+	switch s.cfg.Process {
+	case "collective":
+		if now == 0 {
+			for range s.cfg.PacketsPerNode {
+				s.push(now, q)
+			}
+		}
+		return clock.Never
+	case "saturation":
+		if q.Len() == 0 {
+			s.push(now, q)
+		}
+		return now + 1
+	case "poisson":
+		if !s.init {
+			s.init = true
+			s.next = s.rng.ExpFloat64() / s.rate
+		}
+		for s.next < float64(now+1) {
+			s.push(now, q)
+			s.next += s.rng.ExpFloat64() / s.rate
+		}
+		return clock.Cycle(s.next)
+	default: // bernoulli
+		if !s.init {
+			s.init = true
+			s.nextB = now + s.geometricGap() - 1
+		}
+		if now >= s.nextB {
+			s.push(now, q)
+			s.nextB = now + s.geometricGap()
+		}
+		return s.nextB
+	}
+}
