@@ -28,6 +28,7 @@ type slot[T any] struct {
 // its writer to its reader.
 type Lane[T any] struct {
 	slots   []slot[T]
+	inline  [2]slot[T] // storage for latency 1, so reading a lane chases no pointer
 	mask    clock.Cycle
 	latency clock.Cycle
 	sent    uint64 // values sent so far (written by the writer only)
@@ -50,7 +51,11 @@ func (l *Lane[T]) Init(name string, latencyCycles int) {
 	for size < latencyCycles+1 {
 		size <<= 1
 	}
-	l.slots = make([]slot[T], size)
+	if size <= len(l.inline) {
+		l.slots = l.inline[:size]
+	} else {
+		l.slots = make([]slot[T], size)
+	}
 	for i := range l.slots {
 		l.slots[i].at = -1
 	}
@@ -76,6 +81,19 @@ func (l *Lane[T]) Send(now clock.Cycle, v T) {
 	s.at = at
 	s.v = v
 	l.sent++
+}
+
+// Slot returns the slot to fill for a value sent at cycle now; the caller
+// writes the value in place (avoiding a copy). It counts as Send.
+func (l *Lane[T]) Slot(now clock.Cycle) *T {
+	at := now + l.latency
+	s := &l.slots[at&l.mask]
+	if s.at == at {
+		panic(fmt.Sprintf("lane %s: second value sent in cycle %d", l.name, now))
+	}
+	s.at = at
+	l.sent++
+	return &s.v
 }
 
 // SentAt reports whether the writer already sent a value in cycle now.

@@ -115,17 +115,32 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	V, B := cfg.VCs, cfg.BufferFlits
 	body := uint32(min(cfg.RoutingDelayCycles, 1))
 
+	// Per-router state is carved from network-wide arenas in router order,
+	// and lanes are indexed by their reader, so that a cycle walks memory
+	// sequentially: data[base[r]+p] and credit[base[r]+p] are what router r
+	// reads at port p (flits into its input buffers, credits for its output
+	// VCs); data[nports+i] and credit[nports+i] are what NI i reads.
+	routers := make([]Router, nr)
+	pvs := make([]inVC, nports*V)
+	cands := make([]Candidates, nports*V)
+	pks := make([]pktDesc, nports*V*B)
+	ints := make([]int32, nports*(3*V+3))
+	words := make([]uint64, nports*3)
+	take32 := func(k int) []int32 { x := ints[:k:k]; ints = ints[k:]; return x }
+	take64 := func(k int) []uint64 { x := words[:k:k]; words = words[k:]; return x }
 	n.Routers = make([]*Router, nr)
 	for r := range n.Routers {
 		P := t.Ports(r)
-		rt := &Router{
+		o := n.base[r] * V
+		rt := &routers[r]
+		*rt = Router{
 			id: r, name: t.RouterName(r), ports: P, vcs: V, depth: B,
 			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), body: body, rf: rf,
-			buf: make([]link.Flit, P*V*B), bufHead: make([]int32, P*V), bufLen: make([]int32, P*V),
-			nonEmpty: make([]uint64, P), ivc: make([]inVC, P*V),
-			credits: make([]int32, P*V), owner: make([]int32, P*V),
-			saIn: make([]int32, P), saOut: make([]int32, P), vaPtr: make([]int32, P*V),
-			reqs: make([]vaReq, 0, P*V), outReq: make([]uint64, P), inWant: make([]int32, P),
+			ivc: pvs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*B : (o+P*V)*B : (o+P*V)*B],
+			credits: take32(P * V), owner: take32(P * V), vaPtr: take32(P * V),
+			saIn: take32(P), saOut: take32(P), inWant: take32(P),
+			nonEmpty: take64(P), active: take64(P), outReq: take64(P),
+			reqs:   make([]vaReq, 0, P*V),
 			inData: make([]*link.Lane[link.Flit], P), outData: make([]*link.Lane[link.Flit], P),
 			inCredit: make([]*link.Lane[link.Credit], P), outCredit: make([]*link.Lane[link.Credit], P),
 		}
@@ -135,58 +150,50 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 		n.Routers[r] = rt
 	}
 	n.NIs = make([]*NI, nn)
+	nis := make([]NI, nn)
 	for i := range n.NIs {
 		var sink Sink
 		if sinks != nil {
 			sink = sinks[i]
 		}
-		n.NIs[i] = &NI{id: i, name: t.NodeName(i), vcs: V, depth: B, vct: cfg.Switching == VirtualCutThrough,
+		nis[i] = NI{id: i, name: t.NodeName(i), vcs: V, depth: B, vct: cfg.Switching == VirtualCutThrough,
 			rf: rf, src: sources[i], sink: sink, credits: make([]int32, V), reasm: make([]reassembly, V)}
+		n.NIs[i] = &nis[i]
 	}
-	// Every router port that is connected gets an outgoing data lane and the
-	// credit lane of its input buffers.
 	for r, rt := range n.Routers {
 		for p := 0; p < rt.ports; p++ {
 			peer := t.Peer(r, p)
 			if !peer.Connected() {
 				continue
 			}
-			li := n.base[r] + p
-			d, c := &n.data[li], &n.credit[li]
+			in, cin := &n.data[n.base[r]+p], &n.credit[n.base[r]+p]
+			rt.inData[p], rt.inCredit[p] = in, cin
 			if peer.Node >= 0 {
 				ni := n.NIs[peer.Node]
-				d.Init(t.PortName(r, p)+"->"+ni.name, cfg.LinkLatencyCycles)
-				c.Init(t.PortName(r, p)+"->"+ni.name+" credits", cfg.CreditLatencyCycles)
-				rt.outData[p], ni.in = d, d
-				ni.creditOut, rt.inCredit[p] = c, c
-				// The NI's injection lane feeds this port.
-				ji := nports + peer.Node
-				jd, jc := &n.data[ji], &n.credit[ji]
-				jd.Init(ni.name+"->"+t.PortName(r, p), cfg.LinkLatencyCycles)
-				jc.Init(t.PortName(r, p)+" credits->"+ni.name, cfg.CreditLatencyCycles)
-				ni.out, rt.inData[p] = jd, jd
-				rt.outCredit[p], ni.creditIn = jc, jc
-				continue
-			}
-			rt.netPorts |= 1 << p
-			d.Init(t.PortName(r, p)+"->"+t.PortName(peer.Router, peer.Port), cfg.LinkLatencyCycles)
-			c.Init(t.PortName(r, p)+" credits->"+t.PortName(peer.Router, peer.Port), cfg.CreditLatencyCycles)
-			rt.outData[p] = d
-			rt.outCredit[p] = c
-		}
-	}
-	for r, rt := range n.Routers {
-		for p := 0; p < rt.ports; p++ {
-			peer := t.Peer(r, p)
-			if peer.Router < 0 {
+				ej, cej := &n.data[nports+peer.Node], &n.credit[nports+peer.Node]
+				in.Init(ni.name+"->"+t.PortName(r, p), cfg.LinkLatencyCycles)
+				cin.Init(ni.name+" credits->"+t.PortName(r, p), cfg.CreditLatencyCycles)
+				ej.Init(t.PortName(r, p)+"->"+ni.name, cfg.LinkLatencyCycles)
+				cej.Init(t.PortName(r, p)+" credits->"+ni.name, cfg.CreditLatencyCycles)
+				ni.out, ni.creditOut = in, cin
+				ni.in, ni.creditIn = ej, cej
+				rt.outData[p], rt.outCredit[p] = ej, cej
 				continue
 			}
 			if back := t.Peer(peer.Router, peer.Port); back.Router != r || back.Port != p {
 				return nil, fmt.Errorf("topology %s: link %s -> %s is not symmetric", t, t.PortName(r, p), t.PortName(peer.Router, peer.Port))
 			}
-			li := n.base[peer.Router] + peer.Port
-			rt.inData[p] = &n.data[li]
-			rt.inCredit[p] = &n.credit[li]
+			rt.netPorts |= 1 << p
+			in.Init(t.PortName(peer.Router, peer.Port)+"->"+t.PortName(r, p), cfg.LinkLatencyCycles)
+			cin.Init(t.PortName(peer.Router, peer.Port)+" credits->"+t.PortName(r, p), cfg.CreditLatencyCycles)
+		}
+	}
+	for r, rt := range n.Routers {
+		for p := 0; p < rt.ports; p++ {
+			if peer := t.Peer(r, p); peer.Router >= 0 {
+				li := n.base[peer.Router] + peer.Port
+				rt.outData[p], rt.outCredit[p] = &n.data[li], &n.credit[li]
+			}
 		}
 		for o := range rt.credits {
 			if rt.outData[o/V] != nil {
@@ -313,7 +320,7 @@ func (n *Network) Check(next clock.Cycle) error {
 			occ := zero
 			if peer.Router >= 0 {
 				down := n.Routers[peer.Router]
-				occ = func(v int) int32 { return down.bufLen[peer.Port*V+v] }
+				occ = func(v int) int32 { return down.ivc[peer.Port*V+v].flits }
 			}
 			if err := check(rt.outData[p].Name(), func(v int) int32 { return rt.credits[p*V+v] }, rt.outData[p], rt.inCredit[p], occ); err != nil {
 				return err
@@ -324,7 +331,7 @@ func (n *Network) Check(next clock.Cycle) error {
 		r, p := n.Topo.NodePort(ni.id)
 		down := n.Routers[r]
 		if err := check(ni.out.Name(), func(v int) int32 { return ni.credits[v] }, ni.out, ni.creditIn,
-			func(v int) int32 { return down.bufLen[p*V+v] }); err != nil {
+			func(v int) int32 { return down.ivc[p*V+v].flits }); err != nil {
 			return err
 		}
 	}

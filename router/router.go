@@ -15,10 +15,24 @@ const (
 	vcActive              // packet holds output VC outVC
 )
 
+// inVC is the compact per-input-VC state touched every cycle.
 type inVC struct {
-	state uint8
-	outVC int32 // output VC index (port*V + vc) while active
-	cand  Candidates
+	flits  int32 // occupancy in flits
+	pkHead int32 // index of the front packet in the VC's descriptor ring
+	pkLen  int32 // packets (whole or partial) in the VC
+	outVC  int32 // output VC index (port*V + vc) while active
+	state  uint8
+}
+
+// pktDesc is one packet (or the part of it that has arrived) in a VC buffer.
+// A VC buffer holds flits of one packet at a time from its upstream, so a
+// packet's flits are contiguous and a descriptor replaces per-flit storage:
+// the flit with index d is rebuilt from the header when it leaves.
+type pktDesc struct {
+	hdr        link.Flit // head flit; hdr.Ready is the head's ready cycle
+	arrived    uint16    // flits arrived so far
+	departed   uint16    // flits sent on so far
+	lastArrive uint32    // low 32 bits of the arrival cycle of the latest flit
 }
 
 // Router is an input-queued virtual-channel router actor. Index i = p*V + v
@@ -34,12 +48,12 @@ type Router struct {
 	body  uint32 // minimum buffering of a body flit, cycles
 	rf    RoutingFunc
 
-	buf      []link.Flit // P*V*depth, VC i occupies buf[i*depth:(i+1)*depth]
-	bufHead  []int32
-	bufLen   []int32
-	buffered int      // flits in all input buffers
-	nonEmpty []uint64 // per input port: bit v set when VC v holds a flit
+	pk       []pktDesc // P*V*depth descriptors, VC i owns pk[i*depth:(i+1)*depth]
 	ivc      []inVC
+	cand     []Candidates // per input VC: the routing decision of its front packet
+	buffered int          // flits in all input buffers
+	nonEmpty []uint64     // per input port: bit v set when VC v holds a flit
+	active   []uint64     // per input port: bit v set when VC v holds an output VC
 
 	credits []int32 // per output VC
 	owner   []int32 // per output VC: owning input VC, -1 when free
@@ -80,7 +94,7 @@ func (r *Router) Ports() int { return r.ports }
 func (r *Router) VCs() int { return r.vcs }
 
 // Occupancy is the number of flits in input VC v of port p.
-func (r *Router) Occupancy(p, v int) int { return int(r.bufLen[p*r.vcs+v]) }
+func (r *Router) Occupancy(p, v int) int { return int(r.ivc[p*r.vcs+v].flits) }
 
 // Credits is the upstream view of free slots in downstream VC v of port p.
 func (r *Router) Credits(p, v int) int { return int(r.credits[p*r.vcs+v]) }
@@ -126,21 +140,36 @@ func (r *Router) Tick(now clock.Cycle) {
 			r.fail(now, "flit on VC %d of port %d, router has %d VCs", v, p, V)
 		}
 		i := p*V + v
-		if int(r.bufLen[i]) == r.depth {
+		s := &r.ivc[i]
+		if int(s.flits) == r.depth {
 			r.fail(now, "buffer overflow on input VC %d of port %d (%d flits): credit protocol broken", v, p, r.depth)
 		}
-		pos := r.bufHead[i] + r.bufLen[i]
-		if pos >= int32(r.depth) {
-			pos -= int32(r.depth)
-		}
-		dst := &r.buf[i*r.depth+int(pos)]
-		*dst = *f
 		if f.Index == 0 {
-			dst.Ready = uint32(now) + r.delay
+			if s.pkLen == int32(r.depth) {
+				r.fail(now, "more than %d packets in input VC %d of port %d", r.depth, v, p)
+			}
+			pos := s.pkHead + s.pkLen
+			if pos >= int32(r.depth) {
+				pos -= int32(r.depth)
+			}
+			d := &r.pk[i*r.depth+int(pos)]
+			d.hdr = *f
+			d.hdr.Ready = uint32(now) + r.delay
+			d.arrived, d.departed, d.lastArrive = 1, 0, uint32(now)
+			s.pkLen++
 		} else {
-			dst.Ready = uint32(now) + r.body
+			pos := s.pkHead + s.pkLen - 1
+			if pos >= int32(r.depth) {
+				pos -= int32(r.depth)
+			}
+			d := &r.pk[i*r.depth+int(pos)]
+			if s.pkLen == 0 || f.Index != d.arrived || f.Src != d.hdr.Src || f.Seq != d.hdr.Seq {
+				r.fail(now, "flit %d of packet %d/%d on input VC %d of port %d does not continue the packet in that VC", f.Index, f.Src, f.Seq, v, p)
+			}
+			d.arrived++
+			d.lastArrive = uint32(now)
 		}
-		r.bufLen[i]++
+		s.flits++
 		r.buffered++
 		r.nonEmpty[p] |= 1 << v
 	}
@@ -152,8 +181,23 @@ func (r *Router) Tick(now clock.Cycle) {
 	r.allocateSwitch(now)
 }
 
-func (r *Router) front(i int) *link.Flit {
-	return &r.buf[i*r.depth+int(r.bufHead[i])]
+func (r *Router) front(i int) *pktDesc {
+	return &r.pk[i*r.depth+int(r.ivc[i].pkHead)]
+}
+
+// frontReady reports whether the next flit of input VC i may leave at now:
+// a head RoutingDelayCycles after its arrival, a body flit body cycles after
+// its arrival. Only the latest arrival can be too recent, since flits arrive
+// one per cycle.
+func (r *Router) frontReady(i int, now clock.Cycle) bool {
+	d := r.front(i)
+	if d.departed == 0 {
+		return readyBy(d.hdr.Ready, now)
+	}
+	if d.departed+1 == d.arrived {
+		return readyBy(d.lastArrive+r.body, now)
+	}
+	return d.departed < d.arrived
 }
 
 // allocateVCs routes new heads and runs separable input-first VC allocation.
@@ -161,31 +205,26 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 	V := r.vcs
 	r.reqs = r.reqs[:0]
 	valid := 0
-	for p, m := range r.nonEmpty {
-		valid += bits.OnesCount64(m)
-		for ; m != 0; m &= m - 1 {
+	for p, ne := range r.nonEmpty {
+		valid += bits.OnesCount64(ne)
+		for m := ne &^ r.active[p]; m != 0; m &= m - 1 {
 			v := bits.TrailingZeros64(m)
 			i := p*V + v
 			s := &r.ivc[i]
-			if s.state == vcActive {
-				continue
-			}
-			f := r.front(i)
+			d := r.front(i)
+			c := &r.cand[i]
 			if s.state == vcIdle {
-				if f.Index != 0 {
-					r.fail(now, "input VC %d of port %d: body flit %d of packet %d/%d at the front of an idle VC", v, p, f.Index, f.Src, f.Seq)
-				}
-				s.cand.N = 0
-				r.rf.Route(r.id, p, f, &s.cand)
-				if s.cand.N == 0 {
-					r.fail(now, "routing gave no candidate for packet %d->%d", f.Src, f.Dst)
+				c.N = 0
+				r.rf.Route(r.id, p, &d.hdr, c)
+				if c.N == 0 {
+					r.fail(now, "routing gave no candidate for packet %d->%d", d.hdr.Src, d.hdr.Dst)
 				}
 				s.state = vcRouted
 			}
-			if !readyBy(f.Ready, now) {
+			if !readyBy(d.hdr.Ready, now) {
 				continue
 			}
-			if o := r.selectVC(s, int32(f.Size)); o >= 0 {
+			if o := r.selectVC(c, int32(d.hdr.Size)); o >= 0 {
 				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o})
 			}
 		}
@@ -217,6 +256,7 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 		r.owner[o] = w
 		r.ivc[w].state = vcActive
 		r.ivc[w].outVC = o
+		r.active[int(w)/V] |= 1 << (int(w) % V)
 		r.vaPtr[o] = (w + 1) % n
 	}
 }
@@ -224,18 +264,18 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 // selectVC picks the output VC a routed head asks for: the first candidate
 // group with a free VC (with room for the whole packet under virtual
 // cut-through), in it the VC with most credits, ties round robin.
-func (r *Router) selectVC(s *inVC, size int32) int32 {
+func (r *Router) selectVC(s *Candidates, size int32) int32 {
 	V := r.vcs
 	need := int32(1)
 	if r.vct {
 		need = size
 	}
-	for g := 0; g < s.cand.N; g++ {
+	for g := 0; g < s.N; g++ {
 		best, bestCred := int32(-1), int32(-1)
 		bestRank := uint32(0)
-		for pm := s.cand.Ports[g]; pm != 0; pm &= pm - 1 {
+		for pm := s.Ports[g]; pm != 0; pm &= pm - 1 {
 			p := bits.TrailingZeros64(pm)
-			for vm := s.cand.VCs[g]; vm != 0; vm &= vm - 1 {
+			for vm := s.VCs[g]; vm != 0; vm &= vm - 1 {
 				o := int32(p*V + bits.TrailingZeros64(vm))
 				if r.owner[o] >= 0 {
 					continue
@@ -263,31 +303,32 @@ func (r *Router) selectVC(s *inVC, size int32) int32 {
 func (r *Router) allocateSwitch(now clock.Cycle) {
 	V := r.vcs
 	r.outMask = 0
-	for p, m := range r.nonEmpty {
+	for p, ne := range r.nonEmpty {
 		r.inWant[p] = -1
+		m := ne & r.active[p]
 		if m == 0 {
 			continue
 		}
-		// Rotate the VC mask so the search starts at the round-robin pointer.
-		start := r.saIn[p]
-		for k := 0; k < V; k++ {
-			v := int(start) + k
-			if v >= V {
-				v -= V
+		// Search from the round-robin pointer: VCs at or above it first.
+		ptr := uint(r.saIn[p])
+		for pass := 0; pass < 2 && r.inWant[p] < 0; pass++ {
+			mm := m &^ (1<<ptr - 1)
+			if pass == 1 {
+				mm = m & (1<<ptr - 1)
 			}
-			if m&(1<<v) == 0 {
-				continue
+			for ; mm != 0; mm &= mm - 1 {
+				v := bits.TrailingZeros64(mm)
+				i := p*V + v
+				o := r.ivc[i].outVC
+				if r.credits[o] <= 0 || !r.frontReady(i, now) {
+					continue
+				}
+				r.inWant[p] = int32(v)
+				op := int(o) / V
+				r.outReq[op] |= 1 << p
+				r.outMask |= 1 << op
+				break
 			}
-			i := p*V + v
-			s := &r.ivc[i]
-			if s.state != vcActive || r.credits[s.outVC] <= 0 || !readyBy(r.front(i).Ready, now) {
-				continue
-			}
-			r.inWant[p] = int32(v)
-			op := int(s.outVC) / V
-			r.outReq[op] |= 1 << p
-			r.outMask |= 1 << op
-			break
 		}
 	}
 	active := 0
@@ -322,28 +363,32 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	s := &r.ivc[i]
 	o := s.outVC
 	op, ov := int(o)/V, int(o)%V
-	f := r.front(i)
-	f.VC = uint8(ov)
-	if f.Hops < 255 && r.netPorts&(1<<op) != 0 {
-		f.Hops++
+	d := r.front(i)
+	slot := r.outData[op].Slot(now)
+	*slot = d.hdr
+	slot.Index = d.departed
+	slot.VC = uint8(ov)
+	if slot.Hops < 255 && r.netPorts&(1<<op) != 0 {
+		slot.Hops++
 	}
-	r.outData[op].Send(now, *f)
+	d.departed++
 	r.credits[o]--
-	tail := f.Index+1 == f.Size
-	r.bufHead[i]++
-	if r.bufHead[i] == int32(r.depth) {
-		r.bufHead[i] = 0
-	}
-	r.bufLen[i]--
+	s.flits--
 	r.buffered--
-	if r.bufLen[i] == 0 {
+	if s.flits == 0 {
 		r.nonEmpty[p] &^= 1 << v
 	}
 	if cl := r.outCredit[p]; cl != nil {
 		cl.Send(now, link.Credit{VC: uint16(v)})
 	}
-	if tail {
+	if d.departed == d.hdr.Size {
+		s.pkHead++
+		if s.pkHead == int32(r.depth) {
+			s.pkHead = 0
+		}
+		s.pkLen--
 		r.owner[o] = -1
 		s.state = vcIdle
+		r.active[p] &^= 1 << v
 	}
 }

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMain lets the test binary act as icnsim itself (ICNSIM_AS_MAIN=1), so
+// tests can check real exit codes and that no Go panic reaches the user.
+func TestMain(m *testing.M) {
+	if os.Getenv("ICNSIM_AS_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func icnsim(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "ICNSIM_AS_MAIN=1")
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+// TestBadInput: each malformed or invalid file gives one clear error naming
+// the file, key path, bad value and what is allowed, and a non-zero exit.
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		name, toml string
+		want       []string // all must appear in the error
+	}{
+		{"unknown top-level key", "colour = \"red\"\n", []string{":1:", "colour", "unknown key", "allowed here"}},
+		{"unknown nested key", "[router]\nvc = 3\n", []string{":2:", "router.vc", "allowed here", "vcs"}},
+		{"unknown table", "[routr]\nvcs = 3\n", []string{"routr.vcs", "unknown key"}},
+		{"wrong type", "[router]\nvcs = \"three\"\n", []string{"line 2", "router.vcs", "incompatible types"}},
+		{"syntax error", "[router\nvcs = 3\n", []string{":2:", "to end table name"}},
+		{"negative k", "[network]\nk = -4\n", []string{":2:", "network.k = -4", "2..1024"}},
+		{"unknown topology", "[network]\ntopology = \"ring\"\n", []string{"network.topology = \"ring\"", "torus, mesh"}},
+		{"concentration on a torus", "[network]\nconcentration = 4\n", []string{"network.concentration = 4", "meshes"}},
+		{"unknown routing", "[router]\nrouting = \"xy\"\n", []string{"router.routing = \"xy\"", "dor, dor-dateline"}},
+		{"routing on wrong topology", "[network]\ntopology = \"mesh\"\n", []string{"router.routing = \"dor-dateline\"", "for a mesh use dor"}},
+		{"too few VCs", "[router]\nvcs = 2\n", []string{"router.vcs = 2", "at least 3"}},
+		{"too many VCs", "[router]\nvcs = 65\n", []string{"router.vcs = 65", "1..64"}},
+		{"vct buffer smaller than packet", "[router]\nbuffer_flits = 4\n", []string{"router.buffer_flits = 4", "packet_flits = 8"}},
+		{"unknown switching", "[router]\nswitching = \"saf\"\n", []string{"router.switching = \"saf\"", "vct, wormhole"}},
+		{"zero link latency", "[router]\nlink_latency_cycles = 0\n", []string{"router.link_latency_cycles = 0", "1..1000"}},
+		{"load above one", "[traffic]\nprocess = \"bernoulli\"\nload_flits_per_node_cycle = 1.5\n", []string{":3:", "traffic.load_flits_per_node_cycle = 1.5", "<= 1"}},
+		{"unknown pattern", "[traffic]\npattern = \"tornadoes\"\n", []string{"traffic.pattern = \"tornadoes\"", "uniform"}},
+		{"bit pattern on non-power-of-two", "[network]\nk = 6\n[traffic]\npattern = \"bit-reverse\"\n", []string{"traffic.pattern = \"bit-reverse\"", "36 nodes"}},
+		{"unknown process", "[traffic]\nprocess = \"burst\"\n", []string{"traffic.process = \"burst\"", "collective"}},
+		{"hotspot fraction", "[traffic]\nhotspot_fraction = 2.0\n", []string{"traffic.hotspot_fraction = 2", "0..1"}},
+		{"bad phase pattern", "[traffic]\nphase_cycle = 100\nphase_pattern = \"nope\"\n", []string{"traffic.phase_pattern = \"nope\""}},
+		{"unknown method", "[measure]\nmethod = \"auto\"\n", []string{"measure.method = \"auto\"", "window, batches"}},
+		{"zero measure cycles", "[measure]\nmeasure_cycles = 0\n", []string{"measure.measure_cycles = 0", ">= 1"}},
+	}
+	dir := t.TempDir()
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".toml")
+			if err := os.WriteFile(path, []byte(c.toml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// In-process for the message, and (for a sample) as a real process for the exit code.
+			err := newApp(&bytes.Buffer{}).RunContext(context.Background(), []string{"icnsim", "validate", path})
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			msg := err.Error()
+			for _, w := range append(c.want, path) {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error does not mention %q:\n%s", w, msg)
+				}
+			}
+			if i%4 == 0 {
+				_, stderr, code := icnsim(t, "run", path)
+				if code == 0 || strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") {
+					t.Errorf("exit code %d, stderr:\n%s", code, stderr)
+				}
+				if !strings.HasPrefix(stderr, "icnsim: ") {
+					t.Errorf("stderr does not start with one clear message:\n%s", stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestRunDefaultAndDigest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the built-in scenario")
+	}
+	out, stderr, code := icnsim(t, "run", "--exec", "serial")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	out2, _, _ := icnsim(t, "run", "--exec", "shards", "--workers", "3")
+	digests := func(s string) (d []string) {
+		for _, l := range strings.Split(s, "\n") {
+			if i := strings.Index(l, "digest: "); i >= 0 {
+				d = append(d, l[i:])
+			}
+		}
+		return
+	}
+	d1, d2 := digests(out), digests(out2)
+	if len(d1) != 2 || strings.Join(d1, ",") != strings.Join(d2, ",") {
+		t.Fatalf("digests differ or are missing:\n%v\n%v", d1, d2)
+	}
+	if !strings.Contains(out, "tornado") || !strings.Contains(out, "uniform") {
+		t.Fatalf("table lacks the two cases:\n%s", out)
+	}
+}
+
+func TestConfigDefaultValidates(t *testing.T) {
+	var buf bytes.Buffer
+	if err := newApp(&buf).Run([]string{"icnsim", "config", "--default"}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "d.toml")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	var out bytes.Buffer
+	if err := newApp(&out).Run([]string{"icnsim", "validate", path}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--exec", "threads"},
+		{"bench", "--scenario", "nope"},
+		{"bench", "--workers", "0"},
+	} {
+		_, stderr, code := icnsim(t, args...)
+		if code == 0 || strings.Contains(stderr, "goroutine ") {
+			t.Errorf("%v: exit %d, stderr %s", args, code, stderr)
+		}
+	}
+}

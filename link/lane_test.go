@@ -1,0 +1,86 @@
+package link
+
+import (
+	"testing"
+
+	"github.com/icnsim/icnsim/clock"
+)
+
+func TestLaneDelay(t *testing.T) {
+	for _, lat := range []int{1, 2, 3, 4, 7} {
+		l := NewLane[int]("test", lat)
+		// Send on every third cycle; each value must appear exactly lat cycles later.
+		for c := clock.Cycle(0); c < 40; c++ {
+			if c%3 == 0 {
+				l.Send(c, int(c))
+			}
+			got := l.Recv(c)
+			want := c - clock.Cycle(lat)
+			if want >= 0 && want%3 == 0 {
+				if got == nil || *got != int(want) {
+					t.Fatalf("latency %d, cycle %d: got %v, want %d", lat, c, got, want)
+				}
+			} else if got != nil {
+				t.Fatalf("latency %d, cycle %d: got %d, want nothing", lat, c, *got)
+			}
+		}
+	}
+}
+
+func TestLaneDoubleSendPanics(t *testing.T) {
+	l := NewLane[int]("R(0,0).E->R(1,0).W", 1)
+	l.Send(5, 1)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("second send in one cycle did not panic")
+		}
+	}()
+	l.Send(5, 2)
+}
+
+func TestControlSteal(t *testing.T) {
+	data := NewLane[Flit]("d", 1)
+	steal := NewControl[int]("c", 1, Steal, data)
+	ded := NewControl[int]("c2", 1, Dedicated, data)
+	data.Send(3, Flit{})
+	if steal.TrySend(3, 7) {
+		t.Fatal("steal lane sent in a cycle in which the data lane carried a flit")
+	}
+	if !ded.TrySend(3, 7) {
+		t.Fatal("dedicated lane refused to send")
+	}
+	if !steal.TrySend(4, 8) {
+		t.Fatal("steal lane refused an idle cycle")
+	}
+	if v := steal.Recv(5); v == nil || *v != 8 {
+		t.Fatalf("steal lane delivered %v, want 8 at cycle 5", v)
+	}
+}
+
+func TestGridWiring(t *testing.T) {
+	for _, g := range []*Grid2D{{K: 4, C: 1, Wrap: true}, {K: 5, C: 2}, {K: 2, C: 1, Wrap: true}} {
+		links := 0
+		for r := 0; r < g.Routers(); r++ {
+			for p := 0; p < g.Ports(r); p++ {
+				peer := g.Peer(r, p)
+				if peer.Router >= 0 {
+					links++
+					if back := g.Peer(peer.Router, peer.Port); back.Router != r || back.Port != p {
+						t.Fatalf("%s: %s -> %s is not symmetric", g, g.PortName(r, p), g.PortName(peer.Router, peer.Port))
+					}
+				}
+			}
+		}
+		want := 4 * g.K * g.K // directed links on a torus
+		if !g.Wrap {
+			want = 4 * g.K * (g.K - 1)
+		}
+		if links != want {
+			t.Errorf("%s: %d directed links, want %d", g, links, want)
+		}
+	}
+	g := &Grid2D{K: 4, C: 1, Wrap: true}
+	if got := g.PortName(g.Router(3, 2), PortXPlus); got != "R(3,2).E" {
+		t.Errorf("port name %q", got)
+	}
+}

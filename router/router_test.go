@@ -1,0 +1,191 @@
+package router
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+)
+
+// oneShot sends one packet of size flits to dst at cycle at, then nothing.
+type oneShot struct {
+	dst, size int
+	at        clock.Cycle
+}
+
+func (s *oneShot) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
+	if s.dst < 0 {
+		return clock.Never
+	}
+	if now < s.at {
+		return s.at
+	}
+	q.Push(now, s.dst, s.size, 0)
+	return clock.Never
+}
+
+type latencySink struct{ lat []int64 }
+
+func (s *latencySink) Delivered(now clock.Cycle, f *link.Flit) {
+	s.lat = append(s.lat, int64(now)-f.Gen)
+}
+
+func build(t *testing.T, topo link.Topology, cfg Config, srcs []Source, sinks []Sink) *Network {
+	t.Helper()
+	n, err := Build(topo, cfg, srcs, sinks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func runChecked(t *testing.T, n *Network, kind actor.Kind, until clock.Cycle) {
+	t.Helper()
+	acts, units := n.Actors()
+	var checkErr error
+	_, err := actor.Run(context.Background(), kind, 2, actor.Spec{Actors: acts, Units: units, To: until, Chunk: 1,
+		Hook: func(next clock.Cycle) bool {
+			checkErr = n.Check(next)
+			return checkErr != nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checkErr != nil {
+		t.Fatal(checkErr)
+	}
+}
+
+// TestZeroLoadLatency sends a lone packet between many pairs and compares
+// its latency with Linj + (H+1)*R + H*L + Lej + (S-1) exactly.
+func TestZeroLoadLatency(t *testing.T) {
+	torus, _ := link.NewTorus(6)
+	torus5, _ := link.NewTorus(5)
+	mesh, _ := link.NewMesh(5, 2)
+	cases := []struct {
+		topo    link.Topology
+		routing string
+		vcs     int
+		delay   int
+		linkLat int
+		size    int
+		sw      Switching
+	}{
+		{torus, "dor-dateline", 3, 1, 1, 8, VirtualCutThrough},
+		{torus, "dor-dateline", 4, 2, 3, 5, Wormhole},
+		{torus5, "dor-dateline", 3, 0, 1, 1, VirtualCutThrough},
+		{mesh, "dor", 1, 1, 1, 8, VirtualCutThrough},
+		{mesh, "dor", 2, 3, 2, 16, Wormhole},
+	}
+	for _, c := range cases {
+		name := fmt.Sprintf("%s/%s/R%d/L%d/S%d/%s", c.topo, c.routing, c.delay, c.linkLat, c.size, c.sw)
+		t.Run(name, func(t *testing.T) {
+			N := c.topo.Nodes()
+			for src := 0; src < N; src += 3 {
+				for dst := 0; dst < N; dst += 2 {
+					srcs := make([]Source, N)
+					for i := range srcs {
+						srcs[i] = &oneShot{dst: -1}
+					}
+					srcs[src] = &oneShot{dst: dst, size: c.size, at: 3}
+					sink := &latencySink{}
+					sinks := make([]Sink, N)
+					for i := range sinks {
+						sinks[i] = sink
+					}
+					cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: 16, Switching: c.sw, RoutingDelayCycles: c.delay,
+						LinkLatencyCycles: c.linkLat, CreditLatencyCycles: 1, MaxPacketFlits: c.size}
+					n := build(t, c.topo, cfg, srcs, sinks)
+					runChecked(t, n, actor.Serial, 200)
+					if len(sink.lat) != 1 {
+						t.Fatalf("%d->%d: %d packets delivered", src, dst, len(sink.lat))
+					}
+					if want := n.ZeroLoadLatency(src, dst, c.size); sink.lat[0] != int64(want) {
+						t.Fatalf("%d->%d: latency %d, analytical %d (hops %d)", src, dst, sink.lat[0], want, n.Routing.Hops(src, dst))
+					}
+					if err := n.CheckDelivery(); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// burst queues m packets per node to random-ish destinations at cycle 0.
+type burst struct {
+	node, nodes, m, size int
+}
+
+func (b *burst) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
+	for i := 0; i < b.m; i++ {
+		q.Push(now, (b.node*7+i*13+1)%b.nodes, b.size-(i%2)*(b.size/2), 0)
+	}
+	return clock.Never
+}
+
+// TestInvariantsUnderLoad drains a heavy burst with every invariant checked
+// after every cycle, on both switching modes and on a mesh and a torus.
+func TestInvariantsUnderLoad(t *testing.T) {
+	torus, _ := link.NewTorus(4)
+	mesh, _ := link.NewMesh(4, 3)
+	for _, c := range []struct {
+		topo    link.Topology
+		routing string
+		vcs     int
+		buf     int
+		sw      Switching
+	}{
+		{torus, "dor-dateline", 3, 8, VirtualCutThrough},
+		{torus, "dor-dateline", 5, 3, Wormhole},
+		{mesh, "dor", 2, 4, Wormhole},
+		{mesh, "dor", 1, 8, VirtualCutThrough},
+	} {
+		t.Run(fmt.Sprintf("%s/%s/%s", c.topo, c.routing, c.sw), func(t *testing.T) {
+			N := c.topo.Nodes()
+			srcs := make([]Source, N)
+			for i := range srcs {
+				srcs[i] = &burst{node: i, nodes: N, m: 20, size: 8}
+			}
+			cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
+				LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 8}
+			n := build(t, c.topo, cfg, srcs, nil)
+			runChecked(t, n, actor.Shards, 6000)
+			tot := n.Totals()
+			if tot.PacketsDelivered != uint64(20*N) {
+				t.Fatalf("delivered %d of %d packets", tot.PacketsDelivered, 20*N)
+			}
+			if err := n.CheckDelivery(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestBuildRejects(t *testing.T) {
+	torus, _ := link.NewTorus(4)
+	mesh, _ := link.NewMesh(4, 1)
+	srcs := make([]Source, 16)
+	ok := Config{Routing: "dor-dateline", VCs: 3, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}
+	for _, c := range []struct {
+		name string
+		topo link.Topology
+		mod  func(*Config)
+	}{
+		{"too few VCs", torus, func(c *Config) { c.VCs = 2 }},
+		{"dor-dateline on a mesh", mesh, func(c *Config) {}},
+		{"dor on a torus", torus, func(c *Config) { c.Routing = "dor" }},
+		{"vct with small buffers", torus, func(c *Config) { c.BufferFlits = 4 }},
+		{"zero link latency", torus, func(c *Config) { c.LinkLatencyCycles = 0 }},
+		{"unknown routing", torus, func(c *Config) { c.Routing = "xy" }},
+	} {
+		cfg := ok
+		c.mod(&cfg)
+		if _, err := Build(c.topo, cfg, srcs, nil); err == nil {
+			t.Errorf("%s: accepted", c.name)
+		}
+	}
+}

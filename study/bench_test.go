@@ -1,0 +1,36 @@
+package study
+
+import (
+	"context"
+	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/clock"
+)
+
+// benchScenario runs b.N cycles of a bench scenario after a warm-up and
+// reports router-cycles per second; allocations are per cycle.
+func benchScenario(b *testing.B, name string, exec actor.Kind, workers int) {
+	cfg := BenchScenarios()[name]
+	built, err := Build(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	acts, units := built.Net.Actors()
+	const warm = 2000
+	if _, err := actor.Run(context.Background(), exec, workers, actor.Spec{Actors: acts, Units: units, To: warm, Chunk: 1024}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	if _, err := actor.Run(context.Background(), exec, workers, actor.Spec{Actors: acts, Units: units, From: warm, To: warm + clock.Cycle(b.N), Chunk: 1024}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(built.Net.Topo.Routers())*float64(b.N)/b.Elapsed().Seconds(), "router-cycles/s")
+}
+
+func BenchmarkTorus32Serial(b *testing.B)  { benchScenario(b, "torus32-uniform", actor.Serial, 1) }
+func BenchmarkTorus32Shards1(b *testing.B) { benchScenario(b, "torus32-uniform", actor.Shards, 1) }
+func BenchmarkTorus32Shards2(b *testing.B) { benchScenario(b, "torus32-uniform", actor.Shards, 2) }
+func BenchmarkTorus32Actors(b *testing.B)  { benchScenario(b, "torus32-uniform", actor.Actors, 0) }
+func BenchmarkMesh8Serial(b *testing.B)    { benchScenario(b, "mesh8-uniform", actor.Serial, 1) }
