@@ -173,7 +173,6 @@ func channelLoadBound(t *testing.T, c Config) float64 {
 	return 1 / float64(worst)
 }
 
-
 // saturationThroughput sweeps the offered load over fractions of bound and
 // returns the highest load the network accepts in full (accepted >= 98% of
 // offered), with the accepted throughput at 1.3x the bound.

@@ -19,8 +19,8 @@ func TestPermutations(t *testing.T) {
 		{"bit-complement", 0b100101, 0b011010},
 		{"bit-reverse", 0b100110, 0b011001},
 		{"bit-rotation", 0b100101, 0b110010},
-		{"tornado", 3, 7},     // W + k/2
-		{"tornado", 60, 0},    // mod k^2
+		{"tornado", 3, 7},  // W + k/2
+		{"tornado", 60, 0}, // mod k^2
 		{"centre-reflection", 0, 63},
 		{"neighbour", 7, 0}, // (7,0) -> (0,0)
 	}
