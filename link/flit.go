@@ -2,7 +2,8 @@ package link
 
 // Flit is the unit of flow control and of bandwidth (a flit is a phit here).
 // Every flit carries its packet's identity so that actors, which share no
-// memory, can route, check and time it. It is 40 bytes and is copied by value.
+// memory, can route, check and time it. It is 32 bytes (half a cache line)
+// and is copied by value.
 type Flit struct {
 	Src, Dst int32  // source and destination node
 	Seq      uint32 // packet sequence number at its source (0, 1, 2, ...)
@@ -12,12 +13,14 @@ type Flit struct {
 	Class    uint8  // message class (e.g. short/long)
 	Route    uint8  // routing-function state carried with the packet (e.g. dateline crossings)
 	Hops     uint8  // router-to-router hops taken so far (saturates at 255)
-	// Ready is scratch space for the router holding the flit: the low 32 bits
-	// of the cycle from which it may leave. It means nothing on a lane.
-	Ready uint32
-	Gen   int64 // cycle the packet was generated (entered its source queue)
-	Inj   int64 // cycle the head flit left the source network interface
+	// InjDelay is the number of cycles the packet waited in its source queue:
+	// its head left the source network interface at cycle Gen+InjDelay.
+	InjDelay uint32
+	Gen      int64 // cycle the packet was generated (entered its source queue)
 }
+
+// Inj is the cycle the packet's head flit left its source network interface.
+func (f *Flit) Inj() int64 { return f.Gen + int64(f.InjDelay) }
 
 // Head reports whether f is its packet's first flit.
 func (f *Flit) Head() bool { return f.Index == 0 }

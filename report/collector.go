@@ -45,7 +45,7 @@ func (c *Collector) Delivered(now clock.Cycle, f *link.Flit) {
 	if g := clock.Cycle(f.Gen); g >= c.win.From && g < c.win.To {
 		cl := min(int(f.Class), MaxClasses-1)
 		c.Latency[cl].Record(uint64(int64(now) - f.Gen))
-		c.NetLatency[cl].Record(uint64(int64(now) - f.Inj))
+		c.NetLatency[cl].Record(uint64(int64(now) - f.Inj()))
 		c.Hops += uint64(f.Hops)
 	}
 }

@@ -48,6 +48,7 @@ type Config struct {
 	LinkLatencyCycles   int // >= 1, router-to-router and NI links
 	CreditLatencyCycles int // >= 1
 	MaxPacketFlits      int // largest packet the traffic will send
+	MinPacketFlits      int // smallest packet the traffic will send (0 = 1)
 }
 
 // Network is a built network: routers and NIs wired to a topology.
@@ -123,7 +124,13 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	routers := make([]Router, nr)
 	pvs := make([]inVC, nports*V)
 	cands := make([]Candidates, nports*V)
-	pks := make([]pktDesc, nports*V*B)
+	// A VC holds at most a partial front packet, a partial back packet and
+	// whole packets between them.
+	pkCap := B
+	if minP := max(cfg.MinPacketFlits, 1); B >= 2 {
+		pkCap = min(B, 2+(B-2)/minP)
+	}
+	pks := make([]pktDesc, nports*V*pkCap)
 	ints := make([]int32, nports*(3*V+3))
 	words := make([]uint64, nports*3)
 	take32 := func(k int) []int32 { x := ints[:k:k]; ints = ints[k:]; return x }
@@ -134,9 +141,9 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 		o := n.base[r] * V
 		rt := &routers[r]
 		*rt = Router{
-			id: r, name: t.RouterName(r), ports: P, vcs: V, depth: B,
+			id: r, name: t.RouterName(r), ports: P, vcs: V, depth: B, pkCap: pkCap,
 			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), body: body, rf: rf,
-			ivc: pvs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*B : (o+P*V)*B : (o+P*V)*B],
+			ivc: pvs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*pkCap : (o+P*V)*pkCap : (o+P*V)*pkCap],
 			credits: take32(P * V), owner: take32(P * V), vaPtr: take32(P * V),
 			saIn: take32(P), saOut: take32(P), inWant: take32(P),
 			nonEmpty: take64(P), active: take64(P), outReq: take64(P),

@@ -153,7 +153,7 @@ func (n *NI) inject(now clock.Cycle) {
 			return
 		}
 		n.q.pop()
-		n.cur = link.Flit{Src: int32(n.id), Dst: p.Dst, Seq: n.seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, Inj: int64(now)}
+		n.cur = link.Flit{Src: int32(n.id), Dst: p.Dst, Seq: n.seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
 		n.seq++
 		n.sending = true
 		n.PacketsInjected++

@@ -15,13 +15,26 @@ const (
 	vcActive              // packet holds output VC outVC
 )
 
-// inVC is the compact per-input-VC state touched every cycle.
+// inVC is the compact per-input-VC state touched every cycle. The front
+// packet's readiness and the back (newest) packet's identity are kept here,
+// so that switch allocation and the arrival of body flits never touch the
+// packet descriptors.
 type inVC struct {
-	flits  int32 // occupancy in flits
-	pkHead int32 // index of the front packet in the VC's descriptor ring
-	pkLen  int32 // packets (whole or partial) in the VC
-	outVC  int32 // output VC index (port*V + vc) while active
-	state  uint8
+	flits      int32  // occupancy in flits
+	pkHead     int32  // index of the front packet in the VC's descriptor ring
+	pkLen      int32  // packets (whole or partial) in the VC
+	outVC      int32  // output VC index (port*V + vc) while active
+	ready      uint32 // low 32 bits of the cycle from which the front flit may leave
+	lastArrive uint32 // low 32 bits of the cycle of the latest arrival
+	backSrc    int32  // source and sequence number of the back packet
+	backSeq    uint32
+	front      uint16 // flits of the front packet present
+	departed   uint16 // flits of the front packet sent on
+	backLeft   uint16 // flits of the back packet still to arrive
+	state      uint8
+	// vaFailed is the router's vaEpoch when this VC's head last found no
+	// free output VC; it cannot find one before the epoch changes.
+	vaFailed uint32
 }
 
 // pktDesc is one packet (or the part of it that has arrived) in a VC buffer.
@@ -29,10 +42,8 @@ type inVC struct {
 // packet's flits are contiguous and a descriptor replaces per-flit storage:
 // the flit with index d is rebuilt from the header when it leaves.
 type pktDesc struct {
-	hdr        link.Flit // head flit; hdr.Ready is the head's ready cycle
-	arrived    uint16    // flits arrived so far
-	departed   uint16    // flits sent on so far
-	lastArrive uint32    // low 32 bits of the arrival cycle of the latest flit
+	hdr       link.Flit // head flit
+	headReady uint32    // low 32 bits of the cycle from which the head may leave
 }
 
 // Router is an input-queued virtual-channel router actor. Index i = p*V + v
@@ -43,6 +54,7 @@ type Router struct {
 	ports int
 	vcs   int
 	depth int // buffer depth per VC, flits
+	pkCap int // packet descriptors per VC
 	vct   bool
 	delay uint32 // routing delay, cycles
 	body  uint32 // minimum buffering of a body flit, cycles
@@ -58,10 +70,13 @@ type Router struct {
 	credits []int32 // per output VC
 	owner   []int32 // per output VC: owning input VC, -1 when free
 
-	saIn     []int32  // per input port: round-robin pointer over its VCs
-	saOut    []int32  // per output port: round-robin pointer over input ports
-	vaPtr    []int32  // per output VC: round-robin pointer over input VCs
-	selRR    uint32   // tie-break rotation of the selection function
+	saIn  []int32 // per input port: round-robin pointer over its VCs
+	saOut []int32 // per output port: round-robin pointer over input ports
+	vaPtr []int32 // per output VC: round-robin pointer over input VCs
+	selRR uint32  // tie-break rotation of the selection function
+	// vaEpoch counts the events that can make an output VC available to a
+	// head that found none: a credit arriving, an output VC being freed.
+	vaEpoch  uint32
 	reqs     []vaReq  // VC allocation requests of this cycle (scratch)
 	outReq   []uint64 // per output port: input ports requesting it (scratch)
 	inWant   []int32  // per input port: VC chosen in switch allocation (scratch)
@@ -122,6 +137,7 @@ func (r *Router) Tick(now clock.Cycle) {
 		if c := l.Recv(now); c != nil {
 			o := p*V + int(c.VC)
 			r.credits[o]++
+			r.vaEpoch++
 			if r.credits[o] > int32(r.depth) {
 				r.fail(now, "credit overflow on output VC %d of port %d", c.VC, p)
 			}
@@ -145,30 +161,37 @@ func (r *Router) Tick(now clock.Cycle) {
 			r.fail(now, "buffer overflow on input VC %d of port %d (%d flits): credit protocol broken", v, p, r.depth)
 		}
 		if f.Index == 0 {
-			if s.pkLen == int32(r.depth) {
-				r.fail(now, "more than %d packets in input VC %d of port %d", r.depth, v, p)
+			if s.backLeft != 0 {
+				r.fail(now, "head of packet %d/%d on input VC %d of port %d before the tail of packet %d/%d", f.Src, f.Seq, v, p, s.backSrc, s.backSeq)
+			}
+			if s.pkLen == int32(r.pkCap) {
+				r.fail(now, "more than %d packets in input VC %d of port %d", r.pkCap, v, p)
 			}
 			pos := s.pkHead + s.pkLen
-			if pos >= int32(r.depth) {
-				pos -= int32(r.depth)
+			if pos >= int32(r.pkCap) {
+				pos -= int32(r.pkCap)
 			}
-			d := &r.pk[i*r.depth+int(pos)]
+			d := &r.pk[i*r.pkCap+int(pos)]
 			d.hdr = *f
-			d.hdr.Ready = uint32(now) + r.delay
-			d.arrived, d.departed, d.lastArrive = 1, 0, uint32(now)
-			s.pkLen++
-		} else {
-			pos := s.pkHead + s.pkLen - 1
-			if pos >= int32(r.depth) {
-				pos -= int32(r.depth)
+			d.headReady = uint32(now) + r.delay
+			if s.pkLen == 0 {
+				s.front, s.departed, s.ready = 1, 0, d.headReady
 			}
-			d := &r.pk[i*r.depth+int(pos)]
-			if s.pkLen == 0 || f.Index != d.arrived || f.Src != d.hdr.Src || f.Seq != d.hdr.Seq {
+			s.pkLen++
+			s.backSrc, s.backSeq, s.backLeft = f.Src, f.Seq, f.Size-1
+		} else {
+			if s.backLeft == 0 || f.Src != s.backSrc || f.Seq != s.backSeq || f.Index != f.Size-s.backLeft {
 				r.fail(now, "flit %d of packet %d/%d on input VC %d of port %d does not continue the packet in that VC", f.Index, f.Src, f.Seq, v, p)
 			}
-			d.arrived++
-			d.lastArrive = uint32(now)
+			s.backLeft--
+			if s.pkLen == 1 {
+				if s.front == 0 {
+					s.ready = uint32(now) + r.body
+				}
+				s.front++
+			}
 		}
+		s.lastArrive = uint32(now)
 		s.flits++
 		r.buffered++
 		r.nonEmpty[p] |= 1 << v
@@ -182,22 +205,7 @@ func (r *Router) Tick(now clock.Cycle) {
 }
 
 func (r *Router) front(i int) *pktDesc {
-	return &r.pk[i*r.depth+int(r.ivc[i].pkHead)]
-}
-
-// frontReady reports whether the next flit of input VC i may leave at now:
-// a head RoutingDelayCycles after its arrival, a body flit body cycles after
-// its arrival. Only the latest arrival can be too recent, since flits arrive
-// one per cycle.
-func (r *Router) frontReady(i int, now clock.Cycle) bool {
-	d := r.front(i)
-	if d.departed == 0 {
-		return readyBy(d.hdr.Ready, now)
-	}
-	if d.departed+1 == d.arrived {
-		return readyBy(d.lastArrive+r.body, now)
-	}
-	return d.departed < d.arrived
+	return &r.pk[i*r.pkCap+int(r.ivc[i].pkHead)]
 }
 
 // allocateVCs routes new heads and runs separable input-first VC allocation.
@@ -220,12 +228,15 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 					r.fail(now, "routing gave no candidate for packet %d->%d", d.hdr.Src, d.hdr.Dst)
 				}
 				s.state = vcRouted
+				s.vaFailed = r.vaEpoch - 1
 			}
-			if !readyBy(d.hdr.Ready, now) {
+			if !readyBy(s.ready, now) || s.vaFailed == r.vaEpoch {
 				continue
 			}
 			if o := r.selectVC(c, int32(d.hdr.Size)); o >= 0 {
 				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o})
+			} else {
+				s.vaFailed = r.vaEpoch
 			}
 		}
 	}
@@ -319,8 +330,9 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 			for ; mm != 0; mm &= mm - 1 {
 				v := bits.TrailingZeros64(mm)
 				i := p*V + v
-				o := r.ivc[i].outVC
-				if r.credits[o] <= 0 || !r.frontReady(i, now) {
+				s := &r.ivc[i]
+				o := s.outVC
+				if r.credits[o] <= 0 || s.front == 0 || !readyBy(s.ready, now) {
 					continue
 				}
 				r.inWant[p] = int32(v)
@@ -366,12 +378,13 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	d := r.front(i)
 	slot := r.outData[op].Slot(now)
 	*slot = d.hdr
-	slot.Index = d.departed
+	slot.Index = s.departed
 	slot.VC = uint8(ov)
 	if slot.Hops < 255 && r.netPorts&(1<<op) != 0 {
 		slot.Hops++
 	}
-	d.departed++
+	s.departed++
+	s.front--
 	r.credits[o]--
 	s.flits--
 	r.buffered--
@@ -381,14 +394,35 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	if cl := r.outCredit[p]; cl != nil {
 		cl.Send(now, link.Credit{VC: uint16(v)})
 	}
-	if d.departed == d.hdr.Size {
-		s.pkHead++
-		if s.pkHead == int32(r.depth) {
-			s.pkHead = 0
+	if s.departed != d.hdr.Size {
+		// The next flit arrived at or before the latest arrival; only the
+		// latest one can still be waiting out its buffering cycle.
+		if s.front > 0 && s.pkLen == 1 && s.front == 1 {
+			s.ready = s.lastArrive + r.body
+		} else {
+			s.ready = uint32(now)
 		}
-		s.pkLen--
-		r.owner[o] = -1
-		s.state = vcIdle
-		r.active[p] &^= 1 << v
+		return
+	}
+	// The tail left: free the output VC and bring the next packet forward.
+	s.pkHead++
+	if s.pkHead == int32(r.pkCap) {
+		s.pkHead = 0
+	}
+	s.pkLen--
+	s.departed = 0
+	r.owner[o] = -1
+	r.vaEpoch++
+	s.state = vcIdle
+	r.active[p] &^= 1 << v
+	if s.pkLen > 0 {
+		nd := r.front(i)
+		s.ready = nd.headReady
+		s.front = nd.hdr.Size
+		if s.pkLen == 1 {
+			s.front -= s.backLeft
+		}
+	} else {
+		s.front = 0
 	}
 }

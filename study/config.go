@@ -391,7 +391,7 @@ func (c *Config) RouterConfig() router.Config {
 	sw, _ := router.ParseSwitching(c.Router.Switching)
 	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
-		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.Traffic.PacketFlits}
+		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.Traffic.PacketFlits, MinPacketFlits: c.Traffic.PacketFlits}
 }
 
 // TrafficConfig is the traffic package's view of the configuration.

@@ -179,9 +179,6 @@ func channelLoadBound(t *testing.T, c Config) float64 {
 func saturationThroughput(t *testing.T, c Config, bound float64, fractions []float64) (sat, over float64) {
 	c.Traffic.Process = "bernoulli"
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 5000, 0
-	if raceEnabled {
-		c.Measure.WarmupCycles, c.Measure.MeasureCycles = 500, 1000
-	}
 	for _, f := range fractions {
 		c.Traffic.Load = f * bound
 		r := mustRun(t, c, Options{})
@@ -200,6 +197,12 @@ func saturationThroughput(t *testing.T, c Config, bound float64, fractions []flo
 // flows that the routes of the permutation put on one channel (computed by
 // walking the routing function, so it is the bound of these very routes).
 func TestSaturationNearChannelLoadBound(t *testing.T) {
+	if raceEnabled {
+		// Measurement windows long enough for a 2% verdict take minutes under
+		// the race detector; races are exercised by the determinism tests, and
+		// this test runs in full in the plain `go test ./...` (and in CI).
+		t.Skip("statistical throughput test: runs without -race")
+	}
 	cases := []struct {
 		cfg  Config
 		want float64 // saturation throughput must reach this share of the bound
