@@ -101,7 +101,10 @@ func Run(ctx context.Context, kind Kind, workers int, spec Spec) (clock.Cycle, e
 		return spec.From, errors.New("actor: nothing to run")
 	}
 	var blocks [][2]int
-	spin := 4096
+	// Participants no more numerous than CPUs spin (a cycle of a large
+	// network takes tens of microseconds, a futex wake-up about as long);
+	// beyond that they park at once.
+	spin := 1 << 20
 	switch kind {
 	case Serial:
 		blocks = [][2]int{{0, n}}

@@ -53,7 +53,7 @@ func (b *Barrier) Wait() bool {
 		if b.gen.Load() != g || b.broken.Load() {
 			return !b.broken.Load()
 		}
-		if i&15 == 15 {
+		if i&255 == 255 {
 			runtime.Gosched()
 		}
 	}

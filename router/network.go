@@ -59,9 +59,8 @@ type Network struct {
 	Routers []*Router
 	NIs     []*NI
 
-	data   []link.Lane[link.Flit]   // per router port (outgoing), then per NI (injection)
-	credit []link.Lane[link.Credit] // per router port (towards the upstream of its input), then per NI (ejection credits)
-	base   []int                    // base[r] is the lane index of router r's port 0
+	wires  []link.Wire // wires[base[r]+p]: read by router r at port p; wires[nports+i]: read by NI i
+	base   []int       // base[r] is the wire index of router r's port 0
 	actors []actor.Actor
 	units  []int
 }
@@ -111,8 +110,7 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 		n.base[r+1] = n.base[r] + t.Ports(r)
 	}
 	nports := n.base[nr]
-	n.data = make([]link.Lane[link.Flit], nports+nn)
-	n.credit = make([]link.Lane[link.Credit], nports+nn)
+	n.wires = make([]link.Wire, nports+nn)
 	V, B := cfg.VCs, cfg.BufferFlits
 	body := uint32(min(cfg.RoutingDelayCycles, 1))
 
@@ -125,10 +123,10 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	pvs := make([]inVC, nports*V)
 	cands := make([]Candidates, nports*V)
 	// A VC holds at most a partial front packet, a partial back packet and
-	// whole packets between them.
-	pkCap := B
+	// whole packets between them; descriptors hold all but the front one.
+	pkCap := max(1, B-1)
 	if minP := max(cfg.MinPacketFlits, 1); B >= 2 {
-		pkCap = min(B, 2+(B-2)/minP)
+		pkCap = min(B, 2+(B-2)/minP) - 1
 	}
 	pks := make([]pktDesc, nports*V*pkCap)
 	ints := make([]int32, nports*(3*V+3))
@@ -147,9 +145,8 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 			credits: take32(P * V), owner: take32(P * V), vaPtr: take32(P * V),
 			saIn: take32(P), saOut: take32(P), inWant: take32(P),
 			nonEmpty: take64(P), active: take64(P), outReq: take64(P),
-			reqs:   make([]vaReq, 0, P*V),
-			inData: make([]*link.Lane[link.Flit], P), outData: make([]*link.Lane[link.Flit], P),
-			inCredit: make([]*link.Lane[link.Credit], P), outCredit: make([]*link.Lane[link.Credit], P),
+			reqs: make([]vaReq, 0, P*V),
+			in:   make([]*link.Wire, P), out: make([]*link.Wire, P),
 		}
 		for o := range rt.owner {
 			rt.owner[o] = -1
@@ -167,43 +164,40 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 			rf: rf, src: sources[i], sink: sink, credits: make([]int32, V), reasm: make([]reassembly, V)}
 		n.NIs[i] = &nis[i]
 	}
+	// Wires are indexed by their reader, so that a cycle walks memory in
+	// order: router r reads wires[base[r]+p] at port p, NI i reads wires[nports+i].
 	for r, rt := range n.Routers {
 		for p := 0; p < rt.ports; p++ {
 			peer := t.Peer(r, p)
 			if !peer.Connected() {
 				continue
 			}
-			in, cin := &n.data[n.base[r]+p], &n.credit[n.base[r]+p]
-			rt.inData[p], rt.inCredit[p] = in, cin
+			in := &n.wires[n.base[r]+p]
+			rt.in[p] = in
 			if peer.Node >= 0 {
 				ni := n.NIs[peer.Node]
-				ej, cej := &n.data[nports+peer.Node], &n.credit[nports+peer.Node]
-				in.Init(ni.name+"->"+t.PortName(r, p), cfg.LinkLatencyCycles)
-				cin.Init(ni.name+" credits->"+t.PortName(r, p), cfg.CreditLatencyCycles)
-				ej.Init(t.PortName(r, p)+"->"+ni.name, cfg.LinkLatencyCycles)
-				cej.Init(t.PortName(r, p)+" credits->"+ni.name, cfg.CreditLatencyCycles)
-				ni.out, ni.creditOut = in, cin
-				ni.in, ni.creditIn = ej, cej
-				rt.outData[p], rt.outCredit[p] = ej, cej
+				ej := &n.wires[nports+peer.Node]
+				in.Init(ni.name+"->"+t.PortName(r, p), cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
+				ej.Init(t.PortName(r, p)+"->"+ni.name, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
+				ni.out, ni.in = in, ej
+				rt.out[p] = ej
 				continue
 			}
 			if back := t.Peer(peer.Router, peer.Port); back.Router != r || back.Port != p {
 				return nil, fmt.Errorf("topology %s: link %s -> %s is not symmetric", t, t.PortName(r, p), t.PortName(peer.Router, peer.Port))
 			}
 			rt.netPorts |= 1 << p
-			in.Init(t.PortName(peer.Router, peer.Port)+"->"+t.PortName(r, p), cfg.LinkLatencyCycles)
-			cin.Init(t.PortName(peer.Router, peer.Port)+" credits->"+t.PortName(r, p), cfg.CreditLatencyCycles)
+			in.Init(t.PortName(peer.Router, peer.Port)+"->"+t.PortName(r, p), cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
 		}
 	}
 	for r, rt := range n.Routers {
 		for p := 0; p < rt.ports; p++ {
 			if peer := t.Peer(r, p); peer.Router >= 0 {
-				li := n.base[peer.Router] + peer.Port
-				rt.outData[p], rt.outCredit[p] = &n.data[li], &n.credit[li]
+				rt.out[p] = &n.wires[n.base[peer.Router]+peer.Port]
 			}
 		}
 		for o := range rt.credits {
-			if rt.outData[o/V] != nil {
+			if rt.out[o/V] != nil {
 				rt.credits[o] = int32(B)
 			}
 		}
@@ -293,26 +287,29 @@ func (n *Network) Totals() Totals {
 // buffer capacity.
 func (n *Network) Check(next clock.Cycle) error {
 	tot := n.Totals()
-	var onLanes uint64
-	for i := range n.data {
-		if n.data[i].LatencyCycles() > 0 {
-			n.data[i].InTransit(next, func(*link.Flit) { onLanes++ })
+	var onWires uint64
+	for i := range n.wires {
+		if n.wires[i].Connected() {
+			n.wires[i].InTransit(next, func(*link.Flit) { onWires++ }, func(*link.Credit) {})
 		}
 	}
-	if tot.FlitsInjected != tot.FlitsDelivered+tot.FlitsBuffered+onLanes {
+	if tot.FlitsInjected != tot.FlitsDelivered+tot.FlitsBuffered+onWires {
 		return fmt.Errorf("cycle %d: flit conservation broken: injected %d != delivered %d + buffered %d + on links %d",
-			next, tot.FlitsInjected, tot.FlitsDelivered, tot.FlitsBuffered, onLanes)
+			next, tot.FlitsInjected, tot.FlitsDelivered, tot.FlitsBuffered, onWires)
 	}
 	V, B := n.Cfg.VCs, int32(n.Cfg.BufferFlits)
 	count := make([]int32, V)
-	check := func(what string, credits func(v int) int32, d *link.Lane[link.Flit], c *link.Lane[link.Credit], occ func(v int) int32) error {
+	// check verifies one link direction: the sender's credits, the credits
+	// coming back on back, the flits going forward on fwd, and the receiver's
+	// occupancy add up to the buffer capacity on every VC.
+	check := func(fwd, back *link.Wire, credits, occ func(v int) int32) error {
 		clear(count)
-		d.InTransit(next, func(f *link.Flit) { count[f.VC]++ })
-		c.InTransit(next, func(cr *link.Credit) { count[cr.VC]++ })
+		fwd.InTransit(next, func(f *link.Flit) { count[f.VC]++ }, func(*link.Credit) {})
+		back.InTransit(next, func(*link.Flit) {}, func(c *link.Credit) { count[c.VC]++ })
 		for v := 0; v < V; v++ {
 			if got := credits(v) + count[v] + occ(v); got != B {
 				return fmt.Errorf("cycle %d: %s VC %d: credits %d + in transit %d + occupancy %d != capacity %d",
-					next, what, v, credits(v), count[v], occ(v), B)
+					next, fwd.Name(), v, credits(v), count[v], occ(v), B)
 			}
 		}
 		return nil
@@ -320,7 +317,7 @@ func (n *Network) Check(next clock.Cycle) error {
 	zero := func(int) int32 { return 0 }
 	for r, rt := range n.Routers {
 		for p := 0; p < rt.ports; p++ {
-			if rt.outData[p] == nil {
+			if rt.out[p] == nil {
 				continue
 			}
 			peer := n.Topo.Peer(r, p)
@@ -329,7 +326,7 @@ func (n *Network) Check(next clock.Cycle) error {
 				down := n.Routers[peer.Router]
 				occ = func(v int) int32 { return down.ivc[peer.Port*V+v].flits }
 			}
-			if err := check(rt.outData[p].Name(), func(v int) int32 { return rt.credits[p*V+v] }, rt.outData[p], rt.inCredit[p], occ); err != nil {
+			if err := check(rt.out[p], rt.in[p], func(v int) int32 { return rt.credits[p*V+v] }, occ); err != nil {
 				return err
 			}
 		}
@@ -337,7 +334,7 @@ func (n *Network) Check(next clock.Cycle) error {
 	for _, ni := range n.NIs {
 		r, p := n.Topo.NodePort(ni.id)
 		down := n.Routers[r]
-		if err := check(ni.out.Name(), func(v int) int32 { return ni.credits[v] }, ni.out, ni.creditIn,
+		if err := check(ni.out, ni.in, func(v int) int32 { return ni.credits[v] },
 			func(v int) int32 { return down.ivc[p*V+v].flits }); err != nil {
 			return err
 		}

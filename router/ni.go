@@ -86,16 +86,14 @@ type NI struct {
 	q       SourceQueue
 	nextGen clock.Cycle
 
-	out      *link.Lane[link.Flit]
-	creditIn *link.Lane[link.Credit]
-	credits  []int32
-	sending  bool
-	cur      link.Flit // next flit of the packet being injected
-	seq      uint32
+	out     *link.Wire // injection flits, ejection credits (read by the router)
+	in      *link.Wire // ejection flits, injection credits (written by the router)
+	credits []int32
+	sending bool
+	cur     link.Flit // next flit of the packet being injected
+	seq     uint32
 
-	in        *link.Lane[link.Flit]
-	creditOut *link.Lane[link.Credit]
-	reasm     []reassembly
+	reasm []reassembly
 
 	// Counters (read only while the NI is paused).
 	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
@@ -125,13 +123,14 @@ func packetHash(src int32, seq uint32, dst int32) uint64 {
 
 // Tick advances the NI by one cycle.
 func (n *NI) Tick(now clock.Cycle) {
-	if c := n.creditIn.Recv(now); c != nil {
+	f, c := n.in.Recv(now)
+	if c != nil {
 		n.credits[c.VC]++
 		if n.credits[c.VC] > int32(n.depth) {
 			panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection VC %d", n.name, now, c.VC))
 		}
 	}
-	if f := n.in.Recv(now); f != nil {
+	if f != nil {
 		n.receive(now, f)
 	}
 	if now >= n.nextGen {
@@ -163,7 +162,7 @@ func (n *NI) inject(now clock.Cycle) {
 	if n.credits[vc] <= 0 {
 		return
 	}
-	n.out.Send(now, n.cur)
+	n.out.SendFlit(now, n.cur)
 	n.credits[vc]--
 	n.FlitsInjected++
 	n.cur.Index++
@@ -208,7 +207,7 @@ func (n *NI) receive(now clock.Cycle, f *link.Flit) {
 	r.src, r.seq = f.Src, f.Seq
 	r.next++
 	n.FlitsDelivered++
-	n.creditOut.Send(now, link.Credit{VC: uint16(f.VC)})
+	n.out.SendCredit(now, link.Credit{VC: uint16(f.VC)})
 	if f.Index+1 == f.Size {
 		r.next = 0
 		n.PacketsDelivered++

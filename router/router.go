@@ -20,13 +20,14 @@ const (
 // so that switch allocation and the arrival of body flits never touch the
 // packet descriptors.
 type inVC struct {
-	flits      int32  // occupancy in flits
-	pkHead     int32  // index of the front packet in the VC's descriptor ring
-	pkLen      int32  // packets (whole or partial) in the VC
-	outVC      int32  // output VC index (port*V + vc) while active
-	ready      uint32 // low 32 bits of the cycle from which the front flit may leave
-	lastArrive uint32 // low 32 bits of the cycle of the latest arrival
-	backSrc    int32  // source and sequence number of the back packet
+	hdr        link.Flit // head flit of the front packet
+	flits      int32     // occupancy in flits
+	pkHead     int32     // ring index of the first packet behind the front one
+	pkLen      int32     // packets (whole or partial) in the VC, the front one included
+	outVC      int32     // output VC index (port*V + vc) while active
+	ready      uint32    // low 32 bits of the cycle from which the front flit may leave
+	lastArrive uint32    // low 32 bits of the cycle of the latest arrival
+	backSrc    int32     // source and sequence number of the back packet
 	backSeq    uint32
 	front      uint16 // flits of the front packet present
 	departed   uint16 // flits of the front packet sent on
@@ -37,10 +38,10 @@ type inVC struct {
 	vaFailed uint32
 }
 
-// pktDesc is one packet (or the part of it that has arrived) in a VC buffer.
+// pktDesc is a packet queued behind the front packet of a VC buffer.
 // A VC buffer holds flits of one packet at a time from its upstream, so a
-// packet's flits are contiguous and a descriptor replaces per-flit storage:
-// the flit with index d is rebuilt from the header when it leaves.
+// packet's flits are contiguous and a header replaces per-flit storage: the
+// flit with index d is rebuilt from the header when it leaves.
 type pktDesc struct {
 	hdr       link.Flit // head flit
 	headReady uint32    // low 32 bits of the cycle from which the head may leave
@@ -83,10 +84,11 @@ type Router struct {
 	outMask  uint64   // output ports with requests (scratch)
 	netPorts uint64   // ports wired to another router
 
-	inData    []*link.Lane[link.Flit]   // per port; nil when unconnected
-	outData   []*link.Lane[link.Flit]   // per port
-	inCredit  []*link.Lane[link.Credit] // per port: credits for my output VCs
-	outCredit []*link.Lane[link.Credit] // per port: credits for my input VCs
+	// in[p] is what this router reads at port p: flits into input p and
+	// credits for output p; out[p] is what the peer reads: flits out of port p
+	// and credits for input p. nil when the port is unconnected.
+	in  []*link.Wire
+	out []*link.Wire
 
 	// Valid and Active are this cycle's number of non-empty input VC buffers
 	// and of input VCs whose front flit moved (the entropy papers' N_v, N_a).
@@ -130,11 +132,12 @@ func readyBy(ready uint32, now clock.Cycle) bool {
 // Tick advances the router by one cycle.
 func (r *Router) Tick(now clock.Cycle) {
 	V := r.vcs
-	for p, l := range r.inCredit {
-		if l == nil {
+	for p, w := range r.in {
+		if w == nil {
 			continue
 		}
-		if c := l.Recv(now); c != nil {
+		f, c := w.Recv(now)
+		if c != nil {
 			o := p*V + int(c.VC)
 			r.credits[o]++
 			r.vaEpoch++
@@ -142,12 +145,6 @@ func (r *Router) Tick(now clock.Cycle) {
 				r.fail(now, "credit overflow on output VC %d of port %d", c.VC, p)
 			}
 		}
-	}
-	for p, l := range r.inData {
-		if l == nil {
-			continue
-		}
-		f := l.Recv(now)
 		if f == nil {
 			continue
 		}
@@ -164,18 +161,20 @@ func (r *Router) Tick(now clock.Cycle) {
 			if s.backLeft != 0 {
 				r.fail(now, "head of packet %d/%d on input VC %d of port %d before the tail of packet %d/%d", f.Src, f.Seq, v, p, s.backSrc, s.backSeq)
 			}
-			if s.pkLen == int32(r.pkCap) {
-				r.fail(now, "more than %d packets in input VC %d of port %d", r.pkCap, v, p)
-			}
-			pos := s.pkHead + s.pkLen
-			if pos >= int32(r.pkCap) {
-				pos -= int32(r.pkCap)
-			}
-			d := &r.pk[i*r.pkCap+int(pos)]
-			d.hdr = *f
-			d.headReady = uint32(now) + r.delay
 			if s.pkLen == 0 {
-				s.front, s.departed, s.ready = 1, 0, d.headReady
+				s.hdr = *f
+				s.front, s.departed, s.ready = 1, 0, uint32(now)+r.delay
+			} else {
+				if s.pkLen > int32(r.pkCap) {
+					r.fail(now, "more than %d packets in input VC %d of port %d", r.pkCap+1, v, p)
+				}
+				pos := s.pkHead + s.pkLen - 1
+				if pos >= int32(r.pkCap) {
+					pos -= int32(r.pkCap)
+				}
+				d := &r.pk[i*r.pkCap+int(pos)]
+				d.hdr = *f
+				d.headReady = uint32(now) + r.delay
 			}
 			s.pkLen++
 			s.backSrc, s.backSeq, s.backLeft = f.Src, f.Seq, f.Size-1
@@ -204,10 +203,6 @@ func (r *Router) Tick(now clock.Cycle) {
 	r.allocateSwitch(now)
 }
 
-func (r *Router) front(i int) *pktDesc {
-	return &r.pk[i*r.pkCap+int(r.ivc[i].pkHead)]
-}
-
 // allocateVCs routes new heads and runs separable input-first VC allocation.
 func (r *Router) allocateVCs(now clock.Cycle) {
 	V := r.vcs
@@ -219,13 +214,12 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 			v := bits.TrailingZeros64(m)
 			i := p*V + v
 			s := &r.ivc[i]
-			d := r.front(i)
 			c := &r.cand[i]
 			if s.state == vcIdle {
 				c.N = 0
-				r.rf.Route(r.id, p, &d.hdr, c)
+				r.rf.Route(r.id, p, &s.hdr, c)
 				if c.N == 0 {
-					r.fail(now, "routing gave no candidate for packet %d->%d", d.hdr.Src, d.hdr.Dst)
+					r.fail(now, "routing gave no candidate for packet %d->%d", s.hdr.Src, s.hdr.Dst)
 				}
 				s.state = vcRouted
 				s.vaFailed = r.vaEpoch - 1
@@ -233,7 +227,7 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 			if !readyBy(s.ready, now) || s.vaFailed == r.vaEpoch {
 				continue
 			}
-			if o := r.selectVC(c, int32(d.hdr.Size)); o >= 0 {
+			if o := r.selectVC(c, int32(s.hdr.Size)); o >= 0 {
 				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o})
 			} else {
 				s.vaFailed = r.vaEpoch
@@ -358,8 +352,14 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 			p = bits.TrailingZeros64(req)
 		}
 		v := int(r.inWant[p])
-		r.saOut[op] = int32((p + 1) % P)
-		r.saIn[p] = int32((v + 1) % V)
+		r.saOut[op] = int32(p + 1)
+		if p+1 == P {
+			r.saOut[op] = 0
+		}
+		r.saIn[p] = int32(v + 1)
+		if v+1 == V {
+			r.saIn[p] = 0
+		}
 		r.traverse(now, p, v)
 		active++
 	}
@@ -375,9 +375,8 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	s := &r.ivc[i]
 	o := s.outVC
 	op, ov := int(o)/V, int(o)%V
-	d := r.front(i)
-	slot := r.outData[op].Slot(now)
-	*slot = d.hdr
+	slot := r.out[op].FlitSlot(now)
+	*slot = s.hdr
 	slot.Index = s.departed
 	slot.VC = uint8(ov)
 	if slot.Hops < 255 && r.netPorts&(1<<op) != 0 {
@@ -391,10 +390,8 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	if s.flits == 0 {
 		r.nonEmpty[p] &^= 1 << v
 	}
-	if cl := r.outCredit[p]; cl != nil {
-		cl.Send(now, link.Credit{VC: uint16(v)})
-	}
-	if s.departed != d.hdr.Size {
+	r.out[p].SendCredit(now, link.Credit{VC: uint16(v)})
+	if s.departed != s.hdr.Size {
 		// The next flit arrived at or before the latest arrival; only the
 		// latest one can still be waiting out its buffering cycle.
 		if s.front > 0 && s.pkLen == 1 && s.front == 1 {
@@ -405,24 +402,25 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 		return
 	}
 	// The tail left: free the output VC and bring the next packet forward.
-	s.pkHead++
-	if s.pkHead == int32(r.pkCap) {
-		s.pkHead = 0
-	}
 	s.pkLen--
 	s.departed = 0
 	r.owner[o] = -1
 	r.vaEpoch++
 	s.state = vcIdle
 	r.active[p] &^= 1 << v
-	if s.pkLen > 0 {
-		nd := r.front(i)
-		s.ready = nd.headReady
-		s.front = nd.hdr.Size
-		if s.pkLen == 1 {
-			s.front -= s.backLeft
-		}
-	} else {
+	if s.pkLen == 0 {
 		s.front = 0
+		return
+	}
+	nd := &r.pk[i*r.pkCap+int(s.pkHead)]
+	s.pkHead++
+	if s.pkHead == int32(r.pkCap) {
+		s.pkHead = 0
+	}
+	s.hdr = nd.hdr
+	s.ready = nd.headReady
+	s.front = nd.hdr.Size
+	if s.pkLen == 1 {
+		s.front -= s.backLeft
 	}
 }

@@ -1,0 +1,117 @@
+package link
+
+import (
+	"fmt"
+
+	"github.com/icnsim/icnsim/clock"
+)
+
+// Wire stores the two lanes that run from one port to the port at the other
+// end of a link and back again with the same writer and the same reader: the
+// data lane of one direction of the link and the credit lane of the other.
+// They stay two lanes, each with its own latency and its own stamp; keeping
+// them in one slot lets the reader poll both with one cache line, which is
+// where a large network's cycle spends its time.
+//
+// Like a Lane, a Wire is a ring of S slots indexed by cycle, S the smallest
+// power of two above both latencies; writer and reader never touch the same
+// slot in one cycle.
+type Wire struct {
+	slots     []wireSlot
+	mask      clock.Cycle
+	flitLat   clock.Cycle
+	creditLat clock.Cycle
+	name      string
+}
+
+type wireSlot struct {
+	flitAt   clock.Cycle // cycle at which flit becomes visible; -1 never
+	creditAt clock.Cycle // cycle at which credit becomes visible; -1 never
+	flit     Flit
+	credit   Credit
+}
+
+// Init prepares a wire in place.
+func (w *Wire) Init(name string, flitLatencyCycles, creditLatencyCycles int) {
+	if flitLatencyCycles < 1 || creditLatencyCycles < 1 {
+		panic(fmt.Sprintf("link: wire %s: latency < 1", name))
+	}
+	size := 1
+	for size < max(flitLatencyCycles, creditLatencyCycles)+1 {
+		size <<= 1
+	}
+	w.slots = make([]wireSlot, size)
+	for i := range w.slots {
+		w.slots[i].flitAt, w.slots[i].creditAt = -1, -1
+	}
+	w.mask = clock.Cycle(size - 1)
+	w.flitLat, w.creditLat = clock.Cycle(flitLatencyCycles), clock.Cycle(creditLatencyCycles)
+	w.name = name
+}
+
+// Name is the wire's human name, e.g. "R(3,2).E->R(4,2).W".
+func (w *Wire) Name() string { return w.name }
+
+// Connected reports whether Init was called.
+func (w *Wire) Connected() bool { return w.slots != nil }
+
+// FlitSlot returns the place to write the flit sent at cycle now (visible to
+// the reader at now + flit latency). A second flit in one cycle panics.
+func (w *Wire) FlitSlot(now clock.Cycle) *Flit {
+	at := now + w.flitLat
+	s := &w.slots[at&w.mask]
+	if s.flitAt == at {
+		panic(fmt.Sprintf("wire %s: second flit sent in cycle %d", w.name, now))
+	}
+	s.flitAt = at
+	return &s.flit
+}
+
+// SendFlit sends f at cycle now.
+func (w *Wire) SendFlit(now clock.Cycle, f Flit) { *w.FlitSlot(now) = f }
+
+// SendCredit sends c at cycle now (visible at now + credit latency).
+func (w *Wire) SendCredit(now clock.Cycle, c Credit) {
+	at := now + w.creditLat
+	s := &w.slots[at&w.mask]
+	if s.creditAt == at {
+		panic(fmt.Sprintf("wire %s: second credit sent in cycle %d", w.name, now))
+	}
+	s.creditAt = at
+	s.credit = c
+}
+
+// SentAt reports whether the writer already sent a flit in cycle now (for
+// control lanes that steal idle cycles of this link). Writer only.
+func (w *Wire) SentAt(now clock.Cycle) bool {
+	at := now + w.flitLat
+	return w.slots[at&w.mask].flitAt == at
+}
+
+// Recv returns what is visible at cycle now: a flit, a credit, either or
+// neither (nil). Reader only; the pointers are valid until the reader's tick ends.
+func (w *Wire) Recv(now clock.Cycle) (*Flit, *Credit) {
+	s := &w.slots[now&w.mask]
+	var f *Flit
+	var c *Credit
+	if s.flitAt == now {
+		f = &s.flit
+	}
+	if s.creditAt == now {
+		c = &s.credit
+	}
+	return f, c
+}
+
+// InTransit calls flit and credit for every value sent but not yet visible
+// to a reader whose next cycle is next. Both ends must be paused.
+func (w *Wire) InTransit(next clock.Cycle, flit func(*Flit), credit func(*Credit)) {
+	for i := range w.slots {
+		if w.slots[i].flitAt >= next {
+			flit(&w.slots[i].flit)
+		}
+		if w.slots[i].creditAt >= next {
+			credit(&w.slots[i].credit)
+		}
+	}
+}
