@@ -121,10 +121,11 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	// VCs); data[nports+i] and credit[nports+i] are what NI i reads.
 	routers := make([]Router, nr)
 	pvs := make([]inVC, nports*V)
+	hdrs := make([]link.Flit, nports*V)
 	cands := make([]Candidates, nports*V)
 	// A VC holds at most a partial front packet, a partial back packet and
 	// whole packets between them; descriptors hold all but the front one.
-	pkCap := max(1, B-1)
+	pkCap := max(1, min(B-1, 1<<15))
 	if minP := max(cfg.MinPacketFlits, 1); B >= 2 {
 		pkCap = min(B, 2+(B-2)/minP) - 1
 	}
@@ -141,7 +142,7 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 		*rt = Router{
 			id: r, name: t.RouterName(r), ports: P, vcs: V, depth: B, pkCap: pkCap,
 			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), body: body, rf: rf,
-			ivc: pvs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*pkCap : (o+P*V)*pkCap : (o+P*V)*pkCap],
+			ivc: pvs[o : o+P*V : o+P*V], hdr: hdrs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*pkCap : (o+P*V)*pkCap : (o+P*V)*pkCap],
 			credits: take32(P * V), owner: take32(P * V), vaPtr: take32(P * V),
 			saIn: take32(P), saOut: take32(P), inWant: take32(P),
 			nonEmpty: take64(P), active: take64(P), outReq: take64(P),

@@ -15,27 +15,29 @@ const (
 	vcActive              // packet holds output VC outVC
 )
 
-// inVC is the compact per-input-VC state touched every cycle. The front
-// packet's readiness and the back (newest) packet's identity are kept here,
-// so that switch allocation and the arrival of body flits never touch the
-// packet descriptors.
+// inVC is the compact per-input-VC state touched every cycle (32 bytes,
+// two to a cache line). The front packet's readiness and the back (newest)
+// packet's progress are kept here, so that allocation and the arrival of
+// body flits never touch packet headers. A body flit is checked to continue
+// the back packet by index here; the sink checks source, sequence number and
+// order of every flit end to end.
 type inVC struct {
-	hdr        link.Flit // head flit of the front packet
-	flits      int32     // occupancy in flits
-	pkHead     int32     // ring index of the first packet behind the front one
-	pkLen      int32     // packets (whole or partial) in the VC, the front one included
-	outVC      int32     // output VC index (port*V + vc) while active
-	ready      uint32    // low 32 bits of the cycle from which the front flit may leave
-	lastArrive uint32    // low 32 bits of the cycle of the latest arrival
-	backSrc    int32     // source and sequence number of the back packet
-	backSeq    uint32
-	front      uint16 // flits of the front packet present
-	departed   uint16 // flits of the front packet sent on
-	backLeft   uint16 // flits of the back packet still to arrive
-	state      uint8
+	flits      int32  // occupancy in flits
+	outVC      int32  // output VC index (port*V + vc) while active
+	ready      uint32 // low 32 bits of the cycle from which the front flit may leave
+	lastArrive uint32 // low 32 bits of the cycle of the latest arrival
 	// vaFailed is the router's vaEpoch when this VC's head last found no
 	// free output VC; it cannot find one before the epoch changes.
-	vaFailed uint32
+	vaFailed  uint32
+	pkHead    uint16 // ring index of the first packet behind the front one
+	pkLen     uint16 // packets (whole or partial) in the VC, the front one included
+	front     uint16 // flits of the front packet present
+	departed  uint16 // flits of the front packet sent on
+	backLeft  uint16 // flits of the back packet still to arrive
+	frontSize uint16 // length of the front packet
+	state     uint8
+	outPort   uint8 // outVC / V, kept to avoid a division per flit
+	outV      uint8 // outVC % V
 }
 
 // pktDesc is a packet queued behind the front packet of a VC buffer.
@@ -61,8 +63,9 @@ type Router struct {
 	body  uint32 // minimum buffering of a body flit, cycles
 	rf    RoutingFunc
 
-	pk       []pktDesc // P*V*depth descriptors, VC i owns pk[i*depth:(i+1)*depth]
+	pk       []pktDesc // per input VC, pkCap descriptors of the packets behind the front one
 	ivc      []inVC
+	hdr      []link.Flit  // per input VC: the head flit of its front packet
 	cand     []Candidates // per input VC: the routing decision of its front packet
 	buffered int          // flits in all input buffers
 	nonEmpty []uint64     // per input port: bit v set when VC v holds a flit
@@ -159,27 +162,27 @@ func (r *Router) Tick(now clock.Cycle) {
 		}
 		if f.Index == 0 {
 			if s.backLeft != 0 {
-				r.fail(now, "head of packet %d/%d on input VC %d of port %d before the tail of packet %d/%d", f.Src, f.Seq, v, p, s.backSrc, s.backSeq)
+				r.fail(now, "head of packet %d/%d on input VC %d of port %d before the tail of the previous packet", f.Src, f.Seq, v, p)
 			}
 			if s.pkLen == 0 {
-				s.hdr = *f
-				s.front, s.departed, s.ready = 1, 0, uint32(now)+r.delay
+				r.hdr[i] = *f
+				s.front, s.departed, s.ready, s.frontSize = 1, 0, uint32(now)+r.delay, f.Size
 			} else {
-				if s.pkLen > int32(r.pkCap) {
+				if int(s.pkLen) > r.pkCap {
 					r.fail(now, "more than %d packets in input VC %d of port %d", r.pkCap+1, v, p)
 				}
-				pos := s.pkHead + s.pkLen - 1
-				if pos >= int32(r.pkCap) {
-					pos -= int32(r.pkCap)
+				pos := int(s.pkHead) + int(s.pkLen) - 1
+				if pos >= r.pkCap {
+					pos -= r.pkCap
 				}
-				d := &r.pk[i*r.pkCap+int(pos)]
+				d := &r.pk[i*r.pkCap+pos]
 				d.hdr = *f
 				d.headReady = uint32(now) + r.delay
 			}
 			s.pkLen++
-			s.backSrc, s.backSeq, s.backLeft = f.Src, f.Seq, f.Size-1
+			s.backLeft = f.Size - 1
 		} else {
-			if s.backLeft == 0 || f.Src != s.backSrc || f.Seq != s.backSeq || f.Index != f.Size-s.backLeft {
+			if s.backLeft == 0 || f.Index != f.Size-s.backLeft {
 				r.fail(now, "flit %d of packet %d/%d on input VC %d of port %d does not continue the packet in that VC", f.Index, f.Src, f.Seq, v, p)
 			}
 			s.backLeft--
@@ -217,9 +220,10 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 			c := &r.cand[i]
 			if s.state == vcIdle {
 				c.N = 0
-				r.rf.Route(r.id, p, &s.hdr, c)
+				h := &r.hdr[i]
+				r.rf.Route(r.id, p, h, c)
 				if c.N == 0 {
-					r.fail(now, "routing gave no candidate for packet %d->%d", s.hdr.Src, s.hdr.Dst)
+					r.fail(now, "routing gave no candidate for packet %d->%d", h.Src, h.Dst)
 				}
 				s.state = vcRouted
 				s.vaFailed = r.vaEpoch - 1
@@ -227,7 +231,7 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 			if !readyBy(s.ready, now) || s.vaFailed == r.vaEpoch {
 				continue
 			}
-			if o := r.selectVC(c, int32(s.hdr.Size)); o >= 0 {
+			if o := r.selectVC(c, int32(s.frontSize)); o >= 0 {
 				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o})
 			} else {
 				s.vaFailed = r.vaEpoch
@@ -259,8 +263,10 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 			r.reqs[b].out = -1
 		}
 		r.owner[o] = w
-		r.ivc[w].state = vcActive
-		r.ivc[w].outVC = o
+		iv := &r.ivc[w]
+		iv.state = vcActive
+		iv.outVC = o
+		iv.outPort, iv.outV = uint8(int(o)/V), uint8(int(o)%V)
 		r.active[int(w)/V] |= 1 << (int(w) % V)
 		r.vaPtr[o] = (w + 1) % n
 	}
@@ -289,7 +295,11 @@ func (r *Router) selectVC(s *Candidates, size int32) int32 {
 				if c < need {
 					continue
 				}
-				rank := (uint32(o) - r.selRR) % uint32(len(r.owner))
+				// Rotation: the first VC index at or after selRR wins a tie.
+				rank := uint32(o) - r.selRR
+				if uint32(o) < r.selRR {
+					rank += uint32(len(r.owner))
+				}
 				if c > bestCred || (c == bestCred && rank < bestRank) {
 					best, bestCred, bestRank = o, c, rank
 				}
@@ -297,6 +307,9 @@ func (r *Router) selectVC(s *Candidates, size int32) int32 {
 		}
 		if best >= 0 {
 			r.selRR++
+			if r.selRR == uint32(len(r.owner)) {
+				r.selRR = 0
+			}
 			return best
 		}
 	}
@@ -330,7 +343,7 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 					continue
 				}
 				r.inWant[p] = int32(v)
-				op := int(o) / V
+				op := s.outPort
 				r.outReq[op] |= 1 << p
 				r.outMask |= 1 << op
 				break
@@ -374,11 +387,11 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	i := p*V + v
 	s := &r.ivc[i]
 	o := s.outVC
-	op, ov := int(o)/V, int(o)%V
+	op, ov := int(s.outPort), s.outV
 	slot := r.out[op].FlitSlot(now)
-	*slot = s.hdr
+	*slot = r.hdr[i]
 	slot.Index = s.departed
-	slot.VC = uint8(ov)
+	slot.VC = ov
 	if slot.Hops < 255 && r.netPorts&(1<<op) != 0 {
 		slot.Hops++
 	}
@@ -391,7 +404,7 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 		r.nonEmpty[p] &^= 1 << v
 	}
 	r.out[p].SendCredit(now, link.Credit{VC: uint16(v)})
-	if s.departed != s.hdr.Size {
+	if s.departed != s.frontSize {
 		// The next flit arrived at or before the latest arrival; only the
 		// latest one can still be waiting out its buffering cycle.
 		if s.front > 0 && s.pkLen == 1 && s.front == 1 {
@@ -414,11 +427,12 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	}
 	nd := &r.pk[i*r.pkCap+int(s.pkHead)]
 	s.pkHead++
-	if s.pkHead == int32(r.pkCap) {
+	if int(s.pkHead) == r.pkCap {
 		s.pkHead = 0
 	}
-	s.hdr = nd.hdr
+	r.hdr[i] = nd.hdr
 	s.ready = nd.headReady
+	s.frontSize = nd.hdr.Size
 	s.front = nd.hdr.Size
 	if s.pkLen == 1 {
 		s.front -= s.backLeft
