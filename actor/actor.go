@@ -126,7 +126,11 @@ func Run(ctx context.Context, kind Kind, workers int, spec Spec) (clock.Cycle, e
 		return spec.From, fmt.Errorf("actor: unknown executor %q", kind)
 	}
 	r := &runner{spec: spec, blocks: blocks, ctx: ctx}
-	r.bar = clock.NewBarrier(len(blocks), spin)
+	if kind == Actors {
+		r.bar = clock.NewTreeBarrier(len(blocks))
+	} else {
+		r.bar = spinBarrier{clock.NewBarrier(len(blocks), spin)}
+	}
 	var wg sync.WaitGroup
 	for w := 1; w < len(blocks); w++ {
 		wg.Add(1)
@@ -179,11 +183,21 @@ func Partition(n int, units []int, w int) [][2]int {
 	return blocks
 }
 
+// barrier is what the participants meet at each cycle.
+type barrier interface {
+	Wait(participant int) bool
+	Break()
+}
+
+type spinBarrier struct{ *clock.Barrier }
+
+func (b spinBarrier) Wait(int) bool { return b.Barrier.Wait() }
+
 type runner struct {
 	spec   Spec
 	blocks [][2]int
 	ctx    context.Context
-	bar    *clock.Barrier
+	bar    barrier
 	stop   bool // written by participant 0 between two barrier waits
 	err    atomic.Pointer[error]
 }
@@ -207,7 +221,7 @@ func (r *runner) work(w int) (next clock.Cycle) {
 			if !r.tick(actors, base, c) {
 				return c
 			}
-			if !r.bar.Wait() {
+			if !r.bar.Wait(w) {
 				return c
 			}
 		}
@@ -217,7 +231,7 @@ func (r *runner) work(w int) (next clock.Cycle) {
 				r.stop = r.hook(c)
 			}
 		}
-		if !r.bar.Wait() {
+		if !r.bar.Wait(w) {
 			return c
 		}
 		if r.stop {

@@ -123,3 +123,17 @@ func TestPartition(t *testing.T) {
 		}
 	}
 }
+
+// TestPanicInFirstActor: a panic in the actor that participant 0 (the
+// calling goroutine) ticks must still release every other goroutine.
+func TestPanicInFirstActor(t *testing.T) {
+	for _, k := range Kinds {
+		as, rs := makeRing(9, -1)
+		rs[0].bomb = 17
+		_, err := Run(context.Background(), k, 3, Spec{Actors: as, To: 100, Chunk: 4})
+		var pe *PanicError
+		if !errors.As(err, &pe) || pe.Cycle != 17 || pe.Actor != "ring A" {
+			t.Fatalf("%s: got %v", k, err)
+		}
+	}
+}

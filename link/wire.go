@@ -21,6 +21,7 @@ type Wire struct {
 	mask      clock.Cycle
 	flitLat   clock.Cycle
 	creditLat clock.Cycle
+	inline    [2]wireSlot // the ring when both latencies are 1: no pointer to chase
 	name      string
 }
 
@@ -40,7 +41,11 @@ func (w *Wire) Init(name string, flitLatencyCycles, creditLatencyCycles int) {
 	for size < max(flitLatencyCycles, creditLatencyCycles)+1 {
 		size <<= 1
 	}
-	w.slots = make([]wireSlot, size)
+	if size <= len(w.inline) {
+		w.slots = w.inline[:size]
+	} else {
+		w.slots = make([]wireSlot, size)
+	}
 	for i := range w.slots {
 		w.slots[i].flitAt, w.slots[i].creditAt = -1, -1
 	}
@@ -61,7 +66,7 @@ func (w *Wire) FlitSlot(now clock.Cycle) *Flit {
 	at := now + w.flitLat
 	s := &w.slots[at&w.mask]
 	if s.flitAt == at {
-		panic(fmt.Sprintf("wire %s: second flit sent in cycle %d", w.name, now))
+		w.doubleSend("flit", now)
 	}
 	s.flitAt = at
 	return &s.flit
@@ -75,7 +80,7 @@ func (w *Wire) SendCredit(now clock.Cycle, c Credit) {
 	at := now + w.creditLat
 	s := &w.slots[at&w.mask]
 	if s.creditAt == at {
-		panic(fmt.Sprintf("wire %s: second credit sent in cycle %d", w.name, now))
+		w.doubleSend("credit", now)
 	}
 	s.creditAt = at
 	s.credit = c
@@ -114,4 +119,12 @@ func (w *Wire) InTransit(next clock.Cycle, flit func(*Flit), credit func(*Credit
 			credit(&w.slots[i].credit)
 		}
 	}
+}
+
+// doubleSend reports a broken invariant; kept out of line so that the send
+// functions stay small enough to inline.
+//
+//go:noinline
+func (w *Wire) doubleSend(what string, now clock.Cycle) {
+	panic(fmt.Sprintf("wire %s: second %s sent in cycle %d", w.name, what, now))
 }

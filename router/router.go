@@ -284,9 +284,9 @@ func (r *Router) selectVC(s *Candidates, size int32) int32 {
 	for g := 0; g < s.N; g++ {
 		best, bestCred := int32(-1), int32(-1)
 		bestRank := uint32(0)
-		for pm := s.Ports[g]; pm != 0; pm &= pm - 1 {
+		for pm := s.G[g].Ports; pm != 0; pm &= pm - 1 {
 			p := bits.TrailingZeros64(pm)
-			for vm := s.VCs[g]; vm != 0; vm &= vm - 1 {
+			for vm := s.G[g].VCs; vm != 0; vm &= vm - 1 {
 				o := int32(p*V + bits.TrailingZeros64(vm))
 				if r.owner[o] >= 0 {
 					continue

@@ -16,9 +16,14 @@ const MaxGroups = 4
 // preference, each a set of output ports and a set of VCs allowed on them.
 // VC allocation takes the first group in which some allowed output VC is free.
 type Candidates struct {
-	N     int
-	Ports [MaxGroups]uint64 // bit p: output port p
-	VCs   [MaxGroups]uint64 // bit v: VC v
+	N int
+	G [MaxGroups]Group
+}
+
+// Group is a set of output ports and the VCs allowed on them.
+type Group struct {
+	Ports uint64 // bit p: output port p
+	VCs   uint64 // bit v: VC v
 }
 
 // Add appends a group.
@@ -26,7 +31,7 @@ func (c *Candidates) Add(ports, vcs uint64) {
 	if c.N == MaxGroups {
 		panic("router: more than MaxGroups candidate groups")
 	}
-	c.Ports[c.N], c.VCs[c.N] = ports, vcs
+	c.G[c.N] = Group{Ports: ports, VCs: vcs}
 	c.N++
 }
 

@@ -145,7 +145,7 @@ func channelLoadBound(t *testing.T, c Config) float64 {
 			var cand router.Candidates
 			n.Routing.Route(r, 0, &f, &cand)
 			p := 0
-			for cand.Ports[0]>>p&1 == 0 {
+			for cand.G[0].Ports>>p&1 == 0 {
 				p++
 			}
 			load[[2]int{r, p}]++
@@ -154,7 +154,7 @@ func channelLoadBound(t *testing.T, c Config) float64 {
 				break
 			}
 			// Carry the VC class like the router does (lowest VC in the mask).
-			vm := cand.VCs[0]
+			vm := cand.G[0].VCs
 			v := 0
 			for vm>>v&1 == 0 {
 				v++
