@@ -26,9 +26,10 @@ type inVC struct {
 	outVC      int32  // output VC index (port*V + vc) while active
 	ready      uint32 // low 32 bits of the cycle from which the front flit may leave
 	lastArrive uint32 // low 32 bits of the cycle of the latest arrival
-	// vaFailed is the router's vaEpoch when this VC's head last found no
-	// free output VC; it cannot find one before the epoch changes.
-	vaFailed  uint32
+	// vaFailed is the sum of the epochs of its candidate ports when this VC's
+	// head last found no free output VC; it cannot find one before that
+	// (monotone) sum changes.
+	vaFailed  uint64
 	pkHead    uint16 // ring index of the first packet behind the front one
 	pkLen     uint16 // packets (whole or partial) in the VC, the front one included
 	front     uint16 // flits of the front packet present
@@ -78,14 +79,14 @@ type Router struct {
 	saOut []int32 // per output port: round-robin pointer over input ports
 	vaPtr []int32 // per output VC: round-robin pointer over input VCs
 	selRR uint32  // tie-break rotation of the selection function
-	// vaEpoch counts the events that can make an output VC available to a
-	// head that found none: a credit arriving, an output VC being freed.
-	vaEpoch  uint32
-	reqs     []vaReq  // VC allocation requests of this cycle (scratch)
-	outReq   []uint64 // per output port: input ports requesting it (scratch)
-	inWant   []int32  // per input port: VC chosen in switch allocation (scratch)
-	outMask  uint64   // output ports with requests (scratch)
-	netPorts uint64   // ports wired to another router
+	// portEpoch[p] counts the events that can make an output VC of port p
+	// available to a head that found none: a credit arriving, a VC being freed.
+	portEpoch []uint64
+	reqs      []vaReq  // VC allocation requests of this cycle (scratch)
+	outReq    []uint64 // per output port: input ports requesting it (scratch)
+	inWant    []int32  // per input port: VC chosen in switch allocation (scratch)
+	outMask   uint64   // output ports with requests (scratch)
+	netPorts  uint64   // ports wired to another router
 
 	// in[p] is what this router reads at port p: flits into input p and
 	// credits for output p; out[p] is what the peer reads: flits out of port p
@@ -143,7 +144,7 @@ func (r *Router) Tick(now clock.Cycle) {
 		if c != nil {
 			o := p*V + int(c.VC)
 			r.credits[o]++
-			r.vaEpoch++
+			r.portEpoch[p]++
 			if r.credits[o] > int32(r.depth) {
 				r.fail(now, "credit overflow on output VC %d of port %d", c.VC, p)
 			}
@@ -226,15 +227,19 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 					r.fail(now, "routing gave no candidate for packet %d->%d", h.Src, h.Dst)
 				}
 				s.state = vcRouted
-				s.vaFailed = r.vaEpoch - 1
+				s.vaFailed = r.candEpoch(c) - 1
 			}
-			if !readyBy(s.ready, now) || s.vaFailed == r.vaEpoch {
+			if !readyBy(s.ready, now) {
+				continue
+			}
+			e := r.candEpoch(c)
+			if s.vaFailed == e {
 				continue
 			}
 			if o := r.selectVC(c, int32(s.frontSize)); o >= 0 {
 				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o})
 			} else {
-				s.vaFailed = r.vaEpoch
+				s.vaFailed = e
 			}
 		}
 	}
@@ -270,6 +275,17 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 		r.active[int(w)/V] |= 1 << (int(w) % V)
 		r.vaPtr[o] = (w + 1) % n
 	}
+}
+
+// candEpoch sums the epochs of the candidate ports.
+func (r *Router) candEpoch(c *Candidates) uint64 {
+	var e uint64
+	for g := 0; g < c.N; g++ {
+		for pm := c.G[g].Ports; pm != 0; pm &= pm - 1 {
+			e += r.portEpoch[bits.TrailingZeros64(pm)]
+		}
+	}
+	return e
 }
 
 // selectVC picks the output VC a routed head asks for: the first candidate
@@ -418,7 +434,7 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	s.pkLen--
 	s.departed = 0
 	r.owner[o] = -1
-	r.vaEpoch++
+	r.portEpoch[op]++
 	s.state = vcIdle
 	r.active[p] &^= 1 << v
 	if s.pkLen == 0 {

@@ -27,7 +27,8 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := newApp(os.Stdout).RunContext(ctx, os.Args); err != nil {
+	app := newApp(os.Stdout)
+	if err := app.RunContext(ctx, flagsFirst(app, os.Args)); err != nil {
 		fmt.Fprintln(os.Stderr, "icnsim:", err)
 		os.Exit(1)
 	}
@@ -102,6 +103,52 @@ func newApp(out io.Writer) *cli.App {
 			},
 		},
 	}
+}
+
+// flagsFirst moves a command's flags ahead of its positional arguments, so
+// that `icnsim run FILE.toml --out DIR` works: urfave/cli v2 stops parsing
+// flags at the first positional argument. Everything after "--" stays put.
+func flagsFirst(app *cli.App, args []string) []string {
+	if len(args) < 3 {
+		return args
+	}
+	var cmd *cli.Command
+	for _, c := range app.Commands {
+		if c.Name == args[1] {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, pos []string
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			pos = append(pos, rest[i:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
+			flags = append(flags, rest[i+1])
+			i++
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	return append(out, pos...)
 }
 
 func parseExec(s string) (actor.Kind, error) {

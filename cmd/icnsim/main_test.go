@@ -148,3 +148,24 @@ func TestBadFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestFlagsAfterFile(t *testing.T) {
+	app := newApp(&bytes.Buffer{})
+	got := flagsFirst(app, []string{"icnsim", "run", "a.toml", "--out", "d", "--checks", "--seed=3", "--", "-x"})
+	want := []string{"icnsim", "run", "--out", "d", "--checks", "--seed=3", "a.toml", "--", "-x"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.toml")
+	os.WriteFile(cfg, []byte("[network]\nk = 4\n[traffic]\npackets_per_node = 2\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	if _, stderr, code := icnsim(t, "run", cfg, "--out", out, "--exec", "serial"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"results.json", "results.csv"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
