@@ -65,6 +65,13 @@ type Sink interface {
 	Delivered(now clock.Cycle, f *link.Flit)
 }
 
+// Gate is an injection gate (package policies implements them): the NI asks
+// it before starting each new packet; a packet already started is never
+// interrupted. It is owned by that NI alone.
+type Gate interface {
+	Allow(now clock.Cycle) bool
+}
+
 type reassembly struct {
 	src  int32
 	seq  uint32
@@ -82,6 +89,7 @@ type NI struct {
 	rf    RoutingFunc
 	src   Source
 	sink  Sink
+	gate  Gate // nil: always allow
 
 	q       SourceQueue
 	nextGen clock.Cycle
@@ -104,6 +112,9 @@ type NI struct {
 
 // Name is the NI's human name.
 func (n *NI) Name() string { return n.name }
+
+// SetGate installs an injection gate (before the run starts).
+func (n *NI) SetGate(g Gate) { n.gate = g }
 
 // Queued is the number of packets in the source queue (not yet injecting).
 func (n *NI) Queued() int { return n.q.Len() }
@@ -143,7 +154,7 @@ func (n *NI) Tick(now clock.Cycle) {
 
 func (n *NI) inject(now clock.Cycle) {
 	if !n.sending {
-		if n.q.Len() == 0 {
+		if n.q.Len() == 0 || (n.gate != nil && !n.gate.Allow(now)) {
 			return
 		}
 		p := &n.q.ring[n.q.head]

@@ -15,6 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/traffic"
 )
@@ -26,7 +27,13 @@ type Config struct {
 	Network Network `toml:"network"`
 	Router  Router  `toml:"router"`
 	Traffic Traffic `toml:"traffic"`
+	Policy  Policy  `toml:"policy"`
 	Measure Measure `toml:"measure"`
+}
+
+// Policy is the congestion control.
+type Policy struct {
+	Injection string `toml:"injection"` // injection gate of every node
 }
 
 // Network is the topology.
@@ -87,6 +94,7 @@ func Default() Config {
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8,
 			HotspotFraction: 0.02, HotspotNode: -1},
+		Policy: Policy{Injection: "none"},
 		Measure: Measure{WarmupCycles: 10000, MeasureCycles: 10000, Method: "window", BatchCycles: 2000,
 			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100},
 	}
@@ -326,6 +334,14 @@ func (c *Config) Validate() []error {
 		add("traffic.phase_cycle", t.PhaseCycle, "allowed: 0 (no phase change) or a cycle > 0")
 	} else if t.PhaseCycle > 0 {
 		checkPattern("traffic.phase_pattern", t.PhasePattern)
+	}
+	if _, ok := policies.Gates()[c.Policy.Injection]; !ok {
+		var names []string
+		for n := range policies.Gates() {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		add("policy.injection", c.Policy.Injection, "allowed: "+strings.Join(names, ", "))
 	}
 	m := &c.Measure
 	if m.WarmupCycles < 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/traffic"
@@ -49,6 +50,13 @@ func Build(cfg Config) (*Built, error) {
 	net, err := router.Build(topo, cfg.RouterConfig(), srcs, sinks)
 	if err != nil {
 		return nil, err
+	}
+	gates, err := policies.NewGates(cfg.Policy.Injection, topo.Nodes())
+	if err != nil {
+		return nil, err
+	}
+	for i, g := range gates {
+		net.NIs[i].SetGate(g)
 	}
 	return &Built{Cfg: cfg, Net: net, Collectors: cols}, nil
 }

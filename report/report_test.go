@@ -1,0 +1,94 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestHistogramQuantiles(t *testing.T) {
+	var h Histogram
+	for v := uint64(1); v <= 1000; v++ {
+		h.Record(v)
+	}
+	for _, c := range []struct {
+		q    float64
+		want uint64
+	}{{0.5, 500}, {0.99, 990}, {1, 1000}, {0.001, 1}} {
+		if got := h.Quantile(c.q); got != c.want {
+			t.Errorf("q%.3f = %d, want %d (exact below 1024)", c.q, got, c.want)
+		}
+	}
+	if h.Mean() != 500.5 || h.Max() != 1000 || h.Count() != 1000 {
+		t.Errorf("mean %v max %d count %d", h.Mean(), h.Max(), h.Count())
+	}
+	// Large values: within the bucket's relative width.
+	var g Histogram
+	for _, v := range []uint64{5000, 123456, 9_000_000} {
+		g.Record(v)
+	}
+	for q, want := range map[float64]float64{0.34: 5000, 0.67: 123456, 1: 9_000_000} {
+		if got := float64(g.Quantile(q)); math.Abs(got-want)/want > 1.0/512 {
+			t.Errorf("q%.2f = %v, want %v within 1/512", q, got, want)
+		}
+	}
+}
+
+func TestHistogramMergeEqualsDirect(t *testing.T) {
+	var a, b, all Histogram
+	for v := uint64(0); v < 5000; v += 7 {
+		if v%3 == 0 {
+			a.Record(v)
+		} else {
+			b.Record(v)
+		}
+		all.Record(v)
+	}
+	a.Merge(&b)
+	if a.Count() != all.Count() || a.Mean() != all.Mean() || a.Quantile(0.9) != all.Quantile(0.9) || a.Max() != all.Max() {
+		t.Fatalf("merged %+v differs from direct %+v", Summarise(&a), Summarise(&all))
+	}
+	cdf := a.CDF()
+	if last := cdf[len(cdf)-1]; last[1] != 1 {
+		t.Fatalf("CDF ends at %v", last)
+	}
+}
+
+func TestSpreadJain(t *testing.T) {
+	if s := SpreadOf([]float64{2, 2, 2, 2}); s.Jain != 1 || s.Min != 2 || s.Max != 2 {
+		t.Errorf("equal shares: %+v", s)
+	}
+	// One of four nodes gets everything: Jain = 1/4.
+	if s := SpreadOf([]float64{1, 0, 0, 0}); s.Jain != 0.25 {
+		t.Errorf("one node: Jain %v, want 0.25", s.Jain)
+	}
+}
+
+func TestDigestAndCSV(t *testing.T) {
+	r := &Result{Scenario: "s", Process: "bernoulli", Nodes: 4, AcceptedFlitsPerNodeCycle: 0.25}
+	d1 := r.Digest()
+	r2 := *r
+	if d1 != r2.Digest() || len(d1) != 64 {
+		t.Fatalf("digest %q not stable", d1)
+	}
+	r2.AcceptedFlitsPerNodeCycle = 0.2500001
+	if r2.Digest() == d1 {
+		t.Fatal("digest ignores a changed value")
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, []*Result{r, &r2}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil || len(rows) != 3 || len(rows[0]) != len(CSVHeader) {
+		t.Fatalf("csv: %v rows, err %v", len(rows), err)
+	}
+	for _, h := range rows[0][8:24] {
+		if !strings.Contains(h, "_cycle") && !strings.Contains(h, "jain") && !strings.Contains(h, "hops") &&
+			!strings.Contains(h, "packets") && !strings.Contains(h, "cycles") {
+			t.Errorf("column %q has no unit", h)
+		}
+	}
+}
