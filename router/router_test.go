@@ -65,6 +65,8 @@ func TestZeroLoadLatency(t *testing.T) {
 	torus, _ := link.NewTorus(6)
 	torus5, _ := link.NewTorus(5)
 	mesh, _ := link.NewMesh(5, 2)
+	tree, _ := link.NewFatTree(4, 3)
+	tree2, _ := link.NewFatTree(2, 4)
 	cases := []struct {
 		topo    link.Topology
 		routing string
@@ -79,6 +81,9 @@ func TestZeroLoadLatency(t *testing.T) {
 		{torus5, "dor-dateline", 3, 0, 1, 1, VirtualCutThrough},
 		{mesh, "dor", 1, 1, 1, 8, VirtualCutThrough},
 		{mesh, "dor", 2, 3, 2, 16, Wormhole},
+		{tree, "fattree-static", 1, 1, 1, 16, VirtualCutThrough},
+		{tree, "fattree-adaptive", 2, 2, 1, 4, Wormhole},
+		{tree2, "fattree-static", 1, 0, 3, 8, VirtualCutThrough},
 	}
 	for _, c := range cases {
 		name := fmt.Sprintf("%s/%s/R%d/L%d/S%d/%s", c.topo, c.routing, c.delay, c.linkLat, c.size, c.sw)

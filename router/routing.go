@@ -79,6 +79,20 @@ func Routings() map[string]RoutingSpec {
 				return r
 			},
 		},
+		"fattree-static": {
+			Name: "fattree-static", MinVCs: 1, Topologies: []string{"fattree"},
+			Doc: "up to the nearest common ancestor, then down by destination digits; going up from level l takes up port = destination digit l+1 (d-mod-k), so each destination has one root",
+			New: func(t link.Topology, vcs int) RoutingFunc {
+				return &fatTree{t: t.(*link.FatTree), all: allVCs(vcs)}
+			},
+		},
+		"fattree-adaptive": {
+			Name: "fattree-adaptive", MinVCs: 1, Topologies: []string{"fattree"},
+			Doc: "up to the nearest common ancestor on the up port with most credits (ties round robin), then down by destination digits",
+			New: func(t link.Topology, vcs int) RoutingFunc {
+				return &fatTree{t: t.(*link.FatTree), all: allVCs(vcs), adaptive: true}
+			},
+		},
 	}
 }
 
@@ -244,3 +258,41 @@ func abs(a int) int {
 func popcount(m uint64) int { return bits.OnesCount64(m) }
 
 func trailingZeros(m uint64) int { return bits.TrailingZeros64(m) }
+
+// fatTree routes up*/down* on a k-ary n-tree: a packet climbs until the
+// switch's subtree holds its destination, then descends by destination
+// digits. Climbing only ever follows descending, so there is no cycle of
+// channel dependencies and any VC may be used.
+type fatTree struct {
+	t        *link.FatTree
+	all      uint64
+	adaptive bool
+}
+
+func (f *fatTree) Route(r, _ int, fl *link.Flit, c *Candidates) {
+	t := f.t
+	dst := int(fl.Dst)
+	l, s := t.Switch(r)
+	// The subtree of switch (l, s) holds the nodes whose digits above l
+	// equal the switch's digits from l on.
+	down := true
+	for j := l; j < t.N-1; j++ {
+		if t.Digit(s, j) != t.Digit(dst, j+1) {
+			down = false
+			break
+		}
+	}
+	k := t.K
+	switch {
+	case down:
+		c.Add(bit(t.Digit(dst, l)), f.all)
+	case f.adaptive:
+		c.Add(((uint64(1)<<k)-1)<<k, f.all)
+	default:
+		c.Add(bit(k+t.Digit(dst, l+1)), f.all)
+	}
+}
+
+func (f *fatTree) InjectVCs(int, int) uint64 { return f.all }
+
+func (f *fatTree) Hops(src, dst int) int { return 2 * f.t.NCALevel(src, dst) }

@@ -28,7 +28,13 @@ func BenchScenarios() map[string]Config {
 	mesh.Router = Router{Routing: "dor", VCs: 2, BufferFlits: 8, Switching: "wormhole",
 		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
 	mesh.Traffic.Pattern, mesh.Traffic.Process, mesh.Traffic.Load = "uniform", "bernoulli", 0.30
-	return map[string]Config{torus.Name: torus, mesh.Name: mesh}
+	ft := Default()
+	ft.Name = "fattree1024-uniform"
+	ft.Network = Network{Topology: "fattree", K: 4, Levels: 5, Concentration: 1}
+	ft.Router = Router{Routing: "fattree-static", VCs: 1, BufferFlits: 64, Switching: "vct",
+		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+	ft.Traffic.Pattern, ft.Traffic.Process, ft.Traffic.Load, ft.Traffic.PacketFlits = "uniform", "bernoulli", 0.4, 16
+	return map[string]Config{torus.Name: torus, mesh.Name: mesh, ft.Name: ft}
 }
 
 // BenchScenarioNames lists the bench scenarios, sorted.

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/bits"
 	"os"
 	"slices"
 	"strings"
@@ -40,6 +41,7 @@ type Policy struct {
 type Network struct {
 	Topology      string `toml:"topology"`
 	K             int    `toml:"k"`
+	Levels        int    `toml:"levels"`
 	Concentration int    `toml:"concentration"`
 }
 
@@ -56,15 +58,16 @@ type Router struct {
 
 // Traffic is what the nodes send.
 type Traffic struct {
-	Pattern         string  `toml:"pattern"`
-	Process         string  `toml:"process"`
-	Load            float64 `toml:"load_flits_per_node_cycle"`
-	PacketsPerNode  int     `toml:"packets_per_node"`
-	PacketFlits     int     `toml:"packet_flits"`
-	HotspotFraction float64 `toml:"hotspot_fraction"`
-	HotspotNode     int     `toml:"hotspot_node"`
-	PhaseCycle      int64   `toml:"phase_cycle"`
-	PhasePattern    string  `toml:"phase_pattern"`
+	Pattern           string  `toml:"pattern"`
+	Process           string  `toml:"process"`
+	Load              float64 `toml:"load_flits_per_node_cycle"`
+	PacketsPerNode    int     `toml:"packets_per_node"`
+	PacketFlits       int     `toml:"packet_flits"`
+	HotspotFraction   float64 `toml:"hotspot_fraction"`
+	HotspotNode       int     `toml:"hotspot_node"`
+	HotRegionFraction float64 `toml:"hot_region_fraction"`
+	PhaseCycle        int64   `toml:"phase_cycle"`
+	PhasePattern      string  `toml:"phase_pattern"`
 }
 
 // Measure is how a run is measured.
@@ -89,11 +92,11 @@ func Default() Config {
 	return Config{
 		Name:    "torus32-tornado-collective",
 		Seed:    1,
-		Network: Network{Topology: "torus", K: 32, Concentration: 1},
+		Network: Network{Topology: "torus", K: 32, Levels: 3, Concentration: 1},
 		Router: Router{Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8,
-			HotspotFraction: 0.02, HotspotNode: -1},
+			HotspotFraction: 0.02, HotspotNode: -1, HotRegionFraction: 0.25},
 		Policy: Policy{Injection: "none"},
 		Measure: Measure{WarmupCycles: 10000, MeasureCycles: 10000, Method: "window", BatchCycles: 2000,
 			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100},
@@ -257,15 +260,24 @@ func (c *Config) Validate() []error {
 	n := &c.Network
 	switch n.Topology {
 	case "torus", "mesh":
+		if n.K < 2 || n.K > 1024 {
+			add("network.k", n.K, "allowed: 2..1024 routers per dimension")
+		}
+	case "fattree":
+		if n.K < 2 || n.K > 32 {
+			add("network.k", n.K, "allowed on a fattree: arity 2..32 (switch radix 2k)")
+		}
+		if n.Levels < 1 || n.Levels > 10 {
+			add("network.levels", n.Levels, "allowed: 1..10 levels of a k-ary n-tree")
+		} else if nodes := c.Nodes(); nodes > 1<<20 {
+			add("network.levels", n.Levels, fmt.Sprintf("a %d-ary %d-tree has %d nodes; at most 2^20 supported", n.K, n.Levels, nodes))
+		}
 	default:
-		add("network.topology", n.Topology, "allowed: torus, mesh")
-	}
-	if n.K < 2 || n.K > 1024 {
-		add("network.k", n.K, "allowed: 2..1024 routers per dimension")
+		add("network.topology", n.Topology, "allowed: torus, mesh, fattree")
 	}
 	if n.Concentration < 1 || n.Concentration > 60 {
 		add("network.concentration", n.Concentration, "allowed: 1..60 nodes per router")
-	} else if n.Topology == "torus" && n.Concentration != 1 {
+	} else if n.Topology != "mesh" && n.Concentration != 1 {
 		add("network.concentration", n.Concentration, "allowed on a torus: 1 (concentration is for meshes)")
 	}
 	r := &c.Router
@@ -306,9 +318,16 @@ func (c *Config) Validate() []error {
 			add(key, name, "allowed: "+strings.Join(traffic.PatternNames(), ", "))
 			return
 		}
-		nodes := n.K * n.K * max(n.Concentration, 1)
+		nodes := c.Nodes()
 		if spec.Bits && nodes&(nodes-1) != 0 {
 			add(key, name, fmt.Sprintf("a bit pattern needs a power-of-two node count; this network has %d nodes", nodes))
+		}
+		grid := n.Topology != "fattree"
+		if spec.Grid && !grid {
+			add(key, name, "defined on torus and mesh coordinates only")
+		}
+		if name == "transpose" && !grid && (nodes&(nodes-1) != 0 || (bits.Len(uint(nodes))-1)%2 != 0) {
+			add(key, name, fmt.Sprintf("transpose swaps the halves of the address: needs 2^(2m) nodes; this network has %d", nodes))
 		}
 	}
 	checkPattern("traffic.pattern", t.Pattern)
@@ -327,7 +346,10 @@ func (c *Config) Validate() []error {
 	if t.HotspotFraction < 0 || t.HotspotFraction > 1 {
 		add("traffic.hotspot_fraction", t.HotspotFraction, "allowed: 0..1")
 	}
-	if nodes := n.K * n.K * max(n.Concentration, 1); t.HotspotNode < -1 || t.HotspotNode >= nodes {
+	if t.HotRegionFraction < 0 || t.HotRegionFraction > 1 {
+		add("traffic.hot_region_fraction", t.HotRegionFraction, "allowed: 0..1")
+	}
+	if nodes := c.Nodes(); t.HotspotNode < -1 || t.HotspotNode >= nodes {
 		add("traffic.hotspot_node", t.HotspotNode, fmt.Sprintf("allowed: -1 (the centre) or 0..%d", nodes-1))
 	}
 	if t.PhaseCycle < 0 {
@@ -394,12 +416,36 @@ func routingsFor(topo string) []string {
 	return names
 }
 
+// Nodes is the number of nodes of the configured network.
+func (c *Config) Nodes() int {
+	n := c.Network
+	if n.Topology == "fattree" {
+		nodes := 1
+		for range min(max(n.Levels, 0), 10) {
+			nodes *= max(n.K, 0)
+		}
+		return nodes
+	}
+	return n.K * n.K * max(n.Concentration, 1)
+}
+
 // Topology builds the configuration's topology.
-func (c *Config) Topology() (*link.Grid2D, error) {
-	if c.Network.Topology == "torus" {
+func (c *Config) Topology() (link.Topology, error) {
+	switch c.Network.Topology {
+	case "torus":
 		return link.NewTorus(c.Network.K)
+	case "fattree":
+		return link.NewFatTree(c.Network.K, c.Network.Levels)
 	}
 	return link.NewMesh(c.Network.K, c.Network.Concentration)
+}
+
+// Geometry is what traffic patterns need to know of the topology.
+func Geometry(t link.Topology) traffic.Geometry {
+	if g, ok := t.(*link.Grid2D); ok {
+		return traffic.Geometry{Nodes: g.Nodes(), K: g.K, C: g.C}
+	}
+	return traffic.Geometry{Nodes: t.Nodes()}
 }
 
 // RouterConfig is the router package's view of the configuration.
@@ -415,5 +461,5 @@ func (c *Config) TrafficConfig() traffic.Config {
 	t := c.Traffic
 	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: t.Load, PacketsPerNode: t.PacketsPerNode,
 		PacketFlits: t.PacketFlits, PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern,
-		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotNode: t.HotspotNode}}
+		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction}}
 }

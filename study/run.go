@@ -37,8 +37,7 @@ func Build(cfg Config) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	geo := traffic.Geometry{Nodes: topo.Nodes(), K: topo.K, C: topo.C}
-	srcs, err := traffic.New(cfg.TrafficConfig(), geo, cfg.Seed)
+	srcs, err := traffic.New(cfg.TrafficConfig(), Geometry(topo), cfg.Seed)
 	if err != nil {
 		return nil, err
 	}

@@ -43,9 +43,10 @@ type PatternSpec struct {
 
 // PatternParams are the parameters some patterns take.
 type PatternParams struct {
-	HotspotFraction float64 // share of packets sent to the hot-spot node
-	HotspotNode     int     // -1: the node at the grid centre (or node N/2)
-	Seed            uint64  // for the random permutation
+	HotspotFraction   float64 // share of packets sent to the hot-spot node
+	HotspotNode       int     // -1: the node at the grid centre (or node N/2)
+	HotRegionFraction float64 // share of packets sent to nodes 0..N/8-1
+	Seed              uint64  // for the random permutation
 }
 
 type patternFunc func(src int, rng *rand.Rand) int
@@ -81,7 +82,29 @@ func Patterns() map[string]PatternSpec {
 				perm := rand.New(rand.NewPCG(p.Seed, 0x7261_6e64_7065_726d)).Perm(g.Nodes)
 				return patternFunc(func(src int, _ *rand.Rand) int { return perm[src] })
 			}},
-		"transpose": gridPerm("transpose", "(x, y) -> (y, x) (trns)", func(x, y, _ int) (int, int) { return y, x }),
+		"transpose": {Name: "transpose", Permutes: true,
+			Doc: "(x, y) -> (y, x) on a grid (trns); elsewhere the two halves of the address swap (needs 2^(2m) nodes)",
+			New: func(g Geometry, p PatternParams) Pattern {
+				if g.K > 0 {
+					return gridPerm("", "", func(x, y, _ int) (int, int) { return y, x }).New(g, p)
+				}
+				h := log2(g.Nodes) / 2
+				return patternFunc(func(src int, _ *rand.Rand) int { return src>>h | (src&(1<<h-1))<<h })
+			}},
+		"butterfly": bitPerm("butterfly", "swap the most and least significant address bits", func(w, b int) int {
+			lo, hi := w&1, w>>(b-1)&1
+			return w&^(1|1<<(b-1)) | hi | lo<<(b-1)
+		}),
+		"hot-region": {Name: "hot-region", Doc: "a share hot_region_fraction of packets to nodes 0..N/8-1 (uniformly), the rest uniform over all nodes",
+			New: func(g Geometry, p PatternParams) Pattern {
+				region := max(1, g.Nodes/8)
+				return patternFunc(func(_ int, rng *rand.Rand) int {
+					if rng.Float64() < p.HotRegionFraction {
+						return rng.IntN(region)
+					}
+					return rng.IntN(g.Nodes)
+				})
+			}},
 		"shuffle": bitPerm("shuffle", "perfect shuffle: rotate the address left by one bit (shfl)", func(w, b int) int {
 			return (w<<1 | w>>(b-1)) & (1<<b - 1)
 		}),
@@ -143,6 +166,9 @@ func NewPattern(name string, g Geometry, p PatternParams) (Pattern, error) {
 	}
 	if spec.Grid && g.K == 0 {
 		return nil, fmt.Errorf("pattern %q needs a k x k grid topology", name)
+	}
+	if name == "transpose" && g.K == 0 && (g.Nodes&(g.Nodes-1) != 0 || log2(g.Nodes)%2 != 0) {
+		return nil, fmt.Errorf("pattern %q swaps the halves of the address and needs 2^(2m) nodes, the network has %d", name, g.Nodes)
 	}
 	if name == "hotspot" {
 		if p.HotspotFraction < 0 || p.HotspotFraction > 1 {

@@ -52,11 +52,48 @@ func TestPermutations(t *testing.T) {
 	}
 }
 
+func TestTreePatterns(t *testing.T) {
+	g := Geometry{Nodes: 64}
+	for _, c := range []struct {
+		name     string
+		src, dst int
+	}{
+		{"transpose", 0b000111, 0b111000},
+		{"transpose", 0b101001, 0b001101},
+		{"butterfly", 0b100000, 0b000001},
+		{"butterfly", 0b100110, 0b000111},
+	} {
+		p, err := NewPattern(c.name, g, PatternParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Dest(c.src, nil); got != c.dst {
+			t.Errorf("%s(%06b) = %06b, want %06b", c.name, c.src, got, c.dst)
+		}
+	}
+	if _, err := NewPattern("transpose", Geometry{Nodes: 128}, PatternParams{}); err == nil {
+		t.Error("transpose accepted on 2^7 nodes")
+	}
+	p, _ := NewPattern("hot-region", g, PatternParams{HotRegionFraction: 0.25})
+	rng := rand.New(rand.NewPCG(2, 2))
+	in := 0
+	const n = 100000
+	for i := 0; i < n; i++ {
+		if p.Dest(9, rng) < 8 {
+			in++
+		}
+	}
+	// 25% directly plus 1/8 of the uniform rest.
+	if got, want := float64(in)/n, 0.25+0.75/8; got < want-0.01 || got > want+0.01 {
+		t.Errorf("hot-region share %.4f, want %.4f", got, want)
+	}
+}
+
 func TestPatternErrors(t *testing.T) {
 	if _, err := NewPattern("bit-reverse", Geometry{Nodes: 36, K: 6, C: 1}, PatternParams{}); err == nil {
 		t.Error("bit pattern accepted on 36 nodes")
 	}
-	if _, err := NewPattern("transpose", Geometry{Nodes: 64}, PatternParams{}); err == nil {
+	if _, err := NewPattern("tornado", Geometry{Nodes: 64}, PatternParams{}); err == nil {
 		t.Error("grid pattern accepted without a grid")
 	}
 	if _, err := NewPattern("hotspot", Geometry{Nodes: 64, K: 8, C: 1}, PatternParams{HotspotFraction: 1.5}); err == nil {
