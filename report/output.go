@@ -44,6 +44,7 @@ func WriteText(w io.Writer, rs []*Result) error {
 var CSVHeader = []string{"scenario", "topology", "routing", "pattern", "process", "seed", "nodes", "cycles_simulated",
 	"offered_flits_per_node_cycle", "injected_flits_per_node_cycle", "accepted_flits_per_node_cycle",
 	"node_accepted_min_flits_per_cycle", "node_accepted_max_flits_per_cycle", "node_accepted_jain",
+	"node_injected_min_flits_per_cycle", "node_injected_max_flits_per_cycle", "node_injected_jain",
 	"latency_mean_cycles", "latency_p50_cycles", "latency_p99_cycles", "latency_max_cycles",
 	"network_latency_mean_cycles", "network_latency_p99_cycles", "mean_hops", "packets_measured",
 	"measured_packets_undelivered", "collective_duration_cycles", "completed", "digest"}
@@ -60,6 +61,7 @@ func WriteCSV(w io.Writer, rs []*Result) error {
 		row := []string{r.Scenario, r.Topology, r.Routing, r.Pattern, r.Process, u(r.Seed), strconv.Itoa(r.Nodes),
 			strconv.FormatInt(r.CyclesSimulated, 10), f(r.OfferedFlitsPerNodeCycle), f(r.InjectedFlitsPerNodeCycle),
 			f(r.AcceptedFlitsPerNodeCycle), f(r.PerNodeAccepted.Min), f(r.PerNodeAccepted.Max), f(r.PerNodeAccepted.Jain),
+			f(r.PerNodeInjected.Min), f(r.PerNodeInjected.Max), f(r.PerNodeInjected.Jain),
 			f(r.Latency.Mean), u(r.Latency.P50), u(r.Latency.P99), u(r.Latency.Max),
 			f(r.NetworkLatency.Mean), u(r.NetworkLatency.P99), f(r.MeanHops), u(r.Latency.Count),
 			u(r.MeasuredUndelivered), strconv.FormatInt(r.CollectiveDurationCycles, 10), strconv.FormatBool(r.Completed), r.Digest()}

@@ -85,7 +85,7 @@ func TestDigestAndCSV(t *testing.T) {
 	if err != nil || len(rows) != 3 || len(rows[0]) != len(CSVHeader) {
 		t.Fatalf("csv: %v rows, err %v", len(rows), err)
 	}
-	for _, h := range rows[0][8:24] {
+	for _, h := range rows[0][8:27] {
 		if !strings.Contains(h, "_cycle") && !strings.Contains(h, "jain") && !strings.Contains(h, "hops") &&
 			!strings.Contains(h, "packets") && !strings.Contains(h, "cycles") {
 			t.Errorf("column %q has no unit", h)

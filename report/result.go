@@ -80,6 +80,7 @@ type Result struct {
 	InjectedFlitsPerNodeCycle float64  `json:"injected_flits_per_node_cycle"`
 	AcceptedFlitsPerNodeCycle float64  `json:"accepted_flits_per_node_cycle"`
 	PerNodeAccepted           Spread   `json:"per_node_accepted_flits_per_cycle"`
+	PerNodeInjected           Spread   `json:"per_node_injected_flits_per_cycle"`
 	PacketsGenerated          uint64   `json:"packets_generated"`
 	PacketsDelivered          uint64   `json:"packets_delivered"`
 	MeasuredUndelivered       uint64   `json:"measured_packets_undelivered"`

@@ -132,7 +132,7 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	pks := make([]pktDesc, nports*V*pkCap)
 	ints := make([]int32, nports*(3*V+3))
 	epochs := make([]uint64, nports)
-	words := make([]uint64, nports*3)
+	words := make([]uint64, nports*4)
 	take32 := func(k int) []int32 { x := ints[:k:k]; ints = ints[k:]; return x }
 	take64 := func(k int) []uint64 { x := words[:k:k]; words = words[k:]; return x }
 	n.Routers = make([]*Router, nr)
@@ -146,7 +146,7 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 			ivc: pvs[o : o+P*V : o+P*V], hdr: hdrs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*pkCap : (o+P*V)*pkCap : (o+P*V)*pkCap],
 			credits: take32(P * V), owner: take32(P * V), vaPtr: take32(P * V),
 			saIn: take32(P), saOut: take32(P), inWant: take32(P), portEpoch: epochs[n.base[r] : n.base[r]+P : n.base[r]+P],
-			nonEmpty: take64(P), active: take64(P), outReq: take64(P),
+			nonEmpty: take64(P), active: take64(P), outReq: take64(P), PortFlits: take64(P),
 			reqs: make([]vaReq, 0, P*V),
 			in:   make([]*link.Wire, P), out: make([]*link.Wire, P),
 		}

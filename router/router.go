@@ -99,6 +99,8 @@ type Router struct {
 	Valid, Active int
 	// SumValid, SumActive and FlitsMoved accumulate over all cycles.
 	SumValid, SumActive, FlitsMoved uint64
+	// PortFlits counts the flits sent out of each port.
+	PortFlits []uint64
 }
 
 type vaReq struct {
@@ -414,6 +416,7 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	s.departed++
 	s.front--
 	r.credits[o]--
+	r.PortFlits[op]++
 	s.flits--
 	r.buffered--
 	if s.flits == 0 {

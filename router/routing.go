@@ -81,7 +81,7 @@ func Routings() map[string]RoutingSpec {
 		},
 		"fattree-static": {
 			Name: "fattree-static", MinVCs: 1, Topologies: []string{"fattree"},
-			Doc: "up to the nearest common ancestor, then down by destination digits; going up from level l takes up port = destination digit l+1 (d-mod-k), so each destination has one root",
+			Doc: "up to the nearest common ancestor, then down by destination digits; going up from level l takes up port = destination digit l (d-mod-k), so each destination has one root and a root's down ports are all used",
 			New: func(t link.Topology, vcs int) RoutingFunc {
 				return &fatTree{t: t.(*link.FatTree), all: allVCs(vcs)}
 			},
@@ -289,7 +289,7 @@ func (f *fatTree) Route(r, _ int, fl *link.Flit, c *Candidates) {
 	case f.adaptive:
 		c.Add(((uint64(1)<<k)-1)<<k, f.all)
 	default:
-		c.Add(bit(k+t.Digit(dst, l+1)), f.all)
+		c.Add(bit(k+t.Digit(dst, l)), f.all)
 	}
 }
 

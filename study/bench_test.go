@@ -35,7 +35,9 @@ func BenchmarkTorus32Shards2(b *testing.B) { benchScenario(b, "torus32-uniform",
 func BenchmarkTorus32Actors(b *testing.B)  { benchScenario(b, "torus32-uniform", actor.Actors, 0) }
 func BenchmarkMesh8Serial(b *testing.B)    { benchScenario(b, "mesh8-uniform", actor.Serial, 1) }
 
-func BenchmarkFatTree1024Serial(b *testing.B) { benchScenario(b, "fattree1024-uniform", actor.Serial, 1) }
+func BenchmarkFatTree1024Serial(b *testing.B) {
+	benchScenario(b, "fattree1024-uniform", actor.Serial, 1)
+}
 func BenchmarkFatTree1024Shards2(b *testing.B) {
 	benchScenario(b, "fattree1024-uniform", actor.Shards, 2)
 }

@@ -125,6 +125,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		prevLatSum  float64
 		prevLatN    uint64
 		expect      = uint64(nodes * cfg.Traffic.PacketsPerNode)
+		injFrom     = make([]uint64, nodes)
+		injTo       = make([]uint64, nodes)
 		buffers     = float64(net.Buffers())
 		measuredDel = func() (n uint64, sum float64) {
 			for _, c := range b.Collectors {
@@ -164,6 +166,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		if next == from {
 			atFrom, prevBatch = tot, tot
+			for i, ni := range net.NIs {
+				injFrom[i] = ni.FlitsInjected
+			}
 		}
 		if batches && next > from && (now-int64(from))%m.BatchCycles == 0 && !windowDone {
 			n, sum := measuredDel()
@@ -183,6 +188,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		if next == to && !windowDone {
 			windowDone, atTo = true, tot
+			for i, ni := range net.NIs {
+				injTo[i] = ni.FlitsInjected
+			}
 		}
 		if windowDone {
 			gen := atTo.PacketsGenerated - atFrom.PacketsGenerated
@@ -251,9 +259,12 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		dur := int64(lastDelivery)
 		res.CollectiveDurationCycles = dur
 		res.MeasureFromCycle, res.MeasureToCycle = 0, dur+1
+		injected := make([]float64, nodes)
 		for i, c := range b.Collectors {
 			perNode[i] = report.Ratio(float64(c.AcceptedFlits), float64(dur+1))
+			injected[i] = report.Ratio(float64(net.NIs[i].FlitsInjected), float64(dur+1))
 		}
+		res.PerNodeInjected = report.SpreadOf(injected)
 		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsDelivered), float64(dur+1)*float64(nodes))
 		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsInjected), float64(dur+1)*float64(nodes))
 	} else {
@@ -262,9 +273,12 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		w := float64(to - from)
 		res.MeasureFromCycle, res.MeasureToCycle = int64(from), int64(to)
+		injected := make([]float64, nodes)
 		for i, c := range b.Collectors {
 			perNode[i] = report.Ratio(float64(c.AcceptedFlits), w)
+			injected[i] = report.Ratio(float64(injTo[i]-injFrom[i]), w)
 		}
+		res.PerNodeInjected = report.SpreadOf(injected)
 		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(atTo.FlitsDelivered-atFrom.FlitsDelivered), w*float64(nodes))
 		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(atTo.FlitsInjected-atFrom.FlitsInjected), w*float64(nodes))
 		n, _ := measuredDel()
