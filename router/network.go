@@ -49,7 +49,14 @@ type Config struct {
 	CreditLatencyCycles int // >= 1
 	MaxPacketFlits      int // largest packet the traffic will send
 	MinPacketFlits      int // smallest packet the traffic will send (0 = 1)
+	// AllowDeadlock skips the channel-dependency check, to study deadlock.
+	AllowDeadlock bool
 }
+
+// DeadlockError is a configuration whose channel dependency graph has a cycle.
+type DeadlockError struct{ Msg string }
+
+func (e *DeadlockError) Error() string { return e.Msg }
 
 // Network is a built network: routers and NIs wired to a topology.
 type Network struct {
@@ -103,7 +110,18 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	if err != nil {
 		return nil, err
 	}
+	if !cfg.AllowDeadlock {
+		if err := CheckDeadlockFree(t, rf, cfg.VCs); err != nil {
+			hint := ""
+			if min := Routings()[cfg.Routing].MinVCs; cfg.VCs < min {
+				hint = fmt.Sprintf(" (%s needs at least %d VCs)", cfg.Routing, min)
+			}
+			return nil, &DeadlockError{Msg: fmt.Sprintf("routing %q with %d VCs on the %s can deadlock%s: %v; set allow_deadlock = true to run it anyway",
+				cfg.Routing, cfg.VCs, t, hint, err)}
+		}
+	}
 	n := &Network{Topo: t, Cfg: cfg, Routing: rf}
+	upd, _ := rf.(RouteUpdater)
 	nr, nn := t.Routers(), t.Nodes()
 	n.base = make([]int, nr+1)
 	for r := 0; r < nr; r++ {
@@ -142,7 +160,7 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 		rt := &routers[r]
 		*rt = Router{
 			id: r, name: t.RouterName(r), ports: P, vcs: V, depth: B, pkCap: pkCap,
-			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), body: body, rf: rf,
+			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), body: body, rf: rf, upd: upd,
 			ivc: pvs[o : o+P*V : o+P*V], hdr: hdrs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*pkCap : (o+P*V)*pkCap : (o+P*V)*pkCap],
 			credits: take32(P * V), owner: take32(P * V), vaPtr: take32(P * V),
 			saIn: take32(P), saOut: take32(P), inWant: take32(P), portEpoch: epochs[n.base[r] : n.base[r]+P : n.base[r]+P],

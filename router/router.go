@@ -63,6 +63,7 @@ type Router struct {
 	delay uint32 // routing delay, cycles
 	body  uint32 // minimum buffering of a body flit, cycles
 	rf    RoutingFunc
+	upd   RouteUpdater // rf, when it carries state in Flit.Route; else nil
 
 	pk       []pktDesc // per input VC, pkCap descriptors of the packets behind the front one
 	ivc      []inVC
@@ -274,6 +275,11 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 		iv.state = vcActive
 		iv.outVC = o
 		iv.outPort, iv.outV = uint8(int(o)/V), uint8(int(o)%V)
+		if r.upd != nil {
+			h := &r.hdr[w]
+			h.VC = iv.outV
+			r.upd.Update(r.id, int(iv.outPort), h)
+		}
 		r.active[int(w)/V] |= 1 << (int(w) % V)
 		r.vaPtr[o] = (w + 1) % n
 	}

@@ -62,8 +62,8 @@ type RoutingSpec struct {
 func Routings() map[string]RoutingSpec {
 	return map[string]RoutingSpec{
 		"dor": {
-			Name: "dor", MinVCs: 1, Topologies: []string{"mesh"},
-			Doc: "dimension-order (XY) routing on a mesh; every VC may be used",
+			Name: "dor", MinVCs: 1, Topologies: []string{"mesh", "torus"},
+			Doc: "dimension-order (XY) routing, the shorter way round on a torus; every VC may be used (deadlock free on a mesh only)",
 			New: func(t link.Topology, vcs int) RoutingFunc {
 				return &dor{g: t.(*link.Grid2D), all: allVCs(vcs)}
 			},
@@ -74,7 +74,7 @@ func Routings() map[string]RoutingSpec {
 			New: func(t link.Topology, vcs int) RoutingFunc {
 				r := &dorDateline{dor: dor{g: t.(*link.Grid2D), all: allVCs(vcs)}}
 				for c := range r.class {
-					r.class[c] = classVCs(vcs, 3, c)
+					r.class[c] = classMask(vcs, 3, c)
 				}
 				return r
 			},
@@ -112,9 +112,6 @@ func NewRouting(name string, t link.Topology, vcs int) (RoutingFunc, error) {
 		return nil, fmt.Errorf("routing function %q is not defined on a %s (allowed topologies: %s)",
 			name, t.Kind(), strings.Join(spec.Topologies, ", "))
 	}
-	if vcs < spec.MinVCs {
-		return nil, fmt.Errorf("routing function %q needs at least %d VCs to be deadlock free, got %d", name, spec.MinVCs, vcs)
-	}
 	return spec.New(t, vcs), nil
 }
 
@@ -125,8 +122,14 @@ func allVCs(vcs int) uint64 {
 	return 1<<vcs - 1
 }
 
-// classVCs is the set of VCs v < vcs with v mod classes == c.
-func classVCs(vcs, classes, c int) uint64 {
+// classMask is the set of VCs of VC class c: the VCs v < vcs with
+// v mod classes == c. With fewer VCs than classes, class c maps to VC
+// c mod vcs, which the channel dependency check then rejects if it can
+// deadlock.
+func classMask(vcs, classes, c int) uint64 {
+	if vcs < classes {
+		return 1 << (c % vcs)
+	}
 	var m uint64
 	for v := c; v < vcs; v += classes {
 		m |= 1 << v
@@ -142,19 +145,33 @@ type dor struct {
 	all uint64
 }
 
+// step is the direction (+1, -1, 0) from a to b in one dimension: the
+// shorter way round on a torus (positive on a tie).
+func (d *dor) step(a, b int) int {
+	if d.g.Wrap {
+		return ringStep(a, b, d.g.K)
+	}
+	switch {
+	case a < b:
+		return 1
+	case a > b:
+		return -1
+	}
+	return 0
+}
+
 func (d *dor) Route(r, _ int, f *link.Flit, c *Candidates) {
-	dst := int(f.Dst)
-	dr, dp := d.g.NodePort(dst)
+	dr, dp := d.g.NodePort(int(f.Dst))
 	x, y := d.g.XY(r)
 	dx, dy := d.g.XY(dr)
-	switch {
-	case x < dx:
+	switch sx, sy := d.step(x, dx), d.step(y, dy); {
+	case sx > 0:
 		c.Add(bit(link.PortXPlus), d.all)
-	case x > dx:
+	case sx < 0:
 		c.Add(bit(link.PortXMinus), d.all)
-	case y < dy:
+	case sy > 0:
 		c.Add(bit(link.PortYPlus), d.all)
-	case y > dy:
+	case sy < 0:
 		c.Add(bit(link.PortYMinus), d.all)
 	default:
 		c.Add(bit(dp), d.all)
@@ -168,6 +185,9 @@ func (d *dor) Hops(src, dst int) int {
 	dr, _ := d.g.NodePort(dst)
 	x, y := d.g.XY(sr)
 	dx, dy := d.g.XY(dr)
+	if d.g.Wrap {
+		return ringDist(x, dx, d.g.K) + ringDist(y, dy, d.g.K)
+	}
 	return abs(dx-x) + abs(dy-y)
 }
 

@@ -54,6 +54,7 @@ type Router struct {
 	RoutingDelayCycles  int    `toml:"routing_delay_cycles"`
 	LinkLatencyCycles   int    `toml:"link_latency_cycles"`
 	CreditLatencyCycles int    `toml:"credit_latency_cycles"`
+	AllowDeadlock       bool   `toml:"allow_deadlock"`
 }
 
 // Traffic is what the nodes send.
@@ -218,6 +219,9 @@ func tomlKeys(c Config) ([]string, error) {
 	return out, nil
 }
 
+// LineOf finds the line (1-based) at which dotted key path key is set, or 0.
+func LineOf(src []byte, key string) int { return lineOf(src, strings.Split(key, ".")) }
+
 // lineOf finds the line (1-based) at which key path k is set, or 0.
 func lineOf(src []byte, k []string) int {
 	table := ""
@@ -286,8 +290,6 @@ func (c *Config) Validate() []error {
 	} else if !slices.Contains(spec.Topologies, n.Topology) {
 		add("router.routing", r.Routing, fmt.Sprintf("defined on %s only; for a %s use %s",
 			strings.Join(spec.Topologies, ", "), n.Topology, strings.Join(routingsFor(n.Topology), ", ")))
-	} else if r.VCs >= 1 && r.VCs < spec.MinVCs {
-		add("router.vcs", r.VCs, fmt.Sprintf("routing %q needs at least %d VCs to be deadlock free (allowed: %d..64)", r.Routing, spec.MinVCs, spec.MinVCs))
 	}
 	if r.VCs < 1 || r.VCs > 64 {
 		add("router.vcs", r.VCs, "allowed: 1..64")
@@ -453,7 +455,8 @@ func (c *Config) RouterConfig() router.Config {
 	sw, _ := router.ParseSwitching(c.Router.Switching)
 	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
-		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.Traffic.PacketFlits, MinPacketFlits: c.Traffic.PacketFlits}
+		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.Traffic.PacketFlits, MinPacketFlits: c.Traffic.PacketFlits,
+		AllowDeadlock: c.Router.AllowDeadlock}
 }
 
 // TrafficConfig is the traffic package's view of the configuration.

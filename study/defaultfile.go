@@ -41,6 +41,7 @@ func DefaultTOML() string {
 	p("routing_delay_cycles = %d   # cycles from a head's arrival to its earliest departure (0 = one-cycle router)", d.Router.RoutingDelayCycles)
 	p("link_latency_cycles = %d    # router-to-router and NI links, >= 1", d.Router.LinkLatencyCycles)
 	p("credit_latency_cycles = %d  # credit return, >= 1", d.Router.CreditLatencyCycles)
+	p("allow_deadlock = %v      # run even if the channel dependency graph has a cycle (to study deadlock)", d.Router.AllowDeadlock)
 	p("")
 	p("[traffic]")
 	p("# destination pattern:")

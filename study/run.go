@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -48,6 +49,10 @@ func Build(cfg Config) (*Built, error) {
 	}
 	net, err := router.Build(topo, cfg.RouterConfig(), srcs, sinks)
 	if err != nil {
+		var de *router.DeadlockError
+		if errors.As(err, &de) {
+			return nil, &FieldError{Key: "router.vcs", Value: cfg.Router.VCs, Allowed: de.Msg}
+		}
 		return nil, err
 	}
 	gates, err := policies.NewGates(cfg.Policy.Injection, topo.Nodes())

@@ -68,7 +68,7 @@ func newApp(out io.Writer) *cli.App {
 						return err
 					}
 					if _, err := study.Build(cfg); err != nil {
-						return fmt.Errorf("%s: %w", c.Args().First(), err)
+						return inFile(c.Args().First(), err)
 					}
 					fmt.Fprintf(out, "%s: ok (%s)\n", c.Args().First(), cfg.Name)
 					return nil
@@ -151,6 +151,19 @@ func flagsFirst(app *cli.App, args []string) []string {
 	return append(out, pos...)
 }
 
+// inFile names the file in an error about it (FieldErrors get file and line).
+func inFile(file string, err error) error {
+	var fe *study.FieldError
+	if errors.As(err, &fe) && fe.File == "" {
+		fe.File = file
+		if src, rerr := os.ReadFile(file); rerr == nil {
+			fe.Line = study.LineOf(src, fe.Key)
+		}
+		return fe
+	}
+	return fmt.Errorf("%s: %w", file, err)
+}
+
 func parseExec(s string) (actor.Kind, error) {
 	k, err := actor.ParseKind(s)
 	if err != nil {
@@ -168,6 +181,7 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		return fmt.Errorf("--workers = %d: allowed: 0 (GOMAXPROCS) or more", c.Int("workers"))
 	}
 	var cfgs []study.Config
+	file := ""
 	switch c.NArg() {
 	case 0:
 		for _, pat := range []string{"tornado", "uniform"} {
@@ -179,7 +193,8 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		fmt.Fprintln(out, "icnsim: built-in scenario: 32x32 torus, dor-dateline, 3 VCs x 16 flits, virtual cut-through,")
 		fmt.Fprintln(out, "collective burst of 10 eight-flit packets per node under tornado and uniform traffic")
 	case 1:
-		cfg, err := study.Load(c.Args().First())
+		file = c.Args().First()
+		cfg, err := study.Load(file)
 		if err != nil {
 			return err
 		}
@@ -195,6 +210,9 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		}
 		r, err := study.Run(c.Context, cfg, opt)
 		if err != nil {
+			if file != "" {
+				return inFile(file, err)
+			}
 			return fmt.Errorf("%s: %w", cfg.Name, err)
 		}
 		rs = append(rs, r)
