@@ -83,9 +83,9 @@ type Spec struct {
 	From, To clock.Cycle
 	// Chunk is the number of cycles between hook calls (>= 1).
 	Chunk int
-	// Hook is called with every actor paused after each chunk, with the
-	// number of the next cycle to run. Returning true ends the run. It may
-	// read any actor's state. Nil means never stop early.
+	// Hook is called with every actor paused after each chunk (the last one
+	// included), with the number of the next cycle to run. Returning true
+	// ends the run. It may read any actor's state. Nil means never stop early.
 	Hook func(next clock.Cycle) (stop bool)
 }
 
@@ -226,10 +226,12 @@ func (r *runner) work(w int) (next clock.Cycle) {
 			}
 		}
 		if w == 0 {
-			r.stop = c >= r.spec.To || r.ctx.Err() != nil
+			// The hook also runs after the last chunk, so it sees the end.
+			r.stop = r.ctx.Err() != nil
 			if !r.stop && r.spec.Hook != nil {
 				r.stop = r.hook(c)
 			}
+			r.stop = r.stop || c >= r.spec.To
 		}
 		if !r.bar.Wait(w) {
 			return c

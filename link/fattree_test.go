@@ -6,7 +6,7 @@ import "testing"
 // definition, and that minimal hop counts are twice the NCA level.
 func TestFatTreeShape(t *testing.T) {
 	for _, c := range []struct{ k, n, nodes, switches, links int }{
-		{4, 2, 16, 8, 16},     // links: switch-to-switch, undirected: (n-1) * k^n
+		{4, 2, 16, 8, 16}, // links: switch-to-switch, undirected: (n-1) * k^n
 		{4, 3, 64, 48, 128},
 		{4, 5, 1024, 1280, 4096},
 		{2, 3, 8, 12, 16},

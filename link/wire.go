@@ -128,3 +128,18 @@ func (w *Wire) InTransit(next clock.Cycle, flit func(*Flit), credit func(*Credit
 func (w *Wire) doubleSend(what string, now clock.Cycle) {
 	panic(fmt.Sprintf("wire %s: second %s sent in cycle %d", w.name, what, now))
 }
+
+// CountInTransit adds, per VC, the flits (to flits) and credits (to credits)
+// sent but not yet visible to a reader whose next cycle is next; either
+// slice may be nil. Both ends must be paused.
+func (w *Wire) CountInTransit(next clock.Cycle, flits, credits []int32) {
+	for i := range w.slots {
+		s := &w.slots[i]
+		if flits != nil && s.flitAt >= next {
+			flits[s.flit.VC]++
+		}
+		if credits != nil && s.creditAt >= next {
+			credits[s.credit.VC]++
+		}
+	}
+}

@@ -8,7 +8,10 @@
 // the end of a run, so results are identical whatever executor ran them.
 package report
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // subBuckets is the number of exact values before buckets widen: values below
 // 1024 are exact, larger ones fall in buckets of relative width <= 1/512.
@@ -102,7 +105,8 @@ func (h *Histogram) Quantile(q float64) uint64 {
 	if h.n == 0 {
 		return 0
 	}
-	rank := uint64(q*float64(h.n) + 0.5)
+	// The smallest rank r with r >= q*n: at least a share q is at or below it.
+	rank := uint64(math.Ceil(q*float64(h.n) - 1e-9))
 	rank = max(1, min(rank, h.n))
 	var seen uint64
 	for i, c := range h.counts {

@@ -29,10 +29,24 @@ func TestHistogramQuantiles(t *testing.T) {
 	for _, v := range []uint64{5000, 123456, 9_000_000} {
 		g.Record(v)
 	}
-	for q, want := range map[float64]float64{0.34: 5000, 0.67: 123456, 1: 9_000_000} {
+	for q, want := range map[float64]float64{0.33: 5000, 0.66: 123456, 1: 9_000_000} {
 		if got := float64(g.Quantile(q)); math.Abs(got-want)/want > 1.0/512 {
 			t.Errorf("q%.2f = %v, want %v within 1/512", q, got, want)
 		}
+	}
+}
+
+// TestQuantileRank: at least a share q of the values are <= Quantile(q).
+func TestQuantileRank(t *testing.T) {
+	var h Histogram
+	for v := uint64(1); v <= 60; v++ {
+		h.Record(v)
+	}
+	if got := h.Quantile(0.99); got != 60 {
+		t.Errorf("p99 of 1..60 = %d, want 60 (59 covers only 98.3%%)", got)
+	}
+	if got := h.Quantile(0.5); got != 30 {
+		t.Errorf("p50 of 1..60 = %d, want 30", got)
 	}
 }
 

@@ -25,6 +25,7 @@ func CheckDeadlockFree(t link.Topology, rf RoutingFunc, vcs int) error {
 	if e, ok := rf.(Escaper); ok {
 		route = e.Escape
 	}
+	upd, _ := rf.(RouteUpdater)
 	nr := t.Routers()
 	base := make([]int, nr+1)
 	for r := 0; r < nr; r++ {
@@ -71,7 +72,10 @@ func CheckDeadlockFree(t link.Topology, rf RoutingFunc, vcs int) error {
 		return true
 	}
 	var queue []state
+	// f and g2 are passed by pointer through interfaces and escape; declared
+	// once here, they are allocated once instead of once per state.
 	var cand Candidates
+	f, g2 := new(link.Flit), new(link.Flit)
 	for dst := 0; dst < t.Nodes(); dst++ {
 		queue = queue[:0]
 		for src := 0; src < t.Nodes(); src++ {
@@ -86,9 +90,9 @@ func CheckDeadlockFree(t link.Topology, rf RoutingFunc, vcs int) error {
 		for len(queue) > 0 {
 			s := queue[len(queue)-1]
 			queue = queue[:len(queue)-1]
-			f := link.Flit{Dst: int32(dst), VC: uint8(s.v), Route: s.route}
+			*f = link.Flit{Dst: int32(dst), VC: uint8(s.v), Route: s.route}
 			cand.N = 0
-			route(s.r, s.p, &f, &cand)
+			route(s.r, s.p, f, &cand)
 			// The channel this packet holds, if it came over a network link.
 			in := -1
 			if up := peer[base[s.r]+s.p]; up.Router >= 0 {
@@ -109,10 +113,10 @@ func CheckDeadlockFree(t link.Topology, rf RoutingFunc, vcs int) error {
 						if in >= 0 {
 							succ[in] |= 1 << (q*vcs + w)
 						}
-						g2 := f
+						*g2 = *f
 						g2.VC = uint8(w)
-						if u, ok := rf.(RouteUpdater); ok {
-							u.Update(s.r, q, &g2)
+						if upd != nil {
+							upd.Update(s.r, q, g2)
 						}
 						if ns := (state{nx.Router, nx.Port, w, g2.Route}); visit(ns, dst) {
 							queue = append(queue, ns)

@@ -130,6 +130,9 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	nports := n.base[nr]
 	n.wires = make([]link.Wire, nports+nn)
 	V, B := cfg.VCs, cfg.BufferFlits
+	// Body flits wait one cycle (none with a zero routing delay). The
+	// readiness shortcut in Router.traverse relies on body <= 1: a flit that
+	// arrived before the latest arrival has always waited long enough.
 	body := uint32(min(cfg.RoutingDelayCycles, 1))
 
 	// Per-router state is carved from network-wide arenas in router order,
@@ -307,46 +310,53 @@ func (n *Network) Totals() Totals {
 // buffer capacity.
 func (n *Network) Check(next clock.Cycle) error {
 	tot := n.Totals()
+	V, B := n.Cfg.VCs, int32(n.Cfg.BufferFlits)
+	count := make([]int32, V)
 	var onWires uint64
 	for i := range n.wires {
 		if n.wires[i].Connected() {
-			n.wires[i].InTransit(next, func(*link.Flit) { onWires++ }, func(*link.Credit) {})
+			clear(count)
+			n.wires[i].CountInTransit(next, count, nil)
+			for _, c := range count {
+				onWires += uint64(c)
+			}
 		}
 	}
 	if tot.FlitsInjected != tot.FlitsDelivered+tot.FlitsBuffered+onWires {
 		return fmt.Errorf("cycle %d: flit conservation broken: injected %d != delivered %d + buffered %d + on links %d",
 			next, tot.FlitsInjected, tot.FlitsDelivered, tot.FlitsBuffered, onWires)
 	}
-	V, B := n.Cfg.VCs, int32(n.Cfg.BufferFlits)
-	count := make([]int32, V)
-	// check verifies one link direction: the sender's credits, the credits
-	// coming back on back, the flits going forward on fwd, and the receiver's
-	// occupancy add up to the buffer capacity on every VC.
-	check := func(fwd, back *link.Wire, credits, occ func(v int) int32) error {
-		clear(count)
-		fwd.InTransit(next, func(f *link.Flit) { count[f.VC]++ }, func(*link.Credit) {})
-		back.InTransit(next, func(*link.Flit) {}, func(c *link.Credit) { count[c.VC]++ })
+	// For every link direction and VC: the sender's credits, the credits
+	// coming back, the flits going forward and the receiver's occupancy add
+	// up to the buffer capacity.
+	credits := make([]int32, V)
+	occ := make([]int32, V)
+	verify := func(fwd *link.Wire) error {
 		for v := 0; v < V; v++ {
-			if got := credits(v) + count[v] + occ(v); got != B {
+			if got := credits[v] + count[v] + occ[v]; got != B {
 				return fmt.Errorf("cycle %d: %s VC %d: credits %d + in transit %d + occupancy %d != capacity %d",
-					next, fwd.Name(), v, credits(v), count[v], occ(v), B)
+					next, fwd.Name(), v, credits[v], count[v], occ[v], B)
 			}
 		}
 		return nil
 	}
-	zero := func(int) int32 { return 0 }
 	for r, rt := range n.Routers {
 		for p := 0; p < rt.ports; p++ {
 			if rt.out[p] == nil {
 				continue
 			}
-			peer := n.Topo.Peer(r, p)
-			occ := zero
-			if peer.Router >= 0 {
+			clear(count)
+			clear(occ)
+			rt.out[p].CountInTransit(next, count, nil)
+			rt.in[p].CountInTransit(next, nil, count)
+			copy(credits, rt.credits[p*V:(p+1)*V])
+			if peer := n.Topo.Peer(r, p); peer.Router >= 0 {
 				down := n.Routers[peer.Router]
-				occ = func(v int) int32 { return down.ivc[peer.Port*V+v].flits }
+				for v := range occ {
+					occ[v] = down.ivc[peer.Port*V+v].flits
+				}
 			}
-			if err := check(rt.out[p], rt.in[p], func(v int) int32 { return rt.credits[p*V+v] }, occ); err != nil {
+			if err := verify(rt.out[p]); err != nil {
 				return err
 			}
 		}
@@ -354,8 +364,14 @@ func (n *Network) Check(next clock.Cycle) error {
 	for _, ni := range n.NIs {
 		r, p := n.Topo.NodePort(ni.id)
 		down := n.Routers[r]
-		if err := check(ni.out, ni.in, func(v int) int32 { return ni.credits[v] },
-			func(v int) int32 { return down.ivc[p*V+v].flits }); err != nil {
+		clear(count)
+		ni.out.CountInTransit(next, count, nil)
+		ni.in.CountInTransit(next, nil, count)
+		copy(credits, ni.credits)
+		for v := range occ {
+			occ[v] = down.ivc[p*V+v].flits
+		}
+		if err := verify(ni.out); err != nil {
 			return err
 		}
 	}

@@ -89,20 +89,31 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	collective := cfg.Traffic.Process == "collective"
 	batches := !collective && m.Method == "batches"
 
-	// Phase boundaries fall on chunk boundaries, so the hook sees them exactly.
-	chunk := int64(0)
+	// Every phase boundary and sample falls on a multiple of step, and the
+	// run's decisions (samples, phase changes, stopping) are taken at
+	// multiples of step only, whatever the executor's chunk: so options such
+	// as Checks, which runs the hook every cycle, cannot change a result.
+	step := int64(0)
 	for _, v := range []int64{m.WarmupCycles, m.MeasureCycles, m.BatchCycles, m.SampleCycles} {
 		if v > 0 {
-			chunk = gcd(chunk, v)
+			step = gcd(step, v)
 		}
 	}
 	if collective {
-		chunk = gcd(chunk, 16)
+		step = gcd(step, 16)
 	}
-	if opt.Checks || chunk < 1 {
+	if step < 1 {
+		step = 1
+	}
+	// The largest divisor of step not above 1024, so chunks stay short.
+	chunk := min(step, 1024)
+	for step%chunk != 0 {
+		chunk--
+	}
+	step = chunk
+	if opt.Checks {
 		chunk = 1
 	}
-	chunk = min(chunk, 1024)
 
 	from, to := clock.Cycle(m.WarmupCycles), clock.Cycle(m.WarmupCycles+m.MeasureCycles)
 	if collective {
@@ -151,6 +162,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 				return true
 			}
 		}
+		if now%step != 0 && next < clock.Cycle(m.MaxCycles) {
+			return false
+		}
 		tot := net.Totals()
 		if m.SampleCycles > 0 && now%m.SampleCycles == 0 {
 			dt := float64(now - lastAt)
@@ -178,13 +192,13 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		if batches && next > from && (now-int64(from))%m.BatchCycles == 0 && !windowDone {
 			n, sum := measuredDel()
 			batchMeans = append(batchMeans, float64(tot.FlitsDelivered-prevBatch.FlitsDelivered)/float64(m.BatchCycles)/float64(nodes))
-			lat := 0.0
+			// A batch with no measured delivery has no latency of its own;
+			// it does not enter the latency stability test.
 			if n > prevLatN {
-				lat = (sum - prevLatSum) / float64(n-prevLatN)
+				batchLat = append(batchLat, (sum-prevLatSum)/float64(n-prevLatN))
 			}
-			batchLat = append(batchLat, lat)
 			prevBatch, prevLatSum, prevLatN = tot, sum, n
-			if (len(batchMeans) >= m.MinBatches && stable(batchMeans, m.Tolerance) && stable(batchLat, m.Tolerance)) || len(batchMeans) >= m.MaxBatches {
+			if (len(batchMeans) >= m.MinBatches && len(batchLat) >= 2 && stable(batchMeans, m.Tolerance) && stable(batchLat, m.Tolerance)) || len(batchMeans) >= m.MaxBatches {
 				to = next
 				for _, c := range b.Collectors {
 					c.SetWindow(report.Window{From: from, To: to})
@@ -284,7 +298,13 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			injected[i] = report.Ratio(float64(injTo[i]-injFrom[i]), w)
 		}
 		res.PerNodeInjected = report.SpreadOf(injected)
-		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(atTo.FlitsDelivered-atFrom.FlitsDelivered), w*float64(nodes))
+		// Accepted throughput counts the flits of packets whose tail arrived
+		// in the window, per node and in aggregate alike.
+		var accepted uint64
+		for _, c := range b.Collectors {
+			accepted += c.AcceptedFlits
+		}
+		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(accepted), w*float64(nodes))
 		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(atTo.FlitsInjected-atFrom.FlitsInjected), w*float64(nodes))
 		n, _ := measuredDel()
 		res.MeasuredUndelivered = atTo.PacketsGenerated - atFrom.PacketsGenerated - n

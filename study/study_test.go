@@ -267,7 +267,9 @@ func TestTorusOverloadNoDeadlock(t *testing.T) {
 	c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = cycles/2, cycles/2, 0
 	c.Measure.SampleCycles = 1000
-	r := mustRun(t, c, Options{Checks: true})
+	// Serial: with the checks after every cycle a second worker would only
+	// wait for the checker; executors are compared elsewhere.
+	r := mustRun(t, c, Options{Exec: actor.Serial, Checks: true})
 	t.Logf("%d cycles: accepted %.4f flits/node/cycle, Jain %.4f", r.CyclesSimulated, r.AcceptedFlitsPerNodeCycle, r.PerNodeAccepted.Jain)
 	if r.CyclesSimulated < cycles {
 		t.Fatalf("stopped at cycle %d", r.CyclesSimulated)
@@ -293,5 +295,51 @@ func TestErrorsNameKeyAndLine(t *testing.T) {
 	_, err := Parse("x.toml", []byte("[router]\nvcs = 99\n"))
 	if err == nil || !strings.Contains(err.Error(), "x.toml:2: router.vcs = 99") || !strings.Contains(err.Error(), "1..64") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestOptionsDoNotChangeResults: running with the invariant checks (which
+// run the hook every cycle) gives the same digest as without.
+func TestOptionsDoNotChangeResults(t *testing.T) {
+	for _, c := range []Config{
+		small(func(c *Config) { c.Network.K = 4 }), // collective
+		small(func(c *Config) {
+			c.Network = Network{Topology: "mesh", K: 4, Concentration: 1}
+			c.Router.Routing = "dor"
+			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "uniform", "bernoulli", 0.2
+		}),
+	} {
+		plain := mustRun(t, c, Options{Exec: actor.Serial})
+		checked := mustRun(t, c, Options{Exec: actor.Shards, Workers: 2, Checks: true})
+		if plain.Digest() != checked.Digest() {
+			t.Errorf("%s: checks changed the result: %d vs %d cycles", c.Traffic.Process, plain.CyclesSimulated, checked.CyclesSimulated)
+		}
+	}
+}
+
+// TestWindowBoundaries: phase lengths whose common divisor exceeds the
+// chunk limit, and a run that ends exactly at the window's end, both close
+// their measurement window.
+func TestWindowBoundaries(t *testing.T) {
+	for _, m := range []Measure{
+		{WarmupCycles: 3000, MeasureCycles: 1500, BatchCycles: 1500, SampleCycles: 0},
+		{WarmupCycles: 500, MeasureCycles: 1000, SampleCycles: 100, MaxCycles: 1500},
+	} {
+		c := small(func(c *Config) {
+			c.Network.K = 4
+			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "uniform", "bernoulli", 0.1
+		})
+		m.Method, m.MinBatches, m.MaxBatches, m.Tolerance = "window", 2, 10, 0.05
+		if m.BatchCycles == 0 {
+			m.BatchCycles = 100
+		}
+		if m.MaxCycles == 0 {
+			m.MaxCycles = 100000
+		}
+		c.Measure = m
+		r := mustRun(t, c, Options{})
+		if r.MeasureToCycle != m.WarmupCycles+m.MeasureCycles || r.AcceptedFlitsPerNodeCycle == 0 {
+			t.Errorf("%+v: window [%d, %d), accepted %v", m, r.MeasureFromCycle, r.MeasureToCycle, r.AcceptedFlitsPerNodeCycle)
+		}
 	}
 }
