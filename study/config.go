@@ -83,6 +83,9 @@ type Measure struct {
 	DrainCycles   int64   `toml:"drain_cycles"`
 	MaxCycles     int64   `toml:"max_cycles"`
 	SampleCycles  int64   `toml:"sample_cycles"`
+	// WatchdogCycles stops the run when flits are in flight and none has
+	// moved for this many cycles (0: off).
+	WatchdogCycles int64 `toml:"watchdog_cycles"`
 }
 
 // Default is the built-in configuration: a 32x32 torus with dimension-order
@@ -100,7 +103,7 @@ func Default() Config {
 			HotspotFraction: 0.02, HotspotNode: -1, HotRegionFraction: 0.25},
 		Policy: Policy{Injection: "none"},
 		Measure: Measure{WarmupCycles: 10000, MeasureCycles: 10000, Method: "window", BatchCycles: 2000,
-			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100},
+			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100, WatchdogCycles: 10000},
 	}
 }
 
@@ -391,6 +394,9 @@ func (c *Config) Validate() []error {
 	}
 	if m.MaxCycles < 1 {
 		add("measure.max_cycles", m.MaxCycles, "allowed: >= 1")
+	}
+	if m.WatchdogCycles < 0 {
+		add("measure.watchdog_cycles", m.WatchdogCycles, "allowed: 0 (off) or >= 1")
 	}
 	if m.SampleCycles < 0 {
 		add("measure.sample_cycles", m.SampleCycles, "allowed: 0 (no time series) or >= 1")

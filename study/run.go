@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
@@ -135,6 +136,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		windowDone  bool
 		completed   bool
 		checkErr    error
+		watchdogErr *WatchdogError
+		lastHops    uint64
+		lastMove    int64
 		batchMeans  []float64 // accepted flits per node per cycle, per batch
 		batchLat    []float64
 		prevBatch   router.Totals
@@ -166,6 +170,15 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			return false
 		}
 		tot := net.Totals()
+		if m.WatchdogCycles > 0 {
+			if tot.FlitHops != lastHops || tot.FlitsBuffered == 0 {
+				lastHops, lastMove = tot.FlitHops, now
+			} else if now-lastMove >= m.WatchdogCycles {
+				lines, total := net.Blocked(12)
+				watchdogErr = &WatchdogError{Cycle: now, SinceCycle: lastMove, Buffered: tot.FlitsBuffered, Queues: total, Blocked: lines}
+				return true
+			}
+		}
 		if m.SampleCycles > 0 && now%m.SampleCycles == 0 {
 			dt := float64(now - lastAt)
 			s := report.Sample{Cycle: now, InFlightPackets: tot.PacketsInjected - tot.PacketsDelivered,
@@ -235,6 +248,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	}
 	if checkErr != nil {
 		return nil, checkErr
+	}
+	if watchdogErr != nil {
+		return nil, watchdogErr
 	}
 	if opt.Checks && completed {
 		if err := net.CheckDelivery(); err != nil && collective {
@@ -330,4 +346,26 @@ func stable(xs []float64, tol float64) bool {
 	}
 	half := 2 * math.Sqrt(sq/(n-1)/n)
 	return half <= tol*math.Abs(mean)
+}
+
+// WatchdogError reports a network in which flits are in flight and none has
+// moved for measure.watchdog_cycles: a deadlock (or a livelock-free stall).
+type WatchdogError struct {
+	Cycle, SinceCycle int64
+	Buffered          uint64
+	Queues            int
+	Blocked           []string
+}
+
+func (e *WatchdogError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "watchdog: no flit has moved since cycle %d (stopped at cycle %d) with %d flits in %d input queues; likely deadlock. Blocked queues:",
+		e.SinceCycle, e.Cycle, e.Buffered, e.Queues)
+	for _, l := range e.Blocked {
+		b.WriteString("\n  " + l)
+	}
+	if e.Queues > len(e.Blocked) {
+		fmt.Fprintf(&b, "\n  ... and %d more", e.Queues-len(e.Blocked))
+	}
+	return b.String()
 }

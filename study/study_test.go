@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -341,5 +342,33 @@ func TestWindowBoundaries(t *testing.T) {
 		if r.MeasureToCycle != m.WarmupCycles+m.MeasureCycles || r.AcceptedFlitsPerNodeCycle == 0 {
 			t.Errorf("%+v: window [%d, %d), accepted %v", m, r.MeasureFromCycle, r.MeasureToCycle, r.AcceptedFlitsPerNodeCycle)
 		}
+	}
+}
+
+// TestWatchdogCatchesDeadlock: a torus with dor and 1 VC, forced to run at
+// high load, deadlocks; the watchdog stops it within its bound and names
+// blocked queues and what they wait for.
+func TestWatchdogCatchesDeadlock(t *testing.T) {
+	c := small(func(c *Config) {
+		c.Network.K = 8
+		c.Router.Routing, c.Router.VCs, c.Router.AllowDeadlock = "dor", 1, true
+		c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
+		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.SampleCycles = 100000, 100000, 100
+		c.Measure.WatchdogCycles = 500
+	})
+	if _, err := Build(func() Config { d := c; d.Router.AllowDeadlock = false; return d }()); err == nil {
+		t.Fatal("the deadlock check accepted dor with 1 VC on a torus")
+	}
+	_, err := Run(context.Background(), c, Options{})
+	var we *WatchdogError
+	if !errors.As(err, &we) {
+		t.Fatalf("got %v, want a watchdog error", err)
+	}
+	t.Logf("%v", err)
+	if stall := we.Cycle - we.SinceCycle; stall < 500 || stall > 500+100 {
+		t.Errorf("stopped %d cycles after the last move, want within [500, 600] (bound + one step)", stall)
+	}
+	if we.Queues == 0 || !strings.Contains(err.Error(), "waits for") {
+		t.Errorf("report names no blocked queue: %v", err)
 	}
 }
