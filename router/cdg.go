@@ -80,8 +80,12 @@ func CheckDeadlockFree(t link.Topology, rf RoutingFunc, vcs int) error {
 		queue = queue[:0]
 		for src := 0; src < t.Nodes(); src++ {
 			r, p := t.NodePort(src)
+			var route0 uint8
+			if in, ok := rf.(Injector); ok {
+				route0 = in.InjectRoute(src, dst)
+			}
 			for m := rf.InjectVCs(src, dst); m != 0; m &= m - 1 {
-				s := state{r, p, bits.TrailingZeros64(m), 0}
+				s := state{r, p, bits.TrailingZeros64(m), route0}
 				if s.v < vcs && visit(s, dst) {
 					queue = append(queue, s)
 				}

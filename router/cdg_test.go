@@ -38,6 +38,7 @@ func TestDeadlockCheck(t *testing.T) {
 		vcs     int
 	}{
 		{"dor", torus, 1}, {"dor", torus, 4}, {"dor-dateline", torus, 1}, {"dor-dateline", torus, 2},
+		{"min-adaptive", torus, 5}, {"min-adaptive", torus, 4}, {"min-adaptive", torus, 3}, {"min-adaptive", torus, 1},
 	} {
 		rf, _ := NewRouting(c.routing, c.topo, c.vcs)
 		err := CheckDeadlockFree(c.topo, rf, c.vcs)

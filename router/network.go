@@ -122,6 +122,7 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	}
 	n := &Network{Topo: t, Cfg: cfg, Routing: rf}
 	upd, _ := rf.(RouteUpdater)
+	inj, _ := rf.(Injector)
 	nr, nn := t.Routers(), t.Nodes()
 	n.base = make([]int, nr+1)
 	for r := 0; r < nr; r++ {
@@ -184,7 +185,7 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 			sink = sinks[i]
 		}
 		nis[i] = NI{id: i, name: t.NodeName(i), vcs: V, depth: B, vct: cfg.Switching == VirtualCutThrough,
-			rf: rf, src: sources[i], sink: sink, credits: make([]int32, V), reasm: make([]reassembly, V)}
+			rf: rf, inj: inj, src: sources[i], sink: sink, credits: make([]int32, V), reasm: make([]reassembly, V)}
 		n.NIs[i] = &nis[i]
 	}
 	// Wires are indexed by their reader, so that a cycle walks memory in

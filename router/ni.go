@@ -87,6 +87,7 @@ type NI struct {
 	depth int
 	vct   bool
 	rf    RoutingFunc
+	inj   Injector // rf, when its packets start with a routing state; else nil
 	src   Source
 	sink  Sink
 	gate  Gate // nil: always allow
@@ -164,6 +165,9 @@ func (n *NI) inject(now clock.Cycle) {
 		}
 		n.q.pop()
 		n.cur = link.Flit{Src: int32(n.id), Dst: p.Dst, Seq: n.seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
+		if n.inj != nil {
+			n.cur.Route = n.inj.InjectRoute(n.id, int(p.Dst))
+		}
 		n.seq++
 		n.sending = true
 		n.PacketsInjected++

@@ -305,9 +305,12 @@ func (r *Router) selectVC(s *Candidates, size int32) int32 {
 	if r.vct {
 		need = size
 	}
+	best, bestCred := int32(-1), int32(-1)
+	bestRank := uint32(0)
 	for g := 0; g < s.N; g++ {
-		best, bestCred := int32(-1), int32(-1)
-		bestRank := uint32(0)
+		if best >= 0 && s.G[g].Level != s.G[g-1].Level {
+			break // a free VC at a more preferred level
+		}
 		for pm := s.G[g].Ports; pm != 0; pm &= pm - 1 {
 			p := bits.TrailingZeros64(pm)
 			for vm := s.G[g].VCs; vm != 0; vm &= vm - 1 {
@@ -329,15 +332,14 @@ func (r *Router) selectVC(s *Candidates, size int32) int32 {
 				}
 			}
 		}
-		if best >= 0 {
-			r.selRR++
-			if r.selRR == uint32(len(r.owner)) {
-				r.selRR = 0
-			}
-			return best
+	}
+	if best >= 0 {
+		r.selRR++
+		if r.selRR == uint32(len(r.owner)) {
+			r.selRR = 0
 		}
 	}
-	return -1
+	return best
 }
 
 // allocateSwitch runs separable input-first switch allocation and moves the

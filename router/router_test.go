@@ -81,6 +81,8 @@ func TestZeroLoadLatency(t *testing.T) {
 		{torus5, "dor-dateline", 3, 0, 1, 1, VirtualCutThrough},
 		{mesh, "dor", 1, 1, 1, 8, VirtualCutThrough},
 		{mesh, "dor", 2, 3, 2, 16, Wormhole},
+		{torus, "min-adaptive", 6, 1, 1, 8, VirtualCutThrough},
+		{torus5, "duato", 5, 2, 1, 4, Wormhole},
 		{tree, "fattree-static", 1, 1, 1, 16, VirtualCutThrough},
 		{tree, "fattree-adaptive", 2, 2, 1, 4, Wormhole},
 		{tree2, "fattree-static", 1, 0, 3, 8, VirtualCutThrough},
@@ -148,6 +150,8 @@ func TestInvariantsUnderLoad(t *testing.T) {
 		{torus, "dor-dateline", 5, 3, Wormhole},
 		{mesh, "dor", 2, 4, Wormhole},
 		{mesh, "dor", 1, 8, VirtualCutThrough},
+		{torus, "min-adaptive", 6, 8, VirtualCutThrough},
+		{torus, "duato", 4, 3, Wormhole},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%s", c.topo, c.routing, c.sw), func(t *testing.T) {
 			N := c.topo.Nodes()

@@ -20,18 +20,39 @@ type Candidates struct {
 	G [MaxGroups]Group
 }
 
-// Group is a set of output ports and the VCs allowed on them.
+// Group is a set of output ports and the VCs allowed on them. Groups of
+// the same Level are equally preferred (the selection function picks among
+// all of them); a higher Level is tried only when no lower one has a free VC.
 type Group struct {
 	Ports uint64 // bit p: output port p
 	VCs   uint64 // bit v: VC v
+	Level uint8
 }
 
-// Add appends a group.
+// Add appends a group at the current preference level.
 func (c *Candidates) Add(ports, vcs uint64) {
+	level := uint8(0)
+	if c.N > 0 {
+		level = c.G[c.N-1].Level
+	}
+	c.add(Group{Ports: ports, VCs: vcs, Level: level})
+}
+
+// AddFallback appends a group at a new, lower preference level (e.g. the
+// escape channels of Duato's protocol).
+func (c *Candidates) AddFallback(ports, vcs uint64) {
+	level := uint8(0)
+	if c.N > 0 {
+		level = c.G[c.N-1].Level + 1
+	}
+	c.add(Group{Ports: ports, VCs: vcs, Level: level})
+}
+
+func (c *Candidates) add(g Group) {
 	if c.N == MaxGroups {
 		panic("router: more than MaxGroups candidate groups")
 	}
-	c.G[c.N] = Group{Ports: ports, VCs: vcs}
+	c.G[c.N] = g
 	c.N++
 }
 
@@ -79,6 +100,28 @@ func Routings() map[string]RoutingSpec {
 				return r
 			},
 		},
+		"min-adaptive": {
+			Name: "min-adaptive", MinVCs: 6, Topologies: []string{"torus"},
+			Doc: "minimal adaptive routing of the original entropy paper: 6 VCs, a packet starts in VC 0 when its destination lies in quadrant 1 or 3 from its source and in VC 3 for quadrants 2 or 4, and moves up one VC at each wrap-around; among the productive directions the one with most credits",
+			New: func(t link.Topology, vcs int) RoutingFunc {
+				m := &minAdaptive{dor: dor{g: t.(*link.Grid2D), all: allVCs(vcs)}}
+				for c := range m.class {
+					m.class[c] = classMask(vcs, 6, c)
+				}
+				return m
+			},
+		},
+		"duato": {
+			Name: "duato", MinVCs: 4, Topologies: []string{"torus"},
+			Doc: "Duato's protocol: VCs 3 and up are minimal fully adaptive; VCs 0-2 are the escape network, dimension order with datelines (class = datelines crossed so far), used when no adaptive VC is free",
+			New: func(t link.Topology, vcs int) RoutingFunc {
+				d := &duato{dor: dor{g: t.(*link.Grid2D), all: allVCs(vcs)}, adaptive: allVCs(vcs) &^ 7}
+				for c := range d.escape {
+					d.escape[c] = classMask(min(vcs, 3), 3, c)
+				}
+				return d
+			},
+		},
 		"fattree-static": {
 			Name: "fattree-static", MinVCs: 1, Topologies: []string{"fattree"},
 			Doc: "up to the nearest common ancestor, then down by destination digits; going up from level l takes up port = destination digit l (d-mod-k), so each destination has one root and a root's down ports are all used",
@@ -111,6 +154,9 @@ func NewRouting(name string, t link.Topology, vcs int) (RoutingFunc, error) {
 	if !slices.Contains(spec.Topologies, t.Kind()) {
 		return nil, fmt.Errorf("routing function %q is not defined on a %s (allowed topologies: %s)",
 			name, t.Kind(), strings.Join(spec.Topologies, ", "))
+	}
+	if name == "duato" && vcs < spec.MinVCs {
+		return nil, fmt.Errorf("routing function \"duato\" needs at least %d VCs: 3 for the escape network and at least one adaptive (got %d)", spec.MinVCs, vcs)
 	}
 	return spec.New(t, vcs), nil
 }
@@ -316,3 +362,177 @@ func (f *fatTree) Route(r, _ int, fl *link.Flit, c *Candidates) {
 func (f *fatTree) InjectVCs(int, int) uint64 { return f.all }
 
 func (f *fatTree) Hops(src, dst int) int { return 2 * f.t.NCALevel(src, dst) }
+
+// productive returns, for a packet at router r heading to router dr, the
+// direction (+1, -1, 0) in x and y, the shorter way round.
+func (d *dor) productive(r, dr int) (sx, sy, x, y int) {
+	x, y = d.g.XY(r)
+	dx, dy := d.g.XY(dr)
+	return d.step(x, dx), d.step(y, dy), x, y
+}
+
+// wraps reports whether the hop from coordinate a in direction s crosses
+// the wrap-around link.
+func wraps(a, s, k int) bool { return (s > 0 && a == k-1) || (s < 0 && a == 0) }
+
+func xPort(s int) int {
+	if s > 0 {
+		return link.PortXPlus
+	}
+	return link.PortXMinus
+}
+
+func yPort(s int) int {
+	if s > 0 {
+		return link.PortYPlus
+	}
+	return link.PortYMinus
+}
+
+// Injector is implemented by routing functions whose packets start with a
+// routing state (Flit.Route) other than 0. A routing decision may depend on
+// the router, input port, destination, VC and Flit.Route only, which is what
+// the channel dependency check enumerates.
+type Injector interface {
+	InjectRoute(src, dst int) uint8
+}
+
+// minAdaptive is the 6-VC minimal adaptive routing of the original entropy
+// paper. The VC class is base + wraps: base 0 when the destination lies in
+// quadrant 1 or 3 from the source (or on an axis), 3 in quadrants 2 or 4.
+// Flit.Route carries the base as bit 2 (set at injection) and the number of
+// wrap-around links crossed so far in bits 0-1.
+type minAdaptive struct {
+	dor
+	class [6]uint64
+}
+
+func (m *minAdaptive) base(src, dst int) int {
+	sr, _ := m.g.NodePort(src)
+	dr, _ := m.g.NodePort(dst)
+	sx, sy, _, _ := m.productive(sr, dr)
+	if sx*sy < 0 {
+		return 3
+	}
+	return 0
+}
+
+func (m *minAdaptive) Route(r, _ int, f *link.Flit, c *Candidates) {
+	dr, dp := m.g.NodePort(int(f.Dst))
+	sx, sy, x, y := m.productive(r, dr)
+	if sx == 0 && sy == 0 {
+		c.Add(bit(dp), m.all)
+		return
+	}
+	class := 3*int(f.Route>>2) + int(f.Route&3)
+	k := m.g.K
+	for _, d := range [2]struct{ s, a, port int }{{sx, x, xPort(sx)}, {sy, y, yPort(sy)}} {
+		if d.s == 0 {
+			continue
+		}
+		cl := class
+		if wraps(d.a, d.s, k) {
+			cl++
+		}
+		if cl%3 == 0 && cl != class { // a third wrap: impossible on minimal routes
+			panic(fmt.Sprintf("min-adaptive: packet %d->%d would cross a third wrap-around at %s", f.Src, f.Dst, m.g.RouterName(r)))
+		}
+		c.Add(bit(d.port), m.class[cl])
+	}
+}
+
+// Update counts the wrap-around crossed by the hop just granted.
+func (m *minAdaptive) Update(r, out int, f *link.Flit) {
+	x, y := m.g.XY(r)
+	switch out {
+	case link.PortXPlus, link.PortXMinus:
+		if wraps(x, 1-2*(out-link.PortXPlus), m.g.K) {
+			f.Route++
+		}
+	case link.PortYPlus, link.PortYMinus:
+		if wraps(y, 1-2*(out-link.PortYPlus), m.g.K) {
+			f.Route++
+		}
+	}
+}
+
+func (m *minAdaptive) InjectVCs(src, dst int) uint64 { return m.class[m.base(src, dst)] }
+
+// InjectRoute records the packet's quadrant base in bit 2.
+func (m *minAdaptive) InjectRoute(src, dst int) uint8 { return uint8(m.base(src, dst) / 3 << 2) }
+
+// duato is Duato's protocol on a torus: fully adaptive minimal VCs (3 and
+// up) with an escape network of dimension-order routing with datelines on
+// VCs 0-2. Flit.Route counts the datelines crossed so far (at most one per
+// dimension on a minimal route), which is the escape VC class.
+type duato struct {
+	dor
+	adaptive uint64
+	escape   [3]uint64
+}
+
+func (d *duato) escapeGroup(r int, f *link.Flit, c *Candidates, fallback bool) {
+	dr, dp := d.g.NodePort(int(f.Dst))
+	sx, sy, x, y := d.productive(r, dr)
+	port, a, s := -1, 0, 0
+	switch {
+	case sx != 0:
+		port, a, s = xPort(sx), x, sx
+	case sy != 0:
+		port, a, s = yPort(sy), y, sy
+	}
+	add := c.Add
+	if fallback {
+		add = c.AddFallback
+	}
+	if port < 0 {
+		add(bit(dp), d.all)
+		return
+	}
+	cl := int(f.Route)
+	if crossesDateline(a, s, d.g.K) {
+		cl++
+	}
+	if cl > 2 {
+		panic(fmt.Sprintf("duato: packet %d->%d would cross a third dateline at %s", f.Src, f.Dst, d.g.RouterName(r)))
+	}
+	add(bit(port), d.escape[cl])
+}
+
+func (d *duato) Route(r, _ int, f *link.Flit, c *Candidates) {
+	dr, dp := d.g.NodePort(int(f.Dst))
+	sx, sy, _, _ := d.productive(r, dr)
+	if sx == 0 && sy == 0 {
+		c.Add(bit(dp), d.all)
+		return
+	}
+	var ports uint64
+	if sx != 0 {
+		ports |= bit(xPort(sx))
+	}
+	if sy != 0 {
+		ports |= bit(yPort(sy))
+	}
+	c.Add(ports, d.adaptive)
+	d.escapeGroup(r, f, c, true)
+}
+
+// Escape is the escape sub-function, for the channel dependency check.
+func (d *duato) Escape(r, _ int, f *link.Flit, c *Candidates) { d.escapeGroup(r, f, c, false) }
+
+// Update counts the dateline crossed by the hop just granted.
+func (d *duato) Update(r, out int, f *link.Flit) {
+	x, y := d.g.XY(r)
+	switch out {
+	case link.PortXPlus, link.PortXMinus:
+		if crossesDateline(x, 1-2*(out-link.PortXPlus), d.g.K) {
+			f.Route++
+		}
+	case link.PortYPlus, link.PortYMinus:
+		if crossesDateline(y, 1-2*(out-link.PortYPlus), d.g.K) {
+			f.Route++
+		}
+	}
+}
+
+func (d *duato) InjectVCs(int, int) uint64 { return d.all }

@@ -69,6 +69,16 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "transpose", "bernoulli", 0.5
 		}),
 		small(func(c *Config) {
+			c.Name = "torus-min-adaptive-transpose"
+			c.Router.Routing, c.Router.VCs = "min-adaptive", 6
+			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "transpose", "bernoulli", 0.4
+		}),
+		small(func(c *Config) {
+			c.Name = "torus-duato-uniform-wormhole"
+			c.Router.Routing, c.Router.VCs, c.Router.Switching, c.Router.BufferFlits = "duato", 5, "wormhole", 4
+			c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
+		}),
+		small(func(c *Config) {
 			c.Name = "torus-batches"
 			c.Network.K = 6
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "random-pair", "bernoulli", 0.2
@@ -257,6 +267,18 @@ func TestSaturationNearChannelLoadBound(t *testing.T) {
 // runs 100,000 cycles with every source always backlogged (offered load 1.0)
 // and the invariants checked after every cycle; it keeps delivering.
 func TestTorusOverloadNoDeadlock(t *testing.T) {
+	for _, rt := range []struct {
+		routing string
+		vcs     int
+	}{{"dor-dateline", 3}, {"min-adaptive", 6}, {"duato", 4}} {
+		t.Run(rt.routing, func(t *testing.T) {
+			t.Parallel()
+			overload(t, rt.routing, rt.vcs)
+		})
+	}
+}
+
+func overload(t *testing.T, routing string, vcs int) {
 	if testing.Short() {
 		t.Skip("long: 100,000 cycles of a 1024-router torus")
 	}
@@ -265,13 +287,14 @@ func TestTorusOverloadNoDeadlock(t *testing.T) {
 		cycles = 3000
 	}
 	c := Default()
+	c.Router.Routing, c.Router.VCs = routing, vcs
 	c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = cycles/2, cycles/2, 0
 	c.Measure.SampleCycles = 1000
 	// Serial: with the checks after every cycle a second worker would only
 	// wait for the checker; executors are compared elsewhere.
 	r := mustRun(t, c, Options{Exec: actor.Serial, Checks: true})
-	t.Logf("%d cycles: accepted %.4f flits/node/cycle, Jain %.4f", r.CyclesSimulated, r.AcceptedFlitsPerNodeCycle, r.PerNodeAccepted.Jain)
+	t.Logf("%s, %d VCs, %d cycles: accepted %.4f flits/node/cycle, Jain %.4f", routing, vcs, r.CyclesSimulated, r.AcceptedFlitsPerNodeCycle, r.PerNodeAccepted.Jain)
 	if r.CyclesSimulated < cycles {
 		t.Fatalf("stopped at cycle %d", r.CyclesSimulated)
 	}
@@ -370,5 +393,35 @@ func TestWatchdogCatchesDeadlock(t *testing.T) {
 	}
 	if we.Queues == 0 || !strings.Contains(err.Error(), "waits for") {
 		t.Errorf("report names no blocked queue: %v", err)
+	}
+}
+
+// TestAdaptiveBeatsDORTranspose: at full load on the 32x32 torus under
+// transpose, min-adaptive and duato accept more than dor-dateline, with the
+// VC count each needs and with 6 VCs for all three.
+func TestAdaptiveBeatsDORTranspose(t *testing.T) {
+	if raceEnabled {
+		t.Skip("long saturation runs: without -race")
+	}
+	run := func(routing string, vcs int) float64 {
+		c := Default()
+		c.Name = fmt.Sprintf("%s-%dvc", routing, vcs)
+		c.Router.Routing, c.Router.VCs = routing, vcs
+		c.Traffic.Pattern, c.Traffic.Process = "transpose", "saturation"
+		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 5000, 0
+		r := mustRun(t, c, Options{})
+		t.Logf("%-14s %d VCs: accepted %.4f flits/node/cycle (per node min %.4f max %.4f)", routing, vcs,
+			r.AcceptedFlitsPerNodeCycle, r.PerNodeInjected.Min, r.PerNodeInjected.Max)
+		return r.AcceptedFlitsPerNodeCycle
+	}
+	dor3, dor6 := run("dor-dateline", 3), run("dor-dateline", 6)
+	for _, c := range []struct {
+		routing string
+		vcs     int
+	}{{"min-adaptive", 6}, {"duato", 4}, {"duato", 6}} {
+		got := run(c.routing, c.vcs)
+		if got <= dor3 || got <= dor6 {
+			t.Errorf("%s with %d VCs accepts %.4f, not more than dor-dateline (%.4f with 3 VCs, %.4f with 6)", c.routing, c.vcs, got, dor3, dor6)
+		}
 	}
 }
