@@ -3,24 +3,34 @@ package router
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/icnsim/icnsim/clock"
 )
 
-// Blocked describes up to limit non-empty input VCs and what each waits
-// for, and returns how many there are in all. Call it only while paused.
-func (n *Network) Blocked(limit int) (lines []string, total int) {
+// Stuck finds the non-empty input VCs from which no flit has left for at
+// least cycles cycles before next. It describes up to limit of them and what
+// each waits for, and returns how many there are and the earliest cycle at
+// which one of them last moved. Call it only while paused.
+func (n *Network) Stuck(next clock.Cycle, cycles int64, limit int) (lines []string, total int, since int64) {
 	V := n.Cfg.VCs
+	since = int64(next)
 	for _, r := range n.Routers {
 		for p, ne := range r.nonEmpty {
 			for m := ne; m != 0; m &= m - 1 {
 				v := bits.TrailingZeros64(m)
+				i := p*V + v
+				s := &r.ivc[i]
+				idle := int64(int32(uint32(next) - s.moved))
+				if idle < cycles {
+					continue
+				}
 				total++
+				since = min(since, int64(next)-idle)
 				if len(lines) >= limit {
 					continue
 				}
-				i := p*V + v
-				s := &r.ivc[i]
 				h := &r.hdr[i]
-				what := fmt.Sprintf("%s vc%d holds %d flits; front packet %d->%d (seq %d)", n.Topo.PortName(r.id, p), v, s.flits, h.Src, h.Dst, h.Seq)
+				what := fmt.Sprintf("%s vc%d holds %d flits, none left for %d cycles; front packet %d->%d (seq %d)", n.Topo.PortName(r.id, p), v, s.flits, idle, h.Src, h.Dst, h.Seq)
 				switch {
 				case s.state == vcActive:
 					o := int(s.outVC)
@@ -62,5 +72,5 @@ func (n *Network) Blocked(limit int) (lines []string, total int) {
 			}
 		}
 	}
-	return lines, total
+	return lines, total, since
 }

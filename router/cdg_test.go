@@ -54,3 +54,41 @@ func TestDeadlockCheck(t *testing.T) {
 		t.Log(fmt.Sprintf("%s %d VCs: %d channels, e.g. %s", c.routing, c.vcs, len(names)-1, names[0]))
 	}
 }
+
+// TestEscapeDependenciesAfterAdaptiveHops: states reached only through
+// adaptive hops count. A packet from (3,7) to (5,1) on an 8x8 torus under
+// duato can cross the y dateline adaptively and then escape east across
+// x = 4 on VC 2 and continue on VC 2 (found by review).
+func TestEscapeDependenciesAfterAdaptiveHops(t *testing.T) {
+	torus, _ := link.NewTorus(8)
+	rf, _ := NewRouting("duato", torus, 4)
+	g := dependencies(torus, rf, 4)
+	a := g.channel(torus.Router(3, 1), link.PortXPlus, 2)
+	b := g.channel(torus.Router(4, 1), link.PortXPlus, 2)
+	if !g.hasEdge(a, b) {
+		t.Fatal("R(3,1).E vc2 -> R(4,1).E vc2 missing from the escape dependency graph")
+	}
+	if err := g.findCycle(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestManyVCs: more than 64 port-VC pairs per router are checked, not refused.
+func TestManyVCs(t *testing.T) {
+	torus, _ := link.NewTorus(4)
+	tree, _ := link.NewFatTree(4, 2)
+	for _, c := range []struct {
+		topo    link.Topology
+		routing string
+		vcs     int
+	}{{torus, "dor-dateline", 13}, {tree, "fattree-adaptive", 9}, {torus, "min-adaptive", 18}} {
+		rf, _ := NewRouting(c.routing, c.topo, c.vcs)
+		if err := CheckDeadlockFree(c.topo, rf, c.vcs); err != nil {
+			t.Errorf("%s %d VCs: %v", c.routing, c.vcs, err)
+		}
+	}
+	rf, _ := NewRouting("dor", torus, 13)
+	if err := CheckDeadlockFree(torus, rf, 13); err == nil {
+		t.Error("dor on a torus with 13 VCs accepted")
+	}
+}

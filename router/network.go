@@ -110,6 +110,12 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	if err != nil {
 		return nil, err
 	}
+	if _, ok := rf.(Escaper); ok && cfg.Switching == Wormhole {
+		// A VC is reallocated when the previous packet's tail has left, so
+		// under wormhole a new packet can queue behind an old one in an
+		// adaptive buffer; Duato's condition assumes it cannot.
+		return nil, fmt.Errorf("routing %q needs virtual cut-through (switching = \"vct\"): under wormhole an adaptive VC could hold two packets, which Duato's deadlock-freedom condition rules out", cfg.Routing)
+	}
 	if !cfg.AllowDeadlock {
 		if err := CheckDeadlockFree(t, rf, cfg.VCs); err != nil {
 			hint := ""

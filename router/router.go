@@ -39,6 +39,9 @@ type inVC struct {
 	state     uint8
 	outPort   uint8 // outVC / V, kept to avoid a division per flit
 	outV      uint8 // outVC % V
+	// moved is the low 32 bits of the cycle of the last departure from this
+	// VC, or of its becoming non-empty (for the watchdog).
+	moved uint32
 }
 
 // pktDesc is a packet queued behind the front packet of a VC buffer.
@@ -198,6 +201,9 @@ func (r *Router) Tick(now clock.Cycle) {
 			}
 		}
 		s.lastArrive = uint32(now)
+		if s.flits == 0 {
+			s.moved = uint32(now)
+		}
 		s.flits++
 		r.buffered++
 		r.nonEmpty[p] |= 1 << v
@@ -423,6 +429,7 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	}
 	s.departed++
 	s.front--
+	s.moved = uint32(now)
 	r.credits[o]--
 	r.PortFlits[op]++
 	s.flits--

@@ -82,7 +82,7 @@ func TestZeroLoadLatency(t *testing.T) {
 		{mesh, "dor", 1, 1, 1, 8, VirtualCutThrough},
 		{mesh, "dor", 2, 3, 2, 16, Wormhole},
 		{torus, "min-adaptive", 6, 1, 1, 8, VirtualCutThrough},
-		{torus5, "duato", 5, 2, 1, 4, Wormhole},
+		{torus5, "duato", 5, 2, 1, 4, VirtualCutThrough},
 		{tree, "fattree-static", 1, 1, 1, 16, VirtualCutThrough},
 		{tree, "fattree-adaptive", 2, 2, 1, 4, Wormhole},
 		{tree2, "fattree-static", 1, 0, 3, 8, VirtualCutThrough},
@@ -151,7 +151,7 @@ func TestInvariantsUnderLoad(t *testing.T) {
 		{mesh, "dor", 2, 4, Wormhole},
 		{mesh, "dor", 1, 8, VirtualCutThrough},
 		{torus, "min-adaptive", 6, 8, VirtualCutThrough},
-		{torus, "duato", 4, 3, Wormhole},
+		{torus, "duato", 4, 8, VirtualCutThrough},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%s", c.topo, c.routing, c.sw), func(t *testing.T) {
 			N := c.topo.Nodes()
@@ -190,6 +190,7 @@ func TestBuildRejects(t *testing.T) {
 		{"vct with small buffers", torus, func(c *Config) { c.BufferFlits = 4 }},
 		{"zero link latency", torus, func(c *Config) { c.LinkLatencyCycles = 0 }},
 		{"unknown routing", torus, func(c *Config) { c.Routing = "xy" }},
+		{"duato under wormhole", torus, func(c *Config) { c.Routing, c.VCs, c.Switching = "duato", 4, Wormhole }},
 	} {
 		cfg := ok
 		c.mod(&cfg)

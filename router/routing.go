@@ -520,6 +520,9 @@ func (d *duato) Route(r, _ int, f *link.Flit, c *Candidates) {
 // Escape is the escape sub-function, for the channel dependency check.
 func (d *duato) Escape(r, _ int, f *link.Flit, c *Candidates) { d.escapeGroup(r, f, c, false) }
 
+// EscapeVCs are VCs 0-2.
+func (d *duato) EscapeVCs() uint64 { return 7 }
+
 // Update counts the dateline crossed by the hop just granted.
 func (d *duato) Update(r, out int, f *link.Flit) {
 	x, y := d.g.XY(r)

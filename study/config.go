@@ -103,7 +103,7 @@ func Default() Config {
 			HotspotFraction: 0.02, HotspotNode: -1, HotRegionFraction: 0.25},
 		Policy: Policy{Injection: "none"},
 		Measure: Measure{WarmupCycles: 10000, MeasureCycles: 10000, Method: "window", BatchCycles: 2000,
-			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100, WatchdogCycles: 10000},
+			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100, WatchdogCycles: 100000},
 	}
 }
 
@@ -395,8 +395,10 @@ func (c *Config) Validate() []error {
 	if m.MaxCycles < 1 {
 		add("measure.max_cycles", m.MaxCycles, "allowed: >= 1")
 	}
-	if m.WatchdogCycles < 0 {
-		add("measure.watchdog_cycles", m.WatchdogCycles, "allowed: 0 (off) or >= 1")
+	// A queue legitimately waits a routing delay, link and credit latencies
+	// and a packet's serialisation; the watchdog needs a wide margin above.
+	if floor := 10 * int64(r.RoutingDelayCycles+r.LinkLatencyCycles+r.CreditLatencyCycles+c.Traffic.PacketFlits); m.WatchdogCycles != 0 && m.WatchdogCycles < floor {
+		add("measure.watchdog_cycles", m.WatchdogCycles, fmt.Sprintf("allowed: 0 (off) or >= %d (10 x (routing delay + link and credit latencies + packet length))", floor))
 	}
 	if m.SampleCycles < 0 {
 		add("measure.sample_cycles", m.SampleCycles, "allowed: 0 (no time series) or >= 1")

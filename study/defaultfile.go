@@ -76,6 +76,8 @@ func DefaultTOML() string {
 	p("drain_cycles = %d   # at most this many cycles after the window to deliver measured packets", d.Measure.DrainCycles)
 	p("max_cycles = %d   # hard limit on simulated cycles", d.Measure.MaxCycles)
 	p("sample_cycles = %d     # time-series period; 0 = no time series", d.Measure.SampleCycles)
-	p("watchdog_cycles = %d # stop, naming the blocked queues, if flits are in flight and none moved this long; 0 = off", d.Measure.WatchdogCycles)
+	p("# stop, naming the blocked queues, when an input queue holds flits none of which left for this long:")
+	p("# a deadlock of all or part of the network, or starvation (raise it for heavily oversubscribed hot spots); 0 = off")
+	p("watchdog_cycles = %d", d.Measure.WatchdogCycles)
 	return b.String()
 }

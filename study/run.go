@@ -137,8 +137,6 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		completed   bool
 		checkErr    error
 		watchdogErr *WatchdogError
-		lastHops    uint64
-		lastMove    int64
 		batchMeans  []float64 // accepted flits per node per cycle, per batch
 		batchLat    []float64
 		prevBatch   router.Totals
@@ -171,11 +169,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		tot := net.Totals()
 		if m.WatchdogCycles > 0 {
-			if tot.FlitHops != lastHops || tot.FlitsBuffered == 0 {
-				lastHops, lastMove = tot.FlitHops, now
-			} else if now-lastMove >= m.WatchdogCycles {
-				lines, total := net.Blocked(12)
-				watchdogErr = &WatchdogError{Cycle: now, SinceCycle: lastMove, Buffered: tot.FlitsBuffered, Queues: total, Blocked: lines}
+			if lines, total, since := net.Stuck(next, m.WatchdogCycles, 12); total > 0 {
+				watchdogErr = &WatchdogError{Cycle: now, SinceCycle: since, Buffered: tot.FlitsBuffered, Queues: total, Blocked: lines}
 				return true
 			}
 		}
@@ -348,8 +343,10 @@ func stable(xs []float64, tol float64) bool {
 	return half <= tol*math.Abs(mean)
 }
 
-// WatchdogError reports a network in which flits are in flight and none has
-// moved for measure.watchdog_cycles: a deadlock (or a livelock-free stall).
+// WatchdogError reports input queues that hold flits of which none has left
+// for measure.watchdog_cycles: a deadlock (of all or part of the network),
+// or starvation. It is raised at the first decision step after the bound,
+// so within watchdog_cycles + one step of the last departure.
 type WatchdogError struct {
 	Cycle, SinceCycle int64
 	Buffered          uint64
@@ -359,8 +356,8 @@ type WatchdogError struct {
 
 func (e *WatchdogError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "watchdog: no flit has moved since cycle %d (stopped at cycle %d) with %d flits in %d input queues; likely deadlock. Blocked queues:",
-		e.SinceCycle, e.Cycle, e.Buffered, e.Queues)
+	fmt.Fprintf(&b, "watchdog: %d input queues have held flits without a departure since cycle %d or longer (stopped at cycle %d, %d flits buffered in all); likely deadlock or starvation. Blocked queues:",
+		e.Queues, e.SinceCycle, e.Cycle, e.Buffered)
 	for _, l := range e.Blocked {
 		b.WriteString("\n  " + l)
 	}

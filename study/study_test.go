@@ -74,8 +74,8 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "transpose", "bernoulli", 0.4
 		}),
 		small(func(c *Config) {
-			c.Name = "torus-duato-uniform-wormhole"
-			c.Router.Routing, c.Router.VCs, c.Router.Switching, c.Router.BufferFlits = "duato", 5, "wormhole", 4
+			c.Name = "torus-duato-uniform-small-buffers"
+			c.Router.Routing, c.Router.VCs, c.Router.BufferFlits = "duato", 5, 8
 			c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
 		}),
 		small(func(c *Config) {
@@ -389,7 +389,7 @@ func TestWatchdogCatchesDeadlock(t *testing.T) {
 	}
 	t.Logf("%v", err)
 	if stall := we.Cycle - we.SinceCycle; stall < 500 || stall > 500+100 {
-		t.Errorf("stopped %d cycles after the last move, want within [500, 600] (bound + one step)", stall)
+		t.Errorf("stopped %d cycles after the last departure, want within [500, 600] (bound + one step)", stall)
 	}
 	if we.Queues == 0 || !strings.Contains(err.Error(), "waits for") {
 		t.Errorf("report names no blocked queue: %v", err)
@@ -424,4 +424,23 @@ func TestAdaptiveBeatsDORTranspose(t *testing.T) {
 			t.Errorf("%s with %d VCs accepts %.4f, not more than dor-dateline (%.4f with 3 VCs, %.4f with 6)", c.routing, c.vcs, got, dor3, dor6)
 		}
 	}
+}
+
+// TestWatchdogCatchesPartialDeadlock: a deadlock of part of the network,
+// while flits keep moving elsewhere, is caught too (found by review).
+func TestWatchdogCatchesPartialDeadlock(t *testing.T) {
+	c := small(func(c *Config) {
+		c.Network.K = 8
+		c.Router.Routing, c.Router.VCs, c.Router.AllowDeadlock = "dor", 1, true
+		c.Router.Switching, c.Router.BufferFlits = "wormhole", 4
+		c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "random-pair", "bernoulli", 0.05
+		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 50000, 10000, 50000
+		c.Measure.WatchdogCycles = 1000
+	})
+	_, err := Run(context.Background(), c, Options{})
+	var we *WatchdogError
+	if !errors.As(err, &we) {
+		t.Fatalf("got %v, want a watchdog error", err)
+	}
+	t.Logf("stopped at cycle %d: %d stuck queues while flits moved elsewhere", we.Cycle, we.Queues)
 }

@@ -66,6 +66,7 @@ func TestBadInput(t *testing.T) {
 		{"bad phase pattern", "[traffic]\nphase_cycle = 100\nphase_pattern = \"nope\"\n", []string{"traffic.phase_pattern = \"nope\""}},
 		{"unknown injection gate", "[policy]\ninjection = \"entropy\"\n", []string{":2:", "policy.injection = \"entropy\"", "none"}},
 		{"unknown method", "[measure]\nmethod = \"auto\"\n", []string{"measure.method = \"auto\"", "window, batches"}},
+		{"watchdog below the pipeline", "[measure]\nwatchdog_cycles = 50\n", []string{":2:", "measure.watchdog_cycles = 50", ">= 110"}},
 		{"zero measure cycles", "[measure]\nmeasure_cycles = 0\n", []string{"measure.measure_cycles = 0", ">= 1"}},
 	}
 	dir := t.TempDir()
