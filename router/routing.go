@@ -320,8 +320,6 @@ func abs(a int) int {
 	return a
 }
 
-// popcount is the number of set bits.
-func popcount(m uint64) int { return bits.OnesCount64(m) }
 
 func trailingZeros(m uint64) int { return bits.TrailingZeros64(m) }
 
