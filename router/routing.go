@@ -320,7 +320,6 @@ func abs(a int) int {
 	return a
 }
 
-
 func trailingZeros(m uint64) int { return bits.TrailingZeros64(m) }
 
 // fatTree routes up*/down* on a k-ary n-tree: a packet climbs until the
