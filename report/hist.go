@@ -96,6 +96,9 @@ func (h *Histogram) Mean() float64 {
 	return float64(h.sum) / float64(h.n)
 }
 
+// Sum is the exact sum of the values.
+func (h *Histogram) Sum() uint64 { return h.sum }
+
 // Max is the largest value.
 func (h *Histogram) Max() uint64 { return h.max }
 

@@ -1,7 +1,6 @@
 package router
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -51,7 +50,7 @@ func TestDeadlockCheck(t *testing.T) {
 		if names[0] != names[len(names)-1] {
 			t.Errorf("%s: cycle does not close: %v", c.routing, names)
 		}
-		t.Log(fmt.Sprintf("%s %d VCs: %d channels, e.g. %s", c.routing, c.vcs, len(names)-1, names[0]))
+		t.Logf("%s %d VCs: %d channels, e.g. %s", c.routing, c.vcs, len(names)-1, names[0])
 	}
 }
 

@@ -206,22 +206,42 @@ func (d *dor) step(a, b int) int {
 	return 0
 }
 
-func (d *dor) Route(r, _ int, f *link.Flit, c *Candidates) {
-	dr, dp := d.g.NodePort(int(f.Dst))
+// hop is the dimension-order next hop from router r towards node dst: the
+// output port, and the coordinate a and direction dir (+1, -1) of the hop
+// along its dimension; dir is 0 when the packet ejects at r.
+func (d *dor) hop(r, dst int) (port, a, dir int) {
+	dr, dp := d.g.NodePort(dst)
 	x, y := d.g.XY(r)
 	dx, dy := d.g.XY(dr)
-	switch sx, sy := d.step(x, dx), d.step(y, dy); {
-	case sx > 0:
-		c.Add(bit(link.PortXPlus), d.all)
-	case sx < 0:
-		c.Add(bit(link.PortXMinus), d.all)
-	case sy > 0:
-		c.Add(bit(link.PortYPlus), d.all)
-	case sy < 0:
-		c.Add(bit(link.PortYMinus), d.all)
-	default:
-		c.Add(bit(dp), d.all)
+	if s := d.step(x, dx); s != 0 {
+		return xPort(s), x, s
 	}
+	if s := d.step(y, dy); s != 0 {
+		return yPort(s), y, s
+	}
+	return dp, 0, 0
+}
+
+// along is the coordinate and direction of a hop out of port out of router
+// r; ok is false for a node port.
+func (d *dor) along(r, out int) (a, dir int, ok bool) {
+	x, y := d.g.XY(r)
+	switch out {
+	case link.PortXPlus:
+		return x, 1, true
+	case link.PortXMinus:
+		return x, -1, true
+	case link.PortYPlus:
+		return y, 1, true
+	case link.PortYMinus:
+		return y, -1, true
+	}
+	return 0, 0, false
+}
+
+func (d *dor) Route(r, _ int, f *link.Flit, c *Candidates) {
+	port, _, _ := d.hop(r, int(f.Dst))
+	c.Add(bit(port), d.all)
 }
 
 func (d *dor) InjectVCs(int, int) uint64 { return d.all }
@@ -268,28 +288,13 @@ func crossesDateline(a, dir, k int) bool {
 }
 
 func (d *dorDateline) Route(r, _ int, f *link.Flit, c *Candidates) {
-	k := d.g.K
-	dr, dp := d.g.NodePort(int(f.Dst))
-	x, y := d.g.XY(r)
-	dx, dy := d.g.XY(dr)
 	class := int(f.VC) % 3
-	port, a, dir := -1, 0, 0
-	if s := ringStep(x, dx, k); s != 0 {
-		port, a, dir = link.PortXPlus, x, s
-		if s < 0 {
-			port = link.PortXMinus
-		}
-	} else if s := ringStep(y, dy, k); s != 0 {
-		port, a, dir = link.PortYPlus, y, s
-		if s < 0 {
-			port = link.PortYMinus
-		}
-	}
-	if port < 0 {
-		c.Add(bit(dp), d.all)
+	port, a, dir := d.hop(r, int(f.Dst))
+	if dir == 0 {
+		c.Add(bit(port), d.all)
 		return
 	}
-	if crossesDateline(a, dir, k) {
+	if crossesDateline(a, dir, d.g.K) {
 		class++
 		if class > 2 {
 			panic(fmt.Sprintf("dor-dateline: packet %d->%d crossed a third dateline at %s", f.Src, f.Dst, d.g.RouterName(r)))
@@ -440,16 +445,8 @@ func (m *minAdaptive) Route(r, _ int, f *link.Flit, c *Candidates) {
 
 // Update counts the wrap-around crossed by the hop just granted.
 func (m *minAdaptive) Update(r, out int, f *link.Flit) {
-	x, y := m.g.XY(r)
-	switch out {
-	case link.PortXPlus, link.PortXMinus:
-		if wraps(x, 1-2*(out-link.PortXPlus), m.g.K) {
-			f.Route++
-		}
-	case link.PortYPlus, link.PortYMinus:
-		if wraps(y, 1-2*(out-link.PortYPlus), m.g.K) {
-			f.Route++
-		}
+	if a, dir, ok := m.along(r, out); ok && wraps(a, dir, m.g.K) {
+		f.Route++
 	}
 }
 
@@ -469,21 +466,13 @@ type duato struct {
 }
 
 func (d *duato) escapeGroup(r int, f *link.Flit, c *Candidates, fallback bool) {
-	dr, dp := d.g.NodePort(int(f.Dst))
-	sx, sy, x, y := d.productive(r, dr)
-	port, a, s := -1, 0, 0
-	switch {
-	case sx != 0:
-		port, a, s = xPort(sx), x, sx
-	case sy != 0:
-		port, a, s = yPort(sy), y, sy
-	}
+	port, a, s := d.hop(r, int(f.Dst))
 	add := c.Add
 	if fallback {
 		add = c.AddFallback
 	}
-	if port < 0 {
-		add(bit(dp), d.all)
+	if s == 0 {
+		add(bit(port), d.all)
 		return
 	}
 	cl := int(f.Route)
@@ -522,16 +511,8 @@ func (d *duato) EscapeVCs() uint64 { return 7 }
 
 // Update counts the dateline crossed by the hop just granted.
 func (d *duato) Update(r, out int, f *link.Flit) {
-	x, y := d.g.XY(r)
-	switch out {
-	case link.PortXPlus, link.PortXMinus:
-		if crossesDateline(x, 1-2*(out-link.PortXPlus), d.g.K) {
-			f.Route++
-		}
-	case link.PortYPlus, link.PortYMinus:
-		if crossesDateline(y, 1-2*(out-link.PortYPlus), d.g.K) {
-			f.Route++
-		}
+	if a, dir, ok := d.along(r, out); ok && crossesDateline(a, dir, d.g.K) {
+		f.Route++
 	}
 }
 

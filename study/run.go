@@ -140,17 +140,17 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		batchMeans  []float64 // accepted flits per node per cycle, per batch
 		batchLat    []float64
 		prevBatch   router.Totals
-		prevLatSum  float64
+		prevLatSum  uint64
 		prevLatN    uint64
 		expect      = uint64(nodes * cfg.Traffic.PacketsPerNode)
 		injFrom     = make([]uint64, nodes)
 		injTo       = make([]uint64, nodes)
 		buffers     = float64(net.Buffers())
-		measuredDel = func() (n uint64, sum float64) {
+		measuredDel = func() (n, sum uint64) {
 			for _, c := range b.Collectors {
 				for k := range c.Latency {
 					n += c.Latency[k].Count()
-					sum += c.Latency[k].Mean() * float64(c.Latency[k].Count())
+					sum += c.Latency[k].Sum()
 				}
 			}
 			return
@@ -203,7 +203,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			// A batch with no measured delivery has no latency of its own;
 			// it does not enter the latency stability test.
 			if n > prevLatN {
-				batchLat = append(batchLat, (sum-prevLatSum)/float64(n-prevLatN))
+				batchLat = append(batchLat, float64(sum-prevLatSum)/float64(n-prevLatN))
 			}
 			prevBatch, prevLatSum, prevLatN = tot, sum, n
 			if (len(batchMeans) >= m.MinBatches && len(batchLat) >= 2 && stable(batchMeans, m.Tolerance) && stable(batchLat, m.Tolerance)) || len(batchMeans) >= m.MaxBatches {
