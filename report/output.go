@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 )
@@ -41,31 +42,16 @@ func WriteText(w io.Writer, rs []*Result) error {
 }
 
 // CSVHeader is the header of WriteCSV's table; units are in the names.
-var CSVHeader = []string{"scenario", "topology", "routing", "pattern", "process", "seed", "nodes", "cycles_simulated",
-	"offered_flits_per_node_cycle", "injected_flits_per_node_cycle", "accepted_flits_per_node_cycle",
-	"node_accepted_min_flits_per_cycle", "node_accepted_max_flits_per_cycle", "node_accepted_jain",
-	"node_injected_min_flits_per_cycle", "node_injected_max_flits_per_cycle", "node_injected_jain",
-	"latency_mean_cycles", "latency_p50_cycles", "latency_p99_cycles", "latency_max_cycles",
-	"network_latency_mean_cycles", "network_latency_p99_cycles", "mean_hops", "packets_measured",
-	"measured_packets_undelivered", "collective_duration_cycles", "completed", "digest"}
+func CSVHeader() []string { return append(slices.Clone(IdentityHeader), MetricHeader()...) }
 
 // WriteCSV writes one row per result.
 func WriteCSV(w io.Writer, rs []*Result) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(CSVHeader); err != nil {
+	if err := cw.Write(CSVHeader()); err != nil {
 		return err
 	}
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	for _, r := range rs {
-		row := []string{r.Scenario, r.Topology, r.Routing, r.Pattern, r.Process, u(r.Seed), strconv.Itoa(r.Nodes),
-			strconv.FormatInt(r.CyclesSimulated, 10), f(r.OfferedFlitsPerNodeCycle), f(r.InjectedFlitsPerNodeCycle),
-			f(r.AcceptedFlitsPerNodeCycle), f(r.PerNodeAccepted.Min), f(r.PerNodeAccepted.Max), f(r.PerNodeAccepted.Jain),
-			f(r.PerNodeInjected.Min), f(r.PerNodeInjected.Max), f(r.PerNodeInjected.Jain),
-			f(r.Latency.Mean), u(r.Latency.P50), u(r.Latency.P99), u(r.Latency.Max),
-			f(r.NetworkLatency.Mean), u(r.NetworkLatency.P99), f(r.MeanHops), u(r.Latency.Count),
-			u(r.MeasuredUndelivered), strconv.FormatInt(r.CollectiveDurationCycles, 10), strconv.FormatBool(r.Completed), r.Digest()}
-		if err := cw.Write(row); err != nil {
+		if err := cw.Write(append(Identity(r), MetricRow(r)...)); err != nil {
 			return err
 		}
 	}
@@ -77,7 +63,7 @@ func WriteCSV(w io.Writer, rs []*Result) error {
 func WriteSeriesCSV(w io.Writer, r *Result) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"cycle", "in_flight_packets", "source_queued_packets", "valid_buffer_ratio", "mobility_ratio", "accepted_flits_per_node_cycle"})
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	f := FormatFloat
 	for _, s := range r.Series {
 		cw.Write([]string{strconv.FormatInt(s.Cycle, 10), strconv.FormatUint(s.InFlightPackets, 10),
 			strconv.FormatUint(s.SourceQueuedPackets, 10), f(s.ValidBufferRatio), f(s.MobilityRatio), f(s.AcceptedFlitsPerNodeCycle)})

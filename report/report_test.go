@@ -96,13 +96,62 @@ func TestDigestAndCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
-	if err != nil || len(rows) != 3 || len(rows[0]) != len(CSVHeader) {
+	if err != nil || len(rows) != 3 || len(rows[0]) != len(CSVHeader()) {
 		t.Fatalf("csv: %v rows, err %v", len(rows), err)
 	}
 	for _, h := range rows[0][8:27] {
 		if !strings.Contains(h, "_cycle") && !strings.Contains(h, "jain") && !strings.Contains(h, "hops") &&
 			!strings.Contains(h, "packets") && !strings.Contains(h, "cycles") {
 			t.Errorf("column %q has no unit", h)
+		}
+	}
+}
+
+func TestReductions(t *testing.T) {
+	nan := math.NaN()
+	ms := []struct {
+		xs        []float64
+		mean, std float64
+	}{
+		{[]float64{2, 4, 4, 4, 5, 5, 7, 9}, 5, 2.138089935},
+		{[]float64{3}, 3, 0},
+		{[]float64{1, 1}, 1, 0},
+	}
+	for _, c := range ms {
+		if m, s := MeanStd(c.xs); m != c.mean || s != c.std {
+			t.Errorf("MeanStd(%v) = %v, %v; want %v, %v", c.xs, m, s, c.mean, c.std)
+		}
+	}
+	if m, _ := MeanStd(nil); !math.IsNaN(m) {
+		t.Errorf("MeanStd(nil) = %v, want NaN", m)
+	}
+	gs := []struct {
+		xs   []float64
+		want float64
+	}{{[]float64{1, 4}, 2}, {[]float64{2, 8, 4}, 4}, {[]float64{5}, 5}, {[]float64{1, 0}, nan}, {[]float64{1, -2}, nan}, {nil, nan}}
+	for _, c := range gs {
+		if got := GeoMean(c.xs); got != c.want && !(math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("GeoMean(%v) = %v, want %v", c.xs, got, c.want)
+		}
+	}
+	ss := []struct {
+		v, base float64
+		smaller bool
+		want    float64
+	}{{50, 100, true, 2}, {200, 100, true, 0.5}, {0.3, 0.2, false, 1.5}, {0, 100, true, nan}, {1, 0, false, nan}}
+	for _, c := range ss {
+		if got := SpeedUp(c.v, c.base, c.smaller); got != c.want && !(math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("SpeedUp(%v, %v, %v) = %v, want %v", c.v, c.base, c.smaller, got, c.want)
+		}
+	}
+	bs := []struct {
+		xs      []float64
+		smaller bool
+		want    int
+	}{{[]float64{3, 1, 2}, true, 1}, {[]float64{3, 1, 3}, false, 0}, {[]float64{nan, 2, 1}, false, 1}, {[]float64{nan}, true, -1}, {nil, true, -1}}
+	for _, c := range bs {
+		if got := Best(c.xs, c.smaller); got != c.want {
+			t.Errorf("Best(%v, %v) = %d, want %d", c.xs, c.smaller, got, c.want)
 		}
 	}
 }

@@ -91,6 +91,11 @@ type Result struct {
 	CollectiveDurationCycles  int64    `json:"collective_duration_cycles,omitempty"`
 	Completed                 bool     `json:"completed"`
 	Series                    []Sample `json:"series,omitempty"`
+	// NodeAccepted is each node's accepted throughput (flits/cycle), by node id.
+	NodeAccepted []float64 `json:"node_accepted_flits_per_cycle,omitempty"`
+	// LatencyCDF is the packet-latency distribution: (latency in cycles,
+	// share of packets at or below it), one point per histogram bucket.
+	LatencyCDF [][2]float64 `json:"packet_latency_cdf,omitempty"`
 }
 
 // Digest is the SHA-256 of the result's canonical JSON encoding.

@@ -136,6 +136,8 @@ func formatValue(v any) string {
 	return fmt.Sprint(v)
 }
 
+func readFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
 // Load reads a configuration file strictly: unknown keys, wrong types and
 // invalid values are all reported, joined, before anything runs.
 func Load(path string) (Config, error) {
@@ -181,6 +183,12 @@ func allowedKeys(k toml.Key) string {
 	var keys []string
 	b, _ := tomlKeys(Default())
 	prefix := strings.Join(k[:len(k)-1], ".")
+	if t, ok := studyTables[prefix]; ok {
+		return strings.Join(tagsOf(t), ", ")
+	}
+	if prefix == "" {
+		keys = append(keys, "study", "axis", "plot", "reduce")
+	}
 	for _, full := range b {
 		parent, leaf := "", full
 		if i := strings.LastIndex(full, "."); i >= 0 {

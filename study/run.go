@@ -321,6 +321,10 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		res.MeasuredUndelivered = atTo.PacketsGenerated - atFrom.PacketsGenerated - n
 	}
 	res.PerNodeAccepted = report.SpreadOf(perNode)
+	res.NodeAccepted = perNode
+	for _, pt := range lat.CDF() {
+		res.LatencyCDF = append(res.LatencyCDF, [2]float64{pt[0], report.Ratio(pt[1], 1)})
+	}
 	return res, nil
 }
 

@@ -18,9 +18,11 @@ import (
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/runner"
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -46,11 +48,15 @@ func newApp(out io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			{
 				Name:      "run",
-				Usage:     "run FILE.toml, or the built-in default scenario when no file is given",
+				Usage:     "run a study or configuration FILE.toml, or the built-in default scenario when no file is given",
 				ArgsUsage: "[FILE.toml]",
 				Flags: []cli.Flag{execFlag, workersFlag,
-					&cli.Uint64Flag{Name: "seed", Usage: "override the configuration's seed"},
-					&cli.StringFlag{Name: "out", Usage: "write results.json, results.csv and series CSVs to `DIR`"},
+					&cli.IntFlag{Name: "jobs", Value: 0, Usage: "runs of a study at once (0 = GOMAXPROCS)"},
+					&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (not with --out: a study directory is a function of its file)"},
+					&cli.StringFlag{Name: "out", Usage: "study directory `DIR` for results, tables and plots (default for a study with axes or replicates: out/NAME)"},
+					&cli.BoolFlag{Name: "resume", Usage: "continue the study in --out: skip finished runs, redo missing or corrupt ones"},
+					&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs (default: from SLURM_ARRAY_TASK_ID/COUNT when set)"},
+					&cli.BoolFlag{Name: "quiet", Usage: "no progress bar"},
 					&cli.BoolFlag{Name: "checks", Usage: "verify network invariants after every cycle (slow)"},
 				},
 				Action: func(c *cli.Context) error { return runCmd(c, out) },
@@ -63,14 +69,14 @@ func newApp(out io.Writer) *cli.App {
 					if c.NArg() != 1 {
 						return errors.New("validate needs exactly one FILE.toml")
 					}
-					cfg, err := study.Load(c.Args().First())
+					f, err := study.LoadFile(c.Args().First())
 					if err != nil {
 						return err
 					}
-					if _, err := study.Build(cfg); err != nil {
-						return inFile(c.Args().First(), err)
+					if err := f.CheckBuild(); err != nil {
+						return err
 					}
-					fmt.Fprintf(out, "%s: ok (%s)\n", c.Args().First(), cfg.Name)
+					fmt.Fprint(out, f.Describe())
 					return nil
 				},
 			},
@@ -83,6 +89,42 @@ func newApp(out io.Writer) *cli.App {
 						return errors.New("config: use --default to print the default configuration")
 					}
 					fmt.Fprint(out, study.DefaultTOML())
+					return nil
+				},
+			},
+			{
+				Name:      "merge",
+				Usage:     "join the study directories of a study's shards into one, and write its tables and plots",
+				ArgsUsage: "DIR...",
+				Flags:     []cli.Flag{&cli.StringFlag{Name: "out", Required: true, Usage: "merged study `DIR` (may be one of the inputs)"}},
+				Action: func(c *cli.Context) error {
+					if c.NArg() < 1 {
+						return errors.New("merge needs at least one study DIR")
+					}
+					o, err := runner.Merge(c.Args().Slice(), c.String("out"))
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(out, "merged %d runs into %s\n", o.Total, o.Dir)
+					return nil
+				},
+			},
+			{
+				Name:      "plot",
+				Usage:     "redraw the plots (and tables) of a finished study directory without rerunning",
+				ArgsUsage: "DIR",
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return errors.New("plot needs exactly one study DIR")
+					}
+					f, recs, err := runner.Reload(c.Args().First())
+					if err != nil {
+						return err
+					}
+					if err := runner.WriteOutputs(c.Args().First(), f, recs); err != nil {
+						return err
+					}
+					fmt.Fprintf(out, "redrew %s\n", filepath.Join(c.Args().First(), "plots"))
 					return nil
 				},
 			},
@@ -178,89 +220,120 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		return err
 	}
 	if c.Int("workers") < 0 {
-		return fmt.Errorf("--workers = %d: allowed: 0 (GOMAXPROCS) or more", c.Int("workers"))
+		return fmt.Errorf("--workers = %d: allowed: 0 (GOMAXPROCS for a single run, 1 per run in a study) or more", c.Int("workers"))
 	}
-	var cfgs []study.Config
-	file := ""
+	if c.Int("jobs") < 0 {
+		return fmt.Errorf("--jobs = %d: allowed: 0 (GOMAXPROCS) or more", c.Int("jobs"))
+	}
 	switch c.NArg() {
 	case 0:
-		for _, pat := range []string{"tornado", "uniform"} {
-			d := study.Default()
-			d.Traffic.Pattern = pat
-			d.Name = "torus32-" + pat + "-collective"
-			cfgs = append(cfgs, d)
+		if c.IsSet("out") || c.IsSet("resume") || c.IsSet("shard") {
+			return errors.New("--out, --resume and --shard need a study FILE.toml")
 		}
-		fmt.Fprintln(out, "icnsim: built-in scenario: 32x32 torus, dor-dateline, 3 VCs x 16 flits, virtual cut-through,")
-		fmt.Fprintln(out, "collective burst of 10 eight-flit packets per node under tornado and uniform traffic")
+		return runDefault(c, out, exec)
 	case 1:
-		file = c.Args().First()
-		cfg, err := study.Load(file)
-		if err != nil {
-			return err
-		}
-		cfgs = append(cfgs, cfg)
 	default:
 		return errors.New("run takes at most one FILE.toml")
 	}
-	opt := study.Options{Exec: exec, Workers: c.Int("workers"), Checks: c.Bool("checks")}
-	var rs []*report.Result
-	for _, cfg := range cfgs {
-		if c.IsSet("seed") {
-			cfg.Seed = c.Uint64("seed")
-		}
-		r, err := study.Run(c.Context, cfg, opt)
-		if err != nil {
-			if file != "" {
-				return inFile(file, err)
-			}
-			return fmt.Errorf("%s: %w", cfg.Name, err)
-		}
-		rs = append(rs, r)
-	}
-	if err := report.WriteText(out, rs); err != nil {
+	file := c.Args().First()
+	f, err := study.LoadFile(file)
+	if err != nil {
 		return err
 	}
-	if dir := c.String("out"); dir != "" {
-		return writeOut(dir, rs)
+	if c.IsSet("seed") {
+		if c.IsSet("out") {
+			return errors.New("--seed with --out: a study directory holds its study file, so set seed in the file instead")
+		}
+		f.Seed = c.Uint64("seed")
+	}
+	if err := f.CheckBuild(); err != nil {
+		return err
+	}
+	runs := len(f.Points) * f.Study.Replicates
+	opt := runner.Options{Jobs: c.Int("jobs"), Workers: c.Int("workers"), Exec: exec, Out: c.String("out"),
+		Resume: c.Bool("resume"), Checks: c.Bool("checks"), Log: os.Stderr}
+	if runs == 1 && opt.Workers == 0 {
+		opt.Workers = runtime.GOMAXPROCS(0) // one run: all cores to it
+	}
+	if opt.Out == "" && (len(f.Axes) > 0 || runs > 1) && !c.IsSet("seed") {
+		opt.Out = filepath.Join("out", sanitizeName(f.Name))
+	}
+	if opt.Resume && opt.Out == "" {
+		return errors.New("--resume needs --out DIR (the study directory to continue)")
+	}
+	if s := c.String("shard"); s != "" {
+		if opt.Shard, err = runner.ParseShard(s); err != nil {
+			return err
+		}
+	} else if sh, ok, err := runner.ShardFromEnv(os.Getenv); err != nil {
+		return err
+	} else if ok {
+		opt.Shard = sh
+	}
+	if opt.Shard.Count > 0 && opt.Out == "" {
+		return errors.New("--shard needs --out DIR: each shard writes its runs for icnsim merge")
+	}
+	if !c.Bool("quiet") && isTerminal(os.Stderr) {
+		opt.Progress = os.Stderr
+	}
+	o, err := runner.Run(c.Context, f, opt)
+	if err != nil {
+		return err
+	}
+	if !o.Complete {
+		fmt.Fprintf(out, "shard %s: %d of %d runs finished in %s (%d resumed); join the shards with: icnsim merge --out DIR SHARD_DIRS...\n",
+			opt.Shard, o.Resumed+o.Ran, o.Share, o.Dir, o.Resumed)
+		return nil
+	}
+	if len(f.Axes) == 0 && runs == 1 {
+		if err := report.WriteText(out, o.Results); err != nil {
+			return err
+		}
+	} else if err := runner.WriteSummary(out, f, o.Records); err != nil {
+		return err
+	}
+	if o.Dir != "" {
+		fmt.Fprintf(out, "results in %s (results.csv, results.json, summary.txt, plots/)\n", o.Dir)
 	}
 	return nil
 }
 
-// writeOut writes each file atomically (write, then rename).
-func writeOut(dir string, rs []*report.Result) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// sanitizeName makes a study name usable as a directory name.
+func sanitizeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '_'
+	}, s)
+	if s == "" || s == "." || s == ".." {
+		return "study"
 	}
-	write := func(name string, f func(io.Writer) error) error {
-		tmp, err := os.CreateTemp(dir, "."+name+".*")
+	return s
+}
+
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// runDefault runs the built-in scenario: the default configuration under
+// tornado and uniform traffic, side by side.
+func runDefault(c *cli.Context, out io.Writer, exec actor.Kind) error {
+	var rs []*report.Result
+	fmt.Fprintln(out, "icnsim: built-in scenario: 32x32 torus, dor-dateline, 3 VCs x 16 flits, virtual cut-through,")
+	fmt.Fprintln(out, "collective burst of 10 eight-flit packets per node under tornado and uniform traffic")
+	for _, pat := range []string{"tornado", "uniform"} {
+		cfg := study.Default()
+		cfg.Traffic.Pattern = pat
+		cfg.Name = "torus32-" + pat + "-collective"
+		if c.IsSet("seed") {
+			cfg.Seed = c.Uint64("seed")
+		}
+		r, err := study.Run(c.Context, cfg, study.Options{Exec: exec, Workers: c.Int("workers"), Checks: c.Bool("checks")})
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", cfg.Name, err)
 		}
-		if err := f(tmp); err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			return err
-		}
-		if err := tmp.Close(); err != nil {
-			return err
-		}
-		return os.Rename(tmp.Name(), filepath.Join(dir, name))
+		rs = append(rs, r)
 	}
-	if err := write("results.json", func(w io.Writer) error { return report.WriteJSON(w, rs) }); err != nil {
-		return err
-	}
-	if err := write("results.csv", func(w io.Writer) error { return report.WriteCSV(w, rs) }); err != nil {
-		return err
-	}
-	for _, r := range rs {
-		if len(r.Series) == 0 {
-			continue
-		}
-		if err := write(r.Scenario+".series.csv", func(w io.Writer) error { return report.WriteSeriesCSV(w, r) }); err != nil {
-			return err
-		}
-	}
-	return nil
+	return report.WriteText(out, rs)
 }
 
 func benchCmd(c *cli.Context, out io.Writer) error {

@@ -1,0 +1,31 @@
+// Package atomicfile writes files so that a reader, or a process resumed
+// after the writer was killed, sees the old file or the whole new one, never
+// a part: write a temporary file in the same directory, sync, rename.
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Write writes data to a temporary file in path's directory, syncs
+// it and renames it over path, so readers (and a resumed study after a
+// crash) see either the old file or the whole new one, never a part.
+func Write(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	if werr == nil {
+		werr = tmp.Sync()
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return werr
+	}
+	return os.Rename(tmp.Name(), path)
+}

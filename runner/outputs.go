@@ -1,0 +1,420 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/icnsim/icnsim/internal/atomicfile"
+	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/study"
+)
+
+// WriteOutputs writes the study's tables and figures from its records (every
+// run, in order). Each file is written atomically.
+func WriteOutputs(dir string, f *study.File, recs []*Record) error {
+	write := func(name string, fill func(io.Writer) error) error {
+		var buf bytes.Buffer
+		if err := fill(&buf); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			return err
+		}
+		return atomicfile.Write(filepath.Join(dir, name), buf.Bytes())
+	}
+	if err := write("results.csv", func(w io.Writer) error { return WriteResultsCSV(w, f, recs) }); err != nil {
+		return err
+	}
+	if err := write("results.json", func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(struct {
+			Study   string    `json:"study"`
+			Axes    []string  `json:"axes"`
+			Records []*Record `json:"runs"`
+		}{f.Name, nonNil(f.AxisKeys()), recs})
+	}); err != nil {
+		return err
+	}
+	pts := pointMeans(f, recs)
+	if err := write("replicates.csv", func(w io.Writer) error { return writeReplicatesCSV(w, f, pts) }); err != nil {
+		return err
+	}
+	tables, err := reduce(f, pts)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if err := write("reduce-"+sanitize(t.name)+".csv", t.writeCSV); err != nil {
+			return err
+		}
+	}
+	if err := write("summary.txt", func(w io.Writer) error { return WriteSummary(w, f, recs) }); err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		if len(rec.Result.Series) == 0 {
+			continue
+		}
+		if err := write(filepath.Join("series", rec.Run+".csv"), func(w io.Writer) error { return report.WriteSeriesCSV(w, rec.Result) }); err != nil {
+			return err
+		}
+	}
+	return Plot(dir, f, recs)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// WriteResultsCSV writes the tidy table: one row per run, the swept keys as
+// columns (their names carry units, e.g. traffic.load_flits_per_node_cycle),
+// then what the run was and what it measured.
+func WriteResultsCSV(w io.Writer, f *study.File, recs []*Record) error {
+	cw := csv.NewWriter(w)
+	head := append([]string{"run", "point", "replicate"}, f.AxisKeys()...)
+	head = append(head, report.IdentityHeader...)
+	if err := cw.Write(append(head, report.MetricHeader()...)); err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		row := []string{rec.Run, strconv.Itoa(rec.Point), strconv.Itoa(rec.Replicate)}
+		for _, k := range f.AxisKeys() {
+			v, _ := f.Points[rec.Point].Value(k)
+			row = append(row, v)
+		}
+		row = append(row, report.Identity(rec.Result)...)
+		if err := cw.Write(append(row, report.MetricRow(rec.Result)...)); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// pointStats is one point's metrics over its replicates.
+type pointStats struct {
+	point *study.Point
+	n     int
+	mean  map[string]float64
+	std   map[string]float64
+}
+
+func pointMeans(f *study.File, recs []*Record) []*pointStats {
+	pts := make([]*pointStats, len(f.Points))
+	byPoint := make([][]*report.Result, len(f.Points))
+	for _, rec := range recs {
+		byPoint[rec.Point] = append(byPoint[rec.Point], rec.Result)
+	}
+	for i := range f.Points {
+		ps := &pointStats{point: &f.Points[i], n: len(byPoint[i]), mean: map[string]float64{}, std: map[string]float64{}}
+		for _, m := range report.Metrics() {
+			var xs []float64
+			for _, r := range byPoint[i] {
+				xs = append(xs, m.Value(r))
+			}
+			ps.mean[m.Name], ps.std[m.Name] = report.MeanStd(xs)
+		}
+		pts[i] = ps
+	}
+	return pts
+}
+
+func writeReplicatesCSV(w io.Writer, f *study.File, pts []*pointStats) error {
+	cw := csv.NewWriter(w)
+	head := append([]string{"point"}, f.AxisKeys()...)
+	head = append(head, "replicates")
+	for _, m := range report.MetricNames() {
+		head = append(head, m+"_mean", m+"_std")
+	}
+	cw.Write(head)
+	for _, ps := range pts {
+		row := []string{strconv.Itoa(ps.point.Index)}
+		for _, k := range f.AxisKeys() {
+			v, _ := ps.point.Value(k)
+			row = append(row, v)
+		}
+		row = append(row, strconv.Itoa(ps.n))
+		for _, m := range report.MetricNames() {
+			row = append(row, report.FormatFloat(ps.mean[m]), report.FormatFloat(ps.std[m]))
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteSummary prints one row per point (the mean over its replicates, with
+// the standard deviation when there are several), then the reductions.
+func WriteSummary(w io.Writer, f *study.File, recs []*Record) error {
+	pts := pointMeans(f, recs)
+	fmt.Fprintf(w, "study %s: %d points x %d replicates = %d runs\n", f.Name, len(f.Points), f.Study.Replicates, len(recs))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	var head []string
+	for _, k := range f.AxisKeys() {
+		head = append(head, study.ShortKey(k))
+	}
+	collective := slices.ContainsFunc(f.Points, func(p study.Point) bool { return p.Config.Traffic.Process == "collective" })
+	cols := []struct{ metric, title string }{
+		{"offered_flits_per_node_cycle", "offered"}, {"accepted_flits_per_node_cycle", "accepted"},
+		{"latency_mean_cycles", "lat mean"}, {"latency_p99_cycles", "lat p99"}, {"node_accepted_jain", "jain"}}
+	if collective {
+		cols = append(cols, struct{ metric, title string }{"collective_duration_cycles", "duration"})
+	}
+	for _, c := range cols {
+		head = append(head, c.title)
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	for _, ps := range pts {
+		var row []string
+		for _, k := range f.AxisKeys() {
+			v, _ := ps.point.Value(k)
+			row = append(row, v)
+		}
+		for _, c := range cols {
+			s := strconv.FormatFloat(ps.mean[c.metric], 'g', 5, 64)
+			if ps.n > 1 {
+				s += " ±" + strconv.FormatFloat(ps.std[c.metric], 'g', 3, 64)
+			}
+			row = append(row, s)
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	units := "units: offered and accepted in flits/node/cycle; latencies (from generation) and duration in cycles; jain: per-node accepted fairness"
+	if f.Study.Replicates > 1 {
+		units += "; ±: standard deviation over replicates"
+	}
+	fmt.Fprintln(w, units)
+	tables, err := reduce(f, pts)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		fmt.Fprintf(w, "\n%s\n", t.title)
+		t.writeText(w)
+	}
+	return nil
+}
+
+// table is a reduction's output.
+type table struct {
+	name, title string
+	head        []string
+	rows        [][]string
+}
+
+func (t *table) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(t.head)
+	cw.WriteAll(t.rows)
+	return cw.Error()
+}
+
+func (t *table) writeText(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, strings.Join(t.head, "\t")+"\t")
+	for _, r := range t.rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+	}
+	tw.Flush()
+}
+
+// groupKey is the point's values on keys, joined.
+func groupKey(p *study.Point, keys []string) string {
+	var parts []string
+	for _, k := range keys {
+		v, _ := p.Value(k)
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, "\x00")
+}
+
+func without(all, drop []string) []string {
+	return slices.DeleteFunc(slices.Clone(all), func(k string) bool { return slices.Contains(drop, k) })
+}
+
+// reduce computes the [[reduce]] tables in file order. A speedup adds the
+// metric "speedup" to every point, for later geomean and best reductions.
+func reduce(f *study.File, pts []*pointStats) ([]*table, error) {
+	axes := f.AxisKeys()
+	var tables []*table
+	for _, red := range f.Reduce {
+		t := &table{name: red.Name}
+		smaller := red.Goal == "min"
+		switch red.Kind {
+		case "speedup":
+			base := slices.Sorted(func(yield func(string) bool) {
+				for k := range red.Baseline {
+					if !yield(k) {
+						return
+					}
+				}
+			})
+			byKey := map[string]*pointStats{}
+			for _, ps := range pts {
+				byKey[groupKey(ps.point, axes)] = ps
+			}
+			t.title = fmt.Sprintf("speed-up of %s over the baseline %s (%s is better)", red.Metric, baselineLabel(red.Baseline, base), betterWord(smaller))
+			t.head = append(slices.Clone(axes), red.Metric, "baseline_"+red.Metric, "speedup")
+			for _, ps := range pts {
+				// The baseline point: this point's values with the baseline's on its keys.
+				var parts []string
+				for _, k := range axes {
+					v, _ := ps.point.Value(k)
+					if bv, ok := red.Baseline[k]; ok {
+						v = study.FormatParam(bv)
+					}
+					parts = append(parts, k+"="+v)
+				}
+				baseline := math.NaN() // no such point (zipped axes)
+				if bp := byKey[strings.Join(parts, "\x00")]; bp != nil {
+					baseline = bp.mean[red.Metric]
+				}
+				sp := report.SpeedUp(ps.mean[red.Metric], baseline, smaller)
+				ps.mean["speedup"] = sp
+				row := pointValues(ps.point, axes)
+				t.rows = append(t.rows, append(row, fmtG(ps.mean[red.Metric]), fmtG(baseline), fmtG(sp)))
+			}
+		case "geomean":
+			keep := without(axes, red.Over)
+			t.title = fmt.Sprintf("geometric mean of %s over %s", red.Metric, strings.Join(red.Over, ", "))
+			t.head = append(slices.Clone(keep), "points", "geomean_"+red.Metric)
+			for _, g := range geoGroups(pts, keep, red.Metric) {
+				t.rows = append(t.rows, append(pointValues(g.first, keep), strconv.Itoa(g.n), fmtG(g.value)))
+			}
+		case "best":
+			keep := without(axes, red.Over)
+			groups := geoGroups(pts, keep, red.Metric)
+			by := red.By
+			rest := without(keep, by)
+			what := red.Metric
+			if len(red.Over) > 0 {
+				what = "geometric mean over " + strings.Join(red.Over, ", ") + " of " + red.Metric
+			}
+			t.title = fmt.Sprintf("best point (%s %s) per %s", betterWord(smaller)+" is better:", what, orAll(by))
+			t.head = append(append(slices.Clone(by), rest...), red.Metric)
+			var order []string
+			best := map[string]int{}
+			for i, g := range groups {
+				k := groupKey(g.first, by)
+				j, seen := best[k]
+				if !seen {
+					order = append(order, k)
+					best[k] = i
+					continue
+				}
+				if report.Best([]float64{groups[j].value, g.value}, smaller) == 1 {
+					best[k] = i
+				}
+			}
+			for _, k := range order {
+				g := groups[best[k]]
+				row := append(pointValues(g.first, by), pointValues(g.first, rest)...)
+				t.rows = append(t.rows, append(row, fmtG(g.value)))
+			}
+		}
+		tables = append(tables, t)
+	}
+	return tables, nil
+}
+
+type geoGroup struct {
+	first *study.Point
+	n     int
+	value float64
+}
+
+// geoGroups groups the points by their values on keep (in first-seen order)
+// and takes the geometric mean of metric in each group (the value itself for
+// groups of one).
+func geoGroups(pts []*pointStats, keep []string, metric string) []geoGroup {
+	var order []string
+	members := map[string][]*pointStats{}
+	for _, ps := range pts {
+		k := groupKey(ps.point, keep)
+		if _, ok := members[k]; !ok {
+			order = append(order, k)
+		}
+		members[k] = append(members[k], ps)
+	}
+	var out []geoGroup
+	for _, k := range order {
+		var xs []float64
+		for _, ps := range members[k] {
+			xs = append(xs, ps.mean[metric])
+		}
+		v := xs[0]
+		if len(xs) > 1 {
+			v = report.GeoMean(xs)
+		}
+		out = append(out, geoGroup{first: members[k][0].point, n: len(xs), value: v})
+	}
+	return out
+}
+
+func pointValues(p *study.Point, keys []string) []string {
+	var row []string
+	for _, k := range keys {
+		v, _ := p.Value(k)
+		row = append(row, v)
+	}
+	return row
+}
+
+func fmtG(x float64) string {
+	if math.IsNaN(x) {
+		return "NaN"
+	}
+	return report.FormatFloat(x)
+}
+
+func betterWord(smaller bool) string {
+	if smaller {
+		return "smaller"
+	}
+	return "larger"
+}
+
+func orAll(by []string) string {
+	if len(by) == 0 {
+		return "study (overall)"
+	}
+	return strings.Join(by, ", ")
+}
+
+func baselineLabel(m map[string]any, keys []string) string {
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, k+" = "+study.FormatParam(m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// sanitize makes s safe as part of a file name.
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		case r == '=':
+			return '-'
+		}
+		return '_'
+	}, s)
+}

@@ -1,0 +1,227 @@
+package runner
+
+import (
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/icnsim/icnsim/figure"
+	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/study"
+)
+
+// LoadKey is the offered-load key: the default x of the curves.
+const LoadKey = "traffic.load_flits_per_node_cycle"
+
+// Plot draws the study's figures into DIR/plots, from its records (every
+// run, in order):
+//
+//   - METRIC-vs-X[-REST]: each of plot.metrics (default accepted throughput
+//     and mean latency) against the x axis (plot.x, default the swept load),
+//     one line per value of plot.lines (default the first other axis), one
+//     figure per combination of the remaining axes; means over replicates;
+//   - heatmap-METRIC[-REST]: plot.heatmap_metric over plot.heatmap_x and
+//     plot.heatmap_y, one per combination of the remaining axes;
+//   - series-SERIES, node-throughput and latency-cdf: one line per point
+//     (replicate 0), when the study has at most plot.max_lines points.
+func Plot(dir string, f *study.File, recs []*Record) error {
+	formats := f.Plot.Formats
+	if len(formats) == 0 {
+		return nil
+	}
+	pdir := filepath.Join(dir, "plots")
+	pts := pointMeans(f, recs)
+	axes := f.AxisKeys()
+	x := f.Plot.X
+	if x == "" && slices.Contains(axes, LoadKey) {
+		x = LoadKey
+	}
+	if x != "" && numericAxis(f, x) {
+		lines := f.Plot.Lines
+		if lines == "" {
+			if others := without(axes, []string{x}); len(others) > 0 {
+				lines = others[0]
+			}
+		}
+		rest := without(axes, []string{x, lines})
+		metrics := f.Plot.Metrics
+		if len(metrics) == 0 {
+			metrics = []string{"accepted_flits_per_node_cycle", "latency_mean_cycles"}
+		}
+		for _, grp := range groupsOf(pts, rest) {
+			for _, m := range metrics {
+				c := &figure.Chart{Title: title(f, m+" vs "+study.ShortKey(x), grp.label), XLabel: x, YLabel: m, Points: true}
+				for _, ln := range groupsOf(grp.members, nonEmpty(lines)) {
+					l := figure.Line{Name: ln.label}
+					if l.Name == "" {
+						l.Name = f.Name
+					}
+					for _, ps := range ln.members {
+						xv, _ := ps.point.Value(x)
+						xf, _ := strconv.ParseFloat(xv, 64)
+						l.XY = append(l.XY, [2]float64{xf, ps.mean[m]})
+					}
+					c.Lines = append(c.Lines, l)
+				}
+				if err := c.Save(filepath.Join(pdir, fileName(m+"-vs-"+study.ShortKey(x), grp.label)), formats); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if hx, hy := f.Plot.HeatmapX, f.Plot.HeatmapY; hx != "" && hy != "" {
+		m := f.Plot.HeatmapMetric
+		if m == "" {
+			m = "accepted_flits_per_node_cycle"
+		}
+		xs, ys := axisValues(f, hx), axisValues(f, hy)
+		for _, grp := range groupsOf(pts, without(axes, []string{hx, hy})) {
+			h := &figure.Heatmap{Title: title(f, m, grp.label), XLabel: hx, YLabel: hy, XTicks: xs, YTicks: ys, Z: make([][]float64, len(ys))}
+			for r := range h.Z {
+				h.Z[r] = make([]float64, len(xs))
+				for c := range h.Z[r] {
+					h.Z[r][c] = nan
+				}
+			}
+			for _, ps := range grp.members {
+				xv, _ := ps.point.Value(hx)
+				yv, _ := ps.point.Value(hy)
+				h.Z[slices.Index(ys, yv)][slices.Index(xs, xv)] = ps.mean[m]
+			}
+			if err := h.Save(filepath.Join(pdir, fileName("heatmap-"+m, grp.label)), formats); err != nil {
+				return err
+			}
+		}
+	}
+	if len(f.Points) > f.Plot.MaxLines {
+		return nil
+	}
+	var first []*Record // replicate 0 of each point
+	for _, rec := range recs {
+		if rec.Replicate == 0 {
+			first = append(first, rec)
+		}
+	}
+	name := func(rec *Record) string {
+		if l := f.Points[rec.Point].Label(); l != "" {
+			return l
+		}
+		return f.Name
+	}
+	series := []struct {
+		name string
+		get  func(report.Sample) float64
+	}{
+		{"in_flight_packets", func(s report.Sample) float64 { return float64(s.InFlightPackets) }},
+		{"accepted_flits_per_node_cycle", func(s report.Sample) float64 { return s.AcceptedFlitsPerNodeCycle }},
+		{"valid_buffer_ratio", func(s report.Sample) float64 { return s.ValidBufferRatio }},
+		{"mobility_ratio", func(s report.Sample) float64 { return s.MobilityRatio }},
+	}
+	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 }) {
+		for _, s := range series {
+			c := &figure.Chart{Title: f.Name + ": " + s.name + " over time (replicate 0)", XLabel: "cycle", YLabel: s.name}
+			for _, rec := range first {
+				l := figure.Line{Name: name(rec)}
+				for _, smp := range rec.Result.Series {
+					l.XY = append(l.XY, [2]float64{float64(smp.Cycle), s.get(smp)})
+				}
+				c.Lines = append(c.Lines, l)
+			}
+			if err := c.Save(filepath.Join(pdir, "series-"+s.name), formats); err != nil {
+				return err
+			}
+		}
+	}
+	nodes := &figure.Chart{Title: f.Name + ": accepted throughput per node (replicate 0)", XLabel: "node", YLabel: "accepted flits/cycle"}
+	cdf := &figure.Chart{Title: f.Name + ": packet latency distribution (replicate 0)", XLabel: "packet latency (cycles)", YLabel: "share of packets at or below"}
+	for _, rec := range first {
+		l := figure.Line{Name: name(rec)}
+		for i, v := range rec.Result.NodeAccepted {
+			l.XY = append(l.XY, [2]float64{float64(i), v})
+		}
+		nodes.Lines = append(nodes.Lines, l)
+		cdf.Lines = append(cdf.Lines, figure.Line{Name: name(rec), XY: rec.Result.LatencyCDF})
+	}
+	if err := nodes.Save(filepath.Join(pdir, "node-throughput"), formats); err != nil {
+		return err
+	}
+	return cdf.Save(filepath.Join(pdir, "latency-cdf"), formats)
+}
+
+var nan = math.NaN()
+
+func nonEmpty(k string) []string {
+	if k == "" {
+		return nil
+	}
+	return []string{k}
+}
+
+func title(f *study.File, what, group string) string {
+	t := f.Name + ": " + what
+	if group != "" {
+		t += " (" + group + ")"
+	}
+	return t
+}
+
+func fileName(base, group string) string {
+	if group == "" {
+		return sanitize(base)
+	}
+	return sanitize(base + "-" + strings.ReplaceAll(group, " ", "_"))
+}
+
+// numericAxis reports whether every value of axis key is a number.
+func numericAxis(f *study.File, key string) bool {
+	for _, v := range axisValues(f, key) {
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// axisValues lists axis key's values, formatted, in file order.
+func axisValues(f *study.File, key string) []string {
+	for _, a := range f.Axes {
+		if a.Key == key {
+			var out []string
+			for _, v := range a.Values {
+				out = append(out, study.FormatParam(v))
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+type pointGroup struct {
+	label   string
+	members []*pointStats
+}
+
+// groupsOf groups points by their values on keys, in first-seen order,
+// labelled "key=value ...".
+func groupsOf(pts []*pointStats, keys []string) []pointGroup {
+	var out []pointGroup
+	idx := map[string]int{}
+	for _, ps := range pts {
+		var parts []string
+		for _, k := range keys {
+			v, _ := ps.point.Value(k)
+			parts = append(parts, study.ShortKey(k)+"="+v)
+		}
+		label := strings.Join(parts, " ")
+		i, ok := idx[label]
+		if !ok {
+			i = len(out)
+			idx[label] = i
+			out = append(out, pointGroup{label: label})
+		}
+		out[i].members = append(out[i].members, ps)
+	}
+	return out
+}

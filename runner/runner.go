@@ -1,0 +1,427 @@
+// Package runner runs studies: it spreads a study's runs (points x
+// replicates) over goroutines with errgroup, writes each finished run
+// atomically to OUT/points/ID.json with its full configuration, seed and
+// digest, resumes a study by skipping runs already finished, runs one shard
+// of a study (for job arrays on a cluster) and merges shard directories, and
+// writes the study's tables and figures once every run is there.
+//
+// Layout of a study directory:
+//
+//	study.toml          the study file, byte for byte
+//	points/ID.json      one record per finished run (ID = p000012-r003)
+//	results.csv         one row per run: axes as columns, metrics with units
+//	results.json        every record, in run order
+//	replicates.csv      per point: mean and standard deviation over replicates
+//	summary.txt         the text summary table and the reductions
+//	reduce-NAME.csv     one table per [[reduce]]
+//	series/ID.csv       each run's time series, where recorded
+//	plots/*.png, *.svg  the figures
+//
+// Every file is a function of the study file alone: results do not depend on
+// --jobs, --workers, the executor, sharding or interruptions.
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/internal/atomicfile"
+	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/study"
+)
+
+// Shard selects every Count-th run, starting with run Index-1 (Index is
+// 1-based, as in --shard 2/3). The zero Shard is the whole study.
+type Shard struct{ Index, Count int }
+
+// Has reports whether run i (0-based, in run order) belongs to the shard.
+func (s Shard) Has(i int) bool { return s.Count == 0 || i%s.Count == s.Index-1 }
+
+func (s Shard) String() string {
+	if s.Count == 0 {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// ParseShard reads "i/n" with 1 <= i <= n.
+func ParseShard(s string) (Shard, error) {
+	i, n, ok := strings.Cut(s, "/")
+	a, err1 := strconv.Atoi(strings.TrimSpace(i))
+	b, err2 := strconv.Atoi(strings.TrimSpace(n))
+	if !ok || err1 != nil || err2 != nil || b < 1 || a < 1 || a > b || b > 1_000_000 {
+		return Shard{}, fmt.Errorf("--shard = %q: allowed: i/n with 1 <= i <= n (shard i of n; e.g. 2/3)", s)
+	}
+	return Shard{Index: a, Count: b}, nil
+}
+
+// ShardFromEnv reads a Slurm job array's task: SLURM_ARRAY_TASK_ID among
+// SLURM_ARRAY_TASK_COUNT tasks numbered from SLURM_ARRAY_TASK_MIN (0 when
+// unset). ok is false when the variables are not set.
+func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
+	id, count := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT")
+	if id == "" || count == "" {
+		return Shard{}, false, nil
+	}
+	lo := 0
+	if m := getenv("SLURM_ARRAY_TASK_MIN"); m != "" {
+		if lo, err = strconv.Atoi(m); err != nil {
+			return Shard{}, true, fmt.Errorf("SLURM_ARRAY_TASK_MIN = %q: not an integer", m)
+		}
+	}
+	i, err1 := strconv.Atoi(id)
+	n, err2 := strconv.Atoi(count)
+	if err1 != nil || err2 != nil || n < 1 || i-lo < 0 || i-lo >= n {
+		return Shard{}, true, fmt.Errorf("SLURM_ARRAY_TASK_ID = %q, SLURM_ARRAY_TASK_COUNT = %q, SLURM_ARRAY_TASK_MIN = %d: need MIN <= ID < MIN+COUNT (use a contiguous --array=0-N or 1-N)", id, count, lo)
+	}
+	return Shard{Index: i - lo + 1, Count: n}, true, nil
+}
+
+// Options say how to run a study; none changes its results.
+type Options struct {
+	Jobs    int        // runs at once; 0 = GOMAXPROCS
+	Workers int        // shard workers per run; 0 = 1
+	Exec    actor.Kind // executor of each run; default shards
+	Out     string     // the study directory; "" = write nothing
+	Resume  bool       // skip runs already finished in Out
+	Shard   Shard
+	Checks  bool // verify network invariants after every cycle (slow)
+	// Progress, when not nil, gets a progress bar (runs done, rate, ETA).
+	Progress io.Writer
+	// Log, when not nil, gets one-line notes (resumed runs, shard share).
+	Log io.Writer
+}
+
+// Record is one finished run, as written to points/ID.json.
+type Record struct {
+	Study     string         `json:"study"`
+	Run       string         `json:"run"`
+	Point     int            `json:"point"`
+	Replicate int            `json:"replicate"`
+	Params    []ParamValue   `json:"params"`
+	Seed      uint64         `json:"seed"`
+	Config    string         `json:"config_toml"`
+	Digest    string         `json:"digest"`
+	Result    *report.Result `json:"result"`
+}
+
+// ParamValue is an axis value of a run.
+type ParamValue struct {
+	Key   string `json:"key"`
+	Value any    `json:"value"`
+}
+
+// Outcome is what a call to Run did.
+type Outcome struct {
+	Dir      string
+	Total    int              // runs in the study
+	Share    int              // runs in this shard
+	Resumed  int              // runs found finished and skipped
+	Ran      int              // runs simulated now
+	Records  []*Record        // every run of the study in order; nil where not available
+	Complete bool             // every run of the study has a record
+	Results  []*report.Result // the records' results, in order, when complete
+}
+
+// ConfigTOML is a configuration's full TOML text, as stored in a record.
+func ConfigTOML(c study.Config) string {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(c); err != nil {
+		panic(err) // a Config always encodes
+	}
+	return buf.String()
+}
+
+func newRecord(f *study.File, r *study.RunSpec, res *report.Result) *Record {
+	rec := &Record{Study: f.Name, Run: r.ID(), Point: r.Point.Index, Replicate: r.Replicate, Seed: r.Config.Seed,
+		Config: ConfigTOML(r.Config), Digest: res.Digest(), Result: res, Params: []ParamValue{}}
+	for _, p := range r.Point.Params {
+		rec.Params = append(rec.Params, ParamValue{Key: p.Key, Value: p.Value})
+	}
+	return rec
+}
+
+func pointPath(dir, id string) string { return filepath.Join(dir, "points", id+".json") }
+
+// loadRecord reads run r's record from dir; ok is false when it is missing,
+// unreadable, corrupt, or not this run's (another configuration).
+func loadRecord(dir string, r *study.RunSpec) (*Record, bool) {
+	b, err := os.ReadFile(pointPath(dir, r.ID()))
+	if err != nil {
+		return nil, false
+	}
+	var rec Record
+	if err := json.Unmarshal(b, &rec); err != nil || rec.Result == nil {
+		return nil, false
+	}
+	if rec.Run != r.ID() || rec.Config != ConfigTOML(r.Config) || rec.Digest != rec.Result.Digest() {
+		return nil, false
+	}
+	return &rec, true
+}
+
+func writeRecord(dir string, rec *Record) error {
+	b, err := json.MarshalIndent(rec, "", " ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(pointPath(dir, rec.Run), append(b, '\n'))
+}
+
+// prepare makes the study directory, refusing one that holds another study
+// or, without resume, finished runs.
+func prepare(dir string, f *study.File, resume bool) error {
+	if err := os.MkdirAll(filepath.Join(dir, "points"), 0o755); err != nil {
+		return err
+	}
+	if old, err := os.ReadFile(filepath.Join(dir, "study.toml")); err == nil && !bytes.Equal(old, f.Source) {
+		return fmt.Errorf("%s holds the results of a different study (its study.toml differs from %s); use another --out", dir, f.Path)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "points"))
+	if err != nil {
+		return err
+	}
+	finished := 0
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") { // a temporary file of a killed writer
+			os.Remove(filepath.Join(dir, "points", e.Name()))
+			continue
+		}
+		if strings.HasSuffix(e.Name(), ".json") {
+			finished++
+		}
+	}
+	if finished > 0 && !resume {
+		return fmt.Errorf("%s already holds %d finished runs of this study: use --resume to continue it, or another --out", dir, finished)
+	}
+	return atomicfile.Write(filepath.Join(dir, "study.toml"), f.Source)
+}
+
+// Run runs the study's share of runs (opt.Shard), resuming from opt.Out when
+// opt.Resume, and writes the study's outputs when every run is finished and
+// opt.Out is set. On an error or a cancelled ctx, finished runs stay written.
+func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
+	runs := f.Runs()
+	out := &Outcome{Dir: opt.Out, Total: len(runs), Records: make([]*Record, len(runs))}
+	if opt.Out != "" {
+		if err := prepare(opt.Out, f, opt.Resume); err != nil {
+			return out, err
+		}
+	}
+	var pending []int
+	for i := range runs {
+		if !opt.Shard.Has(i) {
+			continue
+		}
+		out.Share++
+		if opt.Out != "" && opt.Resume {
+			if rec, ok := loadRecord(opt.Out, &runs[i]); ok {
+				out.Records[i] = rec
+				out.Resumed++
+				continue
+			}
+		}
+		pending = append(pending, i)
+	}
+	if opt.Log != nil && (opt.Shard.Count > 0 || out.Resumed > 0) {
+		fmt.Fprintf(opt.Log, "icnsim: study %q: %d runs; shard %s has %d; %d already finished, %d to run\n",
+			f.Name, out.Total, opt.Shard, out.Share, out.Resumed, len(pending))
+	}
+	var bar *progressbar.ProgressBar
+	if opt.Progress != nil && len(pending) > 0 {
+		bar = progressbar.NewOptions(len(pending),
+			progressbar.OptionSetWriter(opt.Progress),
+			progressbar.OptionSetDescription(f.Name),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("runs"),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionShowElapsedTimeOnFinish(),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opt.Progress) }),
+			progressbar.OptionSetWidth(30))
+	}
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	workers := max(opt.Workers, 1)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(jobs)
+	var ran atomic.Int64
+	for _, i := range pending {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			r := &runs[i]
+			res, err := study.Run(gctx, r.Config, study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks})
+			if err != nil {
+				if gctx.Err() != nil && errors.Is(err, gctx.Err()) {
+					return err
+				}
+				label := r.Point.Label()
+				if label != "" {
+					label = " (" + label + ")"
+				}
+				return fmt.Errorf("run %s%s, seed %d: %w", r.ID(), label, r.Config.Seed, err)
+			}
+			rec := newRecord(f, r, res)
+			if opt.Out != "" {
+				if err := writeRecord(opt.Out, rec); err != nil {
+					return err
+				}
+			}
+			out.Records[i] = rec
+			ran.Add(1)
+			if bar != nil {
+				bar.Add(1)
+			}
+			return nil
+		})
+	}
+	err := g.Wait()
+	out.Ran = int(ran.Load())
+	if err != nil {
+		if ctx.Err() != nil {
+			return out, fmt.Errorf("interrupted: %d of %d runs of this share finished and are kept in %s; continue with --resume", out.Resumed+out.Ran, out.Share, orNowhere(opt.Out))
+		}
+		return out, err
+	}
+	out.Complete = true
+	for _, r := range out.Records {
+		if r == nil {
+			out.Complete = false
+			break
+		}
+		out.Results = append(out.Results, r.Result)
+	}
+	if !out.Complete {
+		out.Results = nil
+	}
+	if out.Complete && opt.Out != "" {
+		if err := WriteOutputs(opt.Out, f, out.Records); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func orNowhere(dir string) string {
+	if dir == "" {
+		return "memory only (no --out: nothing kept)"
+	}
+	return dir
+}
+
+// LoadStudy reads the study file of a study directory.
+func LoadStudy(dir string) (*study.File, error) {
+	path := filepath.Join(dir, "study.toml")
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("%s is not a study directory (no study.toml): %w", dir, err)
+	}
+	return study.LoadFile(path)
+}
+
+// Merge joins the finished runs of study directories (shards of one study
+// run on several machines) into out, which may be one of them, and writes
+// the study's outputs. A run missing from every directory is reported, with
+// nothing written beyond the runs that are there.
+func Merge(dirs []string, out string) (*Outcome, error) {
+	if len(dirs) == 0 {
+		return nil, errors.New("merge needs at least one study directory")
+	}
+	var f *study.File
+	for _, d := range dirs {
+		g, err := LoadStudy(d)
+		if err != nil {
+			return nil, err
+		}
+		if f != nil && !bytes.Equal(f.Source, g.Source) {
+			return nil, fmt.Errorf("%s and %s hold different studies (their study.toml differ)", dirs[0], d)
+		}
+		f = g
+	}
+	if err := os.MkdirAll(filepath.Join(out, "points"), 0o755); err != nil {
+		return nil, err
+	}
+	if old, err := os.ReadFile(filepath.Join(out, "study.toml")); err == nil && !bytes.Equal(old, f.Source) {
+		return nil, fmt.Errorf("%s holds the results of a different study; merge into another directory", out)
+	}
+	if err := atomicfile.Write(filepath.Join(out, "study.toml"), f.Source); err != nil {
+		return nil, err
+	}
+	runs := f.Runs()
+	res := &Outcome{Dir: out, Total: len(runs), Share: len(runs), Records: make([]*Record, len(runs))}
+	var missing []string
+	for i := range runs {
+		r := &runs[i]
+		for _, d := range dirs {
+			if rec, ok := loadRecord(d, r); ok {
+				res.Records[i] = rec
+				break
+			}
+		}
+		if res.Records[i] == nil {
+			label := r.Point.Label()
+			if label != "" {
+				label = " (" + label + ")"
+			}
+			missing = append(missing, r.ID()+label)
+			continue
+		}
+		if _, ok := loadRecord(out, r); !ok {
+			if err := writeRecord(out, res.Records[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(missing) > 0 {
+		shown := missing[:min(len(missing), 20)]
+		more := ""
+		if len(missing) > len(shown) {
+			more = fmt.Sprintf("\n  ... and %d more", len(missing)-len(shown))
+		}
+		return res, fmt.Errorf("merge: %d of %d runs are missing from %s (run their shards, or the study with --resume):\n  %s%s",
+			len(missing), len(runs), strings.Join(dirs, ", "), strings.Join(shown, "\n  "), more)
+	}
+	res.Complete = true
+	for _, r := range res.Records {
+		res.Results = append(res.Results, r.Result)
+	}
+	return res, WriteOutputs(out, f, res.Records)
+}
+
+// Reload reads every record of a complete study directory (for icnsim plot).
+func Reload(dir string) (*study.File, []*Record, error) {
+	f, err := LoadStudy(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	runs := f.Runs()
+	recs := make([]*Record, len(runs))
+	for i := range runs {
+		rec, ok := loadRecord(dir, &runs[i])
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: run %s is missing or corrupt; finish the study with icnsim run --resume", dir, runs[i].ID())
+		}
+		recs[i] = rec
+	}
+	return f, recs, nil
+}

@@ -1,0 +1,747 @@
+package study
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/icnsim/icnsim/report"
+)
+
+// A study file is a base configuration (the keys of Config, at top level)
+// plus optional [study], [[axis]], [plot] and [[reduce]] tables. A file with
+// no [[axis]] is a study of one point, so every configuration file is a study.
+//
+//	[study]
+//	replicates = 3            # runs per point, seeds derived as below
+//	seeds = "common"          # or "per-point"
+//
+//	[[axis]]
+//	key = "traffic.pattern"
+//	values = ["uniform", "transpose"]
+//
+//	[[axis]]
+//	key = "traffic.load_flits_per_node_cycle"
+//	range = { from = 0.05, to = 0.5, step = 0.05 }
+//
+// Axes form a cartesian product, the first axis outermost; axes with the same
+// `zip` name advance together instead (they must have equal lengths).
+type File struct {
+	Config
+	Study  StudySpec   `toml:"study"`
+	Axes   []Axis      `toml:"axis"`
+	Plot   PlotSpec    `toml:"plot"`
+	Reduce []Reduction `toml:"reduce"`
+
+	// Path and Source are the file's name and bytes (for errors and for
+	// copying the study next to its results).
+	Path   string `toml:"-"`
+	Source []byte `toml:"-"`
+	// Points are the expanded sweep, in order.
+	Points []Point `toml:"-"`
+}
+
+// StudySpec says how points are replicated.
+type StudySpec struct {
+	// Replicates is the number of runs of each point (1..1000).
+	Replicates int `toml:"replicates"`
+	// Seeds is "common" (replicate r has the same seed at every point:
+	// common random numbers, the usual choice for comparing policies or
+	// loads; replicate 0 uses the file's seed) or "per-point" (the seed is a
+	// hash of the file's seed, the point's axis values and the replicate).
+	Seeds string `toml:"seeds"`
+}
+
+// Axis is one swept key with its values (a list, or a range of numbers).
+type Axis struct {
+	Key    string `toml:"key"`
+	Values []any  `toml:"values"`
+	Range  *Range `toml:"range"`
+	Zip    string `toml:"zip"`
+	line   int
+}
+
+// Range is the numbers from, from+step, ... up to to (inclusive, within 1e-9).
+type Range struct {
+	From float64 `toml:"from"`
+	To   float64 `toml:"to"`
+	Step float64 `toml:"step"`
+}
+
+// PlotSpec chooses the figures of a study.
+type PlotSpec struct {
+	// X is the axis on the x of the curves (default: the swept load).
+	X string `toml:"x"`
+	// Lines is the axis with one line per value (default: the first other axis).
+	Lines string `toml:"lines"`
+	// Metrics of the curves against X (default: accepted throughput and mean latency).
+	Metrics []string `toml:"metrics"`
+	// HeatmapX, HeatmapY and HeatmapMetric draw a metric over two axes.
+	HeatmapX      string `toml:"heatmap_x"`
+	HeatmapY      string `toml:"heatmap_y"`
+	HeatmapMetric string `toml:"heatmap_metric"`
+	// MaxLines bounds the per-point figures (time series, per-node
+	// throughput, latency CDF): one line per point, drawn only when the
+	// study has at most this many points.
+	MaxLines int `toml:"max_lines"`
+	// Formats of the image files: png, svg.
+	Formats []string `toml:"formats"`
+}
+
+// Reduction is a summary computed over the points' replicate means.
+type Reduction struct {
+	// Name names the output table (reduce-NAME.csv); default kind-metric.
+	Name string `toml:"name"`
+	// Kind is speedup, geomean or best.
+	Kind string `toml:"kind"`
+	// Metric is a result metric, or "speedup" (the output of an earlier
+	// speedup reduction).
+	Metric string `toml:"metric"`
+	// Goal is "min" when smaller values of Metric are better (durations,
+	// latencies: the default for metrics named *_cycles) or "max".
+	Goal string `toml:"goal"`
+	// Baseline (speedup) maps axis keys to the value of the baseline point:
+	// each point is compared with the point that has these values and its own
+	// values on every other axis.
+	Baseline map[string]any `toml:"baseline"`
+	// Over (geomean, best) lists axes to take the geometric mean over first.
+	Over []string `toml:"over"`
+	// By (best) lists axes that group the points; the best point per group.
+	By []string `toml:"by"`
+}
+
+// Param is one axis value of a point.
+type Param struct {
+	Key   string
+	Value any
+}
+
+// Point is one combination of axis values and the configuration it gives.
+type Point struct {
+	Index  int
+	Params []Param
+	Config Config
+}
+
+// Label is the point's axis values, "key=value" joined by spaces.
+func (p *Point) Label() string {
+	var parts []string
+	for _, pr := range p.Params {
+		parts = append(parts, ShortKey(pr.Key)+"="+FormatParam(pr.Value))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Value is the point's value on axis key, formatted.
+func (p *Point) Value(key string) (string, bool) {
+	for _, pr := range p.Params {
+		if pr.Key == key {
+			return FormatParam(pr.Value), true
+		}
+	}
+	return "", false
+}
+
+// ShortKey is the leaf of a key path ("traffic.pattern" -> "pattern").
+func ShortKey(key string) string {
+	if i := strings.LastIndex(key, "."); i >= 0 {
+		return key[i+1:]
+	}
+	return key
+}
+
+// FormatParam prints an axis value as it appears in CSV and labels.
+func FormatParam(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return report.FormatFloat(x)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// RunSpec is one simulation of a study: a point and a replicate.
+type RunSpec struct {
+	Point     *Point
+	Replicate int
+	Config    Config // the point's configuration with this run's seed
+}
+
+// ID names the run's files: p000012-r003.
+func (r *RunSpec) ID() string { return fmt.Sprintf("p%06d-r%03d", r.Point.Index, r.Replicate) }
+
+// Runs lists every run of the study, point-major.
+func (f *File) Runs() []RunSpec {
+	var runs []RunSpec
+	for i := range f.Points {
+		p := &f.Points[i]
+		for r := range f.Study.Replicates {
+			cfg := p.Config
+			cfg.Seed = f.seedOf(p, r)
+			runs = append(runs, RunSpec{Point: p, Replicate: r, Config: cfg})
+		}
+	}
+	return runs
+}
+
+// splitmix64 is the SplitMix64 finaliser: a bijective mix of 64 bits.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+func (f *File) seedOf(p *Point, r int) uint64 {
+	base := f.Seed
+	if f.Study.Seeds == "per-point" {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%d", base)
+		for _, pr := range p.Params {
+			fmt.Fprintf(h, "\x00%s=%s", pr.Key, FormatParam(pr.Value))
+		}
+		return splitmix64(h.Sum64() + uint64(r))
+	}
+	if r == 0 {
+		return base
+	}
+	return splitmix64(base ^ uint64(r)*0xd1b54a32d192ed03)
+}
+
+// Limits on the size of a study.
+const (
+	MaxPoints     = 1_000_000
+	MaxReplicates = 1000
+)
+
+// LoadFile reads a study file strictly (see ParseFile).
+func LoadFile(path string) (*File, error) {
+	src, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFile(path, src)
+}
+
+// ParseFile decodes a study, checks every key and value and expands the
+// sweep. All problems are reported at once, each naming the file, the line
+// where known, the key path, the bad value and what is allowed.
+func ParseFile(name string, src []byte) (*File, error) {
+	f := &File{Config: Default(), Study: StudySpec{Replicates: 1, Seeds: "common"},
+		Plot: PlotSpec{MaxLines: 12, Formats: []string{"png", "svg"}}, Path: name, Source: src}
+	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
+		}
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "toml: "))
+	}
+	var errs []error
+	add := func(line int, key string, v any, allowed string) {
+		errs = append(errs, &FieldError{File: name, Line: line, Key: key, Value: v, Allowed: allowed})
+	}
+	for _, k := range md.Undecoded() {
+		if len(k) >= 2 && k[0] == "reduce" && k[1] == "baseline" {
+			continue // a map of axis keys, checked below
+		}
+		add(lineOf(src, k), k.String(), "(unknown key)", "not a study or configuration key; allowed here: "+allowedKeys(k))
+	}
+	for i := range f.Axes {
+		f.Axes[i].line = blockLine(src, "axis", i, "key")
+	}
+
+	// The study, plot and reduce tables.
+	if f.Study.Replicates < 1 || f.Study.Replicates > MaxReplicates {
+		add(lineOf(src, []string{"study", "replicates"}), "study.replicates", f.Study.Replicates, fmt.Sprintf("allowed: 1..%d runs per point", MaxReplicates))
+	}
+	if f.Study.Seeds != "common" && f.Study.Seeds != "per-point" {
+		add(lineOf(src, []string{"study", "seeds"}), "study.seeds", f.Study.Seeds, `allowed: "common" (the same seeds at every point) or "per-point"`)
+	}
+	axisErrs := f.checkAxes()
+	errs = append(errs, axisErrs...)
+	errs = append(errs, f.checkPlotAndReduce()...)
+
+	if len(axisErrs) == 0 {
+		errs = append(errs, f.expand()...)
+	} else {
+		// The axes are broken; still report what is wrong with the base.
+		for _, e := range f.Config.Validate() {
+			errs = append(errs, f.locate(e, nil))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return f, nil
+}
+
+// sweepableKeys are the configuration's key paths that an axis may sweep.
+func sweepableKeys() []string {
+	keys, _ := tomlKeys(Default())
+	keys = slices.DeleteFunc(keys, func(k string) bool { return k == "seed" || k == "name" })
+	slices.Sort(keys)
+	return keys
+}
+
+// checkAxes checks the axes' keys, values and zip groups.
+func (f *File) checkAxes() []error {
+	var errs []error
+	keys := sweepableKeys()
+	seen := map[string]int{}
+	for i := range f.Axes {
+		a := &f.Axes[i]
+		where := fmt.Sprintf("axis[%d]", i)
+		add := func(key string, v any, allowed string) {
+			errs = append(errs, &FieldError{File: f.Path, Line: a.line, Key: key, Value: v, Allowed: allowed})
+		}
+		switch {
+		case a.Key == "seed":
+			add(where+".key", a.Key, "the seed is not swept: set study.replicates (seeds derive from the file's seed)")
+			continue
+		case !slices.Contains(keys, a.Key):
+			add(where+".key", a.Key, "not a configuration key; allowed: "+strings.Join(keys, ", "))
+			continue
+		}
+		if j, dup := seen[a.Key]; dup {
+			add(where+".key", a.Key, fmt.Sprintf("already swept by axis[%d]; one axis per key", j))
+			continue
+		}
+		seen[a.Key] = i
+		if a.Range != nil && len(a.Values) > 0 {
+			add(where, a.Key, "give values or range, not both")
+			continue
+		}
+		if a.Range != nil {
+			vals, err := a.Range.expand(fieldKind(a.Key))
+			if err != nil {
+				add(where+".range", fmt.Sprintf("{from = %v, to = %v, step = %v}", a.Range.From, a.Range.To, a.Range.Step), err.Error())
+				continue
+			}
+			a.Values = vals
+		}
+		if len(a.Values) == 0 {
+			add(where+".values", "[]", "an axis needs at least one value (values = [...] or range = {from, to, step})")
+		}
+	}
+	// Zip groups: equal lengths.
+	groups := map[string][]int{}
+	for i, a := range f.Axes {
+		if a.Zip != "" {
+			groups[a.Zip] = append(groups[a.Zip], i)
+		}
+	}
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for k := range groups {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		idx := groups[name]
+		first := f.Axes[idx[0]]
+		for _, j := range idx[1:] {
+			if a := f.Axes[j]; len(a.Values) != len(first.Values) && len(a.Values) > 0 && len(first.Values) > 0 {
+				errs = append(errs, &FieldError{File: f.Path, Line: a.line, Key: fmt.Sprintf("axis[%d].zip", j), Value: name,
+					Allowed: fmt.Sprintf("zipped axes need equal lengths: %s has %d values, %s has %d", first.Key, len(first.Values), a.Key, len(a.Values))})
+			}
+		}
+	}
+	return errs
+}
+
+// expand computes the points, applying each axis value and validating every
+// point; a problem common to many points is reported once.
+func (f *File) expand() []error {
+	// Groups of axes in order of first appearance; an axis without zip is a group of its own.
+	var groups [][]int
+	byName := map[string]int{}
+	for i, a := range f.Axes {
+		if a.Zip != "" {
+			if g, ok := byName[a.Zip]; ok {
+				groups[g] = append(groups[g], i)
+				continue
+			}
+			byName[a.Zip] = len(groups)
+		}
+		groups = append(groups, []int{i})
+	}
+	total := 1
+	for _, g := range groups {
+		total *= len(f.Axes[g[0]].Values)
+		if total > MaxPoints {
+			return []error{&FieldError{File: f.Path, Line: f.Axes[g[0]].line, Key: "axis", Value: fmt.Sprintf("more than %d points", MaxPoints),
+				Allowed: fmt.Sprintf("at most %d points per study; split it into several studies", MaxPoints)}}
+		}
+	}
+	var errs []error
+	seen := map[string]bool{}
+	idx := make([]int, len(groups)) // odometer over the groups, last fastest
+	for p := range total {
+		pt := Point{Index: p, Config: f.Config}
+		for g, axes := range groups {
+			for _, ai := range axes {
+				pt.Params = append(pt.Params, Param{Key: f.Axes[ai].Key, Value: f.Axes[ai].Values[idx[g]]})
+			}
+		}
+		slices.SortStableFunc(pt.Params, func(a, b Param) int { return f.axisIndex(a.Key) - f.axisIndex(b.Key) })
+		ok := true
+		for _, pr := range pt.Params {
+			if err := setKey(&pt.Config, pr.Key, pr.Value); err != nil {
+				ai := f.axisIndex(pr.Key)
+				e := &FieldError{File: f.Path, Line: f.Axes[ai].line, Key: fmt.Sprintf("axis[%d].values", ai), Value: pr.Value,
+					Allowed: fmt.Sprintf("%s: %v", pr.Key, err)}
+				if !seen[e.Error()] {
+					seen[e.Error()] = true
+					errs = append(errs, e)
+				}
+				ok = false
+			}
+		}
+		if ok {
+			for _, e := range pt.Config.Validate() {
+				e = f.locate(e, &pt)
+				if !seen[e.Error()] {
+					seen[e.Error()] = true
+					errs = append(errs, e)
+				}
+			}
+		}
+		f.Points = append(f.Points, pt)
+		for g := len(groups) - 1; g >= 0; g-- {
+			idx[g]++
+			if idx[g] < len(f.Axes[groups[g][0]].Values) {
+				break
+			}
+			idx[g] = 0
+		}
+		if len(errs) >= 50 {
+			errs = append(errs, errors.New("(more problems not shown)"))
+			break
+		}
+	}
+	return errs
+}
+
+// locate gives a validation error of a point the file and line of the axis
+// that set the bad value, or of the base key (naming the point).
+func (f *File) locate(e error, pt *Point) error {
+	fe, ok := e.(*FieldError)
+	if !ok {
+		return fmt.Errorf("%s: %w", f.Path, e)
+	}
+	out := *fe
+	out.File = f.Path
+	if ai := f.axisIndex(fe.Key); ai >= 0 && pt != nil {
+		out.Line = f.Axes[ai].line
+		out.Key = fmt.Sprintf("axis[%d] %s", ai, fe.Key)
+		return &out
+	}
+	out.Line = lineOf(f.Source, strings.Split(fe.Key, "."))
+	if pt != nil && len(pt.Params) > 0 {
+		out.Allowed += " (at the point " + pt.Label() + ")"
+	}
+	return &out
+}
+
+func (f *File) axisIndex(key string) int {
+	return slices.IndexFunc(f.Axes, func(a Axis) bool { return a.Key == key })
+}
+
+// AxisKeys lists the swept keys in file order.
+func (f *File) AxisKeys() []string {
+	var keys []string
+	for _, a := range f.Axes {
+		keys = append(keys, a.Key)
+	}
+	return keys
+}
+
+func (r *Range) expand(kind reflect.Kind) ([]any, error) {
+	switch {
+	case math.IsNaN(r.From) || math.IsNaN(r.To) || math.IsNaN(r.Step) || math.IsInf(r.From, 0) || math.IsInf(r.To, 0):
+		return nil, errors.New("from, to and step must be finite numbers")
+	case r.Step <= 0:
+		return nil, errors.New("allowed: step > 0")
+	case r.To < r.From:
+		return nil, errors.New("allowed: from <= to")
+	}
+	n := math.Floor((r.To-r.From)/r.Step+1e-9) + 1
+	if n > MaxPoints {
+		return nil, fmt.Errorf("a range of at most %d values", MaxPoints)
+	}
+	integer := kind >= reflect.Int && kind <= reflect.Uint64
+	var vals []any
+	for i := range int(n) {
+		v := math.Round((r.From+float64(i)*r.Step)*1e9) / 1e9
+		if integer {
+			if v != math.Trunc(v) {
+				return nil, fmt.Errorf("the key takes integers; %v is not one", v)
+			}
+			vals = append(vals, int64(v))
+			continue
+		}
+		vals = append(vals, v)
+	}
+	return vals, nil
+}
+
+// fieldKind is the Go kind of configuration key path key.
+func fieldKind(key string) reflect.Kind {
+	t := reflect.TypeOf(Config{})
+	for _, part := range strings.Split(key, ".") {
+		found := false
+		for i := range t.NumField() {
+			if strings.Split(t.Field(i).Tag.Get("toml"), ",")[0] == part {
+				t, found = t.Field(i).Type, true
+				break
+			}
+		}
+		if !found {
+			return reflect.Invalid
+		}
+	}
+	return t.Kind()
+}
+
+// setKey sets key path key of cfg to v, with TOML's type rules.
+func setKey(cfg *Config, key string, v any) error {
+	parts := strings.Split(key, ".")
+	var doc any = map[string]any{parts[len(parts)-1]: v}
+	for i := len(parts) - 2; i >= 0; i-- {
+		doc = map[string]any{parts[i]: doc}
+	}
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(doc); err != nil {
+		return fmt.Errorf("cannot encode %v", v)
+	}
+	if _, err := toml.Decode(buf.String(), cfg); err != nil {
+		msg := err.Error()
+		if i := strings.Index(msg, "incompatible types: "); i >= 0 {
+			msg = msg[i+len("incompatible types: "):]
+		}
+		return errors.New("wrong type: " + msg)
+	}
+	return nil
+}
+
+// studyTables are the tables a study file adds to a configuration.
+var studyTables = map[string]reflect.Type{
+	"study":        reflect.TypeOf(StudySpec{}),
+	"axis":         reflect.TypeOf(Axis{}),
+	"axis.range":   reflect.TypeOf(Range{}),
+	"plot":         reflect.TypeOf(PlotSpec{}),
+	"reduce":       reflect.TypeOf(Reduction{}),
+	"(study file)": reflect.TypeOf(File{}),
+}
+
+// tagsOf lists a struct type's TOML keys.
+func tagsOf(t reflect.Type) []string {
+	var keys []string
+	for i := range t.NumField() {
+		tag := strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]
+		if tag != "" && tag != "-" {
+			keys = append(keys, tag)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// checkPlotAndReduce checks the [plot] and [[reduce]] tables.
+func (f *File) checkPlotAndReduce() []error {
+	var errs []error
+	axes := f.AxisKeys()
+	axisList := strings.Join(axes, ", ")
+	if axisList == "" {
+		axisList = "(this study has no axes)"
+	}
+	metrics := report.MetricNames()
+	add := func(key string, v any, allowed string) {
+		errs = append(errs, &FieldError{File: f.Path, Line: lineOf(f.Source, strings.Split(key, ".")), Key: key, Value: v, Allowed: allowed})
+	}
+	for _, k := range []struct{ key, v string }{{"plot.x", f.Plot.X}, {"plot.lines", f.Plot.Lines}, {"plot.heatmap_x", f.Plot.HeatmapX}, {"plot.heatmap_y", f.Plot.HeatmapY}} {
+		if k.v != "" && !slices.Contains(axes, k.v) {
+			add(k.key, k.v, "allowed: a swept axis key: "+axisList)
+		}
+	}
+	if (f.Plot.HeatmapX == "") != (f.Plot.HeatmapY == "") {
+		add("plot.heatmap_y", f.Plot.HeatmapY, "a heatmap needs both plot.heatmap_x and plot.heatmap_y")
+	} else if f.Plot.HeatmapX != "" && f.Plot.HeatmapX == f.Plot.HeatmapY {
+		add("plot.heatmap_y", f.Plot.HeatmapY, "allowed: an axis other than plot.heatmap_x")
+	}
+	if m := f.Plot.HeatmapMetric; m != "" && !slices.Contains(metrics, m) {
+		add("plot.heatmap_metric", m, "allowed: "+strings.Join(metrics, ", "))
+	}
+	for _, m := range f.Plot.Metrics {
+		if !slices.Contains(metrics, m) {
+			add("plot.metrics", m, "allowed: "+strings.Join(metrics, ", "))
+		}
+	}
+	if f.Plot.MaxLines < 0 || f.Plot.MaxLines > 1000 {
+		add("plot.max_lines", f.Plot.MaxLines, "allowed: 0..1000 (0: no per-point figures)")
+	}
+	for _, fm := range f.Plot.Formats {
+		if fm != "png" && fm != "svg" {
+			add("plot.formats", fm, `allowed: "png", "svg"`)
+		}
+	}
+	haveSpeedup := false
+	names := map[string]bool{}
+	for i := range f.Reduce {
+		r := &f.Reduce[i]
+		line := blockLine(f.Source, "reduce", i, "kind")
+		radd := func(key string, v any, allowed string) {
+			errs = append(errs, &FieldError{File: f.Path, Line: line, Key: fmt.Sprintf("reduce[%d].%s", i, key), Value: v, Allowed: allowed})
+		}
+		switch r.Kind {
+		case "speedup", "geomean", "best":
+		default:
+			radd("kind", r.Kind, "allowed: speedup, geomean, best")
+			continue
+		}
+		if r.Metric == "speedup" && !haveSpeedup {
+			radd("metric", r.Metric, "needs an earlier [[reduce]] of kind speedup")
+		} else if r.Metric != "speedup" && !slices.Contains(metrics, r.Metric) {
+			radd("metric", r.Metric, "allowed: speedup (after a speedup reduction), "+strings.Join(metrics, ", "))
+		}
+		if r.Goal == "" {
+			r.Goal = "max"
+			if strings.HasSuffix(r.Metric, "_cycles") {
+				r.Goal = "min"
+			}
+		} else if r.Goal != "min" && r.Goal != "max" {
+			radd("goal", r.Goal, `allowed: "min" (smaller is better) or "max"`)
+		}
+		if r.Name == "" {
+			r.Name = r.Kind + "-" + r.Metric
+		}
+		if names[r.Name] {
+			radd("name", r.Name, "each reduction needs its own name")
+		}
+		names[r.Name] = true
+		checkAxisList := func(key string, list []string) {
+			for _, k := range list {
+				if !slices.Contains(axes, k) {
+					radd(key, k, "allowed: a swept axis key: "+axisList)
+				}
+			}
+		}
+		checkAxisList("over", r.Over)
+		checkAxisList("by", r.By)
+		switch r.Kind {
+		case "speedup":
+			if len(r.Baseline) == 0 {
+				radd("baseline", "{}", `a speedup needs a baseline: { "axis.key" = value, ... }`)
+			}
+			for _, k := range slices.Sorted(mapKeys(r.Baseline)) {
+				ai := f.axisIndex(k)
+				if ai < 0 {
+					radd("baseline", k, "allowed: a swept axis key: "+axisList)
+					continue
+				}
+				v := FormatParam(r.Baseline[k])
+				if !slices.ContainsFunc(f.Axes[ai].Values, func(x any) bool { return FormatParam(x) == v }) {
+					radd("baseline", fmt.Sprintf("%s = %v", k, v), "the baseline must be one of the axis's values")
+				}
+			}
+			haveSpeedup = true
+		case "geomean":
+			if len(r.Over) == 0 {
+				radd("over", "[]", "a geomean needs the axes to average over")
+			}
+		}
+	}
+	return errs
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// blockLine finds the line of key leaf in the i-th [[table]] block (or the
+// block's header line), 0 when unknown.
+func blockLine(src []byte, table string, i int, leaf string) int {
+	n, header := -1, 0
+	for ln, line := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			if strings.Trim(strings.SplitN(t, "#", 2)[0], "[] \t") == table && strings.HasPrefix(t, "[[") {
+				n++
+				if n == i {
+					header = ln + 1
+				}
+				continue
+			}
+			if n == i && header > 0 {
+				return header
+			}
+			continue
+		}
+		if n == i && header > 0 {
+			if eq := strings.Index(t, "="); eq > 0 && strings.TrimSpace(t[:eq]) == leaf {
+				return ln + 1
+			}
+		}
+	}
+	return header
+}
+
+// Describe prints the study's size and expanded axes (for icnsim validate).
+func (f *File) Describe() string {
+	var b strings.Builder
+	runs := len(f.Points) * f.Study.Replicates
+	fmt.Fprintf(&b, "%s: ok: study %q, %d points x %d replicates = %d runs (seeds: %s)\n", f.Path, f.Name, len(f.Points), f.Study.Replicates, runs, f.Study.Seeds)
+	for i, a := range f.Axes {
+		var vals []string
+		for _, v := range a.Values {
+			vals = append(vals, FormatParam(v))
+		}
+		zip := ""
+		if a.Zip != "" {
+			zip = " (zip " + strconv.Quote(a.Zip) + ")"
+		}
+		fmt.Fprintf(&b, "  axis[%d] %s%s: %d values: %s\n", i, a.Key, zip, len(a.Values), strings.Join(vals, ", "))
+	}
+	return b.String()
+}
+
+// CheckBuild builds one network of every distinct network, router and packet
+// size of the study, so that errors found only when a network is built (a
+// channel dependency cycle) are reported before anything runs.
+func (f *File) CheckBuild() error {
+	type shape struct {
+		n Network
+		r Router
+		p int
+	}
+	seen := map[shape]bool{}
+	var errs []error
+	for i := range f.Points {
+		pt := &f.Points[i]
+		s := shape{pt.Config.Network, pt.Config.Router, pt.Config.Traffic.PacketFlits}
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		if _, err := Build(pt.Config); err != nil {
+			errs = append(errs, f.locate(err, pt))
+		}
+	}
+	return errors.Join(errs...)
+}
