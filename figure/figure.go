@@ -160,7 +160,7 @@ func (h *Heatmap) Save(base string, formats []string) error {
 		}
 		for i := range labels.TextStyle {
 			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = -0.5, -0.5
-			labels.TextStyle[i].Font.Size = vg.Points(7)
+			labels.TextStyle[i].Font.Size = vg.Points(9)
 		}
 		p.Add(labels)
 	}

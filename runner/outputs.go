@@ -22,6 +22,9 @@ import (
 // WriteOutputs writes the study's tables and figures from its records (every
 // run, in order). Each file is written atomically.
 func WriteOutputs(dir string, f *study.File, recs []*Record) error {
+	if err := removeTemps(dir); err != nil {
+		return err
+	}
 	write := func(name string, fill func(io.Writer) error) error {
 		var buf bytes.Buffer
 		if err := fill(&buf); err != nil {

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -197,13 +198,12 @@ func prepare(dir string, f *study.File, resume bool) error {
 	if err != nil {
 		return err
 	}
+	if err := removeTemps(dir); err != nil {
+		return err
+	}
 	finished := 0
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") { // a temporary file of a killed writer
-			os.Remove(filepath.Join(dir, "points", e.Name()))
-			continue
-		}
-		if strings.HasSuffix(e.Name(), ".json") {
+		if strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
 			finished++
 		}
 	}
@@ -211,6 +211,20 @@ func prepare(dir string, f *study.File, resume bool) error {
 		return fmt.Errorf("%s already holds %d finished runs of this study: use --resume to continue it, or another --out", dir, finished)
 	}
 	return atomicfile.Write(filepath.Join(dir, "study.toml"), f.Source)
+}
+
+// removeTemps deletes the temporary files that a writer killed between
+// writing and renaming left anywhere under dir (see atomicfile).
+func removeTemps(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && atomicfile.IsTemp(d.Name()) {
+			return os.Remove(p)
+		}
+		return nil
+	})
 }
 
 // Run runs the study's share of runs (opt.Shard), resuming from opt.Out when
@@ -298,7 +312,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	}
 	err := g.Wait()
 	out.Ran = int(ran.Load())
-	if err != nil {
+	if err != nil || ctx.Err() != nil {
 		if ctx.Err() != nil {
 			return out, fmt.Errorf("interrupted: %d of %d runs of this share finished and are kept in %s; continue with --resume", out.Resumed+out.Ran, out.Share, orNowhere(opt.Out))
 		}

@@ -6,13 +6,14 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Write writes data to a temporary file in path's directory, syncs
 // it and renames it over path, so readers (and a resumed study after a
 // crash) see either the old file or the whole new one, never a part.
 func Write(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tempMark+"*")
 	if err != nil {
 		return err
 	}
@@ -29,3 +30,9 @@ func Write(path string, data []byte) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
+
+const tempMark = ".tmp-atomic-"
+
+// IsTemp reports whether name is one of Write's temporary files, which a
+// writer killed before its rename leaves behind.
+func IsTemp(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, tempMark) }

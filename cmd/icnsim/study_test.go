@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/icnsim/icnsim/internal/dirtest"
+)
+
+// base is a small valid study; bad cases append to it.
+const base = `name = "bad"
+[network]
+topology = "mesh"
+k = 4
+[router]
+routing = "dor"
+vcs = 2
+[traffic]
+process = "bernoulli"
+[measure]
+warmup_cycles = 100
+measure_cycles = 100
+`
+
+// TestBadStudies: each malformed study gives one clear error naming the
+// file, the key path, the bad value and what is allowed, a non-zero exit,
+// and writes nothing.
+func TestBadStudies(t *testing.T) {
+	cases := []struct {
+		name, toml string
+		args       []string // extra run flags
+		env        []string
+		want       []string
+	}{
+		{"unknown axis key", "[[axis]]\nkey = \"router.vc\"\nvalues = [2]\n", nil, nil, []string{":14:", "axis[0].key = \"router.vc\"", "not a configuration key", "router.vcs"}},
+		{"empty axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = []\n", nil, nil, []string{"axis[0].values", "at least one value"}},
+		{"axis without values", "[[axis]]\nkey = \"router.vcs\"\n", nil, nil, []string{"axis[0].values", "at least one value"}},
+		{"wrong value type", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, \"three\"]\n", nil, nil, []string{":14:", "axis[0].values = \"three\"", "router.vcs", "wrong type", "integer"}},
+		{"values not a list", "[[axis]]\nkey = \"traffic.pattern\"\nvalues = \"uniform\"\n", nil, nil, []string{"line 15", "incompatible types"}},
+		{"negative load", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, -0.2]\n", nil, nil, []string{":14:", "traffic.load_flits_per_node_cycle = -0.2", "> 0 and <= 1"}},
+		{"load range beyond one", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.5, to = 1.5, step = 0.5}\n", nil, nil, []string{"traffic.load_flits_per_node_cycle = 1.5", "<= 1"}},
+		{"zip of unequal lengths", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\nzip = \"a\"\n[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [8, 16, 32]\nzip = \"a\"\n", nil, nil, []string{":18:", "axis[1].zip = \"a\"", "equal lengths", "router.vcs has 2", "router.buffer_flits has 3"}},
+		{"zero step", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.1, to = 0.5, step = 0}\n", nil, nil, []string{"axis[0].range", "step > 0"}},
+		{"range backwards", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.5, to = 0.1, step = 0.1}\n", nil, nil, []string{"axis[0].range", "from <= to"}},
+		{"fractional range on an integer key", "[[axis]]\nkey = \"router.vcs\"\nrange = {from = 2, to = 3, step = 0.5}\n", nil, nil, []string{"axis[0].range", "integers; 2.5"}},
+		{"values and range", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2]\nrange = {from = 2, to = 4, step = 1}\n", nil, nil, []string{"axis[0]", "values or range, not both"}},
+		{"duplicate axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2]\n[[axis]]\nkey = \"router.vcs\"\nvalues = [4]\n", nil, nil, []string{":17:", "axis[1].key = \"router.vcs\"", "already swept by axis[0]"}},
+		{"seed as an axis", "[[axis]]\nkey = \"seed\"\nvalues = [1, 2]\n", nil, nil, []string{"axis[0].key = \"seed\"", "study.replicates"}},
+		{"unknown study key", "[study]\nreplicate = 3\n", nil, nil, []string{":14:", "study.replicate", "unknown key", "replicates, seeds"}},
+		{"zero replicates", "[study]\nreplicates = 0\n", nil, nil, []string{":14:", "study.replicates = 0", "1..1000"}},
+		{"unknown seeds mode", "[study]\nseeds = \"random\"\n", nil, nil, []string{"study.seeds = \"random\"", "per-point"}},
+		{"plot x not an axis", "[plot]\nx = \"router.vcs\"\n", nil, nil, []string{":14:", "plot.x = \"router.vcs\"", "swept axis", "no axes"}},
+		{"unknown plot format", "[plot]\nformats = [\"pdf\"]\n", nil, nil, []string{"plot.formats = \"pdf\"", "png", "svg"}},
+		{"unknown reduction", "[[reduce]]\nkind = \"median\"\nmetric = \"latency_mean_cycles\"\n", nil, nil, []string{":14:", "reduce[0].kind = \"median\"", "speedup, geomean, best"}},
+		{"unknown metric", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n[[reduce]]\nkind = \"best\"\nmetric = \"latency\"\n", nil, nil, []string{"reduce[0].metric = \"latency\"", "latency_mean_cycles"}},
+		{"baseline not on the axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n[[reduce]]\nkind = \"speedup\"\nmetric = \"latency_mean_cycles\"\nbaseline = { \"router.vcs\" = 3 }\n", nil, nil, []string{`reduce[0].baseline = "router.vcs = 3"`, "one of the axis's values"}},
+		{"bad combination at one point", "[[axis]]\nkey = \"network.k\"\nvalues = [4, 6]\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"bit-reverse\"]\n", nil, nil, []string{":17:", "traffic.pattern = \"bit-reverse\"", "power-of-two node count; this network has 36 nodes"}},
+		{"deadlock at one point", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 1]\n[[axis]]\nkey = \"network.topology\"\nvalues = [\"mesh\", \"torus\"]\n", nil, nil, []string{":14:", "axis[0] router.vcs = 1", `routing "dor" with 1 VCs on the 4x4 torus can deadlock`, "R(0,0).E vc0 -> R(1,0).E vc0"}},
+		{"shard 4/3", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", []string{"--shard", "4/3"}, nil, []string{"--shard = \"4/3\"", "1 <= i <= n"}},
+		{"slurm task beyond count", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", nil, []string{"SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MIN=1"}, []string{"SLURM_ARRAY_TASK_ID = \"5\"", "MIN <= ID < MIN+COUNT"}},
+		{"two problems at once", "[study]\nreplicates = -1\n[[axis]]\nkey = \"router.vcs\"\nvalues = []\n", nil, nil, []string{"study.replicates = -1", "axis[0].values"}},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.NewReplacer(" ", "-", "/", "-").Replace(c.name)+".toml")
+			if err := os.WriteFile(path, []byte(base+c.toml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out-"+strings.NewReplacer(" ", "-", "/", "-").Replace(c.name))
+			cmd := exec.Command(os.Args[0], append([]string{"run", path, "--out", out, "--quiet"}, c.args...)...)
+			cmd.Env = append(append(os.Environ(), "ICNSIM_AS_MAIN=1"), c.env...)
+			var o, e bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &o, &e
+			err := cmd.Run()
+			stderr := e.String()
+			if err == nil {
+				t.Fatalf("accepted; stdout:\n%s", o.String())
+			}
+			if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") || !strings.HasPrefix(stderr, "icnsim: ") {
+				t.Errorf("not one clear message:\n%s", stderr)
+			}
+			want := c.want
+			if c.args == nil && c.env == nil {
+				want = append(want, path)
+			}
+			for _, w := range want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("error does not mention %q:\n%s", w, stderr)
+				}
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("wrote %s", out)
+			}
+			if c.args == nil && c.env == nil { // validate says the same
+				err := newApp(&bytes.Buffer{}).RunContext(context.Background(), []string{"icnsim", "validate", path})
+				if err == nil || !strings.Contains("icnsim: "+err.Error()+"\n", strings.TrimSpace(stderr)) {
+					t.Errorf("validate: %v\nrun: %s", err, stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestValidateStudy: validate prints the number of points and the axes.
+func TestValidateStudy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(path, []byte(base+"[study]\nreplicates = 3\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.1, to = 0.3, step = 0.1}\n"), 0o644)
+	var out bytes.Buffer
+	if err := newApp(&out).Run([]string{"icnsim", "validate", path}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"6 points x 3 replicates = 18 runs", "traffic.pattern: 2 values: uniform, transpose", "traffic.load_flits_per_node_cycle: 3 values: 0.1, 0.2, 0.3"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("validate output lacks %q:\n%s", w, out.String())
+		}
+	}
+}
+
+// TestKillAndResume: a study killed with SIGKILL at random moments, resumed
+// each time, ends with exactly the files of an uninterrupted run.
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("runs a study several times (about 20 s)")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "kill.toml")
+	src := strings.Replace(base, "k = 4", "k = 8", 1) + "[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\", \"bit-complement\", \"shuffle\"]\n" +
+		"[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.02, to = 0.4, step = 0.02}\n"
+	src = strings.Replace(src, "measure_cycles = 100", "measure_cycles = 400\ndrain_cycles = 1000", 1)
+	os.WriteFile(path, []byte(src), 0o644)
+	ref, d := filepath.Join(dir, "ref"), filepath.Join(dir, "killed")
+	start := time.Now()
+	if _, stderr, code := icnsim(t, "run", path, "--out", ref, "--quiet", "--jobs", "2"); code != 0 {
+		t.Fatalf("uninterrupted run: exit %d: %s", code, stderr)
+	}
+	full := time.Since(start)
+	runs := len(dirtest.Tree(t, filepath.Join(ref, "points")))
+	rng := rand.New(rand.NewPCG(2026, 11))
+	partial := 0
+	for k := range 6 {
+		args := []string{"run", path, "--out", d, "--quiet", "--jobs", "2"}
+		if k > 0 {
+			args = append(args, "--resume")
+		}
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "ICNSIM_AS_MAIN=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// A random moment within a full run's time: during the runs or
+		// while the tables and plots are written.
+		span := int64(full)
+		if k%2 == 0 {
+			span /= 2
+		}
+		time.Sleep(time.Duration(rng.Int64N(span)))
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		n := 0
+		if entries, err := os.ReadDir(filepath.Join(d, "points")); err == nil {
+			for _, e := range entries {
+				if strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
+					n++
+				}
+			}
+		}
+		t.Logf("kill %d: %d of %d runs finished", k+1, n, runs)
+		if n > 0 && n < runs {
+			partial++
+		}
+	}
+	if partial == 0 {
+		t.Fatal("no kill landed in the middle of the study; the test proved nothing")
+	}
+	if _, stderr, code := icnsim(t, "run", path, "--out", d, "--quiet", "--jobs", "2", "--resume"); code != 0 {
+		t.Fatalf("final resume: exit %d: %s", code, stderr)
+	}
+	t.Logf("%d files compared", dirtest.Same(t, ref, d))
+}

@@ -1,0 +1,329 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/internal/dirtest"
+	"github.com/icnsim/icnsim/study"
+)
+
+// StudyTOML200 is a study of 200 short points: 5 patterns x 40 loads on a
+// 4x4 mesh (tests in other packages use it too, through testdata).
+const studyTOML200 = `name = "mesh4-curves"
+seed = 7
+[network]
+topology = "mesh"
+k = 4
+[router]
+routing = "dor"
+vcs = 2
+[traffic]
+process = "bernoulli"
+[measure]
+warmup_cycles = 100
+measure_cycles = 200
+drain_cycles = 1000
+sample_cycles = 100
+[[axis]]
+key = "traffic.pattern"
+values = ["uniform", "transpose", "bit-complement", "shuffle", "neighbour"]
+[[axis]]
+key = "traffic.load_flits_per_node_cycle"
+range = { from = 0.0125, to = 0.5, step = 0.0125 }
+`
+
+func parse(t *testing.T, src string) *study.File {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "study.toml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := study.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func run(t *testing.T, f *study.File, opt Options) *Outcome {
+	t.Helper()
+	o, err := Run(context.Background(), f, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// TestStudyIdenticalAcrossJobsAndShards: a 200-point study gives the same
+// files, byte for byte, with 1 or 2 jobs, with another executor, and run as
+// three shards merged.
+func TestStudyIdenticalAcrossJobsAndShards(t *testing.T) {
+	f := parse(t, studyTOML200)
+	if got := len(f.Points); got != 200 {
+		t.Fatalf("%d points, want 200", got)
+	}
+	root := t.TempDir()
+	one, two := filepath.Join(root, "jobs1"), filepath.Join(root, "jobs2")
+	o := run(t, f, Options{Jobs: 1, Out: one})
+	if !o.Complete || o.Ran != 200 || len(o.Results) != 200 {
+		t.Fatalf("jobs 1: complete %v, ran %d, results %d", o.Complete, o.Ran, len(o.Results))
+	}
+	run(t, f, Options{Jobs: 2, Out: two})
+	dirtest.Same(t, one, two)
+	serial := filepath.Join(root, "serial2w")
+	run(t, f, Options{Jobs: 2, Workers: 2, Exec: actor.Serial, Out: serial})
+	dirtest.Same(t, one, serial)
+
+	var shards []string
+	for i := 1; i <= 3; i++ {
+		d := filepath.Join(root, fmt.Sprintf("shard%d", i))
+		o := run(t, f, Options{Jobs: 2, Out: d, Shard: Shard{Index: i, Count: 3}})
+		if o.Complete || o.Share != len(f.Points)/3+map[bool]int{true: 1}[i <= len(f.Points)%3] {
+			t.Fatalf("shard %d: complete %v share %d", i, o.Complete, o.Share)
+		}
+		if _, err := os.Stat(filepath.Join(d, "results.csv")); err == nil {
+			t.Fatalf("shard %d wrote results.csv before the merge", i)
+		}
+		shards = append(shards, d)
+	}
+	if _, err := Merge(shards[:2], filepath.Join(root, "partial")); err == nil || !strings.Contains(err.Error(), "runs are missing") || !strings.Contains(err.Error(), "p000002-r000") {
+		t.Fatalf("merge of two of three shards: %v", err)
+	}
+	merged := filepath.Join(root, "merged")
+	if _, err := Merge(shards, merged); err != nil {
+		t.Fatal(err)
+	}
+	dirtest.Same(t, one, merged)
+}
+
+// TestResume: a resumed study skips finished runs, re-runs missing and
+// corrupt ones, and ends with the same files as an uninterrupted run.
+func TestResume(t *testing.T) {
+	f := parse(t, strings.Replace(studyTOML200, "to = 0.5", "to = 0.1", 1))
+	root := t.TempDir()
+	ref, d := filepath.Join(root, "ref"), filepath.Join(root, "resumed")
+	run(t, f, Options{Jobs: 2, Out: ref})
+	run(t, f, Options{Jobs: 2, Out: d})
+	runs := f.Runs()
+	os.Remove(pointPath(d, runs[3].ID()))                                           // missing
+	os.WriteFile(pointPath(d, runs[5].ID()), []byte(`{"study": "mesh4-cur`), 0o644) // truncated
+	b, _ := os.ReadFile(pointPath(d, runs[7].ID()))                                 // tampered
+	os.WriteFile(pointPath(d, runs[7].ID()), bytes.Replace(b, []byte(`"accepted_flits_per_node_cycle": 0.`), []byte(`"accepted_flits_per_node_cycle": 9.`), 1), 0o644)
+	os.WriteFile(filepath.Join(d, "points", ".p000009-r000.json.tmp-atomic-123"), []byte("half"), 0o644) // a killed writer's
+	os.Remove(filepath.Join(d, "results.csv"))
+	if _, err := Run(context.Background(), f, Options{Out: d}); err == nil || !strings.Contains(err.Error(), "--resume") {
+		t.Fatalf("re-running into a study directory without --resume: %v", err)
+	}
+	o := run(t, f, Options{Jobs: 2, Out: d, Resume: true})
+	if o.Ran != 3 || o.Resumed != len(runs)-3 {
+		t.Fatalf("resume ran %d and skipped %d; want 3 and %d", o.Ran, o.Resumed, len(runs)-3)
+	}
+	dirtest.Same(t, ref, d)
+
+	other := parse(t, strings.Replace(studyTOML200, "seed = 7", "seed = 8", 1))
+	if _, err := Run(context.Background(), other, Options{Out: d, Resume: true}); err == nil || !strings.Contains(err.Error(), "different study") {
+		t.Fatalf("resuming another study's directory: %v", err)
+	}
+}
+
+// TestCancelKeepsFinishedRuns: a cancelled study returns an error that says
+// how to continue, and the runs it finished are kept.
+func TestCancelKeepsFinishedRuns(t *testing.T) {
+	f := parse(t, studyTOML200)
+	d := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Run(ctx, f, Options{Jobs: 2, Out: d})
+	if err == nil || !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "--resume") {
+		t.Fatalf("cancelled study: %v", err)
+	}
+	o := run(t, f, Options{Jobs: 2, Out: d, Resume: true})
+	if !o.Complete {
+		t.Fatal("resumed study incomplete")
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Shard
+		ok   bool
+	}{{"1/3", Shard{1, 3}, true}, {"3/3", Shard{3, 3}, true}, {"1/1", Shard{1, 1}, true},
+		{"4/3", Shard{}, false}, {"0/3", Shard{}, false}, {"1/0", Shard{}, false}, {"a/b", Shard{}, false}, {"2", Shard{}, false}, {"-1/3", Shard{}, false}} {
+		got, err := ParseShard(c.in)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseShard(%q) = %v, %v", c.in, got, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "1 <= i <= n") {
+			t.Errorf("ParseShard(%q) error does not say what is allowed: %v", c.in, err)
+		}
+	}
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	for _, c := range []struct {
+		vars     map[string]string
+		want     Shard
+		ok, fail bool
+	}{
+		{map[string]string{}, Shard{}, false, false},
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0"}, Shard{1, 4}, true, false},
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1"}, Shard{4, 4}, true, false},
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"}, Shard{4, 4}, true, false},
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "3"}, Shard{}, true, true},
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "3"}, Shard{}, true, true},
+	} {
+		got, ok, err := ShardFromEnv(env(c.vars))
+		if got != c.want || ok != c.ok || (err != nil) != c.fail {
+			t.Errorf("ShardFromEnv(%v) = %v, %v, %v", c.vars, got, ok, err)
+		}
+	}
+	// Shards partition the runs.
+	for n := 1; n <= 4; n++ {
+		for i := range 10 {
+			owners := 0
+			for s := 1; s <= n; s++ {
+				if (Shard{s, n}).Has(i) {
+					owners++
+				}
+			}
+			if owners != 1 {
+				t.Errorf("run %d has %d owners among %d shards", i, owners, n)
+			}
+		}
+	}
+}
+
+// TestPlots: every plot type is drawn from a small study, in PNG and SVG, at
+// the figure size, and is not blank; icnsim plot (Reload + WriteOutputs)
+// redraws the same files.
+func TestPlots(t *testing.T) {
+	f := parse(t, `name = "plots"
+seed = 3
+[network]
+topology = "mesh"
+k = 4
+[router]
+routing = "dor"
+vcs = 2
+[traffic]
+process = "bernoulli"
+[measure]
+warmup_cycles = 100
+measure_cycles = 300
+drain_cycles = 1000
+sample_cycles = 50
+[[axis]]
+key = "traffic.pattern"
+values = ["uniform", "transpose"]
+[[axis]]
+key = "traffic.load_flits_per_node_cycle"
+values = [0.05, 0.15, 0.3]
+[plot]
+heatmap_x = "traffic.load_flits_per_node_cycle"
+heatmap_y = "traffic.pattern"
+heatmap_metric = "latency_mean_cycles"
+`)
+	d := t.TempDir()
+	run(t, f, Options{Out: d})
+	bases := []string{
+		"accepted_flits_per_node_cycle-vs-load_flits_per_node_cycle",
+		"latency_mean_cycles-vs-load_flits_per_node_cycle",
+		"heatmap-latency_mean_cycles",
+		"series-in_flight_packets", "series-accepted_flits_per_node_cycle", "series-valid_buffer_ratio", "series-mobility_ratio",
+		"node-throughput", "latency-cdf",
+	}
+	before := dirtest.Tree(t, filepath.Join(d, "plots"))
+	if len(before) != 2*len(bases) {
+		t.Errorf("%d plot files, want %d", len(before), 2*len(bases))
+	}
+	for _, base := range bases {
+		p := filepath.Join(d, "plots", base)
+		checkPNG(t, p+".png")
+		checkSVG(t, p+".svg")
+	}
+	for _, name := range []string{"results.csv", "results.json", "replicates.csv", "summary.txt", "series/p000000-r000.csv"} {
+		if st, err := os.Stat(filepath.Join(d, name)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	os.RemoveAll(filepath.Join(d, "plots"))
+	g, recs, err := Reload(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteOutputs(d, g, recs); err != nil {
+		t.Fatal(err)
+	}
+	after := dirtest.Tree(t, filepath.Join(d, "plots"))
+	for name, b := range before {
+		if !bytes.Equal(b, after[name]) {
+			t.Errorf("%s: redrawn plot differs", name)
+		}
+	}
+}
+
+func checkPNG(t *testing.T, path string) {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer fh.Close()
+	img, err := png.Decode(fh)
+	if err != nil {
+		t.Errorf("%s: %v", path, err)
+		return
+	}
+	if b := img.Bounds(); b.Dx() != 768 || b.Dy() != 480 {
+		t.Errorf("%s: %dx%d, want 768x480", path, b.Dx(), b.Dy())
+	}
+	colours, inked := map[[3]uint32]bool{}, 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			colours[[3]uint32{r >> 8, g >> 8, b >> 8}] = true
+			if r>>8 < 200 || g>>8 < 200 || b>>8 < 200 {
+				inked++
+			}
+		}
+	}
+	// Axes, text and at least two data colours; more than 1% of the figure inked.
+	if len(colours) < 4 || inked < 768*480/100 {
+		t.Errorf("%s looks blank: %d colours, %d inked pixels", path, len(colours), inked)
+	}
+	var _ image.Image = img
+}
+
+func checkSVG(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	var doc struct {
+		Width  string `xml:"width,attr"`
+		Height string `xml:"height,attr"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Errorf("%s: %v", path, err)
+		return
+	}
+	if doc.Width != "576pt" || doc.Height != "360pt" {
+		t.Errorf("%s: %s x %s, want 576pt x 360pt", path, doc.Width, doc.Height)
+	}
+	if n := bytes.Count(b, []byte("<path")); n < 10 {
+		t.Errorf("%s looks blank: %d paths", path, n)
+	}
+}
