@@ -35,4 +35,6 @@ const tempMark = ".tmp-atomic-"
 
 // IsTemp reports whether name is one of Write's temporary files, which a
 // writer killed before its rename leaves behind.
-func IsTemp(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, tempMark) }
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMark)
+}
