@@ -175,7 +175,7 @@ func WriteSummary(w io.Writer, f *study.File, recs []*Record) error {
 		{"offered_flits_per_node_cycle", "offered"}, {"accepted_flits_per_node_cycle", "accepted"},
 		{"latency_mean_cycles", "lat mean"}, {"latency_p99_cycles", "lat p99"}, {"node_accepted_jain", "jain"}}
 	if collective {
-		cols = append(cols, struct{ metric, title string }{"collective_duration_cycles", "duration"})
+		cols = append(cols[1:], struct{ metric, title string }{"collective_duration_cycles", "duration"})
 	}
 	for _, c := range cols {
 		head = append(head, c.title)

@@ -3,17 +3,22 @@ package runner
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/xml"
 	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/internal/dirtest"
+	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -325,5 +330,125 @@ func checkSVG(t *testing.T, path string) {
 	}
 	if n := bytes.Count(b, []byte("<path")); n < 10 {
 		t.Errorf("%s looks blank: %d paths", path, n)
+	}
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	rows, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// TestReductions: the speed-up, geometric-mean and best-point tables agree
+// with the per-point means in replicates.csv, and replicate means and
+// standard deviations agree with results.csv.
+func TestReductions(t *testing.T) {
+	f := parse(t, `name = "red"
+[network]
+topology = "mesh"
+k = 4
+[router]
+routing = "dor"
+vcs = 1
+buffer_flits = 8
+[traffic]
+process = "collective"
+packets_per_node = 4
+[study]
+replicates = 3
+[[axis]]
+key = "traffic.pattern"
+values = ["uniform", "transpose", "bit-complement"]
+[[axis]]
+key = "router.vcs"
+values = [1, 2, 4]
+[[reduce]]
+kind = "speedup"
+metric = "collective_duration_cycles"
+baseline = { "router.vcs" = 1 }
+[[reduce]]
+kind = "best"
+metric = "speedup"
+by = ["traffic.pattern"]
+[[reduce]]
+name = "average-best"
+kind = "best"
+metric = "speedup"
+over = ["traffic.pattern"]
+`)
+	d := t.TempDir()
+	run(t, f, Options{Out: d})
+	// Replicate means from results.csv.
+	res := readCSV(t, filepath.Join(d, "results.csv"))
+	col := func(rows [][]string, name string) int { return slices.Index(rows[0], name) }
+	dur := col(res, "collective_duration_cycles")
+	sums := map[string][]float64{}
+	for _, r := range res[1:] {
+		sums[r[1]] = append(sums[r[1]], num(t, r[dur]))
+	}
+	rep := readCSV(t, filepath.Join(d, "replicates.csv"))
+	mean := map[[2]string]float64{}
+	for _, r := range rep[1:] {
+		m, s := report.MeanStd(sums[r[0]])
+		if got := num(t, r[col(rep, "collective_duration_cycles_mean")]); got != m {
+			t.Errorf("point %s mean %v, want %v", r[0], got, m)
+		}
+		if got := num(t, r[col(rep, "collective_duration_cycles_std")]); got != s {
+			t.Errorf("point %s std %v, want %v", r[0], got, s)
+		}
+		mean[[2]string{r[1], r[2]}] = num(t, r[col(rep, "collective_duration_cycles_mean")])
+	}
+	sp := readCSV(t, filepath.Join(d, "reduce-speedup-collective_duration_cycles.csv"))
+	speed := map[[2]string]float64{}
+	for _, r := range sp[1:] {
+		want := mean[[2]string{r[0], "1"}] / mean[[2]string{r[0], r[1]}]
+		got := num(t, r[4])
+		if math.Abs(got-want) > 1e-8 {
+			t.Errorf("speedup %v: %v, want %v", r[:2], got, want)
+		}
+		speed[[2]string{r[0], r[1]}] = got
+	}
+	best := readCSV(t, filepath.Join(d, "reduce-best-speedup.csv"))
+	if len(best) != 4 {
+		t.Fatalf("best per pattern: %d rows", len(best))
+	}
+	for _, r := range best[1:] {
+		for _, v := range []string{"1", "2", "4"} {
+			if speed[[2]string{r[0], v}] > num(t, r[2]) {
+				t.Errorf("best for %s is %v = %s, but vcs=%s gives %v", r[0], r[1], r[2], v, speed[[2]string{r[0], v}])
+			}
+		}
+	}
+	avg := readCSV(t, filepath.Join(d, "reduce-average-best.csv"))
+	if len(avg) != 2 {
+		t.Fatalf("average best: %v", avg)
+	}
+	bestGeo := 0.0
+	for _, v := range []string{"1", "2", "4"} {
+		g := math.Cbrt(speed[[2]string{"uniform", v}] * speed[[2]string{"transpose", v}] * speed[[2]string{"bit-complement", v}])
+		bestGeo = max(bestGeo, g)
+	}
+	if got := num(t, avg[1][1]); math.Abs(got-bestGeo) > 1e-8 {
+		t.Errorf("average best %v, want %v", got, bestGeo)
+	}
+	if sum, _ := os.ReadFile(filepath.Join(d, "summary.txt")); !bytes.Contains(sum, []byte("best point")) || !bytes.Contains(sum, []byte("±")) {
+		t.Errorf("summary lacks reductions or deviations:\n%s", sum)
 	}
 }
