@@ -1,0 +1,29 @@
+package study
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestShippedStudiesValidate: every study under studies/ parses, expands and
+// builds (the channel dependency check included).
+func TestShippedStudiesValidate(t *testing.T) {
+	files, err := filepath.Glob("../studies/*.toml")
+	if err != nil || len(files) < 3 {
+		t.Fatalf("studies: %v, %v", files, err)
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			f, err := LoadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Points) < 2 {
+				t.Errorf("%d points", len(f.Points))
+			}
+			if err := f.CheckBuild(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
