@@ -125,6 +125,63 @@ func TestValidateStudy(t *testing.T) {
 	}
 }
 
+// writeStudy80 writes a study of 80 runs on an 8x8 mesh (a few seconds).
+func writeStudy80(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "s80.toml")
+	src := strings.Replace(base, "k = 4", "k = 8", 1) + "[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\", \"bit-complement\", \"shuffle\"]\n" +
+		"[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.02, to = 0.4, step = 0.02}\n"
+	src = strings.Replace(src, "measure_cycles = 100", "measure_cycles = 400\ndrain_cycles = 1000", 1)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func countRuns(dir string) int {
+	n := 0
+	entries, _ := os.ReadDir(filepath.Join(dir, "points"))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestInterrupt: Ctrl-C (SIGINT) stops a study with an error that says how
+// to continue, keeping the runs it finished.
+func TestInterrupt(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("runs a study")
+	}
+	dir := t.TempDir()
+	path, out := writeStudy80(t, dir), filepath.Join(dir, "out")
+	cmd := exec.Command(os.Args[0], "run", path, "--out", out, "--quiet", "--jobs", "1")
+	cmd.Env = append(os.Environ(), "ICNSIM_AS_MAIN=1")
+	var e bytes.Buffer
+	cmd.Stderr = &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); countRuns(out) == 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	kept := countRuns(out)
+	if err == nil || !strings.Contains(e.String(), "interrupted") || !strings.Contains(e.String(), "--resume") {
+		t.Fatalf("exit %v, stderr:\n%s", err, e.String())
+	}
+	if kept == 0 || kept >= 80 {
+		t.Fatalf("%d runs kept", kept)
+	}
+	if _, err := os.Stat(filepath.Join(out, "results.csv")); err == nil {
+		t.Fatal("an interrupted study wrote results.csv")
+	}
+	t.Logf("interrupted after %d of 80 runs: %s", kept, strings.TrimSpace(e.String()))
+}
+
 // TestKillAndResume: a study killed with SIGKILL at random moments, resumed
 // each time, ends with exactly the files of an uninterrupted run.
 func TestKillAndResume(t *testing.T) {
@@ -132,11 +189,7 @@ func TestKillAndResume(t *testing.T) {
 		t.Skip("runs a study several times (about 20 s)")
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "kill.toml")
-	src := strings.Replace(base, "k = 4", "k = 8", 1) + "[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\", \"bit-complement\", \"shuffle\"]\n" +
-		"[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.02, to = 0.4, step = 0.02}\n"
-	src = strings.Replace(src, "measure_cycles = 100", "measure_cycles = 400\ndrain_cycles = 1000", 1)
-	os.WriteFile(path, []byte(src), 0o644)
+	path := writeStudy80(t, dir)
 	ref, d := filepath.Join(dir, "ref"), filepath.Join(dir, "killed")
 	start := time.Now()
 	if _, stderr, code := icnsim(t, "run", path, "--out", ref, "--quiet", "--jobs", "2"); code != 0 {
@@ -165,14 +218,7 @@ func TestKillAndResume(t *testing.T) {
 		time.Sleep(time.Duration(rng.Int64N(span)))
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
-		n := 0
-		if entries, err := os.ReadDir(filepath.Join(d, "points")); err == nil {
-			for _, e := range entries {
-				if strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
-					n++
-				}
-			}
-		}
+		n := countRuns(d)
 		t.Logf("kill %d: %d of %d runs finished", k+1, n, runs)
 		if n > 0 && n < runs {
 			partial++
