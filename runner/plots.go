@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"math"
 	"path/filepath"
 	"slices"
@@ -63,6 +64,7 @@ func Plot(dir string, f *study.File, recs []*Record) error {
 						xf, _ := strconv.ParseFloat(xv, 64)
 						l.XY = append(l.XY, [2]float64{xf, ps.mean[m]})
 					}
+					slices.SortStableFunc(l.XY, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
 					c.Lines = append(c.Lines, l)
 				}
 				if err := c.Save(filepath.Join(pdir, fileName(m+"-vs-"+study.ShortKey(x), grp.label)), formats); err != nil {
@@ -82,7 +84,7 @@ func Plot(dir string, f *study.File, recs []*Record) error {
 			for r := range h.Z {
 				h.Z[r] = make([]float64, len(xs))
 				for c := range h.Z[r] {
-					h.Z[r][c] = nan
+					h.Z[r][c] = math.NaN()
 				}
 			}
 			for _, ps := range grp.members {
@@ -149,8 +151,6 @@ func Plot(dir string, f *study.File, recs []*Record) error {
 	}
 	return cdf.Save(filepath.Join(pdir, "latency-cdf"), formats)
 }
-
-var nan = math.NaN()
 
 func nonEmpty(k string) []string {
 	if k == "" {

@@ -214,17 +214,25 @@ func prepare(dir string, f *study.File, resume bool) error {
 }
 
 // removeTemps deletes the temporary files that a writer killed between
-// writing and renaming left anywhere under dir (see atomicfile).
+// writing and renaming left in the study directory's own folders (see
+// atomicfile); nothing else under dir is touched.
 func removeTemps(dir string) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+	for _, sub := range []string{".", "points", "series", "plots"} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
 			return err
 		}
-		if !d.IsDir() && atomicfile.IsTemp(d.Name()) {
-			return os.Remove(p)
+		for _, e := range entries {
+			if !e.IsDir() && atomicfile.IsTemp(e.Name()) {
+				if err := os.Remove(filepath.Join(dir, sub, e.Name())); err != nil {
+					return err
+				}
+			}
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // Run runs the study's share of runs (opt.Shard), resuming from opt.Out when
@@ -384,9 +392,10 @@ func Merge(dirs []string, out string) (*Outcome, error) {
 	runs := f.Runs()
 	res := &Outcome{Dir: out, Total: len(runs), Share: len(runs), Records: make([]*Record, len(runs))}
 	var missing []string
+	sources := append([]string{out}, dirs...) // runs already merged count
 	for i := range runs {
 		r := &runs[i]
-		for _, d := range dirs {
+		for _, d := range sources {
 			if rec, ok := loadRecord(d, r); ok {
 				res.Records[i] = rec
 				break

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"math/bits"
 	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -130,6 +132,9 @@ func (e *FieldError) Error() string {
 }
 
 func formatValue(v any) string {
+	if r, ok := v.(rawValue); ok {
+		return string(r)
+	}
 	if s, ok := v.(string); ok {
 		return fmt.Sprintf("%q", s)
 	}
@@ -151,16 +156,10 @@ func Load(path string) (Config, error) {
 // Parse reads a configuration from src; name is used in error messages.
 func Parse(name string, src []byte) (Config, error) {
 	cfg := Default()
-	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&cfg)
+	md, errs, err := decodeAll(name, src, &cfg)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return Config{}, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
-		}
-		msg := strings.TrimPrefix(err.Error(), "toml: ")
-		return Config{}, fmt.Errorf("%s: %s", name, msg)
+		return Config{}, err
 	}
-	var errs []error
 	for _, k := range md.Undecoded() {
 		errs = append(errs, &FieldError{File: name, Line: lineOf(src, k), Key: k.String(), Value: "(unknown key)",
 			Allowed: "not a configuration key; allowed here: " + allowedKeys(k)})
@@ -178,12 +177,95 @@ func Parse(name string, src []byte) (Config, error) {
 	return cfg, nil
 }
 
+// typeErrRE matches BurntSushi/toml's type-mismatch error.
+var typeErrRE = regexp.MustCompile(`line (\d+) \(last key "([^"]*)"\): incompatible types: TOML value has type ([^;]+); destination has type (\w+)`)
+
+// decodeAll decodes src into v, collecting every type mismatch: the decoder
+// stops at the first, so each offending line is blanked (keeping the line
+// numbers) and the decode repeated. A syntax error ends it with one error.
+func decodeAll(name string, src []byte, v any) (toml.MetaData, []error, error) {
+	var errs []error
+	src = bytes.Clone(src)
+	for range 100 {
+		md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(v)
+		if err == nil {
+			// The decoder visits a table's keys in map order: report by line.
+			slices.SortStableFunc(errs, func(a, b error) int { return a.(*FieldError).Line - b.(*FieldError).Line })
+			return md, errs, nil
+		}
+		var pe toml.ParseError
+		if errors.As(err, &pe) && !strings.Contains(pe.Message, "incompatible types") {
+			return md, nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
+		}
+		m := typeErrRE.FindStringSubmatch(err.Error())
+		if m == nil {
+			return md, nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "toml: "))
+		}
+		line, _ := strconv.Atoi(m[1])
+		lines := bytes.Split(src, []byte("\n"))
+		if line < 1 || line > len(lines) || len(bytes.TrimSpace(lines[line-1])) == 0 {
+			return md, nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "toml: "))
+		}
+		val := string(bytes.TrimSpace(lines[line-1]))
+		if i := strings.Index(val, "="); i >= 0 {
+			val = strings.TrimSpace(val[i+1:])
+		}
+		errs = append(errs, &FieldError{File: name, Line: line, Key: m[2], Value: rawValue(val),
+			Allowed: fmt.Sprintf("wrong type: %s where %s is needed", tomlWord(m[3]), typeWord(m[4]))})
+		lines[line-1] = nil
+		src = bytes.Join(lines, []byte("\n"))
+	}
+	return toml.MetaData{}, errs, errors.Join(errs...)
+}
+
+// rawValue is a value as written in the file, printed unquoted.
+type rawValue string
+
+func (r rawValue) String() string { return string(r) }
+
+// tomlWord names the TOML type of a decoded value's Go type.
+func tomlWord(goType string) string {
+	switch {
+	case goType == "int64":
+		return "an integer"
+	case goType == "float64":
+		return "a float"
+	case goType == "string":
+		return "a string"
+	case goType == "bool":
+		return "a boolean"
+	case strings.HasPrefix(goType, "[]"):
+		return "an array"
+	case strings.HasPrefix(goType, "map"):
+		return "a table"
+	}
+	return "a " + goType
+}
+
+func typeWord(goType string) string {
+	switch goType {
+	case "integer", "int", "int64", "uint64":
+		return "an integer"
+	case "float", "float64":
+		return "a number"
+	case "string":
+		return "a string"
+	case "bool", "boolean":
+		return "true or false"
+	case "slice", "array":
+		return "an array [...]"
+	case "struct", "map":
+		return "a table"
+	}
+	return goType
+}
+
 // allowedKeys lists the keys of the table holding key k.
 func allowedKeys(k toml.Key) string {
 	var keys []string
 	b, _ := tomlKeys(Default())
 	prefix := strings.Join(k[:len(k)-1], ".")
-	if t, ok := studyTables[prefix]; ok {
+	if t, ok := studyTables()[prefix]; ok {
 		return strings.Join(tagsOf(t), ", ")
 	}
 	if prefix == "" {
@@ -347,7 +429,7 @@ func (c *Config) Validate() []error {
 	if !slices.Contains(traffic.ProcessNames(), t.Process) {
 		add("traffic.process", t.Process, "allowed: "+strings.Join(traffic.ProcessNames(), ", "))
 	}
-	if (t.Process == "bernoulli" || t.Process == "poisson") && (t.Load <= 0 || t.Load > 1) {
+	if (t.Process == "bernoulli" || t.Process == "poisson") && !(t.Load > 0 && t.Load <= 1) {
 		add("traffic.load_flits_per_node_cycle", t.Load, "allowed: > 0 and <= 1 flits/node/cycle")
 	}
 	if t.PacketsPerNode < 1 {
@@ -356,10 +438,10 @@ func (c *Config) Validate() []error {
 	if t.PacketFlits < 1 || t.PacketFlits > 65535 {
 		add("traffic.packet_flits", t.PacketFlits, "allowed: 1..65535")
 	}
-	if t.HotspotFraction < 0 || t.HotspotFraction > 1 {
+	if !(t.HotspotFraction >= 0 && t.HotspotFraction <= 1) {
 		add("traffic.hotspot_fraction", t.HotspotFraction, "allowed: 0..1")
 	}
-	if t.HotRegionFraction < 0 || t.HotRegionFraction > 1 {
+	if !(t.HotRegionFraction >= 0 && t.HotRegionFraction <= 1) {
 		add("traffic.hot_region_fraction", t.HotRegionFraction, "allowed: 0..1")
 	}
 	if nodes := c.Nodes(); t.HotspotNode < -1 || t.HotspotNode >= nodes {
@@ -394,7 +476,7 @@ func (c *Config) Validate() []error {
 	if m.MinBatches < 2 || m.MaxBatches < m.MinBatches {
 		add("measure.min_batches", m.MinBatches, "allowed: 2 <= min_batches <= max_batches")
 	}
-	if m.Tolerance <= 0 || m.Tolerance >= 1 {
+	if !(m.Tolerance > 0 && m.Tolerance < 1) {
 		add("measure.tolerance", m.Tolerance, "allowed: > 0 and < 1 (relative half-width of the batch means' 95% interval)")
 	}
 	if m.DrainCycles < 0 {
@@ -402,6 +484,8 @@ func (c *Config) Validate() []error {
 	}
 	if m.MaxCycles < 1 {
 		add("measure.max_cycles", m.MaxCycles, "allowed: >= 1")
+	} else if t.Process != "collective" && m.Method == "window" && m.WarmupCycles >= 0 && m.MeasureCycles >= 1 && m.MaxCycles < m.WarmupCycles+m.MeasureCycles {
+		add("measure.max_cycles", m.MaxCycles, fmt.Sprintf("allowed: >= warmup_cycles + measure_cycles = %d (the run must reach the end of its measurement window)", m.WarmupCycles+m.MeasureCycles))
 	}
 	// A queue legitimately waits a routing delay, link and credit latencies
 	// and a packet's serialisation; the watchdog needs a wide margin above.

@@ -221,6 +221,7 @@ func (f *File) seedOf(p *Point, r int) uint64 {
 const (
 	MaxPoints     = 1_000_000
 	MaxReplicates = 1000
+	MaxRuns       = 1_000_000 // points x replicates
 )
 
 // LoadFile reads a study file strictly (see ParseFile).
@@ -238,15 +239,11 @@ func LoadFile(path string) (*File, error) {
 func ParseFile(name string, src []byte) (*File, error) {
 	f := &File{Config: Default(), Study: StudySpec{Replicates: 1, Seeds: "common"},
 		Plot: PlotSpec{MaxLines: 12, Formats: []string{"png", "svg"}}, Path: name, Source: src}
-	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(f)
+	md, errs, err := decodeAll(name, src, f)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
-		}
-		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "toml: "))
+		return nil, err
 	}
-	var errs []error
+	typeErrs := len(errs) > 0
 	add := func(line int, key string, v any, allowed string) {
 		errs = append(errs, &FieldError{File: name, Line: line, Key: key, Value: v, Allowed: allowed})
 	}
@@ -267,12 +264,19 @@ func ParseFile(name string, src []byte) (*File, error) {
 	if f.Study.Seeds != "common" && f.Study.Seeds != "per-point" {
 		add(lineOf(src, []string{"study", "seeds"}), "study.seeds", f.Study.Seeds, `allowed: "common" (the same seeds at every point) or "per-point"`)
 	}
-	axisErrs := f.checkAxes()
+	axisErrs := f.checkAxes(typeErrs)
 	errs = append(errs, axisErrs...)
 	errs = append(errs, f.checkPlotAndReduce()...)
 
 	if len(axisErrs) == 0 {
 		errs = append(errs, f.expand()...)
+		if runs := len(f.Points) * f.Study.Replicates; runs > MaxRuns {
+			add(lineOf(src, []string{"study", "replicates"}), "study.replicates", f.Study.Replicates,
+				fmt.Sprintf("%d points x %d replicates = %d runs; at most %d runs per study: split it", len(f.Points), f.Study.Replicates, runs, MaxRuns))
+		}
+		if len(errs) == 0 {
+			errs = append(errs, f.checkAfterExpand()...)
+		}
 	} else {
 		// The axes are broken; still report what is wrong with the base.
 		for _, e := range f.Config.Validate() {
@@ -294,7 +298,9 @@ func sweepableKeys() []string {
 }
 
 // checkAxes checks the axes' keys, values and zip groups.
-func (f *File) checkAxes() []error {
+// After type errors (typeErrs), an axis whose values were dropped for a
+// wrong type is not reported again as empty.
+func (f *File) checkAxes(typeErrs bool) []error {
 	var errs []error
 	keys := sweepableKeys()
 	seen := map[string]int{}
@@ -329,8 +335,20 @@ func (f *File) checkAxes() []error {
 			}
 			a.Values = vals
 		}
-		if len(a.Values) == 0 {
+		if len(a.Values) == 0 && !typeErrs {
 			add(where+".values", "[]", "an axis needs at least one value (values = [...] or range = {from, to, step})")
+		}
+		first := map[string]int{}
+		for j, v := range a.Values {
+			if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+				add(where+".values", v, "allowed: finite numbers")
+				continue
+			}
+			if k, dup := first[FormatParam(v)]; dup {
+				add(where+".values", v, fmt.Sprintf("value %d repeats value %d; each value once", j, k))
+				continue
+			}
+			first[FormatParam(v)] = j
 		}
 	}
 	// Zip groups: equal lengths.
@@ -409,10 +427,14 @@ func (f *File) expand() []error {
 		}
 		if ok {
 			for _, e := range pt.Config.Validate() {
-				e = f.locate(e, &pt)
-				if !seen[e.Error()] {
-					seen[e.Error()] = true
-					errs = append(errs, e)
+				// One report per problem, however many points share it.
+				key := e.Error()
+				if fe, isField := e.(*FieldError); isField && f.axisIndex(fe.Key) < 0 {
+					key = fe.Key + "\x00" + fe.Allowed
+				}
+				if !seen[key] {
+					seen[key] = true
+					errs = append(errs, f.locate(e, &pt))
 				}
 			}
 		}
@@ -480,6 +502,9 @@ func (r *Range) expand(kind reflect.Kind) ([]any, error) {
 		return nil, fmt.Errorf("a range of at most %d values", MaxPoints)
 	}
 	integer := kind >= reflect.Int && kind <= reflect.Uint64
+	if integer && (math.Abs(r.From) > 1<<53 || math.Abs(r.To) > 1<<53) {
+		return nil, errors.New("the key takes integers; from and to must be within ±2^53")
+	}
 	var vals []any
 	for i := range int(n) {
 		v := math.Round((r.From+float64(i)*r.Step)*1e9) / 1e9
@@ -535,13 +560,15 @@ func setKey(cfg *Config, key string, v any) error {
 }
 
 // studyTables are the tables a study file adds to a configuration.
-var studyTables = map[string]reflect.Type{
-	"study":        reflect.TypeOf(StudySpec{}),
-	"axis":         reflect.TypeOf(Axis{}),
-	"axis.range":   reflect.TypeOf(Range{}),
-	"plot":         reflect.TypeOf(PlotSpec{}),
-	"reduce":       reflect.TypeOf(Reduction{}),
-	"(study file)": reflect.TypeOf(File{}),
+func studyTables() map[string]reflect.Type {
+	return map[string]reflect.Type{
+		"study":        reflect.TypeOf(StudySpec{}),
+		"axis":         reflect.TypeOf(Axis{}),
+		"axis.range":   reflect.TypeOf(Range{}),
+		"plot":         reflect.TypeOf(PlotSpec{}),
+		"reduce":       reflect.TypeOf(Reduction{}),
+		"(study file)": reflect.TypeOf(File{}),
+	}
 }
 
 // tagsOf lists a struct type's TOML keys.
@@ -572,6 +599,17 @@ func (f *File) checkPlotAndReduce() []error {
 	for _, k := range []struct{ key, v string }{{"plot.x", f.Plot.X}, {"plot.lines", f.Plot.Lines}, {"plot.heatmap_x", f.Plot.HeatmapX}, {"plot.heatmap_y", f.Plot.HeatmapY}} {
 		if k.v != "" && !slices.Contains(axes, k.v) {
 			add(k.key, k.v, "allowed: a swept axis key: "+axisList)
+		}
+	}
+	if f.Plot.X != "" && f.Plot.X == f.Plot.Lines {
+		add("plot.lines", f.Plot.Lines, "allowed: an axis other than plot.x")
+	}
+	if ai := f.axisIndex(f.Plot.X); ai >= 0 {
+		for _, v := range f.Axes[ai].Values {
+			if _, err := strconv.ParseFloat(FormatParam(v), 64); err != nil {
+				add("plot.x", f.Plot.X, fmt.Sprintf("the x of the curves must be a numeric axis; %s has the value %q", f.Plot.X, FormatParam(v)))
+				break
+			}
 		}
 	}
 	if (f.Plot.HeatmapX == "") != (f.Plot.HeatmapY == "") {
@@ -638,6 +676,11 @@ func (f *File) checkPlotAndReduce() []error {
 		}
 		checkAxisList("over", r.Over)
 		checkAxisList("by", r.By)
+		for _, k := range r.By {
+			if slices.Contains(r.Over, k) {
+				radd("by", k, "an axis cannot be both grouped by (by) and averaged over (over)")
+			}
+		}
 		switch r.Kind {
 		case "speedup":
 			if len(r.Baseline) == 0 {
@@ -672,6 +715,43 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 			}
 		}
 	}
+}
+
+// checkAfterExpand checks what needs the points: every speed-up baseline
+// point exists (with zipped axes it may not).
+func (f *File) checkAfterExpand() []error {
+	var errs []error
+	labels := map[string]bool{}
+	for i := range f.Points {
+		labels[f.Points[i].Label()] = true
+	}
+	for i, r := range f.Reduce {
+		if r.Kind != "speedup" {
+			continue
+		}
+		for j := range f.Points {
+			base := Point{Params: slices.Clone(f.Points[j].Params)}
+			for k := range base.Params {
+				if v, ok := r.Baseline[base.Params[k].Key]; ok {
+					base.Params[k].Value = v
+				}
+			}
+			if !labels[base.Label()] {
+				errs = append(errs, &FieldError{File: f.Path, Line: blockLine(f.Source, "reduce", i, "baseline"), Key: fmt.Sprintf("reduce[%d].baseline", i),
+					Value: baselineString(r.Baseline), Allowed: fmt.Sprintf("the point %s has no baseline point (%s): with zipped axes, choose a baseline every point can reach", f.Points[j].Label(), base.Label())})
+				break
+			}
+		}
+	}
+	return errs
+}
+
+func baselineString(m map[string]any) string {
+	var parts []string
+	for _, k := range slices.Sorted(mapKeys(m)) {
+		parts = append(parts, k+" = "+FormatParam(m[k]))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // blockLine finds the line of key leaf in the i-th [[table]] block (or the

@@ -56,7 +56,7 @@ func newApp(out io.Writer) *cli.App {
 					&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (not with --out: a study directory is a function of its file)"},
 					&cli.StringFlag{Name: "out", Usage: "study directory `DIR` for results, tables and plots (default for a study with axes or replicates: out/NAME)"},
 					&cli.BoolFlag{Name: "resume", Usage: "continue the study in --out: skip finished runs, redo missing or corrupt ones"},
-					&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs (default: from SLURM_ARRAY_TASK_ID/COUNT when set)"},
+					&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs; \"slurm\": the shard of this Slurm array task (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)"},
 					&cli.BoolFlag{Name: "quiet", Usage: "no progress bar"},
 					&cli.BoolFlag{Name: "checks", Usage: "verify network invariants after every cycle (slow)"},
 				},
@@ -262,14 +262,22 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	if opt.Resume && opt.Out == "" {
 		return errors.New("--resume needs --out DIR (the study directory to continue)")
 	}
-	if s := c.String("shard"); s != "" {
+	switch s := c.String("shard"); s {
+	case "":
+	case "slurm":
+		sh, ok, err := runner.ShardFromEnv(os.Getenv)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errors.New("--shard slurm: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT are not set (not inside a Slurm job array)")
+		}
+		opt.Shard = sh
+		fmt.Fprintf(os.Stderr, "icnsim: Slurm array task %s of %s: shard %s\n", os.Getenv("SLURM_ARRAY_TASK_ID"), os.Getenv("SLURM_ARRAY_TASK_COUNT"), sh)
+	default:
 		if opt.Shard, err = runner.ParseShard(s); err != nil {
 			return err
 		}
-	} else if sh, ok, err := runner.ShardFromEnv(os.Getenv); err != nil {
-		return err
-	} else if ok {
-		opt.Shard = sh
 	}
 	if opt.Shard.Count > 0 && opt.Out == "" {
 		return errors.New("--shard needs --out DIR: each shard writes its runs for icnsim merge")

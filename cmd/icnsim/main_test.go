@@ -45,7 +45,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown top-level key", "colour = \"red\"\n", []string{":1:", "colour", "unknown key", "allowed here"}},
 		{"unknown nested key", "[router]\nvc = 3\n", []string{":2:", "router.vc", "allowed here", "vcs"}},
 		{"unknown table", "[routr]\nvcs = 3\n", []string{"routr.vcs", "unknown key"}},
-		{"wrong type", "[router]\nvcs = \"three\"\n", []string{"line 2", "router.vcs", "incompatible types"}},
+		{"wrong type", "[router]\nvcs = \"three\"\n", []string{":2:", `router.vcs = "three"`, "wrong type: a string where an integer is needed"}},
 		{"syntax error", "[router\nvcs = 3\n", []string{":2:", "to end table name"}},
 		{"negative k", "[network]\nk = -4\n", []string{":2:", "network.k = -4", "2..1024"}},
 		{"unknown topology", "[network]\ntopology = \"ring\"\n", []string{"network.topology = \"ring\"", "torus, mesh"}},

@@ -44,7 +44,7 @@ func TestBadStudies(t *testing.T) {
 		{"empty axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = []\n", nil, nil, []string{"axis[0].values", "at least one value"}},
 		{"axis without values", "[[axis]]\nkey = \"router.vcs\"\n", nil, nil, []string{"axis[0].values", "at least one value"}},
 		{"wrong value type", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, \"three\"]\n", nil, nil, []string{":14:", "axis[0].values = \"three\"", "router.vcs", "wrong type", "integer"}},
-		{"values not a list", "[[axis]]\nkey = \"traffic.pattern\"\nvalues = \"uniform\"\n", nil, nil, []string{"line 15", "incompatible types"}},
+		{"values not a list", "[[axis]]\nkey = \"traffic.pattern\"\nvalues = \"uniform\"\n", nil, nil, []string{":15:", "axis.values = \"uniform\": wrong type: a string where an array"}},
 		{"negative load", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, -0.2]\n", nil, nil, []string{":14:", "traffic.load_flits_per_node_cycle = -0.2", "> 0 and <= 1"}},
 		{"load range beyond one", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.5, to = 1.5, step = 0.5}\n", nil, nil, []string{"traffic.load_flits_per_node_cycle = 1.5", "<= 1"}},
 		{"zip of unequal lengths", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\nzip = \"a\"\n[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [8, 16, 32]\nzip = \"a\"\n", nil, nil, []string{":18:", "axis[1].zip = \"a\"", "equal lengths", "router.vcs has 2", "router.buffer_flits has 3"}},
@@ -65,7 +65,16 @@ func TestBadStudies(t *testing.T) {
 		{"bad combination at one point", "[[axis]]\nkey = \"network.k\"\nvalues = [4, 6]\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"bit-reverse\"]\n", nil, nil, []string{":17:", "traffic.pattern = \"bit-reverse\"", "power-of-two node count; this network has 36 nodes"}},
 		{"deadlock at one point", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 1]\n[[axis]]\nkey = \"network.topology\"\nvalues = [\"mesh\", \"torus\"]\n", nil, nil, []string{":14:", "axis[0] router.vcs = 1", `routing "dor" with 1 VCs on the 4x4 torus can deadlock`, "R(0,0).E vc0 -> R(1,0).E vc0"}},
 		{"shard 4/3", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", []string{"--shard", "4/3"}, nil, []string{"--shard = \"4/3\"", "1 <= i <= n"}},
-		{"slurm task beyond count", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", nil, []string{"SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MIN=1"}, []string{"SLURM_ARRAY_TASK_ID = \"5\"", "MIN <= ID < MIN+COUNT"}},
+		{"slurm task beyond count", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", []string{"--shard", "slurm"}, []string{"SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MIN=1"}, []string{"SLURM_ARRAY_TASK_ID = \"5\"", "MIN <= ID < MIN+COUNT"}},
+		{"slurm shard outside an array", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", []string{"--shard", "slurm"}, nil, []string{"--shard slurm", "not set"}},
+		{"not-a-number load", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, nan]\n", nil, nil, []string{":14:", "axis[0].values = NaN", "finite"}},
+		{"repeated value", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4, 2]\n", nil, nil, []string{"axis[0].values = 2", "value 2 repeats value 0"}},
+		{"best by and over the same axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n[[reduce]]\nkind = \"best\"\nmetric = \"latency_mean_cycles\"\nover = [\"traffic.pattern\"]\nby = [\"traffic.pattern\"]\n", nil, nil, []string{"reduce[0].by = \"traffic.pattern\"", "both grouped by"}},
+		{"baseline unreachable through a zip", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\nzip = \"z\"\n[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [8, 16]\nzip = \"z\"\n[[reduce]]\nkind = \"speedup\"\nmetric = \"latency_mean_cycles\"\nbaseline = { \"router.vcs\" = 2 }\n", nil, nil, []string{"reduce[0].baseline", "has no baseline point"}},
+		{"curves over a categorical axis", "[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n[plot]\nx = \"traffic.pattern\"\n", nil, nil, []string{"plot.x = \"traffic.pattern\"", "numeric axis"}},
+		{"max cycles below the window", "max_cycles = 150\n", nil, nil, []string{"measure.max_cycles = 150", ">= warmup_cycles + measure_cycles = 200"}},
+		{"type errors all at once", "[study]\nreplicates = \"three\"\nseeds = 5\n", nil, nil, []string{":14:", "study.replicates = \"three\": wrong type: a string where an integer is needed", ":15:", "study.seeds = 5: wrong type: an integer where a string is needed"}},
+		{"one base problem reported once", "tolerance = 2.0\n[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 3, 4]\n", nil, nil, []string{":13:", "measure.tolerance = 2"}},
 		{"two problems at once", "[study]\nreplicates = -1\n[[axis]]\nkey = \"router.vcs\"\nvalues = []\n", nil, nil, []string{"study.replicates = -1", "axis[0].values"}},
 	}
 	dir := t.TempDir()
@@ -99,6 +108,9 @@ func TestBadStudies(t *testing.T) {
 			}
 			if _, err := os.Stat(out); err == nil {
 				t.Errorf("wrote %s", out)
+			}
+			if c.name == "one base problem reported once" && strings.Count(stderr, "tolerance") != 1 {
+				t.Errorf("reported more than once:\n%s", stderr)
 			}
 			if c.args == nil && c.env == nil { // validate says the same
 				err := newApp(&bytes.Buffer{}).RunContext(context.Background(), []string{"icnsim", "validate", path})
