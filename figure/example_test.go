@@ -1,0 +1,39 @@
+package figure_test
+
+import (
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+
+	"github.com/icnsim/icnsim/figure"
+)
+
+func ExampleChart_Save() {
+	dir, _ := os.MkdirTemp("", "figure")
+	defer os.RemoveAll(dir)
+	c := &figure.Chart{Title: "accepted vs offered", XLabel: "offered (flits/node/cycle)", YLabel: "accepted (flits/node/cycle)", Points: true,
+		Lines: []figure.Line{{Name: "uniform", XY: [][2]float64{{0.1, 0.1}, {0.2, 0.2}, {0.3, 0.25}}}}}
+	base := filepath.Join(dir, "throughput")
+	if err := c.Save(base, []string{"png", "svg"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, _ := os.Open(base + ".png")
+	defer f.Close()
+	img, _ := png.Decode(f)
+	_, err := os.Stat(base + ".svg")
+	fmt.Println(img.Bounds().Dx(), img.Bounds().Dy(), err == nil)
+	// Output: 768 480 true
+}
+
+func ExampleHeatmap_Save() {
+	dir, _ := os.MkdirTemp("", "figure")
+	defer os.RemoveAll(dir)
+	h := &figure.Heatmap{Title: "speed-up", XLabel: "R_th (%)", YLabel: "pattern",
+		XTicks: []string{"50", "70", "90"}, YTicks: []string{"trns", "shfl"},
+		Z: [][]float64{{1.1, 1.3, 1.2}, {0.9, 1.0, 1.05}}}
+	err := h.Save(filepath.Join(dir, "speedup"), []string{"png"})
+	fmt.Println(err)
+	// Output: <nil>
+}
