@@ -53,16 +53,13 @@ func WriteOutputs(dir string, f *study.File, recs []*Record) error {
 	if err := write("replicates.csv", func(w io.Writer) error { return writeReplicatesCSV(w, f, pts) }); err != nil {
 		return err
 	}
-	tables, err := reduce(f, pts)
-	if err != nil {
-		return err
-	}
+	tables := reduce(f, pts)
 	for _, t := range tables {
 		if err := write("reduce-"+sanitize(t.name)+".csv", t.writeCSV); err != nil {
 			return err
 		}
 	}
-	if err := write("summary.txt", func(w io.Writer) error { return WriteSummary(w, f, recs) }); err != nil {
+	if err := write("summary.txt", func(w io.Writer) error { return writeSummary(w, f, len(recs), pts, tables) }); err != nil {
 		return err
 	}
 	for _, rec := range recs {
@@ -164,7 +161,11 @@ func writeReplicatesCSV(w io.Writer, f *study.File, pts []*pointStats) error {
 // the standard deviation when there are several), then the reductions.
 func WriteSummary(w io.Writer, f *study.File, recs []*Record) error {
 	pts := pointMeans(f, recs)
-	fmt.Fprintf(w, "study %s: %d points x %d replicates = %d runs\n", f.Name, len(f.Points), f.Study.Replicates, len(recs))
+	return writeSummary(w, f, len(recs), pts, reduce(f, pts))
+}
+
+func writeSummary(w io.Writer, f *study.File, runs int, pts []*pointStats, tables []*table) error {
+	fmt.Fprintf(w, "study %s: %d points x %d replicates = %d runs\n", f.Name, len(f.Points), f.Study.Replicates, runs)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	var head []string
 	for _, k := range f.AxisKeys() {
@@ -204,10 +205,6 @@ func WriteSummary(w io.Writer, f *study.File, recs []*Record) error {
 		units += "; ±: standard deviation over replicates"
 	}
 	fmt.Fprintln(w, units)
-	tables, err := reduce(f, pts)
-	if err != nil {
-		return err
-	}
 	for _, t := range tables {
 		fmt.Fprintf(w, "\n%s\n", t.title)
 		t.writeText(w)
@@ -254,7 +251,7 @@ func without(all, drop []string) []string {
 
 // reduce computes the [[reduce]] tables in file order. A speedup adds the
 // metric "speedup" to every point, for later geomean and best reductions.
-func reduce(f *study.File, pts []*pointStats) ([]*table, error) {
+func reduce(f *study.File, pts []*pointStats) []*table {
 	axes := f.AxisKeys()
 	var tables []*table
 	for _, red := range f.Reduce {
@@ -334,7 +331,7 @@ func reduce(f *study.File, pts []*pointStats) ([]*table, error) {
 		}
 		tables = append(tables, t)
 	}
-	return tables, nil
+	return tables
 }
 
 type geoGroup struct {

@@ -312,8 +312,6 @@ func tomlKeys(c Config) ([]string, error) {
 	return out, nil
 }
 
-// LineOf finds the line (1-based) at which dotted key path key is set, or 0.
-func LineOf(src []byte, key string) int { return lineOf(src, strings.Split(key, ".")) }
 
 // lineOf finds the line (1-based) at which key path k is set, or 0.
 func lineOf(src []byte, k []string) int {

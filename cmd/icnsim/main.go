@@ -194,19 +194,6 @@ func flagsFirst(app *cli.App, args []string) []string {
 	return append(out, pos...)
 }
 
-// inFile names the file in an error about it (FieldErrors get file and line).
-func inFile(file string, err error) error {
-	var fe *study.FieldError
-	if errors.As(err, &fe) && fe.File == "" {
-		fe.File = file
-		if src, rerr := os.ReadFile(file); rerr == nil {
-			fe.Line = study.LineOf(src, fe.Key)
-		}
-		return fe
-	}
-	return fmt.Errorf("%s: %w", file, err)
-}
-
 func parseExec(s string) (actor.Kind, error) {
 	k, err := actor.ParseKind(s)
 	if err != nil {
