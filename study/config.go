@@ -312,7 +312,6 @@ func tomlKeys(c Config) ([]string, error) {
 	return out, nil
 }
 
-
 // lineOf finds the line (1-based) at which key path k is set, or 0.
 func lineOf(src []byte, k []string) int {
 	table := ""
