@@ -1,7 +1,6 @@
 package report
 
 import (
-	"slices"
 	"strconv"
 )
 
@@ -49,16 +48,6 @@ func MetricNames() []string {
 		names = append(names, m.Name)
 	}
 	return names
-}
-
-// MetricByName finds a metric.
-func MetricByName(name string) (Metric, bool) {
-	ms := Metrics()
-	i := slices.IndexFunc(ms, func(m Metric) bool { return m.Name == name })
-	if i < 0 {
-		return Metric{}, false
-	}
-	return ms[i], true
 }
 
 // FormatFloat prints x in the shortest form that reads back exactly.

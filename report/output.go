@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -70,21 +69,4 @@ func WriteSeriesCSV(w io.Writer, r *Result) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// Record is a result with its digest, as written to JSON.
-type Record struct {
-	Digest string  `json:"digest"`
-	Result *Result `json:"result"`
-}
-
-// WriteJSON writes results with their digests as an indented JSON array.
-func WriteJSON(w io.Writer, rs []*Result) error {
-	recs := make([]Record, len(rs))
-	for i, r := range rs {
-		recs[i] = Record{Digest: r.Digest(), Result: r}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(recs)
 }
