@@ -171,12 +171,19 @@ type Control[T any] struct {
 // NewControl returns a control lane. data is the data lane of the same link
 // and direction; it is required in Steal mode.
 func NewControl[T any](name string, latencyCycles int, mode Mode, data interface{ SentAt(clock.Cycle) bool }) *Control[T] {
+	c := &Control[T]{}
+	c.InitControl(name, latencyCycles, mode, data)
+	return c
+}
+
+// InitControl prepares a zero Control in place (for lanes allocated in flat
+// arrays), as NewControl.
+func (c *Control[T]) InitControl(name string, latencyCycles int, mode Mode, data interface{ SentAt(clock.Cycle) bool }) {
 	if mode == Steal && data == nil {
 		panic("link: steal control lane " + name + " without a data lane")
 	}
-	c := &Control[T]{mode: mode, data: data}
+	c.mode, c.data = mode, data
 	c.Init(name, latencyCycles)
-	return c
 }
 
 // Mode is the lane's sharing mode.

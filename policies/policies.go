@@ -1,58 +1,294 @@
 // Package policies owns the congestion-control policies that routers and
-// network interfaces consult: injection gates now, and, as the project grows,
-// the entropy measurement circuit, the SAT token protocol and RECN. Each
-// policy is a small state machine in the style of the etcd raft package:
-// local observations and control-lane messages in, a decision and an outbox
-// out, no goroutines, clocks or shared memory inside.
+// network interfaces consult: the injection gates of the entropy papers
+// (noth, base, hyst, gt.a, gt.x) and the entropy measurement circuit, and,
+// as the project grows, the SAT token protocol and RECN. Each policy is a
+// small state machine in the style of the etcd raft package: local
+// observations and control-lane messages in, a decision and an outbox out,
+// no goroutines, clocks or shared memory inside.
 //
-// An injection gate is asked by its NI before each new packet (router.Gate);
-// a packet already started is never interrupted.
+// # Entropy throttling
+//
+// Every router runs its part of the measurement circuit (Circuit, a
+// router.ControlPlane) and sends the network-wide (N_v, N_a) it reads to its
+// network interfaces over a one-cycle lane; each NI's gate (EntropyGate, a
+// router.Gate) holds the node's throttled-mode register and updates it every
+// cycle from the latest reading, exactly as Figs. 2 and 3 of the extended
+// paper (Yokota, Ootsu, Ohkawa, IEICE 2016):
+//
+//	base(R_th, R_n):          ON  iff not forced and R_a < R_th
+//	hyst(R_ON, R_OFF, R_n):   OFF -> ON when R_a < R_ON; ON -> OFF when R_a > R_OFF
+//	gt.a(t_G, R_ON, R_OFF, R_n), gt.x(t_G, ...): hyst, plus a guard time
+//	forced release (all):     OFF whenever N_v < R_n x N_r
+//
+// with R_a = N_a / N_v (taken as 1 when N_v = 0: an empty network is not
+// congested) and N_r the number of routers. Thresholds are percentages, as
+// the papers write them. Fig. 3 as printed re-asserts the current mode in
+// both inner branches ("if ON: if R_a < R_ON then ON"), which would never
+// change the mode; the text of its Sects. 4.1 and 6.2 (R_ON triggers
+// throttling, R_OFF releases it, the two conditions evaluated independently)
+// is what is implemented. The mode is checked when a new packet would start;
+// a started packet is never interrupted. With guard time, after the tail of
+// each packet leaves the node, the node starts no new packet for t_G cycles
+// (gt.x) or for a number of cycles drawn uniformly from the integers
+// 0..2 t_G (gt.a, mean t_G) with the node's own PCG stream.
+//
+// The reading reaches the gate one cycle after the router's readout
+// register took it (the throttled-mode register is a register too).
 package policies
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/link"
 )
 
-// None never throttles: the "noth" baseline of the entropy papers.
-type None struct{}
+// Model is an injection-control model of the extended entropy paper.
+type Model uint8
 
-// Allow always lets a new packet start.
-func (None) Allow(clock.Cycle) bool { return true }
+const (
+	// Noth never throttles.
+	Noth Model = iota
+	// Base is Fig. 2: one threshold R_th.
+	Base
+	// Hyst is Fig. 3: thresholds R_ON (trigger) and R_OFF (release).
+	Hyst
+	// GuardRandom (gt.a) is Hyst with a guard time uniform on [0, 2 t_G].
+	GuardRandom
+	// GuardFixed (gt.x) is Hyst with a fixed guard time t_G.
+	GuardFixed
+)
 
-// GateSpec describes a registered injection gate.
-type GateSpec struct {
-	Name string
-	Doc  string
-	// New returns the gate of one node.
-	New func(node int) router.Gate
+// ModelSpec describes a registered model.
+type ModelSpec struct {
+	Name   string
+	Model  Model
+	Params []string // parameter names in the papers' order
+	Doc    string
 }
 
-// Gates returns the registry of injection gates by name.
-func Gates() map[string]GateSpec {
-	return map[string]GateSpec{
-		"none": {Name: "none", Doc: "no injection control (noth)", New: func(int) router.Gate { return None{} }},
+// Models returns the registry of injection-control models by name. "none"
+// is an alias of "noth".
+func Models() map[string]ModelSpec {
+	specs := []ModelSpec{
+		{Name: "noth", Model: Noth, Doc: "no throttling (baseline)"},
+		{Name: "none", Model: Noth, Doc: "alias of noth"},
+		{Name: "base", Model: Base, Params: []string{"R_th", "R_n"}, Doc: "entropy throttling with one threshold (Fig. 2)"},
+		{Name: "hyst", Model: Hyst, Params: []string{"R_ON", "R_OFF", "R_n"}, Doc: "entropy throttling with hysteresis (Fig. 3)"},
+		{Name: "gt.a", Model: GuardRandom, Params: []string{"t_G", "R_ON", "R_OFF", "R_n"}, Doc: "hysteresis and a random guard time, uniform on [0, 2 t_G] cycles"},
+		{Name: "gt.x", Model: GuardFixed, Params: []string{"t_G", "R_ON", "R_OFF", "R_n"}, Doc: "hysteresis and a fixed guard time of t_G cycles"},
 	}
+	m := make(map[string]ModelSpec, len(specs))
+	for _, s := range specs {
+		m[s.Name] = s
+	}
+	return m
 }
 
-// NewGates returns one gate per node for the named policy.
-func NewGates(name string, nodes int) ([]router.Gate, error) {
-	spec, ok := Gates()[name]
+// ModelNames lists the registered model names, sorted.
+func ModelNames() []string {
+	var names []string
+	for n := range Models() {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// GateParams are a model and its parameters. Thresholds are percentages
+// (0..100) as the papers write them; GuardCycles is t_G.
+type GateParams struct {
+	Model                                          Model
+	RthPercent, ROnPercent, ROffPercent, RnPercent float64
+	GuardCycles                                    int
+}
+
+// ParseGate reads a model as the papers write it: a bare name ("noth",
+// "hyst") takes its parameters from defaults; a name with arguments
+// ("base(90,30)", "hyst(70,90,30)", "gt.x(16,70,90,30)") sets all of them,
+// in the papers' order. It reports whether arguments were given.
+func ParseGate(s string, defaults GateParams) (GateParams, bool, error) {
+	name, args, hasArgs := strings.Cut(strings.TrimSpace(s), "(")
+	name = strings.TrimSpace(name)
+	spec, ok := Models()[name]
 	if !ok {
-		var names []string
-		for n := range Gates() {
-			names = append(names, n)
+		return GateParams{}, false, fmt.Errorf("unknown injection model %q (allowed: %s, with or without arguments, e.g. \"hyst(70,90,30)\")", name, strings.Join(ModelNames(), ", "))
+	}
+	p := defaults
+	p.Model = spec.Model
+	if !hasArgs {
+		return p, false, p.Validate()
+	}
+	args, closed := strings.CutSuffix(strings.TrimSpace(args), ")")
+	if !closed {
+		return GateParams{}, false, fmt.Errorf("%q: missing closing parenthesis", s)
+	}
+	var vals []float64
+	if strings.TrimSpace(args) != "" {
+		for _, a := range strings.Split(args, ",") {
+			v, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
+			if err != nil {
+				return GateParams{}, false, fmt.Errorf("%q: argument %q is not a number", s, strings.TrimSpace(a))
+			}
+			vals = append(vals, v)
 		}
-		slices.Sort(names)
-		return nil, fmt.Errorf("unknown injection gate %q (allowed: %s)", name, strings.Join(names, ", "))
 	}
-	gs := make([]router.Gate, nodes)
-	for i := range gs {
-		gs[i] = spec.New(i)
+	if len(vals) != len(spec.Params) {
+		return GateParams{}, false, fmt.Errorf("%q: %s takes %d arguments (%s), got %d", s, name, len(spec.Params), strings.Join(spec.Params, ", "), len(vals))
 	}
-	return gs, nil
+	for i, n := range spec.Params {
+		v := vals[i]
+		switch n {
+		case "R_th":
+			p.RthPercent = v
+		case "R_ON":
+			p.ROnPercent = v
+		case "R_OFF":
+			p.ROffPercent = v
+		case "R_n":
+			p.RnPercent = v
+		case "t_G":
+			if v != float64(int(v)) {
+				return GateParams{}, false, fmt.Errorf("%q: t_G = %v is not a whole number of cycles", s, v)
+			}
+			p.GuardCycles = int(v)
+		}
+	}
+	return p, true, p.Validate()
 }
+
+// Validate checks the parameters the model uses.
+func (p GateParams) Validate() error {
+	pct := func(name string, v float64) error {
+		if !(v >= 0 && v <= 100) {
+			return fmt.Errorf("%s = %v%% out of range (allowed: 0..100 percent)", name, v)
+		}
+		return nil
+	}
+	var err error
+	switch p.Model {
+	case Base:
+		err = firstErr(pct("R_th", p.RthPercent), pct("R_n", p.RnPercent))
+	case Hyst, GuardRandom, GuardFixed:
+		err = firstErr(pct("R_ON", p.ROnPercent), pct("R_OFF", p.ROffPercent), pct("R_n", p.RnPercent))
+		if err == nil && p.Model != Hyst && (p.GuardCycles < 0 || p.GuardCycles > 1_000_000) {
+			err = fmt.Errorf("t_G = %d cycles out of range (allowed: 0..1000000)", p.GuardCycles)
+		}
+	}
+	return err
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// String writes the parameters as the papers do, e.g. "hyst(70,90,30)".
+func (p GateParams) String() string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	switch p.Model {
+	case Base:
+		return fmt.Sprintf("base(%s,%s)", f(p.RthPercent), f(p.RnPercent))
+	case Hyst:
+		return fmt.Sprintf("hyst(%s,%s,%s)", f(p.ROnPercent), f(p.ROffPercent), f(p.RnPercent))
+	case GuardRandom, GuardFixed:
+		name := "gt.a"
+		if p.Model == GuardFixed {
+			name = "gt.x"
+		}
+		return fmt.Sprintf("%s(%d,%s,%s,%s)", name, p.GuardCycles, f(p.ROnPercent), f(p.ROffPercent), f(p.RnPercent))
+	}
+	return "noth"
+}
+
+// Throttles reports whether the model ever throttles (needs the circuit).
+func (p GateParams) Throttles() bool { return p.Model != Noth }
+
+// Next is the throttled-mode transition of one cycle: from mode on, given
+// the network-wide counts c as read and the number of routers.
+func (p GateParams) Next(on bool, c Counts, routers int) bool {
+	if float64(c.Valid)*100 < p.RnPercent*float64(routers) {
+		return false // forced release
+	}
+	ra := 100.0 // percent; an empty network is not congested
+	if c.Valid > 0 {
+		ra = 100 * float64(c.Active) / float64(c.Valid)
+	}
+	switch p.Model {
+	case Base:
+		return ra < p.RthPercent
+	case Hyst, GuardRandom, GuardFixed:
+		if on {
+			return !(ra > p.ROffPercent)
+		}
+		return ra < p.ROnPercent
+	}
+	return false
+}
+
+// EntropyGate is one node's injection gate: its throttled-mode register,
+// the latest reading of the circuit and its guard timer. It implements
+// router.Gate.
+type EntropyGate struct {
+	p          GateParams
+	routers    int
+	in         *link.Lane[Counts]
+	read       Counts
+	on         bool
+	guardUntil clock.Cycle
+	rng        *rand.Rand
+	// ThrottledCycles counts the cycles spent in throttled mode.
+	ThrottledCycles uint64
+}
+
+// NewEntropyGate returns the gate of one node reading the circuit's readout
+// from lane in; seed feeds the guard-time stream of gt.a.
+func NewEntropyGate(p GateParams, routers int, in *link.Lane[Counts], seed uint64) *EntropyGate {
+	g := &EntropyGate{p: p, routers: routers, in: in}
+	if p.Model == GuardRandom {
+		g.rng = rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	}
+	return g
+}
+
+// Observe reads the circuit's readout and updates the mode (router.Gate).
+func (g *EntropyGate) Observe(now clock.Cycle) {
+	if v := g.in.Recv(now); v != nil {
+		g.read = *v
+	}
+	g.on = g.p.Next(g.on, g.read, g.routers)
+	if g.on {
+		g.ThrottledCycles++
+	}
+}
+
+// Allow lets a new packet start when the mode is off and no guard time
+// runs (router.Gate).
+func (g *EntropyGate) Allow(now clock.Cycle) bool { return !g.on && now >= g.guardUntil }
+
+// Injected starts the guard time after a packet's tail left (router.Gate).
+func (g *EntropyGate) Injected(now clock.Cycle) {
+	switch g.p.Model {
+	case GuardFixed:
+		g.guardUntil = now + 1 + clock.Cycle(g.p.GuardCycles)
+	case GuardRandom:
+		g.guardUntil = now + 1 + clock.Cycle(g.GuardDraw())
+	}
+}
+
+// GuardDraw draws one gt.a guard time, uniform on 0..2 t_G cycles.
+func (g *EntropyGate) GuardDraw() int { return g.rng.IntN(2*g.p.GuardCycles + 1) }
+
+// Throttled reports the mode (read only while the NI is paused).
+func (g *EntropyGate) Throttled() bool { return g.on }
+
+// Reading is the latest circuit reading (read only while the NI is paused).
+func (g *EntropyGate) Reading() Counts { return g.read }

@@ -65,11 +65,33 @@ type Sink interface {
 	Delivered(now clock.Cycle, f *link.Flit)
 }
 
-// Gate is an injection gate (package policies implements them): the NI asks
-// it before starting each new packet; a packet already started is never
-// interrupted. It is owned by that NI alone.
+// Gate is an injection gate (package policies implements them). It is owned
+// by one NI alone. Every cycle the NI first calls Observe (where the gate
+// reads its control lanes and updates its mode), then, if a packet is
+// waiting and none is being injected, Allow; a packet already started is
+// never interrupted. Injected is called in the cycle a packet's tail flit
+// leaves the NI.
 type Gate interface {
+	Observe(now clock.Cycle)
 	Allow(now clock.Cycle) bool
+	Injected(now clock.Cycle)
+}
+
+// Observation is what a router observes of its own buffers in one cycle:
+// the non-empty input VC buffers (valid, the entropy papers' N_v) and those
+// whose front flit moved on (active, N_a), over all input ports, with the
+// injection ports' share of each.
+type Observation struct {
+	Valid, Active, ValidInj, ActiveInj int
+}
+
+// ControlPlane is a router's control-plane logic (package policies
+// implements it, e.g. the entropy measurement circuit). It is owned by one
+// router alone and stepped once per cycle at the end of the router's tick,
+// after the data path has sent this cycle's flits, so that a control lane
+// stealing idle link cycles sees whether the link carried a flit.
+type ControlPlane interface {
+	Step(now clock.Cycle, obs Observation)
 }
 
 type reassembly struct {
@@ -117,6 +139,12 @@ func (n *NI) Name() string { return n.name }
 // SetGate installs an injection gate (before the run starts).
 func (n *NI) SetGate(g Gate) { n.gate = g }
 
+// Gate is the NI's injection gate (nil: none).
+func (n *NI) Gate() Gate { return n.gate }
+
+// ID is the node's index.
+func (n *NI) ID() int { return n.id }
+
 // Queued is the number of packets in the source queue (not yet injecting).
 func (n *NI) Queued() int { return n.q.Len() }
 
@@ -144,6 +172,9 @@ func (n *NI) Tick(now clock.Cycle) {
 	}
 	if f != nil {
 		n.receive(now, f)
+	}
+	if n.gate != nil {
+		n.gate.Observe(now)
 	}
 	if now >= n.nextGen {
 		before := n.q.Len()
@@ -183,6 +214,9 @@ func (n *NI) inject(now clock.Cycle) {
 	n.cur.Index++
 	if n.cur.Index == n.cur.Size {
 		n.sending = false
+		if n.gate != nil {
+			n.gate.Injected(now)
+		}
 	}
 }
 

@@ -99,8 +99,14 @@ type Router struct {
 	out []*link.Wire
 
 	// Valid and Active are this cycle's number of non-empty input VC buffers
-	// and of input VCs whose front flit moved (the entropy papers' N_v, N_a).
-	Valid, Active int
+	// and of input VCs whose front flit moved (the entropy papers' N_v, N_a),
+	// over all input ports; ValidInj and ActiveInj count the injection
+	// ports' share of them.
+	Valid, Active       int
+	ValidInj, ActiveInj int
+	// plane is the control-plane logic stepped at the end of every cycle
+	// (nil: none).
+	plane ControlPlane
 	// SumValid, SumActive and FlitsMoved accumulate over all cycles.
 	SumValid, SumActive, FlitsMoved uint64
 	// PortFlits counts the flits sent out of each port.
@@ -125,6 +131,20 @@ func (r *Router) Occupancy(p, v int) int { return int(r.ivc[p*r.vcs+v].flits) }
 
 // Credits is the upstream view of free slots in downstream VC v of port p.
 func (r *Router) Credits(p, v int) int { return int(r.credits[p*r.vcs+v]) }
+
+// SetControlPlane installs the router's control-plane logic (before the run).
+func (r *Router) SetControlPlane(cp ControlPlane) { r.plane = cp }
+
+// ControlPlane is the router's control-plane logic, if any.
+func (r *Router) ControlPlane() ControlPlane { return r.plane }
+
+// OutWire is the wire this router writes at port p (flits out of p), or nil;
+// a control lane that steals idle cycles of that link checks it.
+func (r *Router) OutWire(p int) *link.Wire { return r.out[p] }
+
+// NetworkPort reports whether port p is wired to another router (not to a
+// network interface).
+func (r *Router) NetworkPort(p int) bool { return r.netPorts&(1<<p) != 0 }
 
 // Buffered is the number of flits in all input buffers.
 func (r *Router) Buffered() int { return r.buffered }
@@ -209,20 +229,27 @@ func (r *Router) Tick(now clock.Cycle) {
 		r.nonEmpty[p] |= 1 << v
 	}
 	if r.buffered == 0 {
-		r.Valid, r.Active = 0, 0
-		return
+		r.Valid, r.Active, r.ValidInj, r.ActiveInj = 0, 0, 0, 0
+	} else {
+		r.allocateVCs(now)
+		r.allocateSwitch(now)
 	}
-	r.allocateVCs(now)
-	r.allocateSwitch(now)
+	if r.plane != nil {
+		r.plane.Step(now, Observation{Valid: r.Valid, Active: r.Active, ValidInj: r.ValidInj, ActiveInj: r.ActiveInj})
+	}
 }
 
 // allocateVCs routes new heads and runs separable input-first VC allocation.
 func (r *Router) allocateVCs(now clock.Cycle) {
 	V := r.vcs
 	r.reqs = r.reqs[:0]
-	valid := 0
+	valid, validInj := 0, 0
 	for p, ne := range r.nonEmpty {
-		valid += bits.OnesCount64(ne)
+		n := bits.OnesCount64(ne)
+		valid += n
+		if r.netPorts&(1<<p) == 0 {
+			validInj += n
+		}
 		for m := ne &^ r.active[p]; m != 0; m &= m - 1 {
 			v := bits.TrailingZeros64(m)
 			i := p*V + v
@@ -252,7 +279,7 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 			}
 		}
 	}
-	r.Valid = valid
+	r.Valid, r.ValidInj = valid, validInj
 	r.SumValid += uint64(valid)
 	if len(r.reqs) == 0 {
 		return
@@ -382,7 +409,7 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 			}
 		}
 	}
-	active := 0
+	active, activeInj := 0, 0
 	P := r.ports
 	for om := r.outMask; om != 0; om &= om - 1 {
 		op := bits.TrailingZeros64(om)
@@ -407,8 +434,11 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 		}
 		r.traverse(now, p, v)
 		active++
+		if r.netPorts&(1<<p) == 0 {
+			activeInj++
+		}
 	}
-	r.Active = active
+	r.Active, r.ActiveInj = active, activeInj
 	r.SumActive += uint64(active)
 	r.FlitsMoved += uint64(active)
 }

@@ -1,0 +1,226 @@
+package policies
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/router"
+)
+
+// stepper drives one router's circuit with synthetic observations: before
+// cycle at it observes before[r], from at on after[r].
+type stepper struct {
+	c             *Circuit
+	before, after router.Observation
+	at            clock.Cycle
+}
+
+func (s *stepper) Name() string { return s.c.Name() }
+func (s *stepper) Tick(now clock.Cycle) {
+	if now < s.at {
+		s.c.Step(now, s.before)
+	} else {
+		s.c.Step(now, s.after)
+	}
+}
+
+func idleNet(t *testing.T, topo link.Topology) *router.Network {
+	t.Helper()
+	srcs := make([]router.Source, topo.Nodes())
+	for i := range srcs {
+		srcs[i] = idle{}
+	}
+	net, err := router.Build(topo, router.Config{Routing: routingFor(topo), VCs: 3, BufferFlits: 8, RoutingDelayCycles: 1,
+		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net
+}
+
+func routingFor(topo link.Topology) string {
+	switch topo.Kind() {
+	case "torus":
+		return "dor-dateline"
+	case "mesh":
+		return "dor"
+	}
+	return "fattree-static"
+}
+
+// TestCircuitStepResponse: after every router's observation steps from one
+// value to another at cycle t0, each router's readout holds exactly the new
+// network-wide sums from t0 + its analytical delay on, and not a cycle
+// earlier; the largest delay is the circuit's worst case (4 floor(k/2) hops
+// on a k x k grid, twice the tree height on the spanning tree). Checked on
+// tori and meshes of several sizes, on fat-trees, with lane latencies 1 and 2,
+// under the serial and sharded executors.
+func TestCircuitStepResponse(t *testing.T) {
+	type tc struct {
+		topo  link.Topology
+		shape CircuitShape
+		worst func(lat int) int
+	}
+	var cases []tc
+	for _, k := range []int{2, 3, 4, 5, 8, 9, 16, 32} {
+		torus, _ := link.NewTorus(k)
+		mesh, _ := link.NewMesh(k, 1)
+		grid := func(lat int) int { return 4 * (k / 2) * lat }
+		cases = append(cases, tc{torus, ShapeGrid, grid}, tc{mesh, ShapeGrid, grid}, tc{torus, ShapeTree, nil})
+	}
+	for _, n := range []int{2, 3} {
+		ft, _ := link.NewFatTree(4, n)
+		cases = append(cases, tc{ft, ShapeTree, nil})
+	}
+	conc, _ := link.NewMesh(4, 3)
+	cases = append(cases, tc{conc, ShapeGrid, func(lat int) int { return 8 * lat }})
+	for _, c := range cases {
+		for _, lat := range []int{1, 2} {
+			for _, exec := range []actor.Kind{actor.Serial, actor.Shards} {
+				t.Run(fmt.Sprintf("%s/%s/lat%d/%s", c.topo, c.shape, lat, exec), func(t *testing.T) {
+					checkStep(t, c.topo, c.shape, lat, exec, c.worst)
+				})
+			}
+		}
+	}
+}
+
+func checkStep(t *testing.T, topo link.Topology, shape CircuitShape, lat int, exec actor.Kind, worst func(int) int) {
+	net := idleNet(t, topo)
+	cs, err := BuildCircuit(net, CircuitConfig{Shape: shape, Mode: link.Dedicated, LatencyCycles: lat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := cs.WorstDelayCycles()
+	if worst != nil && w != worst(lat) {
+		t.Fatalf("analytical worst case %d, want %d", w, worst(lat))
+	}
+	rng := rand.New(rand.NewPCG(uint64(topo.Routers()), uint64(lat)))
+	t0 := clock.Cycle(2*w + 7)
+	acts := make([]actor.Actor, len(cs.Routers))
+	var want, old Counts
+	for r, c := range cs.Routers {
+		// The injection share is left out of the counts by default.
+		b := router.Observation{Valid: 1 + rng.IntN(12), ValidInj: rng.IntN(3)}
+		b.Active = rng.IntN(b.Valid + 1)
+		b.Valid += b.ValidInj
+		a := router.Observation{Valid: b.Valid + 1 + rng.IntN(5), ValidInj: b.ValidInj}
+		a.Active = b.Active + 1 + rng.IntN(a.Valid-b.Valid)
+		acts[r] = &stepper{c: c, before: b, after: a, at: t0}
+		want = want.add(Counts{int32(a.Valid - a.ValidInj), int32(a.Active)})
+		old = old.add(Counts{int32(b.Valid - b.ValidInj), int32(b.Active)})
+	}
+	firstExact := make([]clock.Cycle, len(cs.Routers))
+	for r := range firstExact {
+		firstExact[r] = -1
+	}
+	hook := func(next clock.Cycle) bool {
+		now := next - 1
+		for r, c := range cs.Routers {
+			got := c.Readout()
+			if now == t0-1 && got != old {
+				t.Errorf("%s: settled readout %v before the step, want %v", c.Name(), got, old)
+			}
+			if now >= t0 {
+				if got == want {
+					if firstExact[r] < 0 {
+						firstExact[r] = now
+					}
+				} else if firstExact[r] >= 0 {
+					t.Errorf("%s: readout left the total at cycle %d", c.Name(), now)
+				}
+			}
+		}
+		return false
+	}
+	if _, err := actor.Run(context.Background(), exec, 3, actor.Spec{Actors: acts, To: t0 + clock.Cycle(2*w+5), Chunk: 1, Hook: hook}); err != nil {
+		t.Fatal(err)
+	}
+	measuredWorst := 0
+	for r, c := range cs.Routers {
+		d := int(firstExact[r] - t0)
+		if firstExact[r] < 0 || d != c.DelayCycles() {
+			t.Errorf("%s: readout exact %d cycles after the step, analytical %d", c.Name(), d, c.DelayCycles())
+		}
+		measuredWorst = max(measuredWorst, d)
+	}
+	if measuredWorst != w {
+		t.Errorf("measured worst delay %d, analytical %d", measuredWorst, w)
+	}
+}
+
+// TestCircuitStealsOnlyIdleCycles: in steal mode, under heavy traffic, no
+// circuit value crosses a link in a cycle in which that link carried a
+// flit; the circuit was actually held back, and once the traffic drains
+// every router reads exactly zero again.
+func TestCircuitStealsOnlyIdleCycles(t *testing.T) {
+	topo, _ := link.NewTorus(8)
+	srcs := make([]router.Source, topo.Nodes())
+	for i := range srcs {
+		srcs[i] = &bursty{dst: (i*37 + 11) % topo.Nodes(), left: 60}
+	}
+	net, err := router.Build(topo, router.Config{Routing: "dor-dateline", VCs: 3, BufferFlits: 16, RoutingDelayCycles: 1,
+		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}, srcs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := BuildCircuit(net, CircuitConfig{Shape: ShapeGrid, Mode: link.Steal, LatencyCycles: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts, units := net.Actors()
+	var both, ctrl, busy int
+	count := make([]int32, 3)
+	hook := func(next clock.Cycle) bool {
+		for i := range cs.lanes {
+			l := &cs.lanes[i]
+			sent := false
+			l.InTransit(next, func(*Counts) { sent = true })
+			clear(count)
+			cs.wires[i].CountInTransit(next, count, nil)
+			flit := count[0]+count[1]+count[2] > 0
+			if sent {
+				ctrl++
+			}
+			if flit {
+				busy++
+			}
+			if sent && flit {
+				both++
+			}
+		}
+		return false
+	}
+	if _, err := actor.Run(context.Background(), actor.Shards, 2, actor.Spec{Actors: acts, Units: units, To: 3000, Chunk: 1, Hook: hook}); err != nil {
+		t.Fatal(err)
+	}
+	var withheld uint64
+	for _, c := range cs.Routers {
+		withheld += c.Withheld
+		if got := c.Readout(); got != (Counts{}) {
+			t.Errorf("%s reads %v on a drained network", c.Name(), got)
+		}
+	}
+	if both != 0 {
+		t.Fatalf("%d link-cycles carried a flit and a circuit value", both)
+	}
+	if withheld == 0 || busy == 0 || ctrl == 0 {
+		t.Fatalf("steal mode untested: %d values withheld, %d busy link-cycles, %d circuit link-cycles", withheld, busy, ctrl)
+	}
+	t.Logf("%d busy link-cycles, %d circuit values sent, %d withheld", busy, ctrl, withheld)
+}
+
+// bursty queues left packets of 8 flits to dst at cycle 0.
+type bursty struct{ dst, left int }
+
+func (b *bursty) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
+	for ; b.left > 0; b.left-- {
+		q.Push(now, b.dst, 8, 0)
+	}
+	return clock.Never
+}

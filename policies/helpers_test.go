@@ -1,0 +1,5 @@
+package policies
+
+import "github.com/icnsim/icnsim/clock"
+
+func clockOf(c int64) clock.Cycle { return clock.Cycle(c) }

@@ -1,0 +1,78 @@
+package policies
+
+import (
+	"github.com/icnsim/icnsim/router"
+)
+
+// Entropy is entropy throttling installed on a network: the circuit and one
+// gate per node (nil gates when the model is noth).
+type Entropy struct {
+	Params  GateParams
+	Circuit *Circuits
+	Gates   []*EntropyGate
+}
+
+// InstallEntropy builds the measurement circuit on net and, unless the
+// model is noth, one gate per node reading it. seed feeds the gt.a guard
+// times (node i draws from its own stream). With noth the circuit still
+// runs when measure is set (so its readings can be reported) but no gate is
+// installed; without measure nothing is installed and nil is returned.
+func InstallEntropy(net *router.Network, p GateParams, cfg CircuitConfig, seed uint64, measure bool) (*Entropy, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if !p.Throttles() && !measure {
+		return nil, nil
+	}
+	cs, err := BuildCircuit(net, cfg)
+	if err != nil {
+		return nil, err
+	}
+	e := &Entropy{Params: p, Circuit: cs}
+	if !p.Throttles() {
+		return e, nil
+	}
+	routers := net.Topo.Routers()
+	e.Gates = make([]*EntropyGate, len(net.NIs))
+	for i, ni := range net.NIs {
+		g := NewEntropyGate(p, routers, cs.ToNode[i], splitSeed(seed, uint64(i)))
+		e.Gates[i] = g
+		ni.SetGate(g)
+	}
+	return e, nil
+}
+
+// splitSeed derives node i's stream seed from the run seed (SplitMix64).
+func splitSeed(seed, i uint64) uint64 {
+	z := seed + (i+1)*0x9E3779B97F4A7C15
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// Throttled counts the nodes in throttled mode (read while paused).
+func (e *Entropy) Throttled() int {
+	n := 0
+	for _, g := range e.Gates {
+		if g.on {
+			n++
+		}
+	}
+	return n
+}
+
+// MeanReadout is the mean over routers of the circuit's readout, as the
+// mobility ratio R_a each router reads (1 when it reads N_v = 0), and the
+// true network-wide counts of the routers' last cycle (read while paused).
+func (e *Entropy) MeanReadout() (meanRa float64, truth Counts) {
+	for _, c := range e.Circuit.Routers {
+		r := c.Readout()
+		if r.Valid > 0 {
+			meanRa += float64(r.Active) / float64(r.Valid)
+		} else {
+			meanRa++
+		}
+		truth = truth.add(c.Profile())
+	}
+	return meanRa / float64(len(e.Circuit.Routers)), truth
+}
