@@ -72,6 +72,7 @@ type regDef struct {
 type outLane struct {
 	lane *link.Control[Counts]
 	reg  uint8
+	last Counts // the value the receiver holds (last sent; zero at start)
 }
 
 // Circuit is one router's part of the entropy measurement circuit: its
@@ -91,6 +92,8 @@ type Circuit struct {
 	out      []outLane
 	readout  int
 	nis      []*link.Lane[Counts]
+	niLast   Counts // the readout the NIs hold
+	pending  bool   // some output differs from what its receiver holds
 	countInj bool
 	delay    int // analytical cycles for a step change to reach the readout
 	// Sent and Withheld count the register values this router put on its
@@ -100,10 +103,18 @@ type Circuit struct {
 }
 
 // Step advances the circuit by one cycle (router.ControlPlane).
+//
+// Receivers latch the latest value a lane delivered, so a register value
+// equal to the one its receiver already holds is not sent again: that
+// changes nothing the receiver sees, in either lane mode, and lets a quiet
+// circuit cost almost nothing. Likewise the registers are recomputed only
+// when the profile or a received value changed.
 func (c *Circuit) Step(now clock.Cycle, obs router.Observation) {
+	changed := false
 	for i, l := range c.in {
-		if v := l.Recv(now); v != nil {
+		if v := l.Recv(now); v != nil && *v != c.latest[i] {
 			c.latest[i] = *v
+			changed = true
 		}
 	}
 	profile := Counts{Valid: int32(obs.Valid), Active: int32(obs.Active)}
@@ -111,28 +122,47 @@ func (c *Circuit) Step(now clock.Cycle, obs router.Observation) {
 		profile.Valid -= int32(obs.ValidInj)
 		profile.Active -= int32(obs.ActiveInj)
 	}
-	for r, d := range c.defs {
-		var s Counts
-		if d.obs {
-			s = profile
-		}
-		for m := d.own; m != 0; m &= m - 1 {
-			s = s.add(c.regs[trailing(uint32(m))])
-		}
-		for m := d.in; m != 0; m &= m - 1 {
-			s = s.add(c.latest[trailing(m)])
-		}
-		c.regs[r] = s
+	if profile != c.regs[0] {
+		changed = true
 	}
-	for _, o := range c.out {
-		if o.lane.TrySend(now, c.regs[o.reg]) {
+	if !changed && !c.pending {
+		return
+	}
+	if changed {
+		for r, d := range c.defs {
+			var s Counts
+			if d.obs {
+				s = profile
+			}
+			for m := d.own; m != 0; m &= m - 1 {
+				s = s.add(c.regs[trailing(uint32(m))])
+			}
+			for m := d.in; m != 0; m &= m - 1 {
+				s = s.add(c.latest[trailing(m)])
+			}
+			c.regs[r] = s
+		}
+	}
+	c.pending = false
+	for i := range c.out {
+		o := &c.out[i]
+		v := c.regs[o.reg]
+		if v == o.last {
+			continue
+		}
+		if o.lane.TrySend(now, v) {
+			o.last = v
 			c.Sent++
 		} else {
 			c.Withheld++
+			c.pending = true
 		}
 	}
-	for _, l := range c.nis {
-		l.Send(now, c.regs[c.readout])
+	if v := c.regs[c.readout]; v != c.niLast {
+		c.niLast = v
+		for _, l := range c.nis {
+			l.Send(now, v)
+		}
 	}
 }
 

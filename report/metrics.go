@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strconv"
 )
 
@@ -37,7 +38,17 @@ func Metrics() []Metric {
 		{"mean_hops", func(r *Result) float64 { return r.MeanHops }},
 		{"packets_measured", u(func(r *Result) uint64 { return r.Latency.Count })},
 		{"measured_packets_undelivered", u(func(r *Result) uint64 { return r.MeasuredUndelivered })},
-		{"collective_duration_cycles", func(r *Result) float64 { return float64(r.CollectiveDurationCycles) }},
+		// An unfinished collective has no duration: NaN keeps it out of
+		// speed-ups, geometric means and bests.
+		{"collective_duration_cycles", func(r *Result) float64 {
+			if r.Process == "collective" && !r.Completed {
+				return math.NaN()
+			}
+			return float64(r.CollectiveDurationCycles)
+		}},
+		{"throttled_node_cycle_share", func(r *Result) float64 { return r.ThrottledNodeCycleShare }},
+		{"circuit_lag_cycles", func(r *Result) float64 { return r.CircuitLagCycles }},
+		{"critical_load_flits_per_node_cycle", func(r *Result) float64 { return r.CriticalLoadFlitsPerNodeCycle }},
 	}
 }
 

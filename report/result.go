@@ -59,6 +59,23 @@ type Sample struct {
 	ValidBufferRatio          float64 `json:"valid_buffer_ratio"` // mean N_v / N_r
 	MobilityRatio             float64 `json:"mobility_ratio"`     // sum N_a / sum N_v
 	AcceptedFlitsPerNodeCycle float64 `json:"accepted_flits_per_node_cycle"`
+	// Entropy is the entropy circuit's view, when the circuit runs.
+	Entropy *EntropySample `json:"entropy,omitempty"`
+}
+
+// EntropySample is the state of entropy throttling at a sample cycle, in
+// the terms of the extended paper's Fig. 9: %thr, %ba and %mr.
+type EntropySample struct {
+	// ThrottledNodeShare is the share of nodes in throttled mode (%thr / 100).
+	ThrottledNodeShare float64 `json:"throttled_node_share"`
+	// ValidPerRouter is the true N_v / N_r of the cycle (%ba / 100), counted
+	// as the circuit counts.
+	ValidPerRouter float64 `json:"valid_buffers_per_router"`
+	// TrueMobilityRatio is the true N_a / N_v of the cycle (1 when N_v = 0).
+	TrueMobilityRatio float64 `json:"true_mobility_ratio"`
+	// CircuitMobilityRatio is the mean over routers of the R_a each reads
+	// from the circuit (%mr / 100).
+	CircuitMobilityRatio float64 `json:"circuit_mobility_ratio"`
 }
 
 // Result is what one run measured. It holds nothing that depends on how the
@@ -89,6 +106,17 @@ type Result struct {
 	ClassLatency              []Stats  `json:"class_packet_latency,omitempty"`
 	MeanHops                  float64  `json:"mean_hops"`
 	CollectiveDurationCycles  int64    `json:"collective_duration_cycles,omitempty"`
+	// Injection is the entropy-throttling model as the papers write it, e.g.
+	// "hyst(70,90,30)", when the circuit runs.
+	Injection string `json:"injection,omitempty"`
+	// ThrottledNodeCycleShare is the share of node-cycles in throttled mode.
+	ThrottledNodeCycleShare float64 `json:"throttled_node_cycle_share,omitempty"`
+	// CircuitLagCycles is how far the circuit's reading trails the true
+	// mobility ratio (see study.circuitLag); -1 when not measurable.
+	CircuitLagCycles float64 `json:"circuit_lag_cycles,omitempty"`
+	// CriticalLoadFlitsPerNodeCycle is the ramp-load method's critical load
+	// (see study.criticalLoad); -1 when the throughput never degraded.
+	CriticalLoadFlitsPerNodeCycle float64 `json:"critical_load_flits_per_node_cycle,omitempty"`
 	Completed                 bool     `json:"completed"`
 	Series                    []Sample `json:"series,omitempty"`
 	// NodeAccepted is each node's accepted throughput (flits/cycle), by node id.

@@ -246,6 +246,11 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 			return out, err
 		}
 	}
+	// One channel-dependency check per distinct network, not one per run.
+	if err := f.CheckBuild(); err != nil {
+		return out, err
+	}
+	const checked = true
 	var pending []int
 	for i := range runs {
 		if !opt.Shard.Has(i) {
@@ -293,7 +298,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		}
 		g.Go(func() error {
 			r := &runs[i]
-			res, err := study.Run(gctx, r.Config, study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks})
+			res, err := study.Run(gctx, r.Config, study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks, DeadlockChecked: checked})
 			if err != nil {
 				if gctx.Err() != nil && errors.Is(err, gctx.Err()) {
 					return err

@@ -34,9 +34,45 @@ type Config struct {
 	Measure Measure `toml:"measure"`
 }
 
-// Policy is the congestion control.
+// Policy is the congestion control: entropy throttling's injection model
+// and measurement circuit.
 type Policy struct {
-	Injection string `toml:"injection"` // injection gate of every node
+	// Injection is the model of every node: noth (or none), base, hyst,
+	// gt.a, gt.x, bare (parameters from the keys below) or with the papers'
+	// arguments, e.g. "hyst(70,90,30)".
+	Injection   string  `toml:"injection"`
+	RthPercent  float64 `toml:"r_th_percent"`
+	ROnPercent  float64 `toml:"r_on_percent"`
+	ROffPercent float64 `toml:"r_off_percent"`
+	RnPercent   float64 `toml:"r_n_percent"`
+	GuardCycles int     `toml:"guard_cycles"`
+	// Circuit is the measurement circuit's shape: auto (grid on a torus or
+	// mesh, tree on a fat-tree), grid or tree.
+	Circuit              string `toml:"circuit"`
+	CircuitLanes         string `toml:"circuit_lanes"` // dedicated or steal
+	CircuitLatencyCycles int    `toml:"circuit_latency_cycles"`
+	// CountInjectionBuffers counts the injection ports' buffers in N_v, N_a.
+	CountInjectionBuffers bool `toml:"count_injection_buffers"`
+	// MeasureCircuit runs the circuit even under noth, so that its readings
+	// appear in the time series.
+	MeasureCircuit bool `toml:"measure_circuit"`
+}
+
+// Gate is the injection model with its parameters.
+func (p *Policy) Gate() (policies.GateParams, bool, error) {
+	return policies.ParseGate(p.Injection, policies.GateParams{RthPercent: p.RthPercent, ROnPercent: p.ROnPercent,
+		ROffPercent: p.ROffPercent, RnPercent: p.RnPercent, GuardCycles: p.GuardCycles})
+}
+
+// CircuitConfig is the policies package's view of the circuit keys.
+func (c *Config) CircuitConfig() policies.CircuitConfig {
+	p := c.Policy
+	shape := policies.ShapeGrid
+	if p.Circuit == "tree" || (p.Circuit == "auto" && c.Network.Topology == "fattree") {
+		shape = policies.ShapeTree
+	}
+	mode, _ := link.ParseMode(p.CircuitLanes)
+	return policies.CircuitConfig{Shape: shape, Mode: mode, LatencyCycles: p.CircuitLatencyCycles, CountInjection: p.CountInjectionBuffers}
 }
 
 // Network is the topology.
@@ -71,6 +107,9 @@ type Traffic struct {
 	HotRegionFraction float64 `toml:"hot_region_fraction"`
 	PhaseCycle        int64   `toml:"phase_cycle"`
 	PhasePattern      string  `toml:"phase_pattern"`
+	// RampCycles is the ramp process's length: the offered load rises
+	// linearly from 0 at cycle 0 to load_flits_per_node_cycle here.
+	RampCycles int64 `toml:"ramp_cycles"`
 }
 
 // Measure is how a run is measured.
@@ -88,6 +127,14 @@ type Measure struct {
 	// WatchdogCycles stops the run when flits are in flight and none has
 	// moved for this many cycles (0: off).
 	WatchdogCycles int64 `toml:"watchdog_cycles"`
+	// StallCycles ends a collective run, as not completed, when no flit has
+	// been injected or delivered for this many cycles while packets remain
+	// (every node throttled for good, e.g. hyst with R_OFF = 100 and
+	// R_n = 0 on an empty network); 0: off.
+	StallCycles int64 `toml:"stall_cycles"`
+	// SmoothSamples is the moving-average length, in samples, of the ramp
+	// process's critical-load detection.
+	SmoothSamples int `toml:"smooth_samples"`
 }
 
 // Default is the built-in configuration: a 32x32 torus with dimension-order
@@ -102,10 +149,12 @@ func Default() Config {
 		Router: Router{Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8,
-			HotspotFraction: 0.02, HotspotNode: -1, HotRegionFraction: 0.25},
-		Policy: Policy{Injection: "none"},
+			HotspotFraction: 0.02, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
+		Policy: Policy{Injection: "none", RthPercent: 70, ROnPercent: 70, ROffPercent: 90, RnPercent: 25, GuardCycles: 8,
+			Circuit: "auto", CircuitLanes: "dedicated", CircuitLatencyCycles: 1},
 		Measure: Measure{WarmupCycles: 10000, MeasureCycles: 10000, Method: "window", BatchCycles: 2000,
-			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100, WatchdogCycles: 100000},
+			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100, WatchdogCycles: 100000,
+			StallCycles: 20000, SmoothSamples: 400},
 	}
 }
 
@@ -426,7 +475,10 @@ func (c *Config) Validate() []error {
 	if !slices.Contains(traffic.ProcessNames(), t.Process) {
 		add("traffic.process", t.Process, "allowed: "+strings.Join(traffic.ProcessNames(), ", "))
 	}
-	if (t.Process == "bernoulli" || t.Process == "poisson") && !(t.Load > 0 && t.Load <= 1) {
+	if t.RampCycles < 1 {
+		add("traffic.ramp_cycles", t.RampCycles, "allowed: >= 1 cycles")
+	}
+	if (t.Process == "bernoulli" || t.Process == "poisson" || t.Process == "ramp") && !(t.Load > 0 && t.Load <= 1) {
 		add("traffic.load_flits_per_node_cycle", t.Load, "allowed: > 0 and <= 1 flits/node/cycle")
 	}
 	if t.PacketsPerNode < 1 {
@@ -449,13 +501,46 @@ func (c *Config) Validate() []error {
 	} else if t.PhaseCycle > 0 {
 		checkPattern("traffic.phase_pattern", t.PhasePattern)
 	}
-	if _, ok := policies.Gates()[c.Policy.Injection]; !ok {
-		var names []string
-		for n := range policies.Gates() {
-			names = append(names, n)
+	pol := &c.Policy
+	pctKeys := []struct {
+		key string
+		v   float64
+	}{{"policy.r_th_percent", pol.RthPercent}, {"policy.r_on_percent", pol.ROnPercent}, {"policy.r_off_percent", pol.ROffPercent}, {"policy.r_n_percent", pol.RnPercent}}
+	pctOK := true
+	for _, k := range pctKeys {
+		if !(k.v >= 0 && k.v <= 100) {
+			add(k.key, k.v, "allowed: 0..100 (percent, as the entropy papers write thresholds)")
+			pctOK = false
 		}
-		slices.Sort(names)
-		add("policy.injection", c.Policy.Injection, "allowed: "+strings.Join(names, ", "))
+	}
+	if pol.GuardCycles < 0 || pol.GuardCycles > 1_000_000 {
+		add("policy.guard_cycles", pol.GuardCycles, "allowed: 0..1000000 (t_G, cycles)")
+		pctOK = false
+	}
+	if pctOK {
+		if _, hasArgs, err := pol.Gate(); err != nil {
+			add("policy.injection", pol.Injection, err.Error())
+		} else if hasArgs {
+			d := Default().Policy
+			if pol.RthPercent != d.RthPercent || pol.ROnPercent != d.ROnPercent || pol.ROffPercent != d.ROffPercent || pol.RnPercent != d.RnPercent || pol.GuardCycles != d.GuardCycles {
+				add("policy.injection", pol.Injection, "give the model's parameters either as arguments here or in the r_*_percent and guard_cycles keys, not both")
+			}
+		}
+	}
+	switch pol.Circuit {
+	case "auto", "tree":
+	case "grid":
+		if n.Topology == "fattree" {
+			add("policy.circuit", pol.Circuit, "the grid circuit needs a torus or mesh; use tree (or auto) on a fat-tree")
+		}
+	default:
+		add("policy.circuit", pol.Circuit, "allowed: auto, grid, tree")
+	}
+	if _, err := link.ParseMode(pol.CircuitLanes); err != nil {
+		add("policy.circuit_lanes", pol.CircuitLanes, "allowed: dedicated (a register value crosses every cycle), steal (only in cycles the link carries no flit)")
+	}
+	if pol.CircuitLatencyCycles < 1 || pol.CircuitLatencyCycles > 1000 {
+		add("policy.circuit_latency_cycles", pol.CircuitLatencyCycles, "allowed: 1..1000")
 	}
 	m := &c.Measure
 	if m.WarmupCycles < 0 {
@@ -491,6 +576,15 @@ func (c *Config) Validate() []error {
 	}
 	if m.SampleCycles < 0 {
 		add("measure.sample_cycles", m.SampleCycles, "allowed: 0 (no time series) or >= 1")
+	}
+	if m.SmoothSamples < 1 {
+		add("measure.smooth_samples", m.SmoothSamples, "allowed: >= 1 samples")
+	}
+	if t.Process == "ramp" && m.SampleCycles < 1 {
+		add("measure.sample_cycles", m.SampleCycles, "the ramp process finds the critical load from the time series: allowed >= 1")
+	}
+	if m.StallCycles < 0 {
+		add("measure.stall_cycles", m.StallCycles, "allowed: 0 (off) or >= 1")
 	}
 	return errs
 }
@@ -560,6 +654,6 @@ func (c *Config) RouterConfig() router.Config {
 func (c *Config) TrafficConfig() traffic.Config {
 	t := c.Traffic
 	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: t.Load, PacketsPerNode: t.PacketsPerNode,
-		PacketFlits: t.PacketFlits, PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern,
+		PacketFlits: t.PacketFlits, PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles,
 		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction}}
 }

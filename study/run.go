@@ -21,6 +21,10 @@ type Options struct {
 	Workers int        // shard workers; 0 = GOMAXPROCS
 	// Checks verifies the network invariants after every cycle (slow; for tests).
 	Checks bool
+	// DeadlockChecked says the caller has already run the channel-dependency
+	// check on this configuration's network (File.CheckBuild does, once per
+	// distinct network of a study), so Run skips repeating it.
+	DeadlockChecked bool
 }
 
 // Built is a configuration turned into a network with its collectors.
@@ -28,10 +32,14 @@ type Built struct {
 	Cfg        Config
 	Net        *router.Network
 	Collectors []*report.Collector
+	// Entropy is the entropy circuit and gates, nil when not installed.
+	Entropy *policies.Entropy
 }
 
 // Build turns a validated configuration into a network.
-func Build(cfg Config) (*Built, error) {
+func Build(cfg Config) (*Built, error) { return build(cfg, false) }
+
+func build(cfg Config, deadlockChecked bool) (*Built, error) {
 	if errs := cfg.Validate(); len(errs) > 0 {
 		return nil, errs[0]
 	}
@@ -48,7 +56,11 @@ func Build(cfg Config) (*Built, error) {
 	for i, c := range cols {
 		sinks[i] = c
 	}
-	net, err := router.Build(topo, cfg.RouterConfig(), srcs, sinks)
+	rc := cfg.RouterConfig()
+	if deadlockChecked {
+		rc.AllowDeadlock = true
+	}
+	net, err := router.Build(topo, rc, srcs, sinks)
 	if err != nil {
 		var de *router.DeadlockError
 		if errors.As(err, &de) {
@@ -56,19 +68,20 @@ func Build(cfg Config) (*Built, error) {
 		}
 		return nil, err
 	}
-	gates, err := policies.NewGates(cfg.Policy.Injection, topo.Nodes())
+	gate, _, err := cfg.Policy.Gate()
 	if err != nil {
 		return nil, err
 	}
-	for i, g := range gates {
-		net.NIs[i].SetGate(g)
+	ent, err := policies.InstallEntropy(net, gate, cfg.CircuitConfig(), cfg.Seed^0x5eed_9a7e, cfg.Policy.MeasureCircuit)
+	if err != nil {
+		return nil, err
 	}
-	return &Built{Cfg: cfg, Net: net, Collectors: cols}, nil
+	return &Built{Cfg: cfg, Net: net, Collectors: cols, Entropy: ent}, nil
 }
 
 // Run builds and runs one configuration.
 func Run(ctx context.Context, cfg Config, opt Options) (*report.Result, error) {
-	b, err := Build(cfg)
+	b, err := build(cfg, opt.DeadlockChecked)
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +156,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		prevLatSum  uint64
 		prevLatN    uint64
 		expect      = uint64(nodes * cfg.Traffic.PacketsPerNode)
+		stallAt     router.Totals
+		stallSince  int64
 		injFrom     = make([]uint64, nodes)
 		injTo       = make([]uint64, nodes)
 		buffers     = float64(net.Buffers())
@@ -181,12 +196,30 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 				ValidBufferRatio:          report.Ratio(float64(tot.SumValid-last.SumValid), dt*buffers),
 				MobilityRatio:             report.Ratio(float64(tot.SumActive-last.SumActive), float64(tot.SumValid-last.SumValid)),
 				AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-last.FlitsDelivered), dt*float64(nodes))}
+			if ent := b.Entropy; ent != nil {
+				readRa, truth := ent.MeanReadout()
+				trueRa := 1.0
+				if truth.Valid > 0 {
+					trueRa = float64(truth.Active) / float64(truth.Valid)
+				}
+				s.Entropy = &report.EntropySample{
+					ThrottledNodeShare:   report.Ratio(float64(ent.Throttled()), float64(nodes)),
+					ValidPerRouter:       report.Ratio(float64(truth.Valid), float64(net.Topo.Routers())),
+					TrueMobilityRatio:    report.Ratio(trueRa, 1),
+					CircuitMobilityRatio: report.Ratio(readRa, 1),
+				}
+			}
 			series = append(series, s)
 			last, lastAt = tot, now
 		}
 		if collective {
 			if tot.PacketsDelivered == expect {
 				completed = true
+				return true
+			}
+			if tot.FlitsInjected != stallAt.FlitsInjected || tot.FlitsDelivered != stallAt.FlitsDelivered {
+				stallAt, stallSince = tot, now
+			} else if m.StallCycles > 0 && now-stallSince >= m.StallCycles {
 				return true
 			}
 			return false
@@ -259,6 +292,11 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		CyclesSimulated: int64(end), PacketsGenerated: tot.PacketsGenerated, PacketsDelivered: tot.PacketsDelivered,
 		Completed: completed, Series: series,
 	}
+	if cfg.Traffic.Process == "ramp" {
+		res.OfferedFlitsPerNodeCycle = cfg.Traffic.Load
+		tc := cfg.TrafficConfig()
+		res.CriticalLoadFlitsPerNodeCycle = criticalLoad(series, m.SampleCycles, m.SmoothSamples, tc.OfferedAt)
+	}
 	if cfg.Traffic.Process == "bernoulli" || cfg.Traffic.Process == "poisson" {
 		res.OfferedFlitsPerNodeCycle = cfg.Traffic.Load
 	} else if cfg.Traffic.Process == "saturation" {
@@ -322,10 +360,79 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	}
 	res.PerNodeAccepted = report.SpreadOf(perNode)
 	res.NodeAccepted = perNode
+	if ent := b.Entropy; ent != nil {
+		res.Injection = ent.Params.String()
+		if len(ent.Gates) > 0 {
+			var on uint64
+			for _, g := range ent.Gates {
+				on += g.ThrottledCycles
+			}
+			res.ThrottledNodeCycleShare = report.Ratio(float64(on), float64(end)*float64(nodes))
+		}
+		res.CircuitLagCycles = circuitLag(series, m.SampleCycles)
+	}
 	for _, pt := range lat.CDF() {
 		res.LatencyCDF = append(res.LatencyCDF, [2]float64{pt[0], report.Ratio(pt[1], 1)})
 	}
 	return res, nil
+}
+
+// criticalLoad is the ramp-load method's critical load ratio (the extended
+// entropy paper's "10 percent degradation point"): over the time series,
+// each sample's accepted throughput and the offered load of its interval
+// are smoothed by a trailing moving average of smooth samples, and the
+// critical load is the smoothed offered load at the first sample where the
+// smoothed accepted throughput falls below 90% of it. Samples before a full
+// window, and those at an offered load under 1% of the final one (where
+// noise dominates), are skipped. -1 when the throughput never degrades.
+func criticalLoad(series []report.Sample, sampleCycles int64, smooth int, offeredAt func(float64) float64) float64 {
+	if sampleCycles <= 0 || len(series) == 0 {
+		return -1
+	}
+	final := offeredAt(float64(series[len(series)-1].Cycle))
+	var accSum, offSum float64
+	for i, s := range series {
+		off := offeredAt(float64(s.Cycle) - float64(sampleCycles)/2)
+		accSum += s.AcceptedFlitsPerNodeCycle
+		offSum += off
+		if i >= smooth {
+			old := series[i-smooth]
+			accSum -= old.AcceptedFlitsPerNodeCycle
+			offSum -= offeredAt(float64(old.Cycle) - float64(sampleCycles)/2)
+		}
+		if i+1 < smooth {
+			continue
+		}
+		n := float64(min(i+1, smooth))
+		acc, offered := accSum/n, offSum/n
+		if offered > 0.01*final && acc < 0.9*offered {
+			return report.Ratio(offered, 1)
+		}
+	}
+	return -1
+}
+
+// circuitLag is the delay, in cycles, by which the mobility ratio the
+// routers read from the circuit follows the true one: the shift d (a
+// multiple of the sample period, up to 1000 cycles) that minimises the mean
+// absolute difference between the read ratio at t and the true ratio at
+// t - d over the time series. -1 without a series long enough.
+func circuitLag(series []report.Sample, sampleCycles int64) float64 {
+	if sampleCycles <= 0 || len(series) < 4 {
+		return -1
+	}
+	maxShift := min(int(1000/sampleCycles), len(series)/2)
+	best, bestErr := -1, math.Inf(1)
+	for d := 0; d <= maxShift; d++ {
+		var sum float64
+		for i := d; i < len(series); i++ {
+			sum += math.Abs(series[i].Entropy.CircuitMobilityRatio - series[i-d].Entropy.TrueMobilityRatio)
+		}
+		if e := sum / float64(len(series)-d); e < bestErr {
+			best, bestErr = d, e
+		}
+	}
+	return float64(int64(best) * sampleCycles)
 }
 
 // stable reports whether the 95% confidence half-width of the mean of xs

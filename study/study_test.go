@@ -353,7 +353,7 @@ func TestWindowBoundaries(t *testing.T) {
 			c.Network.K = 4
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "uniform", "bernoulli", 0.1
 		})
-		m.Method, m.MinBatches, m.MaxBatches, m.Tolerance = "window", 2, 10, 0.05
+		m.Method, m.MinBatches, m.MaxBatches, m.Tolerance, m.SmoothSamples = "window", 2, 10, 0.05, 400
 		if m.BatchCycles == 0 {
 			m.BatchCycles = 100
 		}

@@ -16,10 +16,13 @@ var processDocs = map[string]string{
 	"poisson":    "packets arrive as a Poisson process of rate load/mean_packet_flits per cycle (several may arrive in one cycle)",
 	"saturation": "the source is always backlogged: a new packet is generated whenever the source queue is empty",
 	"collective": "packets_per_node packets are queued at every node at cycle 0, and nothing after",
+	"ramp":       "the ramp-load method: Bernoulli arrivals whose offered load rises linearly from 0 at cycle 0 to load at ramp_cycles, then stays",
 }
 
 // ProcessNames lists the arrival processes in a fixed order.
-func ProcessNames() []string { return []string{"bernoulli", "poisson", "saturation", "collective"} }
+func ProcessNames() []string {
+	return []string{"bernoulli", "poisson", "saturation", "collective", "ramp"}
+}
 
 // ProcessDoc describes an arrival process.
 func ProcessDoc(name string) string { return processDocs[name] }
@@ -39,6 +42,13 @@ type Config struct {
 	// PhaseCycle > 0 switches to PhasePattern for packets generated from that cycle on.
 	PhaseCycle   int64
 	PhasePattern string
+	// RampCycles is the length of the ramp (ramp process).
+	RampCycles int64
+}
+
+// OfferedAt is the ramp process's offered load at cycle t, flits/node/cycle.
+func (c *Config) OfferedAt(t float64) float64 {
+	return c.LoadFlits * min(max(t, 0), float64(c.RampCycles)) / float64(c.RampCycles)
 }
 
 // MaxPacketFlits is the largest packet the configuration generates.
@@ -78,9 +88,12 @@ func New(c Config, g Geometry, seed uint64) ([]router.Source, error) {
 		}
 	}
 	if _, ok := processDocs[c.Process]; !ok {
-		errs = append(errs, fmt.Errorf("unknown process %q (allowed: bernoulli, poisson, saturation, collective)", c.Process))
+		errs = append(errs, fmt.Errorf("unknown process %q (allowed: bernoulli, poisson, saturation, collective, ramp)", c.Process))
 	}
-	if (c.Process == "bernoulli" || c.Process == "poisson") && (c.LoadFlits <= 0 || c.LoadFlits > 1) {
+	if c.Process == "ramp" && c.RampCycles < 1 {
+		errs = append(errs, fmt.Errorf("ramp process needs ramp_cycles >= 1, got %d", c.RampCycles))
+	}
+	if (c.Process == "bernoulli" || c.Process == "poisson" || c.Process == "ramp") && (c.LoadFlits <= 0 || c.LoadFlits > 1) {
 		errs = append(errs, fmt.Errorf("load = %g flits/node/cycle out of range (allowed: > 0 and <= 1)", c.LoadFlits))
 	}
 	if c.Process == "collective" && c.PacketsPerNode < 1 {
@@ -153,6 +166,12 @@ func (s *source) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
 			}
 		}
 		return clock.Never
+	case "ramp":
+		// One Bernoulli trial per cycle at the cycle's rate.
+		if s.rng.Float64() < s.rate*float64(min(int64(now), s.cfg.RampCycles))/float64(s.cfg.RampCycles) {
+			s.push(now, q)
+		}
+		return now + 1
 	case "saturation":
 		if q.Len() == 0 {
 			s.push(now, q)
