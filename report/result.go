@@ -82,30 +82,30 @@ type EntropySample struct {
 // run was executed (executor, workers, wall time), so its digest is a pure
 // function of the configuration and seed.
 type Result struct {
-	Scenario                  string   `json:"scenario"`
-	Topology                  string   `json:"topology"`
-	Routing                   string   `json:"routing"`
-	Pattern                   string   `json:"pattern"`
-	Process                   string   `json:"process"`
-	Seed                      uint64   `json:"seed"`
-	Nodes                     int      `json:"nodes"`
-	Routers                   int      `json:"routers"`
-	CyclesSimulated           int64    `json:"cycles_simulated"`
-	MeasureFromCycle          int64    `json:"measure_from_cycle"`
-	MeasureToCycle            int64    `json:"measure_to_cycle"`
-	OfferedFlitsPerNodeCycle  float64  `json:"offered_flits_per_node_cycle"`
-	InjectedFlitsPerNodeCycle float64  `json:"injected_flits_per_node_cycle"`
-	AcceptedFlitsPerNodeCycle float64  `json:"accepted_flits_per_node_cycle"`
-	PerNodeAccepted           Spread   `json:"per_node_accepted_flits_per_cycle"`
-	PerNodeInjected           Spread   `json:"per_node_injected_flits_per_cycle"`
-	PacketsGenerated          uint64   `json:"packets_generated"`
-	PacketsDelivered          uint64   `json:"packets_delivered"`
-	MeasuredUndelivered       uint64   `json:"measured_packets_undelivered"`
-	Latency                   Stats    `json:"packet_latency"`
-	NetworkLatency            Stats    `json:"network_latency"`
-	ClassLatency              []Stats  `json:"class_packet_latency,omitempty"`
-	MeanHops                  float64  `json:"mean_hops"`
-	CollectiveDurationCycles  int64    `json:"collective_duration_cycles,omitempty"`
+	Scenario                  string  `json:"scenario"`
+	Topology                  string  `json:"topology"`
+	Routing                   string  `json:"routing"`
+	Pattern                   string  `json:"pattern"`
+	Process                   string  `json:"process"`
+	Seed                      uint64  `json:"seed"`
+	Nodes                     int     `json:"nodes"`
+	Routers                   int     `json:"routers"`
+	CyclesSimulated           int64   `json:"cycles_simulated"`
+	MeasureFromCycle          int64   `json:"measure_from_cycle"`
+	MeasureToCycle            int64   `json:"measure_to_cycle"`
+	OfferedFlitsPerNodeCycle  float64 `json:"offered_flits_per_node_cycle"`
+	InjectedFlitsPerNodeCycle float64 `json:"injected_flits_per_node_cycle"`
+	AcceptedFlitsPerNodeCycle float64 `json:"accepted_flits_per_node_cycle"`
+	PerNodeAccepted           Spread  `json:"per_node_accepted_flits_per_cycle"`
+	PerNodeInjected           Spread  `json:"per_node_injected_flits_per_cycle"`
+	PacketsGenerated          uint64  `json:"packets_generated"`
+	PacketsDelivered          uint64  `json:"packets_delivered"`
+	MeasuredUndelivered       uint64  `json:"measured_packets_undelivered"`
+	Latency                   Stats   `json:"packet_latency"`
+	NetworkLatency            Stats   `json:"network_latency"`
+	ClassLatency              []Stats `json:"class_packet_latency,omitempty"`
+	MeanHops                  float64 `json:"mean_hops"`
+	CollectiveDurationCycles  int64   `json:"collective_duration_cycles,omitempty"`
 	// Injection is the entropy-throttling model as the papers write it, e.g.
 	// "hyst(70,90,30)", when the circuit runs.
 	Injection string `json:"injection,omitempty"`
@@ -116,9 +116,9 @@ type Result struct {
 	CircuitLagCycles float64 `json:"circuit_lag_cycles,omitempty"`
 	// CriticalLoadFlitsPerNodeCycle is the ramp-load method's critical load
 	// (see study.criticalLoad); -1 when the throughput never degraded.
-	CriticalLoadFlitsPerNodeCycle float64 `json:"critical_load_flits_per_node_cycle,omitempty"`
-	Completed                 bool     `json:"completed"`
-	Series                    []Sample `json:"series,omitempty"`
+	CriticalLoadFlitsPerNodeCycle float64  `json:"critical_load_flits_per_node_cycle,omitempty"`
+	Completed                     bool     `json:"completed"`
+	Series                        []Sample `json:"series,omitempty"`
 	// NodeAccepted is each node's accepted throughput (flits/cycle), by node id.
 	NodeAccepted []float64 `json:"node_accepted_flits_per_cycle,omitempty"`
 	// LatencyCDF is the packet-latency distribution: (latency in cycles,
