@@ -34,6 +34,7 @@ func Plot(dir string, f *study.File, recs []*Record) error {
 	}
 	pdir := filepath.Join(dir, "plots")
 	pts := pointMeans(f, recs)
+	reduce(f, pts) // adds the speedup metric, which plots may show
 	axes := f.AxisKeys()
 	x := f.Plot.X
 	if x == "" && slices.Contains(axes, LoadKey) {

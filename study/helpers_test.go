@@ -21,3 +21,5 @@ func patternDest(t *testing.T, c Config, src int) int {
 	}
 	return p.Dest(src, rand.New(rand.NewPCG(1, 2)))
 }
+
+func reportMetrics() []report.Metric { return report.Metrics() }

@@ -617,8 +617,9 @@ func (f *File) checkPlotAndReduce() []error {
 	} else if f.Plot.HeatmapX != "" && f.Plot.HeatmapX == f.Plot.HeatmapY {
 		add("plot.heatmap_y", f.Plot.HeatmapY, "allowed: an axis other than plot.heatmap_x")
 	}
-	if m := f.Plot.HeatmapMetric; m != "" && !slices.Contains(metrics, m) {
-		add("plot.heatmap_metric", m, "allowed: "+strings.Join(metrics, ", "))
+	hasSpeedup := slices.ContainsFunc(f.Reduce, func(r Reduction) bool { return r.Kind == "speedup" })
+	if m := f.Plot.HeatmapMetric; m != "" && !slices.Contains(metrics, m) && !(m == "speedup" && hasSpeedup) {
+		add("plot.heatmap_metric", m, "allowed: speedup (with a speedup reduction), "+strings.Join(metrics, ", "))
 	}
 	for _, m := range f.Plot.Metrics {
 		if !slices.Contains(metrics, m) {
