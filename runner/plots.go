@@ -122,13 +122,35 @@ func Plot(dir string, f *study.File, recs []*Record) error {
 		{"valid_buffer_ratio", func(s report.Sample) float64 { return s.ValidBufferRatio }},
 		{"mobility_ratio", func(s report.Sample) float64 { return s.MobilityRatio }},
 	}
+	// With entropy throttling: the extended paper's %thr, %ba and %mr (Fig. 9).
+	entropy := func(get func(*report.EntropySample) float64) func(report.Sample) float64 {
+		return func(s report.Sample) float64 {
+			if s.Entropy == nil {
+				return math.NaN()
+			}
+			return get(s.Entropy)
+		}
+	}
+	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 && r.Result.Series[0].Entropy != nil }) {
+		series = append(series, []struct {
+			name string
+			get  func(report.Sample) float64
+		}{
+			{"throttled_node_share", entropy(func(e *report.EntropySample) float64 { return e.ThrottledNodeShare })},
+			{"valid_buffers_per_router", entropy(func(e *report.EntropySample) float64 { return e.ValidPerRouter })},
+			{"circuit_mobility_ratio", entropy(func(e *report.EntropySample) float64 { return e.CircuitMobilityRatio })},
+			{"true_mobility_ratio", entropy(func(e *report.EntropySample) float64 { return e.TrueMobilityRatio })},
+		}...)
+	}
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 }) {
 		for _, s := range series {
 			c := &figure.Chart{Title: f.Name + ": " + s.name + " over time (replicate 0)", XLabel: "cycle", YLabel: s.name}
 			for _, rec := range first {
 				l := figure.Line{Name: name(rec)}
 				for _, smp := range rec.Result.Series {
-					l.XY = append(l.XY, [2]float64{float64(smp.Cycle), s.get(smp)})
+					if v := s.get(smp); !math.IsNaN(v) {
+						l.XY = append(l.XY, [2]float64{float64(smp.Cycle), v})
+					}
 				}
 				c.Lines = append(c.Lines, l)
 			}
