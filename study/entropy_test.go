@@ -56,19 +56,8 @@ func entropyCases() []Config {
 func TestEntropyDeterminism(t *testing.T) {
 	for _, c := range entropyCases() {
 		t.Run(c.Name, func(t *testing.T) {
-			var want string
-			for _, o := range []Options{{Exec: actor.Serial}, {Exec: actor.Actors}, {Exec: actor.Shards, Workers: 1},
-				{Exec: actor.Shards, Workers: 2}, {Exec: actor.Shards, Workers: 3}} {
-				r := mustRun(t, c, o)
-				d := r.Digest()
-				if want == "" {
-					want = d
-					if r.PacketsDelivered == 0 || r.ThrottledNodeCycleShare == 0 {
-						t.Fatalf("delivered %d, throttled share %v: nothing to compare", r.PacketsDelivered, r.ThrottledNodeCycleShare)
-					}
-				} else if d != want {
-					t.Fatalf("%s/%d: digest %s, serial gave %s", o.Exec, o.Workers, d, want)
-				}
+			if r := sameDigestEverywhere(t, c); r.PacketsDelivered == 0 || r.ThrottledNodeCycleShare == 0 {
+				t.Fatalf("delivered %d, throttled share %v: nothing to compare", r.PacketsDelivered, r.ThrottledNodeCycleShare)
 			}
 		})
 	}

@@ -87,22 +87,28 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			var want string
-			for _, o := range []Options{{Exec: actor.Serial}, {Exec: actor.Actors}, {Exec: actor.Shards, Workers: 1},
-				{Exec: actor.Shards, Workers: 2}, {Exec: actor.Shards, Workers: 3}} {
-				r := mustRun(t, c, o)
-				d := r.Digest()
-				if want == "" {
-					want = d
-					if r.PacketsDelivered == 0 {
-						t.Fatal("nothing delivered")
-					}
-				} else if d != want {
-					t.Fatalf("%s/%d: digest %s, serial gave %s", o.Exec, o.Workers, d, want)
-				}
+			if r := sameDigestEverywhere(t, c); r.PacketsDelivered == 0 {
+				t.Fatal("nothing delivered")
 			}
 		})
 	}
+}
+
+// sameDigestEverywhere runs c under serial, actors, and shards with 1, 2
+// and 3 workers, fails unless all digests agree, and returns the serial result.
+func sameDigestEverywhere(t *testing.T, c Config) *Result {
+	t.Helper()
+	var first *Result
+	for _, o := range []Options{{Exec: actor.Serial}, {Exec: actor.Actors}, {Exec: actor.Shards, Workers: 1},
+		{Exec: actor.Shards, Workers: 2}, {Exec: actor.Shards, Workers: 3}} {
+		r := mustRun(t, c, o)
+		if first == nil {
+			first = r
+		} else if d, want := r.Digest(), first.Digest(); d != want {
+			t.Fatalf("%s/%d: digest %s, serial gave %s", o.Exec, o.Workers, d, want)
+		}
+	}
+	return first
 }
 
 // TestInvariantsEveryCycle runs steady configurations with the network
