@@ -204,9 +204,6 @@ func (cs *Circuits) WorstDelayCycles() int {
 	return w
 }
 
-// Lanes returns the circuit's router-to-router lanes.
-func (cs *Circuits) Lanes() []link.Control[Counts] { return cs.lanes }
-
 // BuildCircuit lays an entropy circuit over a built network and installs
 // each router's part as its control plane. The grid shape needs a 2D torus
 // or mesh.

@@ -289,6 +289,3 @@ func (g *EntropyGate) GuardDraw() int { return g.rng.IntN(2*g.p.GuardCycles + 1)
 
 // Throttled reports the mode (read only while the NI is paused).
 func (g *EntropyGate) Throttled() bool { return g.on }
-
-// Reading is the latest circuit reading (read only while the NI is paused).
-func (g *EntropyGate) Reading() Counts { return g.read }

@@ -139,12 +139,6 @@ func (n *NI) Name() string { return n.name }
 // SetGate installs an injection gate (before the run starts).
 func (n *NI) SetGate(g Gate) { n.gate = g }
 
-// Gate is the NI's injection gate (nil: none).
-func (n *NI) Gate() Gate { return n.gate }
-
-// ID is the node's index.
-func (n *NI) ID() int { return n.id }
-
 // Queued is the number of packets in the source queue (not yet injecting).
 func (n *NI) Queued() int { return n.q.Len() }
 

@@ -135,16 +135,9 @@ func (r *Router) Credits(p, v int) int { return int(r.credits[p*r.vcs+v]) }
 // SetControlPlane installs the router's control-plane logic (before the run).
 func (r *Router) SetControlPlane(cp ControlPlane) { r.plane = cp }
 
-// ControlPlane is the router's control-plane logic, if any.
-func (r *Router) ControlPlane() ControlPlane { return r.plane }
-
 // OutWire is the wire this router writes at port p (flits out of p), or nil;
 // a control lane that steals idle cycles of that link checks it.
 func (r *Router) OutWire(p int) *link.Wire { return r.out[p] }
-
-// NetworkPort reports whether port p is wired to another router (not to a
-// network interface).
-func (r *Router) NetworkPort(p int) bool { return r.netPorts&(1<<p) != 0 }
 
 // Buffered is the number of flits in all input buffers.
 func (r *Router) Buffered() int { return r.buffered }
