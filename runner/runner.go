@@ -241,16 +241,17 @@ func removeTemps(dir string) error {
 func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	runs := f.Runs()
 	out := &Outcome{Dir: opt.Out, Total: len(runs), Records: make([]*Record, len(runs))}
+	// One channel-dependency check per distinct network, not one per run,
+	// before anything is written.
+	if err := f.CheckBuild(); err != nil {
+		return out, err
+	}
+	const checked = true
 	if opt.Out != "" {
 		if err := prepare(opt.Out, f, opt.Resume); err != nil {
 			return out, err
 		}
 	}
-	// One channel-dependency check per distinct network, not one per run.
-	if err := f.CheckBuild(); err != nil {
-		return out, err
-	}
-	const checked = true
 	var pending []int
 	for i := range runs {
 		if !opt.Shard.Has(i) {

@@ -168,7 +168,7 @@ func (s *source) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
 		return clock.Never
 	case "ramp":
 		// One Bernoulli trial per cycle at the cycle's rate.
-		if s.rng.Float64() < s.rate*float64(min(int64(now), s.cfg.RampCycles))/float64(s.cfg.RampCycles) {
+		if s.rng.Float64() < s.cfg.OfferedAt(float64(now))/s.cfg.MeanPacketFlits() {
 			s.push(now, q)
 		}
 		return now + 1

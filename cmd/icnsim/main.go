@@ -234,9 +234,6 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		}
 		f.Seed = c.Uint64("seed")
 	}
-	if err := f.CheckBuild(); err != nil {
-		return err
-	}
 	runs := len(f.Points) * f.Study.Replicates
 	opt := runner.Options{Jobs: c.Int("jobs"), Workers: c.Int("workers"), Exec: exec, Out: c.String("out"),
 		Resume: c.Bool("resume"), Checks: c.Bool("checks"), Log: os.Stderr}
