@@ -374,32 +374,27 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 	V := r.vcs
 	r.outMask = 0
 	for p, ne := range r.nonEmpty {
-		r.inWant[p] = -1
 		m := ne & r.active[p]
 		if m == 0 {
 			continue
 		}
-		// Search from the round-robin pointer: VCs at or above it first.
+		// Search from the round-robin pointer: rotate the mask so that VC
+		// ptr is bit 0, and the set bits come in round-robin order.
 		ptr := uint(r.saIn[p])
-		for pass := 0; pass < 2 && r.inWant[p] < 0; pass++ {
-			mm := m &^ (1<<ptr - 1)
-			if pass == 1 {
-				mm = m & (1<<ptr - 1)
+		for mm := m>>ptr | m<<(uint(V)-ptr); mm != 0; mm &= mm - 1 {
+			v := bits.TrailingZeros64(mm) + int(ptr)
+			if v >= V {
+				v -= V
 			}
-			for ; mm != 0; mm &= mm - 1 {
-				v := bits.TrailingZeros64(mm)
-				i := p*V + v
-				s := &r.ivc[i]
-				o := s.outVC
-				if r.credits[o] <= 0 || s.front == 0 || !readyBy(s.ready, now) {
-					continue
-				}
-				r.inWant[p] = int32(v)
-				op := s.outPort
-				r.outReq[op] |= 1 << p
-				r.outMask |= 1 << op
-				break
+			s := &r.ivc[p*V+v]
+			if r.credits[s.outVC] <= 0 || s.front == 0 || !readyBy(s.ready, now) {
+				continue
 			}
+			r.inWant[p] = int32(v)
+			op := s.outPort
+			r.outReq[op] |= 1 << p
+			r.outMask |= 1 << op
+			break
 		}
 	}
 	active, activeInj := 0, 0
