@@ -243,9 +243,16 @@ func TestSaturationNearChannelLoadBound(t *testing.T) {
 			c.Traffic.Pattern = "transpose"
 		}), 0.90},
 		// Tornado (the entropy paper's W -> W + k/2) sends every packet 16 hops
-		// +x; at the dateline links all flows share VC class 1, which with the
-		// paper's 3 VCs is one VC, and head-of-line blocking there caps
-		// throughput near 78% of the bound (more VCs per class approach it).
+		// +x, so every +x channel carries 16 flows: bound 1/16. With the
+		// paper's 3 VCs (one per dateline class) saturation comes at 80% of
+		// it; 6 to 12 VCs and 32-flit buffers reach 88-90%. What idles the
+		// +x channels was measured at saturation with 6 VCs x 32 flits
+		// (88.7% busy): 7.0% of channel-cycles the output VCs of the class a
+		// waiting head needs are all held by packets whose next flits have
+		// not arrived yet (VC flow control: a packet holds its VC until its
+		// tail passes), 2.2% the separable input-first switch allocator's
+		// matching loss (an input chose a VC for another output), 2.1% the
+		// flit's buffering delay.
 		{small(func(c *Config) {
 			c.Name = "torus32-tornado-3vc"
 			c.Network.K = 32
