@@ -378,10 +378,11 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 		if m == 0 {
 			continue
 		}
-		// Search from the round-robin pointer: rotate the mask so that VC
-		// ptr is bit 0, and the set bits come in round-robin order.
+		// Search from the round-robin pointer: rotate the V-bit mask so that
+		// VC ptr is bit 0, and the set bits come in round-robin order (the
+		// final mask drops the copies the left shift pushes past bit V-1).
 		ptr := uint(r.saIn[p])
-		for mm := m>>ptr | m<<(uint(V)-ptr); mm != 0; mm &= mm - 1 {
+		for mm := (m>>ptr | m<<(uint(V)-ptr)) & (uint64(1)<<uint(V) - 1); mm != 0; mm &= mm - 1 {
 			v := bits.TrailingZeros64(mm) + int(ptr)
 			if v >= V {
 				v -= V
