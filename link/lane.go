@@ -76,11 +76,19 @@ func (l *Lane[T]) Send(now clock.Cycle, v T) {
 	at := now + l.latency
 	s := &l.slots[at&l.mask]
 	if s.at == at {
-		panic(fmt.Sprintf("lane %s: second value sent in cycle %d", l.name, now))
+		l.doubleSend(now)
 	}
 	s.at = at
 	s.v = v
 	l.sent++
+}
+
+// doubleSend reports a broken invariant; kept out of line so that Send and
+// Slot stay small enough to inline.
+//
+//go:noinline
+func (l *Lane[T]) doubleSend(now clock.Cycle) {
+	panic(fmt.Sprintf("lane %s: second value sent in cycle %d", l.name, now))
 }
 
 // Slot returns the slot to fill for a value sent at cycle now; the caller
@@ -89,7 +97,7 @@ func (l *Lane[T]) Slot(now clock.Cycle) *T {
 	at := now + l.latency
 	s := &l.slots[at&l.mask]
 	if s.at == at {
-		panic(fmt.Sprintf("lane %s: second value sent in cycle %d", l.name, now))
+		l.doubleSend(now)
 	}
 	s.at = at
 	l.sent++

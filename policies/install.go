@@ -76,3 +76,14 @@ func (e *Entropy) MeanReadout() (meanRa float64, truth Counts) {
 	}
 	return meanRa / float64(len(e.Circuit.Routers)), truth
 }
+
+// Thresholds is the box of thresholds that would have taken every decision
+// of every gate so far (read while paused): any thresholds in it reproduce
+// the run exactly. It is AnyThresholds when no gate is installed.
+func (e *Entropy) Thresholds() ThresholdBox {
+	b := AnyThresholds()
+	for _, g := range e.Gates {
+		b.Intersect(g.box)
+	}
+	return b
+}

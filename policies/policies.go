@@ -214,24 +214,64 @@ func (p GateParams) Throttles() bool { return p.Model != Noth }
 
 // Next is the throttled-mode transition of one cycle: from mode on, given
 // the network-wide counts c as read and the number of routers.
-func (p GateParams) Next(on bool, c Counts, routers int) bool {
-	if float64(c.Valid)*100 < p.RnPercent*float64(routers) {
-		return false // forced release
-	}
+func (p GateParams) Next(on bool, c Counts, routers int) bool { return p.next(on, c, routers, nil) }
+
+// next is Next; when box is not nil it also records in box the bounds that
+// this decision puts on the thresholds (see ThresholdBox).
+func (p GateParams) next(on bool, c Counts, routers int, box *ThresholdBox) bool {
+	x := float64(c.Valid) * 100
+	forced := x < p.RnPercent*float64(routers)
 	ra := 100.0 // percent; an empty network is not congested
 	if c.Valid > 0 {
 		ra = 100 * float64(c.Active) / float64(c.Valid)
 	}
+	var keep bool // the model's own decision, were the release not forced
 	switch p.Model {
 	case Base:
-		return ra < p.RthPercent
+		keep = ra < p.RthPercent
 	case Hyst, GuardRandom, GuardFixed:
 		if on {
-			return !(ra > p.ROffPercent)
+			keep = !(ra > p.ROffPercent)
+		} else {
+			keep = ra < p.ROnPercent
 		}
-		return ra < p.ROnPercent
+	default:
+		return false
+	}
+	if box == nil {
+		return keep && !forced
+	}
+	if keep && !forced {
+		box.notForced(x)
+		box.model(p.Model, on, ra, true)
+		return true
+	}
+	// Off: the forced release, the model's condition or both suffice; with
+	// both, record the one that narrows the box less.
+	if forced && (keep || !box.forcedNarrows(x) || box.modelNarrows(p.Model, on, ra) && p.forcedSlack(x, routers) >= p.modelSlack(on, ra)) {
+		box.forced(x)
+	} else {
+		box.model(p.Model, on, ra, false)
 	}
 	return false
+}
+
+// forcedSlack is how far (percentage points of R_n) the forced release at
+// scaled count x is from not holding; modelSlack how far the model's failed
+// condition on ra is from holding.
+func (p GateParams) forcedSlack(x float64, routers int) float64 {
+	return p.RnPercent - x/float64(routers)
+}
+
+func (p GateParams) modelSlack(on bool, ra float64) float64 {
+	switch {
+	case p.Model == Base:
+		return ra - p.RthPercent
+	case on:
+		return ra - p.ROffPercent
+	default:
+		return ra - p.ROnPercent
+	}
 }
 
 // EntropyGate is one node's injection gate: its throttled-mode register,
@@ -245,6 +285,8 @@ type EntropyGate struct {
 	on         bool
 	guardUntil clock.Cycle
 	rng        *rand.Rand
+	// box records the thresholds that would have taken every decision so far.
+	box ThresholdBox
 	// ThrottledCycles counts the cycles spent in throttled mode.
 	ThrottledCycles uint64
 }
@@ -252,7 +294,7 @@ type EntropyGate struct {
 // NewEntropyGate returns the gate of one node reading the circuit's readout
 // from lane in; seed feeds the guard-time stream of gt.a.
 func NewEntropyGate(p GateParams, routers int, in *link.Lane[Counts], seed uint64) *EntropyGate {
-	g := &EntropyGate{p: p, routers: routers, in: in}
+	g := &EntropyGate{p: p, routers: routers, in: in, box: AnyThresholds()}
 	if p.Model == GuardRandom {
 		g.rng = rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	}
@@ -264,7 +306,7 @@ func (g *EntropyGate) Observe(now clock.Cycle) {
 	if v := g.in.Recv(now); v != nil {
 		g.read = *v
 	}
-	g.on = g.p.Next(g.on, g.read, g.routers)
+	g.on = g.p.next(g.on, g.read, g.routers, &g.box)
 	if g.on {
 		g.ThrottledCycles++
 	}

@@ -113,8 +113,12 @@ type Router struct {
 	PortFlits []uint64
 }
 
+// vaReq is a VC allocation request: input VC in (port inPort, VC inV)
+// asks for output VC out (port outPort, VC outV).
 type vaReq struct {
-	in, out int32
+	in, out       int32
+	inPort, inV   uint8
+	outPort, outV uint8
 }
 
 // Name is the router's human name.
@@ -219,7 +223,7 @@ func (r *Router) Tick(now clock.Cycle) {
 		}
 		s.flits++
 		r.buffered++
-		r.nonEmpty[p] |= 1 << v
+		r.nonEmpty[p] |= 1 << (v & 63)
 	}
 	if r.buffered == 0 {
 		r.Valid, r.Active, r.ValidInj, r.ActiveInj = 0, 0, 0, 0
@@ -240,7 +244,7 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 	for p, ne := range r.nonEmpty {
 		n := bits.OnesCount64(ne)
 		valid += n
-		if r.netPorts&(1<<p) == 0 {
+		if r.netPorts&(1<<(p&63)) == 0 {
 			validInj += n
 		}
 		for m := ne &^ r.active[p]; m != 0; m &= m - 1 {
@@ -265,8 +269,8 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 			if s.vaFailed == e {
 				continue
 			}
-			if o := r.selectVC(c, int32(s.frontSize)); o >= 0 {
-				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o})
+			if o, op, ov := r.selectVC(c, int32(s.frontSize)); o >= 0 {
+				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o, inPort: uint8(p), inV: uint8(v), outPort: op, outV: ov})
 			} else {
 				s.vaFailed = e
 			}
@@ -285,30 +289,44 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 		}
 		// Among the requests for output VC o, the first input VC at or after
 		// its round-robin pointer wins; the others retry next cycle.
-		w := r.reqs[a].in
-		best := (w - r.vaPtr[o] + n) % n
+		ptr := r.vaPtr[o]
+		win := a
+		best := ringDistance(r.reqs[a].in, ptr, n)
 		for b := a + 1; b < len(r.reqs); b++ {
 			if r.reqs[b].out != o {
 				continue
 			}
-			if d := (r.reqs[b].in - r.vaPtr[o] + n) % n; d < best {
-				w, best = r.reqs[b].in, d
+			if d := ringDistance(r.reqs[b].in, ptr, n); d < best {
+				win, best = b, d
 			}
 			r.reqs[b].out = -1
 		}
+		q := &r.reqs[win]
+		w := q.in
 		r.owner[o] = w
 		iv := &r.ivc[w]
 		iv.state = vcActive
 		iv.outVC = o
-		iv.outPort, iv.outV = uint8(int(o)/V), uint8(int(o)%V)
+		iv.outPort, iv.outV = q.outPort, q.outV
 		if r.upd != nil {
 			h := &r.hdr[w]
 			h.VC = iv.outV
 			r.upd.Update(r.id, int(iv.outPort), h)
 		}
-		r.active[int(w)/V] |= 1 << (int(w) % V)
-		r.vaPtr[o] = (w + 1) % n
+		r.active[q.inPort&63] |= 1 << (q.inV & 63)
+		if w++; w == n {
+			w = 0
+		}
+		r.vaPtr[o] = w
 	}
+}
+
+// ringDistance is (i - ptr) mod n for i and ptr in 0..n-1.
+func ringDistance(i, ptr, n int32) int32 {
+	if d := i - ptr; d >= 0 {
+		return d
+	}
+	return i - ptr + n
 }
 
 // candEpoch sums the epochs of the candidate ports.
@@ -324,8 +342,9 @@ func (r *Router) candEpoch(c *Candidates) uint64 {
 
 // selectVC picks the output VC a routed head asks for: the first candidate
 // group with a free VC (with room for the whole packet under virtual
-// cut-through), in it the VC with most credits, ties round robin.
-func (r *Router) selectVC(s *Candidates, size int32) int32 {
+// cut-through), in it the VC with most credits, ties round robin. It
+// returns the output VC index (-1 for none) with its port and VC.
+func (r *Router) selectVC(s *Candidates, size int32) (best int32, bestPort, bestV uint8) {
 	V := r.vcs
 	need := int32(1)
 	if r.vct {
@@ -340,7 +359,8 @@ func (r *Router) selectVC(s *Candidates, size int32) int32 {
 		for pm := s.G[g].Ports; pm != 0; pm &= pm - 1 {
 			p := bits.TrailingZeros64(pm)
 			for vm := s.G[g].VCs; vm != 0; vm &= vm - 1 {
-				o := int32(p*V + bits.TrailingZeros64(vm))
+				v := bits.TrailingZeros64(vm)
+				o := int32(p*V + v)
 				if r.owner[o] >= 0 {
 					continue
 				}
@@ -355,6 +375,7 @@ func (r *Router) selectVC(s *Candidates, size int32) int32 {
 				}
 				if c > bestCred || (c == bestCred && rank < bestRank) {
 					best, bestCred, bestRank = o, c, rank
+					bestPort, bestV = uint8(p), uint8(v)
 				}
 			}
 		}
@@ -365,7 +386,7 @@ func (r *Router) selectVC(s *Candidates, size int32) int32 {
 			r.selRR = 0
 		}
 	}
-	return best
+	return best, bestPort, bestV
 }
 
 // allocateSwitch runs separable input-first switch allocation and moves the
@@ -382,7 +403,7 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 		// VC ptr is bit 0, and the set bits come in round-robin order (the
 		// final mask drops the copies the left shift pushes past bit V-1).
 		ptr := uint(r.saIn[p])
-		for mm := (m>>ptr | m<<(uint(V)-ptr)) & (uint64(1)<<uint(V) - 1); mm != 0; mm &= mm - 1 {
+		for mm := (m>>(ptr&63) | m<<((uint(V)-ptr)&63)) & (uint64(1)<<uint(V&63) - 1); mm != 0; mm &= mm - 1 {
 			v := bits.TrailingZeros64(mm) + int(ptr)
 			if v >= V {
 				v -= V
@@ -393,8 +414,8 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 			}
 			r.inWant[p] = int32(v)
 			op := s.outPort
-			r.outReq[op] |= 1 << p
-			r.outMask |= 1 << op
+			r.outReq[op] |= 1 << (p & 63)
+			r.outMask |= 1 << (op & 63)
 			break
 		}
 	}
@@ -407,7 +428,7 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 		// First requesting input at or after the round-robin pointer.
 		ptr := uint(r.saOut[op])
 		var p int
-		if hi := req >> ptr; hi != 0 {
+		if hi := req >> (ptr & 63); hi != 0 {
 			p = int(ptr) + bits.TrailingZeros64(hi)
 		} else {
 			p = bits.TrailingZeros64(req)
@@ -423,7 +444,7 @@ func (r *Router) allocateSwitch(now clock.Cycle) {
 		}
 		r.traverse(now, p, v)
 		active++
-		if r.netPorts&(1<<p) == 0 {
+		if r.netPorts&(1<<(p&63)) == 0 {
 			activeInj++
 		}
 	}
@@ -443,7 +464,7 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	*slot = r.hdr[i]
 	slot.Index = s.departed
 	slot.VC = ov
-	if slot.Hops < 255 && r.netPorts&(1<<op) != 0 {
+	if slot.Hops < 255 && r.netPorts&(1<<(op&63)) != 0 {
 		slot.Hops++
 	}
 	s.departed++
@@ -454,7 +475,7 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	s.flits--
 	r.buffered--
 	if s.flits == 0 {
-		r.nonEmpty[p] &^= 1 << v
+		r.nonEmpty[p] &^= 1 << (v & 63)
 	}
 	r.out[p].SendCredit(now, link.Credit{VC: uint16(v)})
 	if s.departed != s.frontSize {
@@ -473,7 +494,7 @@ func (r *Router) traverse(now clock.Cycle, p, v int) {
 	r.owner[o] = -1
 	r.portEpoch[op]++
 	s.state = vcIdle
-	r.active[p] &^= 1 << v
+	r.active[p] &^= 1 << (v & 63)
 	if s.pkLen == 0 {
 		s.front = 0
 		return

@@ -86,14 +86,15 @@ func Routings() map[string]RoutingSpec {
 			Name: "dor", MinVCs: 1, Topologies: []string{"mesh", "torus"},
 			Doc: "dimension-order (XY) routing, the shorter way round on a torus; every VC may be used (deadlock free on a mesh only)",
 			New: func(t link.Topology, vcs int) RoutingFunc {
-				return &dor{g: t.(*link.Grid2D), all: allVCs(vcs)}
+				d := newDor(t.(*link.Grid2D), vcs)
+				return &d
 			},
 		},
 		"dor-dateline": {
 			Name: "dor-dateline", MinVCs: 3, Topologies: []string{"torus"},
 			Doc: "dimension-order routing on a torus; a packet starts in VC class 0 and moves up one class at each dateline crossing (datelines at x=0, x=k/2, y=0, y=k/2); VC v belongs to class v mod 3",
 			New: func(t link.Topology, vcs int) RoutingFunc {
-				r := &dorDateline{dor: dor{g: t.(*link.Grid2D), all: allVCs(vcs)}}
+				r := &dorDateline{dor: newDor(t.(*link.Grid2D), vcs)}
 				for c := range r.class {
 					r.class[c] = classMask(vcs, 3, c)
 				}
@@ -104,7 +105,7 @@ func Routings() map[string]RoutingSpec {
 			Name: "min-adaptive", MinVCs: 6, Topologies: []string{"torus"},
 			Doc: "minimal adaptive routing of the original entropy paper: 6 VCs, a packet starts in VC 0 when its destination lies in quadrant 1 or 3 from its source and in VC 3 for quadrants 2 or 4, and moves up one VC at each wrap-around; among the productive directions the one with most credits",
 			New: func(t link.Topology, vcs int) RoutingFunc {
-				m := &minAdaptive{dor: dor{g: t.(*link.Grid2D), all: allVCs(vcs)}}
+				m := &minAdaptive{dor: newDor(t.(*link.Grid2D), vcs)}
 				for c := range m.class {
 					m.class[c] = classMask(vcs, 6, c)
 				}
@@ -115,7 +116,7 @@ func Routings() map[string]RoutingSpec {
 			Name: "duato", MinVCs: 4, Topologies: []string{"torus"},
 			Doc: "Duato's protocol: VCs 3 and up are minimal fully adaptive; VCs 0-2 are the escape network, dimension order with datelines (class = datelines crossed so far), used when no adaptive VC is free",
 			New: func(t link.Topology, vcs int) RoutingFunc {
-				d := &duato{dor: dor{g: t.(*link.Grid2D), all: allVCs(vcs)}, adaptive: allVCs(vcs) &^ 7}
+				d := &duato{dor: newDor(t.(*link.Grid2D), vcs), adaptive: allVCs(vcs) &^ 7}
 				for c := range d.escape {
 					d.escape[c] = classMask(min(vcs, 3), 3, c)
 				}
@@ -189,6 +190,39 @@ func bit(p int) uint64 { return 1 << p }
 type dor struct {
 	g   *link.Grid2D
 	all uint64
+	// coords[r] is router r's (x, y) and nodes[n] node n's router and port:
+	// tables instead of divisions by K and C on the per-hop path.
+	coords []gridPos
+	nodes  []nodeAt
+}
+
+type gridPos struct{ x, y int32 }
+
+type nodeAt struct{ router, port int32 }
+
+func newDor(g *link.Grid2D, vcs int) dor {
+	d := dor{g: g, all: allVCs(vcs), coords: make([]gridPos, g.Routers()), nodes: make([]nodeAt, g.Nodes())}
+	for r := range d.coords {
+		x, y := g.XY(r)
+		d.coords[r] = gridPos{int32(x), int32(y)}
+	}
+	for n := range d.nodes {
+		r, p := g.NodePort(n)
+		d.nodes[n] = nodeAt{int32(r), int32(p)}
+	}
+	return d
+}
+
+// xy is router r's coordinates (link.Grid2D.XY).
+func (d *dor) xy(r int) (x, y int) {
+	c := d.coords[r]
+	return int(c.x), int(c.y)
+}
+
+// nodePort is node n's router and port (link.Grid2D.NodePort).
+func (d *dor) nodePort(n int) (router, port int) {
+	a := d.nodes[n]
+	return int(a.router), int(a.port)
 }
 
 // step is the direction (+1, -1, 0) from a to b in one dimension: the
@@ -210,9 +244,9 @@ func (d *dor) step(a, b int) int {
 // output port, and the coordinate a and direction dir (+1, -1) of the hop
 // along its dimension; dir is 0 when the packet ejects at r.
 func (d *dor) hop(r, dst int) (port, a, dir int) {
-	dr, dp := d.g.NodePort(dst)
-	x, y := d.g.XY(r)
-	dx, dy := d.g.XY(dr)
+	dr, dp := d.nodePort(dst)
+	x, y := d.xy(r)
+	dx, dy := d.xy(dr)
 	if s := d.step(x, dx); s != 0 {
 		return xPort(s), x, s
 	}
@@ -225,7 +259,7 @@ func (d *dor) hop(r, dst int) (port, a, dir int) {
 // along is the coordinate and direction of a hop out of port out of router
 // r; ok is false for a node port.
 func (d *dor) along(r, out int) (a, dir int, ok bool) {
-	x, y := d.g.XY(r)
+	x, y := d.xy(r)
 	switch out {
 	case link.PortXPlus:
 		return x, 1, true
@@ -247,10 +281,10 @@ func (d *dor) Route(r, _ int, f *link.Flit, c *Candidates) {
 func (d *dor) InjectVCs(int, int) uint64 { return d.all }
 
 func (d *dor) Hops(src, dst int) int {
-	sr, _ := d.g.NodePort(src)
-	dr, _ := d.g.NodePort(dst)
-	x, y := d.g.XY(sr)
-	dx, dy := d.g.XY(dr)
+	sr, _ := d.nodePort(src)
+	dr, _ := d.nodePort(dst)
+	x, y := d.xy(sr)
+	dx, dy := d.xy(dr)
 	if d.g.Wrap {
 		return ringDist(x, dx, d.g.K) + ringDist(y, dy, d.g.K)
 	}
@@ -269,7 +303,10 @@ func ringStep(a, b, k int) int {
 	if a == b {
 		return 0
 	}
-	d := (b - a + k) % k
+	d := b - a // (b - a) mod k, a and b in 0..k-1
+	if d < 0 {
+		d += k
+	}
 	if d <= k-d {
 		return 1
 	}
@@ -282,7 +319,9 @@ func ringStep(a, b, k int) int {
 func crossesDateline(a, dir, k int) bool {
 	hi := a // the upper end of the link, in ring order
 	if dir > 0 {
-		hi = (a + 1) % k
+		if hi++; hi == k {
+			hi = 0
+		}
 	}
 	return hi == 0 || hi == k/2
 }
@@ -306,10 +345,10 @@ func (d *dorDateline) Route(r, _ int, f *link.Flit, c *Candidates) {
 func (d *dorDateline) InjectVCs(int, int) uint64 { return d.class[0] }
 
 func (d *dorDateline) Hops(src, dst int) int {
-	sr, _ := d.g.NodePort(src)
-	dr, _ := d.g.NodePort(dst)
-	x, y := d.g.XY(sr)
-	dx, dy := d.g.XY(dr)
+	sr, _ := d.nodePort(src)
+	dr, _ := d.nodePort(dst)
+	x, y := d.xy(sr)
+	dx, dy := d.xy(dr)
 	return ringDist(x, dx, d.g.K) + ringDist(y, dy, d.g.K)
 }
 
@@ -368,8 +407,8 @@ func (f *fatTree) Hops(src, dst int) int { return 2 * f.t.NCALevel(src, dst) }
 // productive returns, for a packet at router r heading to router dr, the
 // direction (+1, -1, 0) in x and y, the shorter way round.
 func (d *dor) productive(r, dr int) (sx, sy, x, y int) {
-	x, y = d.g.XY(r)
-	dx, dy := d.g.XY(dr)
+	x, y = d.xy(r)
+	dx, dy := d.xy(dr)
 	return d.step(x, dx), d.step(y, dy), x, y
 }
 
@@ -410,8 +449,8 @@ type minAdaptive struct {
 }
 
 func (m *minAdaptive) base(src, dst int) int {
-	sr, _ := m.g.NodePort(src)
-	dr, _ := m.g.NodePort(dst)
+	sr, _ := m.nodePort(src)
+	dr, _ := m.nodePort(dst)
 	sx, sy, _, _ := m.productive(sr, dr)
 	if sx*sy < 0 {
 		return 3
@@ -420,7 +459,7 @@ func (m *minAdaptive) base(src, dst int) int {
 }
 
 func (m *minAdaptive) Route(r, _ int, f *link.Flit, c *Candidates) {
-	dr, dp := m.g.NodePort(int(f.Dst))
+	dr, dp := m.nodePort(int(f.Dst))
 	sx, sy, x, y := m.productive(r, dr)
 	if sx == 0 && sy == 0 {
 		c.Add(bit(dp), m.all)
@@ -486,7 +525,7 @@ func (d *duato) escapeGroup(r int, f *link.Flit, c *Candidates, fallback bool) {
 }
 
 func (d *duato) Route(r, _ int, f *link.Flit, c *Candidates) {
-	dr, dp := d.g.NodePort(int(f.Dst))
+	dr, dp := d.nodePort(int(f.Dst))
 	sx, sy, _, _ := d.productive(r, dr)
 	if sx == 0 && sy == 0 {
 		c.Add(bit(dp), d.all)

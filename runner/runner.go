@@ -34,12 +34,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/internal/atomicfile"
@@ -107,6 +105,9 @@ type Options struct {
 	Progress io.Writer
 	// Log, when not nil, gets one-line notes (resumed runs, shard share).
 	Log io.Writer
+	// NoReuse simulates every run, even one whose result an equivalent run
+	// already gave (see study.Equivalence); the results are the same.
+	NoReuse bool
 }
 
 // Record is one finished run, as written to points/ID.json.
@@ -130,14 +131,17 @@ type ParamValue struct {
 
 // Outcome is what a call to Run did.
 type Outcome struct {
-	Dir      string
-	Total    int              // runs in the study
-	Share    int              // runs in this shard
-	Resumed  int              // runs found finished and skipped
-	Ran      int              // runs simulated now
-	Records  []*Record        // every run of the study in order; nil where not available
-	Complete bool             // every run of the study has a record
-	Results  []*report.Result // the records' results, in order, when complete
+	Dir     string
+	Total   int // runs in the study
+	Share   int // runs in this shard
+	Resumed int // runs found finished and skipped
+	Ran     int // runs simulated now
+	// Reproduced counts the runs given the result of an equivalent run
+	// (study.Equivalence) instead of being simulated.
+	Reproduced int
+	Records    []*Record        // every run of the study in order; nil where not available
+	Complete   bool             // every run of the study has a record
+	Results    []*report.Result // the records' results, in order, when complete
 }
 
 // ConfigTOML is a configuration's full TOML text, as stored in a record.
@@ -290,45 +294,54 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	workers := max(opt.Workers, 1)
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(jobs)
-	var ran atomic.Int64
-	for _, i := range pending {
-		if gctx.Err() != nil {
-			break
+	finish := func(i int, res *report.Result) error {
+		rec := newRecord(f, &runs[i], res)
+		if opt.Out != "" {
+			if err := writeRecord(opt.Out, rec); err != nil {
+				return err
+			}
 		}
-		g.Go(func() error {
-			r := &runs[i]
-			res, err := study.Run(gctx, r.Config, study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks, DeadlockChecked: checked})
-			if err != nil {
-				if gctx.Err() != nil && errors.Is(err, gctx.Err()) {
-					return err
-				}
-				label := r.Point.Label()
-				if label != "" {
-					label = " (" + label + ")"
-				}
-				return fmt.Errorf("run %s%s, seed %d: %w", r.ID(), label, r.Config.Seed, err)
-			}
-			rec := newRecord(f, r, res)
-			if opt.Out != "" {
-				if err := writeRecord(opt.Out, rec); err != nil {
-					return err
-				}
-			}
-			out.Records[i] = rec
-			ran.Add(1)
-			if bar != nil {
-				bar.Add(1)
-			}
-			return nil
-		})
+		out.Records[i] = rec
+		if bar != nil {
+			bar.Add(1)
+		}
+		return nil
 	}
-	err := g.Wait()
-	out.Ran = int(ran.Load())
+	simulate := func(ctx context.Context, i int) (*report.Result, *study.Equivalence, error) {
+		r := &runs[i]
+		res, eq, err := study.RunEquivalent(ctx, r.Config, study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks, DeadlockChecked: checked})
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return nil, nil, err
+			}
+			label := r.Point.Label()
+			if label != "" {
+				label = " (" + label + ")"
+			}
+			return nil, nil, fmt.Errorf("run %s%s, seed %d: %w", r.ID(), label, r.Config.Seed, err)
+		}
+		return res, eq, nil
+	}
+	var err error
+	if opt.NoReuse {
+		err = runAll(ctx, pending, jobs, simulate, finish)
+	} else {
+		err = runReusing(ctx, runs, pending, jobs, simulate, finish, &out.Reproduced)
+	}
+	for _, i := range pending {
+		if out.Records[i] != nil {
+			out.Ran++
+		}
+	}
+	out.Ran -= out.Reproduced
+	if opt.Log != nil && out.Reproduced > 0 {
+		fmt.Fprintf(opt.Log, "icnsim: study %q: %d runs simulated, %d reproduced exactly from an equivalent run (thresholds that take every throttling decision alike; --no-reuse simulates them all)\n",
+			f.Name, out.Ran, out.Reproduced)
+	}
+
 	if err != nil || ctx.Err() != nil {
 		if ctx.Err() != nil {
-			return out, fmt.Errorf("interrupted: %d of %d runs of this share finished and are kept in %s; continue with --resume", out.Resumed+out.Ran, out.Share, orNowhere(opt.Out))
+			return out, fmt.Errorf("interrupted: %d of %d runs of this share finished and are kept in %s; continue with --resume", out.Resumed+out.Ran+out.Reproduced, out.Share, orNowhere(opt.Out))
 		}
 		return out, err
 	}

@@ -59,6 +59,7 @@ func newApp(out io.Writer) *cli.App {
 					&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs; \"slurm\": the shard of this Slurm array task (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)"},
 					&cli.BoolFlag{Name: "quiet", Usage: "no progress bar"},
 					&cli.BoolFlag{Name: "checks", Usage: "verify network invariants after every cycle (slow)"},
+					&cli.BoolFlag{Name: "no-reuse", Usage: "simulate every run of a threshold sweep, even those whose result an equivalent run (the same throttling decisions in every cycle) already gives; the results are the same"},
 				},
 				Action: func(c *cli.Context) error { return runCmd(c, out) },
 			},
@@ -236,7 +237,7 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	}
 	runs := len(f.Points) * f.Study.Replicates
 	opt := runner.Options{Jobs: c.Int("jobs"), Workers: c.Int("workers"), Exec: exec, Out: c.String("out"),
-		Resume: c.Bool("resume"), Checks: c.Bool("checks"), Log: os.Stderr}
+		Resume: c.Bool("resume"), Checks: c.Bool("checks"), NoReuse: c.Bool("no-reuse"), Log: os.Stderr}
 	if runs == 1 && opt.Workers == 0 {
 		opt.Workers = runtime.GOMAXPROCS(0) // one run: all cores to it
 	}
