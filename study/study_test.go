@@ -243,16 +243,32 @@ func TestSaturationNearChannelLoadBound(t *testing.T) {
 			c.Traffic.Pattern = "transpose"
 		}), 0.90},
 		// Tornado (the entropy paper's W -> W + k/2) sends every packet 16 hops
-		// +x, so every +x channel carries 16 flows: bound 1/16. With the
-		// paper's 3 VCs (one per dateline class) saturation comes at 80% of
-		// it; 6 to 12 VCs and 32-flit buffers reach 88-90%. What idles the
-		// +x channels was measured at saturation with 6 VCs x 32 flits
-		// (88.7% busy): 7.0% of channel-cycles the output VCs of the class a
-		// waiting head needs are all held by packets whose next flits have
-		// not arrived yet (VC flow control: a packet holds its VC until its
-		// tail passes), 2.2% the separable input-first switch allocator's
-		// matching loss (an input chose a VC for another output), 2.1% the
-		// flit's buffering delay.
+		// +x, so every +x channel carries 16 flows: bound 1/16. Every packet
+		// crosses exactly one dateline, so only two of the three VC classes
+		// carry it. With 4 VCs per class (12), 32-flit buffers, a one-cycle
+		// router and 4-flit packets, saturation comes at 92.5% of the bound
+		// (accepted 98.1% of offered there, 96% at 95%); the test asks for
+		// 90%. Measured alongside (offered 92.5% / 95% of the bound, accepted
+		// share): 8-flit packets 98.0% / 94.6% at 90% / 95%; 2-flit 99.3% /
+		// 96.8%; even 1-flit packets 100% / 97.5%, so the last few percent
+		// are not packet effects but the separable switch allocator and the
+		// merging of injected and through traffic at every +x output.
+		// 24 VCs or 64-flit buffers change nothing.
+		{small(func(c *Config) {
+			c.Name = "torus32-tornado-12vc"
+			c.Network.K = 32
+			c.Router.VCs, c.Router.BufferFlits, c.Router.RoutingDelayCycles = 12, 32, 0
+			c.Traffic.Pattern, c.Traffic.PacketFlits = "tornado", 4
+		}), 0.90},
+		// The extended entropy paper's router: 3 VCs (one per dateline class)
+		// of 16 flits, 8-flit packets. What idles the +x channels was
+		// measured at saturation with 6 VCs x 32 flits (88.7% busy): 7.0% of
+		// channel-cycles the output VCs of the class a waiting head needs
+		// are all held by packets whose next flits have not arrived yet (a
+		// packet holds its VC until its tail passes), 2.2% the separable
+		// input-first switch allocator's matching loss (an input chose a VC
+		// for another output), 2.1% the flit's buffering delay. With one VC
+		// per class the first dominates: saturation at 80% of the bound.
 		{small(func(c *Config) {
 			c.Name = "torus32-tornado-3vc"
 			c.Network.K = 32
@@ -263,8 +279,8 @@ func TestSaturationNearChannelLoadBound(t *testing.T) {
 		c := tc.cfg
 		t.Run(c.Name, func(t *testing.T) {
 			bound := channelLoadBound(t, c)
-			sat, over := saturationThroughput(t, c, bound, []float64{0.70, 0.75, 0.80, 0.85, 0.90, 0.95})
-			t.Logf("%s: channel-load bound %.4f, saturation throughput %.4f (%.0f%% of bound), accepted at 1.3x bound %.4f",
+			sat, over := saturationThroughput(t, c, bound, []float64{0.70, 0.75, 0.80, 0.85, 0.90, 0.925, 0.95})
+			t.Logf("%s: channel-load bound %.4f, saturation throughput %.4f (%.1f%% of bound), accepted at 1.3x bound %.4f",
 				c.Name, bound, sat, 100*sat/bound, over)
 			if sat < tc.want*bound*0.999 {
 				t.Errorf("saturation throughput %.4f is below %.0f%% of the bound %.4f", sat, 100*tc.want, bound)
