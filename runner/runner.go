@@ -3,7 +3,10 @@
 // atomically to OUT/points/ID.json with its full configuration, seed and
 // digest, resumes a study by skipping runs already finished, runs one shard
 // of a study (for job arrays on a cluster) and merges shard directories, and
-// writes the study's tables and figures once every run is there.
+// writes the study's tables and figures once every run is there. In a sweep
+// of entropy-throttling thresholds it gives a run the result of a finished,
+// provably equivalent run instead of simulating it (study.Equivalence,
+// schedule.go); Options.NoReuse turns that off, and the files are the same.
 //
 // Layout of a study directory:
 //
