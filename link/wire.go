@@ -60,30 +60,45 @@ func (w *Wire) Name() string { return w.name }
 // Connected reports whether Init was called.
 func (w *Wire) Connected() bool { return w.slots != nil }
 
-// FlitSlot returns the place to write the flit sent at cycle now (visible to
-// the reader at now + flit latency). A second flit in one cycle panics.
-func (w *Wire) FlitSlot(now clock.Cycle) *Flit {
+// FlitSlot returns the place to write the flit sent at cycle now (visible
+// to the reader at now + flit latency) and whether that place was free: ok
+// is false when a flit was already sent in cycle now, a broken invariant
+// that the writer reports under its own name. It has no call inside, so it
+// inlines into the writer's hot path.
+func (w *Wire) FlitSlot(now clock.Cycle) (f *Flit, ok bool) {
 	at := now + w.flitLat
 	s := &w.slots[at&w.mask]
-	if s.flitAt == at {
-		w.doubleSend("flit", now)
-	}
+	ok = s.flitAt != at
 	s.flitAt = at
-	return &s.flit
+	return &s.flit, ok
 }
 
-// SendFlit sends f at cycle now.
-func (w *Wire) SendFlit(now clock.Cycle, f Flit) { *w.FlitSlot(now) = f }
+// SendFlit sends f at cycle now. A second flit in one cycle panics.
+func (w *Wire) SendFlit(now clock.Cycle, f Flit) {
+	slot, ok := w.FlitSlot(now)
+	if !ok {
+		w.doubleSend("flit", now)
+	}
+	*slot = f
+}
 
-// SendCredit sends c at cycle now (visible at now + credit latency).
-func (w *Wire) SendCredit(now clock.Cycle, c Credit) {
+// PutCredit sends c at cycle now (visible at now + credit latency) and
+// reports whether it was the cycle's first credit (false: a broken
+// invariant that the writer reports under its own name). It inlines.
+func (w *Wire) PutCredit(now clock.Cycle, c Credit) (ok bool) {
 	at := now + w.creditLat
 	s := &w.slots[at&w.mask]
-	if s.creditAt == at {
-		w.doubleSend("credit", now)
-	}
+	ok = s.creditAt != at
 	s.creditAt = at
 	s.credit = c
+	return ok
+}
+
+// SendCredit sends c at cycle now. A second credit in one cycle panics.
+func (w *Wire) SendCredit(now clock.Cycle, c Credit) {
+	if !w.PutCredit(now, c) {
+		w.doubleSend("credit", now)
+	}
 }
 
 // SentAt reports whether the writer already sent a flit in cycle now (for
@@ -108,6 +123,14 @@ func (w *Wire) Recv(now clock.Cycle) (*Flit, *Credit) {
 	return f, c
 }
 
+// Poll is Recv for readers that avoid branches: it returns the places of
+// the flit and the credit visible at cycle now, which always exist, and
+// whether each holds a value sent for now. Reader only.
+func (w *Wire) Poll(now clock.Cycle) (f *Flit, c *Credit, hasFlit, hasCredit bool) {
+	s := &w.slots[now&w.mask]
+	return &s.flit, &s.credit, s.flitAt == now, s.creditAt == now
+}
+
 // InTransit calls flit and credit for every value sent but not yet visible
 // to a reader whose next cycle is next. Both ends must be paused.
 func (w *Wire) InTransit(next clock.Cycle, flit func(*Flit), credit func(*Credit)) {
@@ -121,8 +144,7 @@ func (w *Wire) InTransit(next clock.Cycle, flit func(*Flit), credit func(*Credit
 	}
 }
 
-// doubleSend reports a broken invariant; kept out of line so that the send
-// functions stay small enough to inline.
+// doubleSend reports a broken invariant; kept out of line.
 //
 //go:noinline
 func (w *Wire) doubleSend(what string, now clock.Cycle) {

@@ -15,8 +15,8 @@ func (n *Network) Stuck(next clock.Cycle, cycles int64, limit int) (lines []stri
 	V := n.Cfg.VCs
 	since = int64(next)
 	for _, r := range n.Routers {
-		for p, ne := range r.nonEmpty {
-			for m := ne; m != 0; m &= m - 1 {
+		for p := range r.port {
+			for m := r.port[p].nonEmpty; m != 0; m &= m - 1 {
 				v := bits.TrailingZeros64(m)
 				i := p*V + v
 				s := &r.ivc[i]

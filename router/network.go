@@ -138,7 +138,7 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	n.wires = make([]link.Wire, nports+nn)
 	V, B := cfg.VCs, cfg.BufferFlits
 	// Body flits wait one cycle (none with a zero routing delay). The
-	// readiness shortcut in Router.traverse relies on body <= 1: a flit that
+	// readiness shortcut in Router.allocateSwitch (traversal) relies on body <= 1: a flit that
 	// arrived before the latest arrival has always waited long enough.
 	body := uint32(min(cfg.RoutingDelayCycles, 1))
 
@@ -158,9 +158,9 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 		pkCap = min(B, 2+(B-2)/minP) - 1
 	}
 	pks := make([]pktDesc, nports*V*pkCap)
-	ints := make([]int32, nports*(3*V+3))
-	epochs := make([]uint64, nports)
-	words := make([]uint64, nports*4)
+	ints := make([]int32, nports*3*V)
+	portStates := make([]portState, nports)
+	words := make([]uint64, nports)
 	take32 := func(k int) []int32 { x := ints[:k:k]; ints = ints[k:]; return x }
 	take64 := func(k int) []uint64 { x := words[:k:k]; words = words[k:]; return x }
 	n.Routers = make([]*Router, nr)
@@ -173,10 +173,9 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), body: body, rf: rf, upd: upd,
 			ivc: pvs[o : o+P*V : o+P*V], hdr: hdrs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*pkCap : (o+P*V)*pkCap : (o+P*V)*pkCap],
 			credits: take32(P * V), owner: take32(P * V), vaPtr: take32(P * V),
-			saIn: take32(P), saOut: take32(P), inWant: take32(P), portEpoch: epochs[n.base[r] : n.base[r]+P : n.base[r]+P],
-			nonEmpty: take64(P), active: take64(P), outReq: take64(P), PortFlits: take64(P),
-			reqs: make([]vaReq, 0, P*V),
-			in:   make([]*link.Wire, P), out: make([]*link.Wire, P),
+			port:      portStates[n.base[r] : n.base[r]+P : n.base[r]+P],
+			PortFlits: take64(P),
+			reqs:      make([]vaReq, 0, P*V),
 		}
 		for o := range rt.owner {
 			rt.owner[o] = -1
@@ -203,14 +202,14 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 				continue
 			}
 			in := &n.wires[n.base[r]+p]
-			rt.in[p] = in
+			rt.port[p].in = in
 			if peer.Node >= 0 {
 				ni := n.NIs[peer.Node]
 				ej := &n.wires[nports+peer.Node]
 				in.Init(ni.name+"->"+t.PortName(r, p), cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
 				ej.Init(t.PortName(r, p)+"->"+ni.name, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
 				ni.out, ni.in = in, ej
-				rt.out[p] = ej
+				rt.port[p].out = ej
 				continue
 			}
 			if back := t.Peer(peer.Router, peer.Port); back.Router != r || back.Port != p {
@@ -223,11 +222,11 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	for r, rt := range n.Routers {
 		for p := 0; p < rt.ports; p++ {
 			if peer := t.Peer(r, p); peer.Router >= 0 {
-				rt.out[p] = &n.wires[n.base[peer.Router]+peer.Port]
+				rt.port[p].out = &n.wires[n.base[peer.Router]+peer.Port]
 			}
 		}
 		for o := range rt.credits {
-			if rt.out[o/V] != nil {
+			if rt.port[o/V].out != nil {
 				rt.credits[o] = int32(B)
 			}
 		}
@@ -349,13 +348,13 @@ func (n *Network) Check(next clock.Cycle) error {
 	}
 	for r, rt := range n.Routers {
 		for p := 0; p < rt.ports; p++ {
-			if rt.out[p] == nil {
+			if rt.port[p].out == nil {
 				continue
 			}
 			clear(count)
 			clear(occ)
-			rt.out[p].CountInTransit(next, count, nil)
-			rt.in[p].CountInTransit(next, nil, count)
+			rt.port[p].out.CountInTransit(next, count, nil)
+			rt.port[p].in.CountInTransit(next, nil, count)
 			copy(credits, rt.credits[p*V:(p+1)*V])
 			if peer := n.Topo.Peer(r, p); peer.Router >= 0 {
 				down := n.Routers[peer.Router]
@@ -363,7 +362,7 @@ func (n *Network) Check(next clock.Cycle) error {
 					occ[v] = down.ivc[peer.Port*V+v].flits
 				}
 			}
-			if err := verify(rt.out[p]); err != nil {
+			if err := verify(rt.port[p].out); err != nil {
 				return err
 			}
 		}

@@ -202,7 +202,11 @@ func (n *NI) inject(now clock.Cycle) {
 	if n.credits[vc] <= 0 {
 		return
 	}
-	n.out.SendFlit(now, n.cur)
+	slot, ok := n.out.FlitSlot(now)
+	if !ok {
+		panic(fmt.Sprintf("%s at cycle %d: second flit sent in one cycle", n.name, now))
+	}
+	*slot = n.cur
 	n.credits[vc]--
 	n.FlitsInjected++
 	n.cur.Index++
@@ -250,7 +254,9 @@ func (n *NI) receive(now clock.Cycle, f *link.Flit) {
 	r.src, r.seq = f.Src, f.Seq
 	r.next++
 	n.FlitsDelivered++
-	n.out.SendCredit(now, link.Credit{VC: uint16(f.VC)})
+	if !n.out.PutCredit(now, link.Credit{VC: uint16(f.VC)}) {
+		panic(fmt.Sprintf("%s at cycle %d: second credit sent in one cycle", n.name, now))
+	}
 	if f.Index+1 == f.Size {
 		r.next = 0
 		n.PacketsDelivered++

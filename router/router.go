@@ -73,30 +73,22 @@ type Router struct {
 	hdr      []link.Flit  // per input VC: the head flit of its front packet
 	cand     []Candidates // per input VC: the routing decision of its front packet
 	buffered int          // flits in all input buffers
-	nonEmpty []uint64     // per input port: bit v set when VC v holds a flit
-	active   []uint64     // per input port: bit v set when VC v holds an output VC
+	port     []portState  // per port
 
 	credits []int32 // per output VC
 	owner   []int32 // per output VC: owning input VC, -1 when free
 
-	saIn  []int32 // per input port: round-robin pointer over its VCs
-	saOut []int32 // per output port: round-robin pointer over input ports
 	vaPtr []int32 // per output VC: round-robin pointer over input VCs
 	selRR uint32  // tie-break rotation of the selection function
-	// portEpoch[p] counts the events that can make an output VC of port p
-	// available to a head that found none: a credit arriving, a VC being freed.
-	portEpoch []uint64
-	reqs      []vaReq  // VC allocation requests of this cycle (scratch)
-	outReq    []uint64 // per output port: input ports requesting it (scratch)
-	inWant    []int32  // per input port: VC chosen in switch allocation (scratch)
-	outMask   uint64   // output ports with requests (scratch)
-	netPorts  uint64   // ports wired to another router
-
-	// in[p] is what this router reads at port p: flits into input p and
-	// credits for output p; out[p] is what the peer reads: flits out of port p
-	// and credits for input p. nil when the port is unconnected.
-	in  []*link.Wire
-	out []*link.Wire
+	reqs  []vaReq // VC allocation requests of this cycle (scratch)
+	// vaPorts has bit p set when input port p has a VC with flits but no
+	// output VC (a head to route or allocate), saPorts when it has a VC
+	// with flits and an output VC; valid and validInj count the non-empty
+	// input VCs, of all ports and of injection ports. All four are kept up
+	// to date as flits arrive and leave, so no cycle scans idle ports.
+	vaPorts, saPorts uint64
+	valid, validInj  int
+	netPorts         uint64 // ports wired to another router
 
 	// Valid and Active are this cycle's number of non-empty input VC buffers
 	// and of input VCs whose front flit moved (the entropy papers' N_v, N_a),
@@ -111,6 +103,27 @@ type Router struct {
 	SumValid, SumActive, FlitsMoved uint64
 	// PortFlits counts the flits sent out of each port.
 	PortFlits []uint64
+}
+
+// portState is what a router keeps per port, input and output side
+// together, in one cache line: a switch allocation touches a port's masks,
+// pointers and wires at once, and one bounds check covers them all.
+type portState struct {
+	nonEmpty uint64 // input side: bit v set when VC v holds a flit
+	active   uint64 // input side: bit v set when VC v holds an output VC
+	// epoch counts the events that can give a head that found no free
+	// output VC of this port one: a VC of the port being freed, and a
+	// credit arriving for a free VC (a credit for a VC that a packet owns
+	// cannot; that VC is freed, and counted, before anyone else gets it).
+	epoch  uint64
+	outReq uint64 // output side: input ports requesting it (scratch)
+	saIn   int32  // input side: round-robin pointer over its VCs
+	saOut  int32  // output side: round-robin pointer over input ports
+	inWant int32  // input side: VC chosen in switch allocation (scratch)
+	// in is what this router reads at the port: flits into the input and
+	// credits for the output; out is what the peer reads: flits out of the
+	// output and credits for the input. nil when the port is unconnected.
+	in, out *link.Wire
 }
 
 // vaReq is a VC allocation request: input VC in (port inPort, VC inV)
@@ -141,7 +154,7 @@ func (r *Router) SetControlPlane(cp ControlPlane) { r.plane = cp }
 
 // OutWire is the wire this router writes at port p (flits out of p), or nil;
 // a control lane that steals idle cycles of that link checks it.
-func (r *Router) OutWire(p int) *link.Wire { return r.out[p] }
+func (r *Router) OutWire(p int) *link.Wire { return r.port[p].out }
 
 // Buffered is the number of flits in all input buffers.
 func (r *Router) Buffered() int { return r.buffered }
@@ -150,104 +163,160 @@ func (r *Router) fail(now clock.Cycle, format string, args ...any) {
 	panic(fmt.Sprintf("%s at cycle %d: %s", r.name, now, fmt.Sprintf(format, args...)))
 }
 
+// wrap is x reduced modulo n for x in 0..2n-1, without a branch (the
+// arithmetic shift is all ones exactly when x < n).
+func wrap(x, n int) int {
+	return x - n&^((x-n)>>63)
+}
+
+// portChanged recomputes input port p's bits of vaPorts and saPorts after
+// its nonEmpty or active mask changed.
+func (r *Router) portChanged(p int) {
+	pt := &r.port[p]
+	ne, act := pt.nonEmpty, pt.active
+	sh := uint(p & 63)
+	r.vaPorts = r.vaPorts&^(1<<sh) | b2u(ne&^act != 0)<<sh
+	r.saPorts = r.saPorts&^(1<<sh) | b2u(ne&act != 0)<<sh
+}
+
 // readyBy reports whether a flit stamped with ready may leave at now
 // (wrap-safe comparison of the low 32 bits of the cycle).
 func readyBy(ready uint32, now clock.Cycle) bool {
 	return int32(uint32(now)-ready) >= 0
 }
 
+// b2u is 1 for true and 0 for false; it compiles to a SETcc, not a branch.
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // Tick advances the router by one cycle.
+//
+// The hot path avoids data-dependent branches where a flit's arrival or a
+// credit's is a coin toss: a mispredicted branch costs about as much as
+// the twenty instructions it guards, and a router cycle on a loaded
+// network has dozens of them. Credits are counted without a branch, and
+// the ports holding a new flit are gathered in a mask first.
 func (r *Router) Tick(now clock.Cycle) {
 	V := r.vcs
-	for p, w := range r.in {
+	credits, owner := r.credits, r.owner
+	var arrived uint64
+	for p := range r.port {
+		pt := &r.port[p]
+		w := pt.in
 		if w == nil {
 			continue
 		}
-		f, c := w.Recv(now)
-		if c != nil {
-			o := p*V + int(c.VC)
-			r.credits[o]++
-			r.portEpoch[p]++
-			if r.credits[o] > int32(r.depth) {
-				r.fail(now, "credit overflow on output VC %d of port %d", c.VC, p)
-			}
+		_, c, hasFlit, hasCredit := w.Poll(now)
+		// A missing credit adds 0 to the VC its slot last named (< V).
+		inc := b2u(hasCredit)
+		o := p*V + int(c.VC)
+		credits[o] += int32(inc)
+		// Only a credit for a free output VC can give a waiting head a VC
+		// it did not find (see portEpoch).
+		pt.epoch += inc & b2u(owner[o] < 0)
+		if credits[o] > int32(r.depth) {
+			r.fail(now, "credit overflow on output VC %d of port %d", c.VC, p)
 		}
-		if f == nil {
-			continue
-		}
-		v := int(f.VC)
-		if v >= V {
-			r.fail(now, "flit on VC %d of port %d, router has %d VCs", v, p, V)
-		}
-		i := p*V + v
-		s := &r.ivc[i]
-		if int(s.flits) == r.depth {
-			r.fail(now, "buffer overflow on input VC %d of port %d (%d flits): credit protocol broken", v, p, r.depth)
-		}
-		if f.Index == 0 {
-			if s.backLeft != 0 {
-				r.fail(now, "head of packet %d/%d on input VC %d of port %d before the tail of the previous packet", f.Src, f.Seq, v, p)
-			}
-			if s.pkLen == 0 {
-				r.hdr[i] = *f
-				s.front, s.departed, s.ready, s.frontSize = 1, 0, uint32(now)+r.delay, f.Size
-			} else {
-				if int(s.pkLen) > r.pkCap {
-					r.fail(now, "more than %d packets in input VC %d of port %d", r.pkCap+1, v, p)
-				}
-				pos := int(s.pkHead) + int(s.pkLen) - 1
-				if pos >= r.pkCap {
-					pos -= r.pkCap
-				}
-				d := &r.pk[i*r.pkCap+pos]
-				d.hdr = *f
-				d.headReady = uint32(now) + r.delay
-			}
-			s.pkLen++
-			s.backLeft = f.Size - 1
-		} else {
-			if s.backLeft == 0 || f.Index != f.Size-s.backLeft {
-				r.fail(now, "flit %d of packet %d/%d on input VC %d of port %d does not continue the packet in that VC", f.Index, f.Src, f.Seq, v, p)
-			}
-			s.backLeft--
-			if s.pkLen == 1 {
-				if s.front == 0 {
-					s.ready = uint32(now) + r.body
-				}
-				s.front++
-			}
-		}
-		s.lastArrive = uint32(now)
-		if s.flits == 0 {
-			s.moved = uint32(now)
-		}
-		s.flits++
-		r.buffered++
-		r.nonEmpty[p] |= 1 << (v & 63)
+		arrived |= b2u(hasFlit) << (p & 63)
+	}
+	for ; arrived != 0; arrived &= arrived - 1 {
+		p := bits.TrailingZeros64(arrived)
+		f, _, _, _ := r.port[p].in.Poll(now)
+		r.arrive(now, p, f)
 	}
 	if r.buffered == 0 {
 		r.Valid, r.Active, r.ValidInj, r.ActiveInj = 0, 0, 0, 0
 	} else {
-		r.allocateVCs(now)
-		r.allocateSwitch(now)
+		r.Valid, r.ValidInj = r.valid, r.validInj
+		r.SumValid += uint64(r.valid)
+		if r.vaPorts != 0 {
+			r.allocateVCs(now, r.vaPorts)
+		}
+		r.allocateSwitch(now, r.saPorts)
 	}
 	if r.plane != nil {
 		r.plane.Step(now, Observation{Valid: r.Valid, Active: r.Active, ValidInj: r.ValidInj, ActiveInj: r.ActiveInj})
 	}
 }
 
+// arrive buffers flit f, arrived at input port p.
+func (r *Router) arrive(now clock.Cycle, p int, f *link.Flit) {
+	V := r.vcs
+	v := int(f.VC)
+	if v >= V {
+		r.fail(now, "flit on VC %d of port %d, router has %d VCs", v, p, V)
+	}
+	i := p*V + v
+	s := &r.ivc[i]
+	if int(s.flits) == r.depth {
+		r.fail(now, "buffer overflow on input VC %d of port %d (%d flits): credit protocol broken", v, p, r.depth)
+	}
+	if f.Index == 0 {
+		if s.backLeft != 0 {
+			r.fail(now, "head of packet %d/%d on input VC %d of port %d before the tail of the previous packet", f.Src, f.Seq, v, p)
+		}
+		if s.pkLen == 0 {
+			r.hdr[i] = *f
+			s.front, s.departed, s.ready, s.frontSize = 1, 0, uint32(now)+r.delay, f.Size
+		} else {
+			if int(s.pkLen) > r.pkCap {
+				r.fail(now, "more than %d packets in input VC %d of port %d", r.pkCap+1, v, p)
+			}
+			pos := int(s.pkHead) + int(s.pkLen) - 1
+			if pos >= r.pkCap {
+				pos -= r.pkCap
+			}
+			d := &r.pk[i*r.pkCap+pos]
+			d.hdr = *f
+			d.headReady = uint32(now) + r.delay
+		}
+		s.pkLen++
+		s.backLeft = f.Size - 1
+	} else {
+		if s.backLeft == 0 || f.Index != f.Size-s.backLeft {
+			r.fail(now, "flit %d of packet %d/%d on input VC %d of port %d does not continue the packet in that VC", f.Index, f.Src, f.Seq, v, p)
+		}
+		s.backLeft--
+		// A body flit of the front packet (pkLen == 1) adds to the front;
+		// if the front had run dry, it is the next to leave, after its
+		// buffering cycle.
+		front := s.front
+		ready, fresh := s.ready, uint32(now)+r.body
+		if front == 0 {
+			ready = fresh
+		}
+		if s.pkLen == 1 {
+			s.ready = ready
+			s.front = front + 1
+		}
+	}
+	s.lastArrive = uint32(now)
+	moved := s.moved
+	if s.flits == 0 {
+		moved = uint32(now)
+	}
+	s.moved = moved
+	became := b2u(s.flits == 0)
+	r.valid += int(became)
+	r.validInj += int(became &^ (r.netPorts >> (p & 63)))
+	s.flits++
+	r.buffered++
+	r.port[p].nonEmpty |= 1 << (v & 63)
+	r.portChanged(p)
+}
+
 // allocateVCs routes new heads and runs separable input-first VC allocation.
-func (r *Router) allocateVCs(now clock.Cycle) {
+func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 	V := r.vcs
 	r.reqs = r.reqs[:0]
-	valid, validInj := 0, 0
-	for p, ne := range r.nonEmpty {
-		n := bits.OnesCount64(ne)
-		valid += n
-		if r.netPorts&(1<<(p&63)) == 0 {
-			validInj += n
-		}
-		for m := ne &^ r.active[p]; m != 0; m &= m - 1 {
+	for pm := vaPorts; pm != 0; pm &= pm - 1 {
+		p := bits.TrailingZeros64(pm)
+		pt := &r.port[p]
+		for m := pt.nonEmpty &^ pt.active; m != 0; m &= m - 1 {
 			v := bits.TrailingZeros64(m)
 			i := p*V + v
 			s := &r.ivc[i]
@@ -276,8 +345,6 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 			}
 		}
 	}
-	r.Valid, r.ValidInj = valid, validInj
-	r.SumValid += uint64(valid)
 	if len(r.reqs) == 0 {
 		return
 	}
@@ -313,7 +380,8 @@ func (r *Router) allocateVCs(now clock.Cycle) {
 			h.VC = iv.outV
 			r.upd.Update(r.id, int(iv.outPort), h)
 		}
-		r.active[q.inPort&63] |= 1 << (q.inV & 63)
+		r.port[q.inPort].active |= 1 << (q.inV & 63)
+		r.portChanged(int(q.inPort))
 		if w++; w == n {
 			w = 0
 		}
@@ -334,7 +402,7 @@ func (r *Router) candEpoch(c *Candidates) uint64 {
 	var e uint64
 	for g := 0; g < c.N; g++ {
 		for pm := c.G[g].Ports; pm != 0; pm &= pm - 1 {
-			e += r.portEpoch[bits.TrailingZeros64(pm)]
+			e += r.port[bits.TrailingZeros64(pm)].epoch
 		}
 	}
 	return e
@@ -390,111 +458,116 @@ func (r *Router) selectVC(s *Candidates, size int32) (best int32, bestPort, best
 }
 
 // allocateSwitch runs separable input-first switch allocation and moves the
-// winning flits.
-func (r *Router) allocateSwitch(now clock.Cycle) {
+// winning flits. Traversal is written out in the output loop rather than
+// called: a call makes Go spill every live register, and this loop runs for
+// every flit-hop of the simulation.
+func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 	V := r.vcs
-	r.outMask = 0
-	for p, ne := range r.nonEmpty {
-		m := ne & r.active[p]
-		if m == 0 {
+	P := r.ports
+	ivc, credits := r.ivc, r.credits
+	vMask := uint64(1)<<uint(V&63) - 1
+	pMask := uint64(1)<<uint(P&63) - 1
+	var outMask uint64
+	for pm := saPorts; pm != 0; pm &= pm - 1 {
+		p := bits.TrailingZeros64(pm)
+		// The VCs whose front flit could leave now: holding an output VC
+		// with a credit, with a flit present that has waited its cycles.
+		base := p * V
+		var elig uint64
+		pt := &r.port[p]
+		for m := pt.nonEmpty & pt.active; m != 0; m &= m - 1 {
+			v := bits.TrailingZeros64(m)
+			s := &ivc[base+v]
+			ok := b2u(credits[s.outVC] > 0) & b2u(s.front != 0) & b2u(readyBy(s.ready, now))
+			elig |= ok << (v & 63)
+		}
+		if elig == 0 {
 			continue
 		}
-		// Search from the round-robin pointer: rotate the V-bit mask so that
-		// VC ptr is bit 0, and the set bits come in round-robin order (the
-		// final mask drops the copies the left shift pushes past bit V-1).
-		ptr := uint(r.saIn[p])
-		for mm := (m>>(ptr&63) | m<<((uint(V)-ptr)&63)) & (uint64(1)<<uint(V&63) - 1); mm != 0; mm &= mm - 1 {
-			v := bits.TrailingZeros64(mm) + int(ptr)
-			if v >= V {
-				v -= V
-			}
-			s := &r.ivc[p*V+v]
-			if r.credits[s.outVC] <= 0 || s.front == 0 || !readyBy(s.ready, now) {
-				continue
-			}
-			r.inWant[p] = int32(v)
-			op := s.outPort
-			r.outReq[op] |= 1 << (p & 63)
-			r.outMask |= 1 << (op & 63)
-			break
-		}
+		// The first eligible VC at or after the round-robin pointer: rotate
+		// the V-bit mask so that VC ptr is bit 0 (the final mask drops the
+		// copies the left shift pushes past bit V-1).
+		ptr := uint(pt.saIn)
+		rot := (elig>>(ptr&63) | elig<<((uint(V)-ptr)&63)) & vMask
+		v := wrap(bits.TrailingZeros64(rot)+int(ptr), V)
+		pt.inWant = int32(v)
+		op := ivc[base+v].outPort
+		r.port[op].outReq |= 1 << (p & 63)
+		outMask |= 1 << (op & 63)
 	}
 	active, activeInj := 0, 0
-	P := r.ports
-	for om := r.outMask; om != 0; om &= om - 1 {
+	for om := outMask; om != 0; om &= om - 1 {
 		op := bits.TrailingZeros64(om)
-		req := r.outReq[op]
-		r.outReq[op] = 0
+		opt := &r.port[op]
+		req := opt.outReq
+		opt.outReq = 0
 		// First requesting input at or after the round-robin pointer.
-		ptr := uint(r.saOut[op])
-		var p int
-		if hi := req >> (ptr & 63); hi != 0 {
-			p = int(ptr) + bits.TrailingZeros64(hi)
-		} else {
-			p = bits.TrailingZeros64(req)
-		}
-		v := int(r.inWant[p])
-		r.saOut[op] = int32(p + 1)
-		if p+1 == P {
-			r.saOut[op] = 0
-		}
-		r.saIn[p] = int32(v + 1)
-		if v+1 == V {
-			r.saIn[p] = 0
-		}
-		r.traverse(now, p, v)
+		ptr := uint(opt.saOut)
+		rot := (req>>(ptr&63) | req<<((uint(P)-ptr)&63)) & pMask
+		p := wrap(bits.TrailingZeros64(rot)+int(ptr), P)
+		ipt := &r.port[p]
+		v := int(ipt.inWant)
+		opt.saOut = int32(wrap(p+1, P))
+		ipt.saIn = int32(wrap(v+1, V))
 		active++
-		if r.netPorts&(1<<(p&63)) == 0 {
-			activeInj++
+		activeInj += int(1 &^ (r.netPorts >> (p & 63)))
+
+		// Traversal: the front flit of input VC v of port p leaves by op.
+		i := p*V + v
+		s := &ivc[i]
+		o := s.outVC
+		slot, ok := opt.out.FlitSlot(now)
+		if !ok {
+			r.fail(now, "second flit sent out of port %d in one cycle", op)
 		}
+		*slot = r.hdr[i]
+		slot.Index = s.departed
+		slot.VC = s.outV
+		slot.Hops += uint8(b2u(slot.Hops < 255) & (r.netPorts >> (op & 63)))
+		s.departed++
+		s.front--
+		s.moved = uint32(now)
+		credits[o]--
+		r.PortFlits[op]++
+		s.flits--
+		r.buffered--
+		emptied := b2u(s.flits == 0)
+		ipt.nonEmpty &^= emptied << (v & 63)
+		r.valid -= int(emptied)
+		r.validInj -= int(emptied &^ (r.netPorts >> (p & 63)))
+		r.portChanged(p)
+		if !ipt.out.PutCredit(now, link.Credit{VC: uint16(v)}) {
+			r.fail(now, "second credit sent back from port %d in one cycle", p)
+		}
+		if s.departed != s.frontSize {
+			// The next flit arrived at or before the latest arrival; only the
+			// latest one can still be waiting out its buffering cycle.
+			ready, last := uint32(now), s.lastArrive+r.body
+			if s.front == 1 && s.pkLen == 1 {
+				ready = last
+			}
+			s.ready = ready
+			continue
+		}
+		r.nextPacket(i, p, v, op, o)
 	}
 	r.Active, r.ActiveInj = active, activeInj
 	r.SumActive += uint64(active)
 	r.FlitsMoved += uint64(active)
 }
 
-// traverse moves the front flit of input VC v of port p to its output.
-func (r *Router) traverse(now clock.Cycle, p, v int) {
-	V := r.vcs
-	i := p*V + v
+// nextPacket runs when the tail of the front packet of input VC i (VC v of
+// port p) has left by output VC o of port op: it frees o and brings the
+// next packet forward.
+func (r *Router) nextPacket(i, p, v, op int, o int32) {
 	s := &r.ivc[i]
-	o := s.outVC
-	op, ov := int(s.outPort), s.outV
-	slot := r.out[op].FlitSlot(now)
-	*slot = r.hdr[i]
-	slot.Index = s.departed
-	slot.VC = ov
-	if slot.Hops < 255 && r.netPorts&(1<<(op&63)) != 0 {
-		slot.Hops++
-	}
-	s.departed++
-	s.front--
-	s.moved = uint32(now)
-	r.credits[o]--
-	r.PortFlits[op]++
-	s.flits--
-	r.buffered--
-	if s.flits == 0 {
-		r.nonEmpty[p] &^= 1 << (v & 63)
-	}
-	r.out[p].SendCredit(now, link.Credit{VC: uint16(v)})
-	if s.departed != s.frontSize {
-		// The next flit arrived at or before the latest arrival; only the
-		// latest one can still be waiting out its buffering cycle.
-		if s.front > 0 && s.pkLen == 1 && s.front == 1 {
-			s.ready = s.lastArrive + r.body
-		} else {
-			s.ready = uint32(now)
-		}
-		return
-	}
-	// The tail left: free the output VC and bring the next packet forward.
 	s.pkLen--
 	s.departed = 0
 	r.owner[o] = -1
-	r.portEpoch[op]++
+	r.port[op].epoch++
 	s.state = vcIdle
-	r.active[p] &^= 1 << (v & 63)
+	r.port[p].active &^= 1 << (v & 63)
+	r.portChanged(p)
 	if s.pkLen == 0 {
 		s.front = 0
 		return
