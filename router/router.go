@@ -217,7 +217,8 @@ func (r *Router) Tick(now clock.Cycle) {
 		credits[o] += int32(inc)
 		// Only a credit for a free output VC can give a waiting head a VC
 		// it did not find (see portEpoch).
-		pt.epoch += inc & b2u(owner[o] < 0)
+		bump := inc & b2u(owner[o] < 0)
+		pt.epoch += bump
 		if credits[o] > int32(r.depth) {
 			r.fail(now, "credit overflow on output VC %d of port %d", c.VC, p)
 		}
@@ -225,8 +226,69 @@ func (r *Router) Tick(now clock.Cycle) {
 	}
 	for ; arrived != 0; arrived &= arrived - 1 {
 		p := bits.TrailingZeros64(arrived)
+		// Buffer the flit f that arrived at port p.
 		f, _, _, _ := r.port[p].in.Poll(now)
-		r.arrive(now, p, f)
+		v := int(f.VC)
+		if v >= V {
+			r.fail(now, "flit on VC %d of port %d, router has %d VCs", v, p, V)
+		}
+		i := p*V + v
+		s := &r.ivc[i]
+		if int(s.flits) == r.depth {
+			r.fail(now, "buffer overflow on input VC %d of port %d (%d flits): credit protocol broken", v, p, r.depth)
+		}
+		if f.Index == 0 {
+			if s.backLeft != 0 {
+				r.fail(now, "head of packet %d/%d on input VC %d of port %d before the tail of the previous packet", f.Src, f.Seq, v, p)
+			}
+			if s.pkLen == 0 {
+				r.hdr[i] = *f
+				s.front, s.departed, s.ready, s.frontSize = 1, 0, uint32(now)+r.delay, f.Size
+			} else {
+				if int(s.pkLen) > r.pkCap {
+					r.fail(now, "more than %d packets in input VC %d of port %d", r.pkCap+1, v, p)
+				}
+				pos := int(s.pkHead) + int(s.pkLen) - 1
+				if pos >= r.pkCap {
+					pos -= r.pkCap
+				}
+				d := &r.pk[i*r.pkCap+pos]
+				d.hdr = *f
+				d.headReady = uint32(now) + r.delay
+			}
+			s.pkLen++
+			s.backLeft = f.Size - 1
+		} else {
+			if s.backLeft == 0 || f.Index != f.Size-s.backLeft {
+				r.fail(now, "flit %d of packet %d/%d on input VC %d of port %d does not continue the packet in that VC", f.Index, f.Src, f.Seq, v, p)
+			}
+			s.backLeft--
+			// A body flit of the front packet (pkLen == 1) adds to the front;
+			// if the front had run dry, it is the next to leave, after its
+			// buffering cycle.
+			front := s.front
+			ready, fresh := s.ready, uint32(now)+r.body
+			if front == 0 {
+				ready = fresh
+			}
+			if s.pkLen == 1 {
+				s.ready = ready
+				s.front = front + 1
+			}
+		}
+		s.lastArrive = uint32(now)
+		moved := s.moved
+		if s.flits == 0 {
+			moved = uint32(now)
+		}
+		s.moved = moved
+		became := b2u(s.flits == 0)
+		r.valid += int(became)
+		r.validInj += int(became &^ (r.netPorts >> (p & 63)))
+		s.flits++
+		r.buffered++
+		r.port[p].nonEmpty |= 1 << (v & 63)
+		r.portChanged(p)
 	}
 	if r.buffered == 0 {
 		r.Valid, r.Active, r.ValidInj, r.ActiveInj = 0, 0, 0, 0
@@ -241,72 +303,6 @@ func (r *Router) Tick(now clock.Cycle) {
 	if r.plane != nil {
 		r.plane.Step(now, Observation{Valid: r.Valid, Active: r.Active, ValidInj: r.ValidInj, ActiveInj: r.ActiveInj})
 	}
-}
-
-// arrive buffers flit f, arrived at input port p.
-func (r *Router) arrive(now clock.Cycle, p int, f *link.Flit) {
-	V := r.vcs
-	v := int(f.VC)
-	if v >= V {
-		r.fail(now, "flit on VC %d of port %d, router has %d VCs", v, p, V)
-	}
-	i := p*V + v
-	s := &r.ivc[i]
-	if int(s.flits) == r.depth {
-		r.fail(now, "buffer overflow on input VC %d of port %d (%d flits): credit protocol broken", v, p, r.depth)
-	}
-	if f.Index == 0 {
-		if s.backLeft != 0 {
-			r.fail(now, "head of packet %d/%d on input VC %d of port %d before the tail of the previous packet", f.Src, f.Seq, v, p)
-		}
-		if s.pkLen == 0 {
-			r.hdr[i] = *f
-			s.front, s.departed, s.ready, s.frontSize = 1, 0, uint32(now)+r.delay, f.Size
-		} else {
-			if int(s.pkLen) > r.pkCap {
-				r.fail(now, "more than %d packets in input VC %d of port %d", r.pkCap+1, v, p)
-			}
-			pos := int(s.pkHead) + int(s.pkLen) - 1
-			if pos >= r.pkCap {
-				pos -= r.pkCap
-			}
-			d := &r.pk[i*r.pkCap+pos]
-			d.hdr = *f
-			d.headReady = uint32(now) + r.delay
-		}
-		s.pkLen++
-		s.backLeft = f.Size - 1
-	} else {
-		if s.backLeft == 0 || f.Index != f.Size-s.backLeft {
-			r.fail(now, "flit %d of packet %d/%d on input VC %d of port %d does not continue the packet in that VC", f.Index, f.Src, f.Seq, v, p)
-		}
-		s.backLeft--
-		// A body flit of the front packet (pkLen == 1) adds to the front;
-		// if the front had run dry, it is the next to leave, after its
-		// buffering cycle.
-		front := s.front
-		ready, fresh := s.ready, uint32(now)+r.body
-		if front == 0 {
-			ready = fresh
-		}
-		if s.pkLen == 1 {
-			s.ready = ready
-			s.front = front + 1
-		}
-	}
-	s.lastArrive = uint32(now)
-	moved := s.moved
-	if s.flits == 0 {
-		moved = uint32(now)
-	}
-	s.moved = moved
-	became := b2u(s.flits == 0)
-	r.valid += int(became)
-	r.validInj += int(became &^ (r.netPorts >> (p & 63)))
-	s.flits++
-	r.buffered++
-	r.port[p].nonEmpty |= 1 << (v & 63)
-	r.portChanged(p)
 }
 
 // allocateVCs routes new heads and runs separable input-first VC allocation.
@@ -542,11 +538,9 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		if s.departed != s.frontSize {
 			// The next flit arrived at or before the latest arrival; only the
 			// latest one can still be waiting out its buffering cycle.
-			ready, last := uint32(now), s.lastArrive+r.body
-			if s.front == 1 && s.pkLen == 1 {
-				ready = last
-			}
-			s.ready = ready
+			now32, last := uint32(now), s.lastArrive+r.body
+			waits := uint32(b2u(s.front == 1) & b2u(s.pkLen == 1))
+			s.ready = now32 ^ (now32^last)&-waits
 			continue
 		}
 		r.nextPacket(i, p, v, op, o)
