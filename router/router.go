@@ -216,9 +216,8 @@ func (r *Router) Tick(now clock.Cycle) {
 		o := p*V + int(c.VC)
 		credits[o] += int32(inc)
 		// Only a credit for a free output VC can give a waiting head a VC
-		// it did not find (see portEpoch).
-		bump := inc & b2u(owner[o] < 0)
-		pt.epoch += bump
+		// it did not find (see portState.epoch).
+		pt.epoch += inc & b2u(owner[o] < 0)
 		if credits[o] > int32(r.depth) {
 			r.fail(now, "credit overflow on output VC %d of port %d", c.VC, p)
 		}
