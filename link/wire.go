@@ -111,14 +111,12 @@ func (w *Wire) SentAt(now clock.Cycle) bool {
 // Recv returns what is visible at cycle now: a flit, a credit, either or
 // neither (nil). Reader only; the pointers are valid until the reader's tick ends.
 func (w *Wire) Recv(now clock.Cycle) (*Flit, *Credit) {
-	s := &w.slots[now&w.mask]
-	var f *Flit
-	var c *Credit
-	if s.flitAt == now {
-		f = &s.flit
+	f, c, hasFlit, hasCredit := w.Poll(now)
+	if !hasFlit {
+		f = nil
 	}
-	if s.creditAt == now {
-		c = &s.credit
+	if !hasCredit {
+		c = nil
 	}
 	return f, c
 }

@@ -138,8 +138,9 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	n.wires = make([]link.Wire, nports+nn)
 	V, B := cfg.VCs, cfg.BufferFlits
 	// Body flits wait one cycle (none with a zero routing delay). The
-	// readiness shortcut in Router.allocateSwitch (traversal) relies on body <= 1: a flit that
-	// arrived before the latest arrival has always waited long enough.
+	// readiness shortcut of traversal in Router.allocateSwitch relies on
+	// body <= 1: a flit that arrived before the latest arrival has always
+	// waited long enough.
 	body := uint32(min(cfg.RoutingDelayCycles, 1))
 
 	// Per-router state is carved from network-wide arenas in router order,
