@@ -40,10 +40,10 @@ func (n *Network) Stuck(next clock.Cycle, cycles int64, limit int) (lines []stri
 					if peer.Router >= 0 {
 						down = n.Topo.PortName(peer.Router, peer.Port)
 					}
-					if r.credits[o] <= 0 {
+					if r.outs[o].credits <= 0 {
 						what += fmt.Sprintf(" waits for a credit of %s vc%d (buffer full)", down, o%V)
 					} else {
-						what += fmt.Sprintf(" holds %s vc%d with %d credits and waits for the switch", n.Topo.PortName(r.id, op), o%V, r.credits[o])
+						what += fmt.Sprintf(" holds %s vc%d with %d credits and waits for the switch", n.Topo.PortName(r.id, op), o%V, r.outs[o].credits)
 					}
 				case s.front == 0:
 					what += " waits for its next flit to arrive"
@@ -59,8 +59,8 @@ func (n *Network) Stuck(next clock.Cycle, cycles int64, limit int) (lines []stri
 								if w >= V {
 									break
 								}
-								state := fmt.Sprintf("%d credits", r.credits[o])
-								if own := r.owner[o]; own >= 0 {
+								state := fmt.Sprintf("%d credits", r.outs[o].credits)
+								if own := r.outs[o].owner; own >= 0 {
 									state = fmt.Sprintf("held by %s vc%d", n.Topo.PortName(r.id, int(own)/V), int(own)%V)
 								}
 								what += fmt.Sprintf(" [%s vc%d: %s]", n.Topo.PortName(r.id, q), w, state)

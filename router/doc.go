@@ -60,8 +60,9 @@
 //     (saPorts) are kept in masks as flits come and go, so no cycle scans
 //     idle ports; a port's masks, pointers and wires share a cache line;
 //   - a head that found no free output VC is not retried until a VC of one
-//     of its candidate ports is freed or a free one receives a credit (the
-//     port epochs): only those events can change the answer.
+//     of its candidate ports is freed or a free one receives a credit (a
+//     mask of the ports with such an event since the last VC allocation):
+//     only those events can change the answer.
 //
 // Each change left the results byte-identical (run digests of eight
 // configurations across topologies, routings and switching modes, and the

@@ -159,7 +159,8 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 		pkCap = min(B, 2+(B-2)/minP) - 1
 	}
 	pks := make([]pktDesc, nports*V*pkCap)
-	ints := make([]int32, nports*3*V)
+	ints := make([]int32, nports*V)
+	outVCs := make([]outVC, nports*V)
 	portStates := make([]portState, nports)
 	words := make([]uint64, nports)
 	take32 := func(k int) []int32 { x := ints[:k:k]; ints = ints[k:]; return x }
@@ -173,13 +174,16 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 			id: r, name: t.RouterName(r), ports: P, vcs: V, depth: B, pkCap: pkCap,
 			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), body: body, rf: rf, upd: upd,
 			ivc: pvs[o : o+P*V : o+P*V], hdr: hdrs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*pkCap : (o+P*V)*pkCap : (o+P*V)*pkCap],
-			credits: take32(P * V), owner: take32(P * V), vaPtr: take32(P * V),
+			outs: outVCs[o : o+P*V : o+P*V], vaPtr: take32(P * V),
 			port:      portStates[n.base[r] : n.base[r]+P : n.base[r]+P],
 			PortFlits: take64(P),
 			reqs:      make([]vaReq, 0, P*V),
 		}
-		for o := range rt.owner {
-			rt.owner[o] = -1
+		for o := range rt.outs {
+			rt.outs[o].owner = -1
+		}
+		if body == 1 {
+			rt.bodyWait = ^uint64(0)
 		}
 		n.Routers[r] = rt
 	}
@@ -226,9 +230,9 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 				rt.port[p].out = &n.wires[n.base[peer.Router]+peer.Port]
 			}
 		}
-		for o := range rt.credits {
+		for o := range rt.outs {
 			if rt.port[o/V].out != nil {
-				rt.credits[o] = int32(B)
+				rt.outs[o].credits = int32(B)
 			}
 		}
 	}
@@ -356,7 +360,9 @@ func (n *Network) Check(next clock.Cycle) error {
 			clear(occ)
 			rt.port[p].out.CountInTransit(next, count, nil)
 			rt.port[p].in.CountInTransit(next, nil, count)
-			copy(credits, rt.credits[p*V:(p+1)*V])
+			for v := range credits {
+				credits[v] = rt.outs[p*V+v].credits
+			}
 			if peer := n.Topo.Peer(r, p); peer.Router >= 0 {
 				down := n.Routers[peer.Router]
 				for v := range occ {

@@ -22,14 +22,15 @@ const (
 // the back packet by index here; the sink checks source, sequence number and
 // order of every flit end to end.
 type inVC struct {
-	flits      int32  // occupancy in flits
-	outVC      int32  // output VC index (port*V + vc) while active
-	ready      uint32 // low 32 bits of the cycle from which the front flit may leave
-	lastArrive uint32 // low 32 bits of the cycle of the latest arrival
-	// vaFailed is the sum of the epochs of its candidate ports when this VC's
-	// head last found no free output VC; it cannot find one before that
-	// (monotone) sum changes.
-	vaFailed  uint64
+	flits int32 // occupancy in flits
+	outVC int32 // output VC index (port*V + vc) while active
+	// ready is the low 32 bits of the cycle from which the front packet's
+	// head may leave (body flits are tracked by portState.fr and fresh).
+	ready uint32
+	// waitPorts, when not zero, are the candidate ports of a head that found
+	// no free output VC among them: it cannot find one before a VC of one
+	// of them is freed or a free one receives a credit (Router.bumped).
+	waitPorts uint64
 	pkHead    uint16 // ring index of the first packet behind the front one
 	pkLen     uint16 // packets (whole or partial) in the VC, the front one included
 	front     uint16 // flits of the front packet present
@@ -64,9 +65,12 @@ type Router struct {
 	pkCap int // packet descriptors per VC
 	vct   bool
 	delay uint32 // routing delay, cycles
-	body  uint32 // minimum buffering of a body flit, cycles
-	rf    RoutingFunc
-	upd   RouteUpdater // rf, when it carries state in Flit.Route; else nil
+	body  uint32 // minimum buffering of a body flit, cycles (0 or 1)
+	// bodyWait is all ones when body is 1 (a flit that arrives at a dry
+	// front joins portState.fr a cycle later) and zero when it is 0.
+	bodyWait uint64
+	rf       RoutingFunc
+	upd      RouteUpdater // rf, when it carries state in Flit.Route; else nil
 
 	pk       []pktDesc // per input VC, pkCap descriptors of the packets behind the front one
 	ivc      []inVC
@@ -75,8 +79,7 @@ type Router struct {
 	buffered int          // flits in all input buffers
 	port     []portState  // per port
 
-	credits []int32 // per output VC
-	owner   []int32 // per output VC: owning input VC, -1 when free
+	outs []outVC // per output VC
 
 	vaPtr []int32 // per output VC: round-robin pointer over input VCs
 	selRR uint32  // tie-break rotation of the selection function
@@ -87,8 +90,14 @@ type Router struct {
 	// input VCs, of all ports and of injection ports. All four are kept up
 	// to date as flits arrive and leave, so no cycle scans idle ports.
 	vaPorts, saPorts uint64
-	valid, validInj  int
-	netPorts         uint64 // ports wired to another router
+	// bumped has bit p set when, since the last VC allocation, output port
+	// p saw an event that can give a head that found no free VC there one:
+	// a VC of the port freed, or a credit for a free VC (a credit for a VC
+	// that a packet holds cannot; that VC is freed, and counted, before
+	// anyone else gets it).
+	bumped          uint64
+	valid, validInj int
+	netPorts        uint64 // ports wired to another router
 
 	// Valid and Active are this cycle's number of non-empty input VC buffers
 	// and of input VCs whose front flit moved (the entropy papers' N_v, N_a),
@@ -105,21 +114,36 @@ type Router struct {
 	PortFlits []uint64
 }
 
+// outVC is the state of one output VC: the upstream view of its free
+// downstream slots, and the input VC that holds it (owner, -1 when free)
+// with that VC's port and index, so that a returning credit can mark the
+// holder eligible without a division.
+type outVC struct {
+	credits int32
+	owner   int32
+	ownPort uint8
+	ownV    uint8
+}
+
 // portState is what a router keeps per port, input and output side
 // together, in one cache line: a switch allocation touches a port's masks,
 // pointers and wires at once, and one bounds check covers them all.
 type portState struct {
 	nonEmpty uint64 // input side: bit v set when VC v holds a flit
 	active   uint64 // input side: bit v set when VC v holds an output VC
-	// epoch counts the events that can give a head that found no free
-	// output VC of this port one: a VC of the port being freed, and a
-	// credit arriving for a free VC (a credit for a VC that a packet owns
-	// cannot; that VC is freed, and counted, before anyone else gets it).
-	epoch  uint64
-	outReq uint64 // output side: input ports requesting it (scratch)
-	saIn   int32  // input side: round-robin pointer over its VCs
-	saOut  int32  // output side: round-robin pointer over input ports
-	inWant int32  // input side: VC chosen in switch allocation (scratch)
+	// Switch eligibility of the input VCs, kept up to date as flits and
+	// credits come and go so that switch allocation reads three masks
+	// instead of every VC: an active VC v may send in cycle now when bit v
+	// is set in fr (its front flit is present and has waited its cycles)
+	// and in credOK (its output VC has a credit; meaningful only while
+	// active). fresh holds the VCs whose front flit arrived this cycle
+	// after the front had run dry; with a body delay of one cycle they join
+	// fr after this cycle's switch allocation.
+	fr, fresh, credOK uint64
+	outReq            uint64 // output side: input ports requesting it (scratch)
+	saIn              int32  // input side: round-robin pointer over its VCs
+	saOut             int32  // output side: round-robin pointer over input ports
+	inWant            int32  // input side: VC chosen in switch allocation (scratch)
 	// in is what this router reads at the port: flits into the input and
 	// credits for the output; out is what the peer reads: flits out of the
 	// output and credits for the input. nil when the port is unconnected.
@@ -147,7 +171,7 @@ func (r *Router) VCs() int { return r.vcs }
 func (r *Router) Occupancy(p, v int) int { return int(r.ivc[p*r.vcs+v].flits) }
 
 // Credits is the upstream view of free slots in downstream VC v of port p.
-func (r *Router) Credits(p, v int) int { return int(r.credits[p*r.vcs+v]) }
+func (r *Router) Credits(p, v int) int { return int(r.outs[p*r.vcs+v].credits) }
 
 // SetControlPlane installs the router's control-plane logic (before the run).
 func (r *Router) SetControlPlane(cp ControlPlane) { r.plane = cp }
@@ -202,7 +226,7 @@ func b2u(b bool) uint64 {
 // the ports holding a new flit are gathered in a mask first.
 func (r *Router) Tick(now clock.Cycle) {
 	V := r.vcs
-	credits, owner := r.credits, r.owner
+	outs := r.outs
 	var arrived uint64
 	for p := range r.port {
 		pt := &r.port[p]
@@ -213,12 +237,16 @@ func (r *Router) Tick(now clock.Cycle) {
 		_, c, hasFlit, hasCredit := w.Poll(now)
 		// A missing credit adds 0 to the VC its slot last named (< V).
 		inc := b2u(hasCredit)
-		o := p*V + int(c.VC)
-		credits[o] += int32(inc)
+		ov := &outs[p*V+int(c.VC)]
+		ov.credits += int32(inc)
 		// Only a credit for a free output VC can give a waiting head a VC
-		// it did not find (see portState.epoch).
-		pt.epoch += inc & b2u(owner[o] < 0)
-		if credits[o] > int32(r.depth) {
+		// it did not find (see bumped); a credit for a held one makes its
+		// holder eligible for the switch (a stale ownPort of a free VC
+		// receives a zero).
+		free := b2u(ov.owner < 0)
+		r.bumped |= (inc & free) << (p & 63)
+		r.port[ov.ownPort].credOK |= (inc &^ free) << (ov.ownV & 63)
+		if ov.credits > int32(r.depth) {
 			r.fail(now, "credit overflow on output VC %d of port %d", c.VC, p)
 		}
 		arrived |= b2u(hasFlit) << (p & 63)
@@ -264,18 +292,15 @@ func (r *Router) Tick(now clock.Cycle) {
 			s.backLeft--
 			// A body flit of the front packet (pkLen == 1) adds to the front;
 			// if the front had run dry, it is the next to leave, after its
-			// buffering cycle.
+			// buffering cycle (body cycles, 0 or 1). That VC holds an output
+			// VC: the packet's head has left.
 			front := s.front
-			ready, fresh := s.ready, uint32(now)+r.body
-			if front == 0 {
-				ready = fresh
-			}
-			if s.pkLen == 1 {
-				s.ready = ready
-				s.front = front + 1
-			}
+			s.front = front + uint16(b2u(s.pkLen == 1))
+			dry := (b2u(front == 0) & b2u(s.pkLen == 1)) << (v & 63)
+			pt := &r.port[p]
+			pt.fresh |= dry & r.bodyWait
+			pt.fr |= dry &^ r.bodyWait
 		}
-		s.lastArrive = uint32(now)
 		moved := s.moved
 		if s.flits == 0 {
 			moved = uint32(now)
@@ -308,6 +333,9 @@ func (r *Router) Tick(now clock.Cycle) {
 func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 	V := r.vcs
 	r.reqs = r.reqs[:0]
+	// Events from here on count for the heads that fail in this call.
+	bumped := r.bumped
+	r.bumped = 0
 	for pm := vaPorts; pm != 0; pm &= pm - 1 {
 		p := bits.TrailingZeros64(pm)
 		pt := &r.port[p]
@@ -324,19 +352,21 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 					r.fail(now, "routing gave no candidate for packet %d->%d", h.Src, h.Dst)
 				}
 				s.state = vcRouted
-				s.vaFailed = r.candEpoch(c) - 1
+				s.waitPorts = 0
 			}
 			if !readyBy(s.ready, now) {
 				continue
 			}
-			e := r.candEpoch(c)
-			if s.vaFailed == e {
-				continue
+			if wp := s.waitPorts; wp != 0 {
+				if wp&bumped == 0 {
+					continue
+				}
+				s.waitPorts = 0
 			}
 			if o, op, ov := r.selectVC(c, int32(s.frontSize)); o >= 0 {
 				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o, inPort: uint8(p), inV: uint8(v), outPort: op, outV: ov})
 			} else {
-				s.vaFailed = e
+				s.waitPorts = c.ports()
 			}
 		}
 	}
@@ -365,7 +395,8 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 		}
 		q := &r.reqs[win]
 		w := q.in
-		r.owner[o] = w
+		ov := &r.outs[o]
+		ov.owner, ov.ownPort, ov.ownV = w, q.inPort, q.inV
 		iv := &r.ivc[w]
 		iv.state = vcActive
 		iv.outVC = o
@@ -375,7 +406,13 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 			h.VC = iv.outV
 			r.upd.Update(r.id, int(iv.outPort), h)
 		}
-		r.port[q.inPort].active |= 1 << (q.inV & 63)
+		// The head has waited its cycles (it asked only then), so it may
+		// cross the switch now if o has a credit.
+		pt := &r.port[q.inPort]
+		bit := uint64(1) << (q.inV & 63)
+		pt.active |= bit
+		pt.fr |= bit
+		pt.credOK = pt.credOK&^bit | b2u(ov.credits > 0)<<(q.inV&63)
 		r.portChanged(int(q.inPort))
 		if w++; w == n {
 			w = 0
@@ -392,15 +429,13 @@ func ringDistance(i, ptr, n int32) int32 {
 	return i - ptr + n
 }
 
-// candEpoch sums the epochs of the candidate ports.
-func (r *Router) candEpoch(c *Candidates) uint64 {
-	var e uint64
+// ports is the set of ports of all candidate groups.
+func (c *Candidates) ports() uint64 {
+	var m uint64
 	for g := 0; g < c.N; g++ {
-		for pm := c.G[g].Ports; pm != 0; pm &= pm - 1 {
-			e += r.port[bits.TrailingZeros64(pm)].epoch
-		}
+		m |= c.G[g].Ports
 	}
-	return e
+	return m
 }
 
 // selectVC picks the output VC a routed head asks for: the first candidate
@@ -424,17 +459,18 @@ func (r *Router) selectVC(s *Candidates, size int32) (best int32, bestPort, best
 			for vm := s.G[g].VCs; vm != 0; vm &= vm - 1 {
 				v := bits.TrailingZeros64(vm)
 				o := int32(p*V + v)
-				if r.owner[o] >= 0 {
+				ov := &r.outs[o]
+				if ov.owner >= 0 {
 					continue
 				}
-				c := r.credits[o]
+				c := ov.credits
 				if c < need {
 					continue
 				}
 				// Rotation: the first VC index at or after selRR wins a tie.
 				rank := uint32(o) - r.selRR
 				if uint32(o) < r.selRR {
-					rank += uint32(len(r.owner))
+					rank += uint32(len(r.outs))
 				}
 				if c > bestCred || (c == bestCred && rank < bestRank) {
 					best, bestCred, bestRank = o, c, rank
@@ -445,7 +481,7 @@ func (r *Router) selectVC(s *Candidates, size int32) (best int32, bestPort, best
 	}
 	if best >= 0 {
 		r.selRR++
-		if r.selRR == uint32(len(r.owner)) {
+		if r.selRR == uint32(len(r.outs)) {
 			r.selRR = 0
 		}
 	}
@@ -459,7 +495,7 @@ func (r *Router) selectVC(s *Candidates, size int32) (best int32, bestPort, best
 func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 	V := r.vcs
 	P := r.ports
-	ivc, credits := r.ivc, r.credits
+	ivc, outs := r.ivc, r.outs
 	vMask := uint64(1)<<uint(V&63) - 1
 	pMask := uint64(1)<<uint(P&63) - 1
 	var outMask uint64
@@ -467,15 +503,12 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		p := bits.TrailingZeros64(pm)
 		// The VCs whose front flit could leave now: holding an output VC
 		// with a credit, with a flit present that has waited its cycles.
-		base := p * V
-		var elig uint64
+		// Flits that arrived this cycle at a dry front may leave from the
+		// next one.
 		pt := &r.port[p]
-		for m := pt.nonEmpty & pt.active; m != 0; m &= m - 1 {
-			v := bits.TrailingZeros64(m)
-			s := &ivc[base+v]
-			ok := b2u(credits[s.outVC] > 0) & b2u(s.front != 0) & b2u(readyBy(s.ready, now))
-			elig |= ok << (v & 63)
-		}
+		elig := pt.fr & pt.active & pt.credOK
+		pt.fr |= pt.fresh
+		pt.fresh = 0
 		if elig == 0 {
 			continue
 		}
@@ -486,7 +519,7 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		rot := (elig>>(ptr&63) | elig<<((uint(V)-ptr)&63)) & vMask
 		v := wrap(bits.TrailingZeros64(rot)+int(ptr), V)
 		pt.inWant = int32(v)
-		op := ivc[base+v].outPort
+		op := ivc[p*V+v].outPort
 		r.port[op].outReq |= 1 << (p & 63)
 		outMask |= 1 << (op & 63)
 	}
@@ -521,8 +554,11 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		slot.Hops += uint8(b2u(slot.Hops < 255) & (r.netPorts >> (op & 63)))
 		s.departed++
 		s.front--
+		ipt.fr &^= b2u(s.front == 0) << (v & 63)
 		s.moved = uint32(now)
-		credits[o]--
+		ov := &outs[o]
+		ov.credits--
+		ipt.credOK &^= b2u(ov.credits == 0) << (v & 63)
 		r.PortFlits[op]++
 		s.flits--
 		r.buffered--
@@ -534,12 +570,9 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		if !ipt.out.PutCredit(now, link.Credit{VC: uint16(v)}) {
 			r.fail(now, "second credit sent back from port %d in one cycle", p)
 		}
+		// The next flit of the front, if any, is ready from the next cycle:
+		// it arrived by now, and a body flit waits at most one cycle.
 		if s.departed != s.frontSize {
-			// The next flit arrived at or before the latest arrival; only the
-			// latest one can still be waiting out its buffering cycle.
-			now32, last := uint32(now), s.lastArrive+r.body
-			waits := uint32(b2u(s.front == 1) & b2u(s.pkLen == 1))
-			s.ready = now32 ^ (now32^last)&-waits
 			continue
 		}
 		r.nextPacket(i, p, v, op, o)
@@ -556,8 +589,8 @@ func (r *Router) nextPacket(i, p, v, op int, o int32) {
 	s := &r.ivc[i]
 	s.pkLen--
 	s.departed = 0
-	r.owner[o] = -1
-	r.port[op].epoch++
+	r.outs[o].owner = -1
+	r.bumped |= 1 << (op & 63)
 	s.state = vcIdle
 	r.port[p].active &^= 1 << (v & 63)
 	r.portChanged(p)
