@@ -141,9 +141,12 @@ type portState struct {
 	// fr after this cycle's switch allocation.
 	fr, fresh, credOK uint64
 	outReq            uint64 // output side: input ports requesting it (scratch)
-	saIn              int32  // input side: round-robin pointer over its VCs
-	saOut             int32  // output side: round-robin pointer over input ports
-	inWant            int32  // input side: VC chosen in switch allocation (scratch)
+	// Round-robin pointers of switch allocation, as the mask of the
+	// positions at or after the pointer (zero means position 0): inNext
+	// over the input side's VCs, outNext over the input ports requesting
+	// the output side.
+	inNext, outNext uint64
+	inWant          int32 // input side: VC chosen in switch allocation (scratch)
 	// in is what this router reads at the port: flits into the input and
 	// credits for the output; out is what the peer reads: flits out of the
 	// output and credits for the input. nil when the port is unconnected.
@@ -187,11 +190,20 @@ func (r *Router) fail(now clock.Cycle, format string, args ...any) {
 	panic(fmt.Sprintf("%s at cycle %d: %s", r.name, now, fmt.Sprintf(format, args...)))
 }
 
-// wrap is x reduced modulo n for x in 0..2n-1, without a branch (the
-// arithmetic shift is all ones exactly when x < n).
-func wrap(x, n int) int {
-	return x - n&^((x-n)>>63)
+// roundRobin returns the first set bit of req at or after the round-robin
+// pointer, given as the mask next of the positions at or after it, going
+// round to the lowest set bit; req must not be zero. It has no branch
+// (the compiler makes the obvious if-assignment a jump here).
+func roundRobin(req, next uint64) int {
+	sel := req & next
+	if sel == 0 {
+		sel = req
+	}
+	return bits.TrailingZeros64(sel)
 }
+
+// after is the round-robin mask that puts the pointer just past position x.
+func after(x int) uint64 { return ^uint64(0) << uint((x+1)&127) }
 
 // portChanged recomputes input port p's bits of vaPorts and saPorts after
 // its nonEmpty or active mask changed.
@@ -494,10 +506,7 @@ func (r *Router) selectVC(s *Candidates, size int32) (best int32, bestPort, best
 // every flit-hop of the simulation.
 func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 	V := r.vcs
-	P := r.ports
 	ivc, outs := r.ivc, r.outs
-	vMask := uint64(1)<<uint(V&63) - 1
-	pMask := uint64(1)<<uint(P&63) - 1
 	var outMask uint64
 	for pm := saPorts; pm != 0; pm &= pm - 1 {
 		p := bits.TrailingZeros64(pm)
@@ -512,33 +521,24 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		if elig == 0 {
 			continue
 		}
-		// The first eligible VC at or after the round-robin pointer: rotate
-		// the V-bit mask so that VC ptr is bit 0 (the final mask drops the
-		// copies the left shift pushes past bit V-1).
-		ptr := uint(pt.saIn)
-		rot := (elig>>(ptr&63) | elig<<((uint(V)-ptr)&63)) & vMask
-		v := wrap(bits.TrailingZeros64(rot)+int(ptr), V)
+		v := roundRobin(elig, pt.inNext)
 		pt.inWant = int32(v)
 		op := ivc[p*V+v].outPort
 		r.port[op].outReq |= 1 << (p & 63)
 		outMask |= 1 << (op & 63)
 	}
-	active, activeInj := 0, 0
+	var won uint64 // input ports that send a flit
 	for om := outMask; om != 0; om &= om - 1 {
 		op := bits.TrailingZeros64(om)
 		opt := &r.port[op]
 		req := opt.outReq
 		opt.outReq = 0
-		// First requesting input at or after the round-robin pointer.
-		ptr := uint(opt.saOut)
-		rot := (req>>(ptr&63) | req<<((uint(P)-ptr)&63)) & pMask
-		p := wrap(bits.TrailingZeros64(rot)+int(ptr), P)
+		p := roundRobin(req, opt.outNext)
 		ipt := &r.port[p]
 		v := int(ipt.inWant)
-		opt.saOut = int32(wrap(p+1, P))
-		ipt.saIn = int32(wrap(v+1, V))
-		active++
-		activeInj += int(1 &^ (r.netPorts >> (p & 63)))
+		opt.outNext = after(p)
+		ipt.inNext = after(v)
+		won |= 1 << (p & 63)
 
 		// Traversal: the front flit of input VC v of port p leaves by op.
 		i := p*V + v
@@ -577,7 +577,8 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		}
 		r.nextPacket(i, p, v, op, o)
 	}
-	r.Active, r.ActiveInj = active, activeInj
+	active := bits.OnesCount64(won)
+	r.Active, r.ActiveInj = active, bits.OnesCount64(won&^r.netPorts)
 	r.SumActive += uint64(active)
 	r.FlitsMoved += uint64(active)
 }
