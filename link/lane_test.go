@@ -87,13 +87,13 @@ func TestGridWiring(t *testing.T) {
 
 func TestWireLatencies(t *testing.T) {
 	var w Wire
-	w.Init("w", 2, 5)
+	w.Init(2, 5)
 	for c := clock.Cycle(0); c < 30; c++ {
 		if c%4 == 0 {
 			w.SendFlit(c, Flit{Seq: uint32(c)})
 			w.SendCredit(c, Credit{VC: uint16(c)})
 		}
-		f, cr := w.Recv(c)
+		f, cr, hasCredit := w.Recv(c)
 		if want := c - 2; want >= 0 && want%4 == 0 {
 			if f == nil || f.Seq != uint32(want) {
 				t.Fatalf("cycle %d: flit %v, want seq %d", c, f, want)
@@ -102,10 +102,10 @@ func TestWireLatencies(t *testing.T) {
 			t.Fatalf("cycle %d: unexpected flit %v", c, f)
 		}
 		if want := c - 5; want >= 0 && want%4 == 0 {
-			if cr == nil || cr.VC != uint16(want) {
+			if !hasCredit || cr.VC != uint16(want) {
 				t.Fatalf("cycle %d: credit %v, want %d", c, cr, want)
 			}
-		} else if cr != nil {
+		} else if hasCredit {
 			t.Fatalf("cycle %d: unexpected credit %v", c, cr)
 		}
 	}

@@ -15,27 +15,32 @@ import (
 //
 // Like a Lane, a Wire is a ring of S slots indexed by cycle, S the smallest
 // power of two above both latencies; writer and reader never touch the same
-// slot in one cycle.
+// slot in one cycle. A Wire is 128 bytes, two cache lines, with the ring
+// inside it when both latencies are 1: a large network touches every wire
+// every cycle, and the number of lines it touches sets its speed. It has no
+// name; the actor that reads or writes it names it in its errors.
 type Wire struct {
 	slots     []wireSlot
-	mask      clock.Cycle
-	flitLat   clock.Cycle
-	creditLat clock.Cycle
+	flitLat   int32
+	creditLat int32
 	inline    [2]wireSlot // the ring when both latencies are 1: no pointer to chase
-	name      string
 }
 
+// A wireSlot is 48 bytes: the flit's stamp, the credit's stamp and VC in
+// one word, and the flit.
 type wireSlot struct {
-	flitAt   clock.Cycle // cycle at which flit becomes visible; -1 never
-	creditAt clock.Cycle // cycle at which credit becomes visible; -1 never
-	flit     Flit
-	credit   Credit
+	flitAt clock.Cycle // cycle at which flit becomes visible; -1 never
+	// credit is the cycle at which the credit becomes visible, shifted
+	// left by 16 bits, with the credit's VC in the low 16 bits; -1<<16
+	// never. Cycles stay far below 2^47.
+	credit int64
+	flit   Flit
 }
 
 // Init prepares a wire in place.
-func (w *Wire) Init(name string, flitLatencyCycles, creditLatencyCycles int) {
-	if flitLatencyCycles < 1 || creditLatencyCycles < 1 {
-		panic(fmt.Sprintf("link: wire %s: latency < 1", name))
+func (w *Wire) Init(flitLatencyCycles, creditLatencyCycles int) {
+	if flitLatencyCycles < 1 || creditLatencyCycles < 1 || flitLatencyCycles > 1<<20 || creditLatencyCycles > 1<<20 {
+		panic(fmt.Sprintf("link: wire latencies %d and %d outside 1..2^20", flitLatencyCycles, creditLatencyCycles))
 	}
 	size := 1
 	for size < max(flitLatencyCycles, creditLatencyCycles)+1 {
@@ -47,18 +52,18 @@ func (w *Wire) Init(name string, flitLatencyCycles, creditLatencyCycles int) {
 		w.slots = make([]wireSlot, size)
 	}
 	for i := range w.slots {
-		w.slots[i].flitAt, w.slots[i].creditAt = -1, -1
+		w.slots[i].flitAt, w.slots[i].credit = -1, -1<<16
 	}
-	w.mask = clock.Cycle(size - 1)
-	w.flitLat, w.creditLat = clock.Cycle(flitLatencyCycles), clock.Cycle(creditLatencyCycles)
-	w.name = name
+	w.flitLat, w.creditLat = int32(flitLatencyCycles), int32(creditLatencyCycles)
 }
-
-// Name is the wire's human name, e.g. "R(3,2).E->R(4,2).W".
-func (w *Wire) Name() string { return w.name }
 
 // Connected reports whether Init was called.
 func (w *Wire) Connected() bool { return w.slots != nil }
+
+// slot is the slot of cycle at (the ring's length is a power of two).
+func (w *Wire) slot(at clock.Cycle) *wireSlot {
+	return &w.slots[at&clock.Cycle(len(w.slots)-1)]
+}
 
 // FlitSlot returns the place to write the flit sent at cycle now (visible
 // to the reader at now + flit latency) and whether that place was free: ok
@@ -66,8 +71,8 @@ func (w *Wire) Connected() bool { return w.slots != nil }
 // that the writer reports under its own name. It has no call inside, so it
 // inlines into the writer's hot path.
 func (w *Wire) FlitSlot(now clock.Cycle) (f *Flit, ok bool) {
-	at := now + w.flitLat
-	s := &w.slots[at&w.mask]
+	at := now + clock.Cycle(w.flitLat)
+	s := w.slot(at)
 	ok = s.flitAt != at
 	s.flitAt = at
 	return &s.flit, ok
@@ -77,7 +82,7 @@ func (w *Wire) FlitSlot(now clock.Cycle) (f *Flit, ok bool) {
 func (w *Wire) SendFlit(now clock.Cycle, f Flit) {
 	slot, ok := w.FlitSlot(now)
 	if !ok {
-		w.doubleSend("flit", now)
+		doubleSend("flit", now)
 	}
 	*slot = f
 }
@@ -86,67 +91,67 @@ func (w *Wire) SendFlit(now clock.Cycle, f Flit) {
 // reports whether it was the cycle's first credit (false: a broken
 // invariant that the writer reports under its own name). It inlines.
 func (w *Wire) PutCredit(now clock.Cycle, c Credit) (ok bool) {
-	at := now + w.creditLat
-	s := &w.slots[at&w.mask]
-	ok = s.creditAt != at
-	s.creditAt = at
-	s.credit = c
+	at := now + clock.Cycle(w.creditLat)
+	s := w.slot(at)
+	ok = s.credit>>16 != int64(at)
+	s.credit = int64(at)<<16 | int64(c.VC)
 	return ok
 }
 
 // SendCredit sends c at cycle now. A second credit in one cycle panics.
 func (w *Wire) SendCredit(now clock.Cycle, c Credit) {
 	if !w.PutCredit(now, c) {
-		w.doubleSend("credit", now)
+		doubleSend("credit", now)
 	}
 }
 
 // SentAt reports whether the writer already sent a flit in cycle now (for
 // control lanes that steal idle cycles of this link). Writer only.
 func (w *Wire) SentAt(now clock.Cycle) bool {
-	at := now + w.flitLat
-	return w.slots[at&w.mask].flitAt == at
+	at := now + clock.Cycle(w.flitLat)
+	return w.slot(at).flitAt == at
 }
 
-// Recv returns what is visible at cycle now: a flit, a credit, either or
-// neither (nil). Reader only; the pointers are valid until the reader's tick ends.
-func (w *Wire) Recv(now clock.Cycle) (*Flit, *Credit) {
-	f, c, hasFlit, hasCredit := w.Poll(now)
+// Recv returns what is visible at cycle now: the flit (nil for none) and
+// the credit, if hasCredit. Reader only; the flit pointer is valid until the
+// reader's tick ends.
+func (w *Wire) Recv(now clock.Cycle) (f *Flit, c Credit, hasCredit bool) {
+	f, vc, hasFlit, hasCredit := w.Poll(now)
 	if !hasFlit {
 		f = nil
 	}
-	if !hasCredit {
-		c = nil
-	}
-	return f, c
+	return f, Credit{VC: vc}, hasCredit
 }
 
-// Poll is Recv for readers that avoid branches: it returns the places of
-// the flit and the credit visible at cycle now, which always exist, and
-// whether each holds a value sent for now. Reader only.
-func (w *Wire) Poll(now clock.Cycle) (f *Flit, c *Credit, hasFlit, hasCredit bool) {
-	s := &w.slots[now&w.mask]
-	return &s.flit, &s.credit, s.flitAt == now, s.creditAt == now
+// Poll is Recv for readers that avoid branches: it returns the place of the
+// flit visible at cycle now, which always exists, the VC of the credit, and
+// whether each was sent for now (a VC without a credit is one a credit
+// named before, so it is below the reader's VC count). Reader only.
+func (w *Wire) Poll(now clock.Cycle) (f *Flit, creditVC uint16, hasFlit, hasCredit bool) {
+	s := w.slot(now)
+	return &s.flit, uint16(s.credit), s.flitAt == now, s.credit>>16 == int64(now)
 }
 
 // InTransit calls flit and credit for every value sent but not yet visible
 // to a reader whose next cycle is next. Both ends must be paused.
-func (w *Wire) InTransit(next clock.Cycle, flit func(*Flit), credit func(*Credit)) {
+func (w *Wire) InTransit(next clock.Cycle, flit func(*Flit), credit func(Credit)) {
 	for i := range w.slots {
-		if w.slots[i].flitAt >= next {
-			flit(&w.slots[i].flit)
+		s := &w.slots[i]
+		if s.flitAt >= next {
+			flit(&s.flit)
 		}
-		if w.slots[i].creditAt >= next {
-			credit(&w.slots[i].credit)
+		if s.credit>>16 >= int64(next) {
+			credit(Credit{VC: uint16(s.credit)})
 		}
 	}
 }
 
-// doubleSend reports a broken invariant; kept out of line.
+// doubleSend reports a broken invariant (the executor adds the name of the
+// actor that sent); kept out of line.
 //
 //go:noinline
-func (w *Wire) doubleSend(what string, now clock.Cycle) {
-	panic(fmt.Sprintf("wire %s: second %s sent in cycle %d", w.name, what, now))
+func doubleSend(what string, now clock.Cycle) {
+	panic(fmt.Sprintf("wire: second %s sent in cycle %d", what, now))
 }
 
 // CountInTransit adds, per VC, the flits (to flits) and credits (to credits)
@@ -158,8 +163,8 @@ func (w *Wire) CountInTransit(next clock.Cycle, flits, credits []int32) {
 		if flits != nil && s.flitAt >= next {
 			flits[s.flit.VC]++
 		}
-		if credits != nil && s.creditAt >= next {
-			credits[s.credit.VC]++
+		if credits != nil && s.credit>>16 >= int64(next) {
+			credits[uint16(s.credit)]++
 		}
 	}
 }

@@ -251,7 +251,7 @@ func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 		if cfg.Mode == link.Steal {
 			data = wire
 		}
-		l.InitControl(wire.Name()+" (entropy)", cfg.LatencyCycles, cfg.Mode, data)
+		l.InitControl(t.PortName(e.from, e.port)+" (entropy)", cfg.LatencyCycles, cfg.Mode, data)
 		from, to := &circ[e.from], &circ[e.to]
 		from.out = append(from.out, outLane{lane: l, reg: e.reg})
 		if e.slot != len(to.in) {

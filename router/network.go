@@ -211,8 +211,8 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 			if peer.Node >= 0 {
 				ni := n.NIs[peer.Node]
 				ej := &n.wires[nports+peer.Node]
-				in.Init(ni.name+"->"+t.PortName(r, p), cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
-				ej.Init(t.PortName(r, p)+"->"+ni.name, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
+				in.Init(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
+				ej.Init(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
 				ni.out, ni.in = in, ej
 				rt.port[p].out = ej
 				continue
@@ -221,7 +221,7 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 				return nil, fmt.Errorf("topology %s: link %s -> %s is not symmetric", t, t.PortName(r, p), t.PortName(peer.Router, peer.Port))
 			}
 			rt.netPorts |= 1 << p
-			in.Init(t.PortName(peer.Router, peer.Port)+"->"+t.PortName(r, p), cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
+			in.Init(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
 		}
 	}
 	for r, rt := range n.Routers {
@@ -342,11 +342,11 @@ func (n *Network) Check(next clock.Cycle) error {
 	// up to the buffer capacity.
 	credits := make([]int32, V)
 	occ := make([]int32, V)
-	verify := func(fwd *link.Wire) error {
+	verify := func(link string) error {
 		for v := 0; v < V; v++ {
 			if got := credits[v] + count[v] + occ[v]; got != B {
 				return fmt.Errorf("cycle %d: %s VC %d: credits %d + in transit %d + occupancy %d != capacity %d",
-					next, fwd.Name(), v, credits[v], count[v], occ[v], B)
+					next, link, v, credits[v], count[v], occ[v], B)
 			}
 		}
 		return nil
@@ -363,13 +363,17 @@ func (n *Network) Check(next clock.Cycle) error {
 			for v := range credits {
 				credits[v] = rt.outs[p*V+v].credits
 			}
+			name := n.Topo.PortName(r, p) + "->"
 			if peer := n.Topo.Peer(r, p); peer.Router >= 0 {
 				down := n.Routers[peer.Router]
 				for v := range occ {
 					occ[v] = down.ivc[peer.Port*V+v].flits
 				}
+				name += n.Topo.PortName(peer.Router, peer.Port)
+			} else {
+				name += n.Topo.NodeName(peer.Node)
 			}
-			if err := verify(rt.port[p].out); err != nil {
+			if err := verify(name); err != nil {
 				return err
 			}
 		}
@@ -384,7 +388,7 @@ func (n *Network) Check(next clock.Cycle) error {
 		for v := range occ {
 			occ[v] = down.ivc[p*V+v].flits
 		}
-		if err := verify(ni.out); err != nil {
+		if err := verify(ni.name + "->" + n.Topo.PortName(r, p)); err != nil {
 			return err
 		}
 	}

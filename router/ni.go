@@ -157,8 +157,8 @@ func packetHash(src int32, seq uint32, dst int32) uint64 {
 
 // Tick advances the NI by one cycle.
 func (n *NI) Tick(now clock.Cycle) {
-	f, c := n.in.Recv(now)
-	if c != nil {
+	f, c, hasCredit := n.in.Recv(now)
+	if hasCredit {
 		n.credits[c.VC]++
 		if n.credits[c.VC] > int32(n.depth) {
 			panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection VC %d", n.name, now, c.VC))

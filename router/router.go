@@ -246,10 +246,10 @@ func (r *Router) Tick(now clock.Cycle) {
 		if w == nil {
 			continue
 		}
-		_, c, hasFlit, hasCredit := w.Poll(now)
+		_, creditVC, hasFlit, hasCredit := w.Poll(now)
 		// A missing credit adds 0 to the VC its slot last named (< V).
 		inc := b2u(hasCredit)
-		ov := &outs[p*V+int(c.VC)]
+		ov := &outs[p*V+int(creditVC)]
 		ov.credits += int32(inc)
 		// Only a credit for a free output VC can give a waiting head a VC
 		// it did not find (see bumped); a credit for a held one makes its
@@ -259,7 +259,7 @@ func (r *Router) Tick(now clock.Cycle) {
 		r.bumped |= (inc & free) << (p & 63)
 		r.port[ov.ownPort].credOK |= (inc &^ free) << (ov.ownV & 63)
 		if ov.credits > int32(r.depth) {
-			r.fail(now, "credit overflow on output VC %d of port %d", c.VC, p)
+			r.fail(now, "credit overflow on output VC %d of port %d", creditVC, p)
 		}
 		arrived |= b2u(hasFlit) << (p & 63)
 	}
