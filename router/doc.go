@@ -41,34 +41,50 @@
 // # Speed
 //
 // A router cycle on torus32-uniform (32x32 torus at 0.16 flits/node/cycle,
-// about 2.7 flit-hops per router per cycle) costs about 2,400 instructions
-// and 1,000 CPU cycles on the 2-vCPU development machine (2.9 M
-// router-cycles/s serial; the target is 4 M). No single step dominates:
-// switch allocation with traversal takes about 40%, arrivals 25%, VC
-// allocation 15%. Measured with callgrind and with cachegrind's branch
-// simulator, the rest of the time is branch mispredictions (the arrival of
-// a flit or a credit at a port is a coin toss) and Go's register spills, so
-// the hot path is written to avoid both:
+// about 2.7 flit-hops per router per cycle) costs about 2,000 instructions
+// and 900 CPU cycles on the 2-vCPU development machine (2.9 M
+// router-cycles/s serial; the target is 4 M). The hot path is written to
+// avoid calls, mispredicted branches and per-VC scans:
 //
 //   - no call per flit: traversal is written into the switch-allocation
 //     loop, arrivals into Tick, and the wire's send functions inline (a call
 //     makes Go spill every live register);
 //   - credits are counted and arrivals gathered into a port mask without a
-//     branch, and switch eligibility is a mask, round-robin picks a rotation
-//     and a trailing-zero count;
+//     branch; round-robin picks are an AND, a conditional move and a
+//     trailing-zero count over a mask of the positions after the pointer;
+//   - switch eligibility is three per-port masks kept up to date as flits
+//     and credits come and go (front flit present and ready, output VC has
+//     a credit, VC active), so switch allocation never visits a VC that
+//     cannot send; a returning credit marks the VC that holds its output VC
+//     through the holder's port and VC stored with the output VC;
 //   - the ports with heads to allocate (vaPorts) and with packets to move
 //     (saPorts) are kept in masks as flits come and go, so no cycle scans
-//     idle ports; a port's masks, pointers and wires share a cache line;
+//     idle ports;
 //   - a head that found no free output VC is not retried until a VC of one
 //     of its candidate ports is freed or a free one receives a credit (a
 //     mask of the ports with such an event since the last VC allocation):
-//     only those events can change the answer.
+//     only those events can change the answer;
+//   - a wire is two cache lines with its ring inside.
+//
+// What limits it now is memory, not instructions. The same binary runs a
+// 16x16 torus at the same per-channel load (0.32) at about 4.2 M
+// router-cycles/s and the 32x32 one at about 3.1 M, while cachegrind
+// counts the same instructions per router-cycle for both. A 32x32 torus
+// keeps about 3 MB of hot state, more than the 2 MB second-level cache, and
+// touches about 45 cache lines per router-cycle (cachegrind with a 2 MB
+// last-level cache), every one of them again in the next cycle. Cutting
+// instructions from about 2,380 to 2,030 and simulated mispredictions from
+// 20 to 17 per router-cycle left the 32x32 speed unchanged within the
+// machine's noise. The next step must touch fewer bytes per router-cycle
+// or reuse them over several cycles (a wavefront schedule that runs a
+// block of routers for a few cycles while its state is cached is legal:
+// a router needs only its neighbours' previous cycle).
 //
 // Each change left the results byte-identical (run digests of eight
 // configurations across topologies, routings and switching modes, and the
 // entropy-collective study). Tried without a measurable gain: profile-guided
 // optimisation (default.pgo), GOAMD64=v3, tables instead of divisions in
-// routing.
+// routing, madvise(MADV_HUGEPAGE) on the state arenas (none is 2 MB large).
 //
 // # Network interface
 //
