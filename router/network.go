@@ -137,11 +137,10 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 	nports := n.base[nr]
 	n.wires = make([]link.Wire, nports+nn)
 	V, B := cfg.VCs, cfg.BufferFlits
-	// Body flits wait one cycle (none with a zero routing delay). The
-	// readiness shortcut of traversal in Router.allocateSwitch relies on
-	// body <= 1: a flit that arrived before the latest arrival has always
-	// waited long enough.
-	body := uint32(min(cfg.RoutingDelayCycles, 1))
+	// Body flits wait one cycle (none with a zero routing delay). Switch
+	// eligibility (portState.fr) relies on body <= 1: when a flit leaves,
+	// the next one of its packet is ready by the next cycle.
+	body := min(cfg.RoutingDelayCycles, 1)
 
 	// Per-router state is carved from network-wide arenas in router order,
 	// and lanes are indexed by their reader, so that a cycle walks memory
@@ -172,7 +171,7 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 		rt := &routers[r]
 		*rt = Router{
 			id: r, name: t.RouterName(r), ports: P, vcs: V, depth: B, pkCap: pkCap,
-			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), body: body, rf: rf, upd: upd,
+			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), rf: rf, upd: upd,
 			ivc: pvs[o : o+P*V : o+P*V], hdr: hdrs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*pkCap : (o+P*V)*pkCap : (o+P*V)*pkCap],
 			outs: outVCs[o : o+P*V : o+P*V], vaPtr: take32(P * V),
 			port:      portStates[n.base[r] : n.base[r]+P : n.base[r]+P],

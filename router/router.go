@@ -65,9 +65,9 @@ type Router struct {
 	pkCap int // packet descriptors per VC
 	vct   bool
 	delay uint32 // routing delay, cycles
-	body  uint32 // minimum buffering of a body flit, cycles (0 or 1)
-	// bodyWait is all ones when body is 1 (a flit that arrives at a dry
-	// front joins portState.fr a cycle later) and zero when it is 0.
+	// bodyWait is all ones when a body flit is buffered for one cycle (a
+	// flit that arrives at a dry front joins portState.fr a cycle later),
+	// zero when it may leave in its arrival cycle (routing delay 0).
 	bodyWait uint64
 	rf       RoutingFunc
 	upd      RouteUpdater // rf, when it carries state in Flit.Route; else nil
@@ -192,8 +192,9 @@ func (r *Router) fail(now clock.Cycle, format string, args ...any) {
 
 // roundRobin returns the first set bit of req at or after the round-robin
 // pointer, given as the mask next of the positions at or after it, going
-// round to the lowest set bit; req must not be zero. It has no branch
-// (the compiler makes the obvious if-assignment a jump here).
+// round to the lowest set bit; req must not be zero. The compiler makes
+// the if a short jump; a branch-free form (an OR of req masked by the
+// zero test) measured no faster: fewer mispredictions, more instructions.
 func roundRobin(req, next uint64) int {
 	sel := req & next
 	if sel == 0 {
