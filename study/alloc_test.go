@@ -13,8 +13,8 @@ import (
 // nothing once a network below saturation has warmed up: routers, network
 // interfaces, lanes, traffic sources and collectors all work in place. It
 // runs 1,000 and then 3,000 cycles after the warm-up and asserts that the
-// 2,000 extra cycles allocated fewer than 20 times: one allocation per
-// cycle, per packet or per flit would be thousands. What remains is rare
+// 2,000 extra cycles allocated fewer than 20 times (in one of three tries):
+// one allocation per cycle, per packet or per flit would be thousands. What remains is rare
 // growth by doubling (a latency histogram meeting a new largest latency, a
 // source queue a new longest backlog); past saturation these keep
 // growing, which `icnsim bench` shows in allocs/cycle.
@@ -49,11 +49,19 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 				return m1.Mallocs - m0.Mallocs
 			}
 			run(3000) // warm-up: queues, histograms and scratch reach their sizes
-			short, long := run(1000), run(3000)
-			t.Logf("allocations: %d in 1,000 cycles, %d in 3,000 cycles", short, long)
-			if long >= short+20 {
-				t.Errorf("3,000 cycles allocated %d times, 1,000 cycles %d times: something allocates per cycle, packet or flit", long, short)
+			// Up to three tries: on a loaded machine the Go runtime behind the
+			// shards executor's goroutines now and then allocates a few dozen
+			// times (seen once in CI: 11 and 34), which only adds. Something
+			// that allocates per cycle, packet or flit fails every try.
+			var short, long uint64
+			for try := 1; try <= 3; try++ {
+				short, long = run(1000), run(3000)
+				t.Logf("try %d: allocations: %d in 1,000 cycles, %d in 3,000 cycles", try, short, long)
+				if long < short+20 {
+					return
+				}
 			}
+			t.Errorf("3,000 cycles allocated %d times, 1,000 cycles %d times: something allocates per cycle, packet or flit", long, short)
 		})
 	}
 }
