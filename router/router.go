@@ -126,7 +126,7 @@ type outVC struct {
 }
 
 // portState is what a router keeps per port, input and output side
-// together, in one cache line: a switch allocation touches a port's masks,
+// together (88 bytes, so two cache lines at most): a switch allocation touches a port's masks,
 // pointers and wires at once, and one bounds check covers them all.
 type portState struct {
 	nonEmpty uint64 // input side: bit v set when VC v holds a flit
