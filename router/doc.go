@@ -41,16 +41,18 @@
 // # Speed
 //
 // A router cycle on torus32-uniform (32x32 torus at 0.16 flits/node/cycle,
-// about 2.7 flit-hops per router per cycle) costs about 2,000 instructions
-// and 900 CPU cycles on the 2-vCPU development machine (2.9 M
-// router-cycles/s serial; the target is 4 M). The hot path is written to
-// avoid calls, mispredicted branches and per-VC scans:
+// about 2.7 switch traversals per router per cycle) costs about 2,000
+// instructions and 1,200 CPU cycles on the 2-vCPU development machine (its
+// core runs at about 3.7 GHz; 3.0 M router-cycles/s serial; the target is
+// 4 M). The hot path is written to avoid calls, mispredicted branches and
+// per-VC scans:
 //
 //   - no call per flit: traversal is written into the switch-allocation
 //     loop, arrivals into Tick, and the wire's send functions inline (a call
 //     makes Go spill every live register);
-//   - credits are counted and arrivals gathered into a port mask without a
-//     branch; round-robin picks are an AND, a conditional move and a
+//   - the ports with a credit and with a flit are gathered into two masks
+//     without a branch and only those are visited, so an idle port costs
+//     two compares; round-robin picks are an AND, a select and a
 //     trailing-zero count over a mask of the positions after the pointer;
 //   - switch eligibility is three per-port masks kept up to date as flits
 //     and credits come and go (front flit present and ready, output VC has
@@ -66,25 +68,30 @@
 //     only those events can change the answer;
 //   - a wire is two cache lines with its ring inside.
 //
-// What limits it now is memory, not instructions. The same binary runs a
-// 16x16 torus at the same per-channel load (0.32) at about 4.2 M
-// router-cycles/s and the 32x32 one at about 3.1 M, while cachegrind
-// counts the same instructions per router-cycle for both. A 32x32 torus
-// keeps about 3 MB of hot state, more than the 2 MB second-level cache, and
-// touches about 45 cache lines per router-cycle (cachegrind with a 2 MB
-// last-level cache), every one of them again in the next cycle. Cutting
-// instructions from about 2,380 to 2,030 and simulated mispredictions from
-// 20 to 17 per router-cycle left the 32x32 speed unchanged within the
-// machine's noise. The next step must touch fewer bytes per router-cycle
-// or reuse them over several cycles (a wavefront schedule that runs a
-// block of routers for a few cycles while its state is cached is legal:
-// a router needs only its neighbours' previous cycle).
+// What limits it is the core's work per switch traversal, not memory. At
+// the same per-channel load (0.64), tori from 4x4 (whose whole state, 60 KB,
+// stays in the core's caches) to 40x40 all run at 8 to 9 M switch traversals
+// per second: 9.1 M at 12x12 and 16x16, 8.2 M at 32x32, 7.8 M at 40x40, so
+// memory costs the 32x32 torus about 10%. (An earlier version of this note
+// blamed memory, from router-cycles/s alone, but the 16x16 torus at 0.32 is
+// past saturation and moves fewer flits per router.) 4 M router-cycles/s
+// on torus32-uniform needs 10.8 M traversals per second, about 340 CPU
+// cycles each, against about 450 now. Cutting instructions from about 2,380
+// to 2,030 per router-cycle and simulated mispredictions from 20 to 17 left
+// the loaded speed unchanged within the machine's noise, so what bounds the
+// core is latency (dependent loads, mispredictions) rather than issue
+// width; this virtual machine exposes no performance counters (perf stat
+// says "not supported"), so which one could not be measured here.
 //
 // Each change left the results byte-identical (run digests of eight
 // configurations across topologies, routings and switching modes, and the
 // entropy-collective study). Tried without a measurable gain: profile-guided
 // optimisation (default.pgo), GOAMD64=v3, tables instead of divisions in
-// routing, madvise(MADV_HUGEPAGE) on the state arenas (none is 2 MB large).
+// routing, madvise(MADV_HUGEPAGE) on the state arenas (none is 2 MB large),
+// ticking the actors in reverse order every other cycle (it halves the
+// 32x32 torus's misses in cachegrind's 2 MB cache, and changes nothing on
+// the machine). Transparent huge pages for the whole process (the system
+// setting "always" instead of "madvise") gave about 7% on the 32x32 torus.
 //
 // # Network interface
 //
