@@ -242,9 +242,6 @@ func b2u(b bool) uint64 {
 // 500; a 32x32 torus at 0.02 flits/node/cycle runs 23% faster).
 func (r *Router) Tick(now clock.Cycle) {
 	V := r.vcs
-	// First gather the ports with a credit and those with a flit into two
-	// masks: a port with neither (most of them on a lightly loaded network)
-	// costs a load of its wire slot's two stamps and nothing more.
 	var arrived, credited uint64
 	for p := range r.port {
 		w := r.port[p].in
@@ -263,7 +260,8 @@ func (r *Router) Tick(now clock.Cycle) {
 		ov.credits++
 		// Only a credit for a free output VC can give a waiting head a VC
 		// it did not find (see bumped); a credit for a held one makes its
-		// holder eligible for the switch.
+		// holder eligible for the switch (a stale ownPort of a free VC
+		// receives a zero).
 		free := b2u(ov.owner < 0)
 		r.bumped |= free << (p & 63)
 		r.port[ov.ownPort].credOK |= (free ^ 1) << (ov.ownV & 63)
