@@ -124,9 +124,9 @@ func (w *Wire) Recv(now clock.Cycle) (f *Flit, c Credit, hasCredit bool) {
 }
 
 // Poll is Recv for readers that avoid branches: it returns the place of the
-// flit visible at cycle now, which always exists, the VC of the credit, and
-// whether each was sent for now (a VC without a credit is one a credit
-// named before, so it is below the reader's VC count). Reader only.
+// flit visible at cycle now, which always exists, the VC of the credit
+// (meaningful only when hasCredit), and whether each was sent for now.
+// Reader only.
 func (w *Wire) Poll(now clock.Cycle) (f *Flit, creditVC uint16, hasFlit, hasCredit bool) {
 	s := w.slot(now)
 	return &s.flit, uint16(s.credit), s.flitAt == now, s.credit>>16 == int64(now)
