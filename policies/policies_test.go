@@ -46,7 +46,7 @@ func TestGateControlsInjection(t *testing.T) {
 			sinks[i] = sink
 		}
 		srcs[0] = burst{dst: 8}
-		net, err := router.Build(topo, router.Config{Routing: "dor", VCs: 1, BufferFlits: 4, RoutingDelayCycles: 1,
+		net, err := router.Build(context.Background(), topo, router.Config{Routing: "dor", VCs: 1, BufferFlits: 4, RoutingDelayCycles: 1,
 			LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, sinks)
 		if err != nil {
 			t.Fatal(err)

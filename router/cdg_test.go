@@ -1,6 +1,9 @@
 package router
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,7 +28,7 @@ func TestDeadlockCheck(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := CheckDeadlockFree(topo, rf, spec.MinVCs); err != nil {
+				if err := CheckDeadlockFree(context.Background(), topo, rf, spec.MinVCs); err != nil {
 					t.Errorf("%s on %s with %d VCs: %v", name, topo, spec.MinVCs, err)
 				}
 			}
@@ -40,7 +43,7 @@ func TestDeadlockCheck(t *testing.T) {
 		{"min-adaptive", torus, 5}, {"min-adaptive", torus, 4}, {"min-adaptive", torus, 3}, {"min-adaptive", torus, 1},
 	} {
 		rf, _ := NewRouting(c.routing, c.topo, c.vcs)
-		err := CheckDeadlockFree(c.topo, rf, c.vcs)
+		err := CheckDeadlockFree(context.Background(), c.topo, rf, c.vcs)
 		if err == nil || !strings.Contains(err.Error(), "channel dependency cycle") || strings.Count(err.Error(), " -> ") < 2 {
 			t.Errorf("%s on %s with %d VCs: got %v, want a printed cycle", c.routing, c.topo, c.vcs, err)
 			continue
@@ -61,13 +64,13 @@ func TestDeadlockCheck(t *testing.T) {
 func TestEscapeDependenciesAfterAdaptiveHops(t *testing.T) {
 	torus, _ := link.NewTorus(8)
 	rf, _ := NewRouting("duato", torus, 4)
-	g := dependencies(torus, rf, 4)
+	g, _ := referenceDependencies(context.Background(), torus, rf, 4)
 	a := g.channel(torus.Router(3, 1), link.PortXPlus, 2)
 	b := g.channel(torus.Router(4, 1), link.PortXPlus, 2)
 	if !g.hasEdge(a, b) {
 		t.Fatal("R(3,1).E vc2 -> R(4,1).E vc2 missing from the escape dependency graph")
 	}
-	if err := g.findCycle(); err != nil {
+	if err := g.findCycle(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -82,12 +85,84 @@ func TestManyVCs(t *testing.T) {
 		vcs     int
 	}{{torus, "dor-dateline", 13}, {tree, "fattree-adaptive", 9}, {torus, "min-adaptive", 18}} {
 		rf, _ := NewRouting(c.routing, c.topo, c.vcs)
-		if err := CheckDeadlockFree(c.topo, rf, c.vcs); err != nil {
+		if err := CheckDeadlockFree(context.Background(), c.topo, rf, c.vcs); err != nil {
 			t.Errorf("%s %d VCs: %v", c.routing, c.vcs, err)
 		}
 	}
 	rf, _ := NewRouting("dor", torus, 13)
-	if err := CheckDeadlockFree(torus, rf, 13); err == nil {
+	if err := CheckDeadlockFree(context.Background(), torus, rf, 13); err == nil {
 		t.Error("dor on a torus with 13 VCs accepted")
 	}
+}
+
+// TestStateListsMatchReference: the channel dependency graph each shipped
+// routing function builds from its own state list is the reference
+// search's, edge for edge, and the check reports the same result (the same
+// cycle where there is one), over tori, meshes and fat-trees of many sizes
+// and VC counts.
+func TestStateListsMatchReference(t *testing.T) {
+	type tc struct {
+		topo link.Topology
+		vcs  []int
+	}
+	var tori, meshes, trees []tc
+	for k := 2; k <= 11; k++ {
+		torus, _ := link.NewTorus(k)
+		tori = append(tori, tc{torus, []int{1, 2, 3, 4, 5, 6, 7}})
+	}
+	for k := 2; k <= 7; k++ {
+		for c := 1; c <= 3; c++ {
+			mesh, _ := link.NewMesh(k, c)
+			meshes = append(meshes, tc{mesh, []int{1, 2, 3}})
+		}
+	}
+	for k := 2; k <= 4; k++ {
+		for n := 1; n <= 4; n++ {
+			tree, _ := link.NewFatTree(k, n)
+			trees = append(trees, tc{tree, []int{1, 2}})
+		}
+	}
+	topos := map[string][]tc{"torus": tori, "mesh": meshes, "fattree": trees}
+	ctx := context.Background()
+	checked := 0
+	for name, spec := range Routings() {
+		for _, kind := range spec.Topologies {
+			for _, c := range topos[kind] {
+				for _, vcs := range c.vcs {
+					if name == "duato" {
+						vcs += 3
+					}
+					rf, err := NewRouting(name, c.topo, vcs)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, ok := rf.(stateLister); !ok {
+						t.Fatalf("%s has no state list", name)
+					}
+					fast, err := buildCDG(ctx, c.topo, rf, vcs)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ref, _ := referenceDependencies(ctx, c.topo, rf, vcs)
+					if !slices.Equal(fast.succ, ref.succ) {
+						for ch := 0; ch < len(ref.succ)/ref.W; ch++ {
+							for w := 0; w < ref.W; w++ {
+								if a, b := fast.succ[ch*ref.W+w], ref.succ[ch*ref.W+w]; a != b {
+									t.Errorf("%s on %s, %d VCs: %s: state list gives successors %x, reference %x",
+										name, c.topo, vcs, channelName(c.topo, ref.base, vcs, ch), a, b)
+								}
+							}
+						}
+						t.FailNow()
+					}
+					e1, e2 := fast.findCycle(ctx), ref.findCycle(ctx)
+					if fmt.Sprint(e1) != fmt.Sprint(e2) {
+						t.Errorf("%s on %s, %d VCs: %v != %v", name, c.topo, vcs, e1, e2)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	t.Logf("%d configurations agree", checked)
 }

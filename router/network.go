@@ -1,6 +1,7 @@
 package router
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -73,8 +74,8 @@ type Network struct {
 }
 
 // Build wires a network. sources[i] and sinks[i] belong to node i; a nil
-// sink is allowed.
-func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Network, error) {
+// sink is allowed. ctx stops the channel-dependency check and the wiring.
+func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Network, error) {
 	var errs []error
 	if cfg.VCs < 1 || cfg.VCs > 64 {
 		errs = append(errs, fmt.Errorf("vcs = %d out of range (allowed: 1..64)", cfg.VCs))
@@ -117,7 +118,10 @@ func Build(t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Networ
 		return nil, fmt.Errorf("routing %q needs virtual cut-through (switching = \"vct\"): under wormhole an adaptive VC could hold two packets, which Duato's deadlock-freedom condition rules out", cfg.Routing)
 	}
 	if !cfg.AllowDeadlock {
-		if err := CheckDeadlockFree(t, rf, cfg.VCs); err != nil {
+		if err := CheckDeadlockFree(ctx, t, rf, cfg.VCs); err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
 			hint := ""
 			if min := Routings()[cfg.Routing].MinVCs; cfg.VCs < min {
 				hint = fmt.Sprintf(" (%s needs at least %d VCs)", cfg.Routing, min)

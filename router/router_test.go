@@ -35,7 +35,7 @@ func (s *latencySink) Delivered(now clock.Cycle, f *link.Flit) {
 
 func build(t *testing.T, topo link.Topology, cfg Config, srcs []Source, sinks []Sink) *Network {
 	t.Helper()
-	n, err := Build(topo, cfg, srcs, sinks)
+	n, err := Build(context.Background(), topo, cfg, srcs, sinks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestBuildRejects(t *testing.T) {
 	} {
 		cfg := ok
 		c.mod(&cfg)
-		if _, err := Build(c.topo, cfg, srcs, nil); err == nil {
+		if _, err := Build(context.Background(), c.topo, cfg, srcs, nil); err == nil {
 			t.Errorf("%s: accepted", c.name)
 		}
 	}

@@ -250,7 +250,10 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	out := &Outcome{Dir: opt.Out, Total: len(runs), Records: make([]*Record, len(runs))}
 	// One channel-dependency check per distinct network, not one per run,
 	// before anything is written.
-	if err := f.CheckBuild(); err != nil {
+	if err := f.CheckBuild(ctx); err != nil {
+		if ctx.Err() != nil {
+			return out, fmt.Errorf("interrupted while checking the study's networks, before any run started; run it again (with --resume if %s holds runs of an earlier attempt)", orNowhere(opt.Out))
+		}
 		return out, err
 	}
 	const checked = true

@@ -31,7 +31,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		t.Run(tc.scenario+"/"+string(tc.exec), func(t *testing.T) {
 			cfg := BenchScenarios()[tc.scenario]
 			cfg.Traffic.Load = tc.load
-			built, err := Build(cfg)
+			built, err := Build(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

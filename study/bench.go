@@ -66,7 +66,7 @@ type BenchResult struct {
 // Bench builds cfg, runs warmupCycles untimed and then cycles timed cycles
 // with the given executor, and reports the speed.
 func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmupCycles, cycles int64) (BenchResult, error) {
-	b, err := Build(cfg)
+	b, err := Build(ctx, cfg)
 	if err != nil {
 		return BenchResult{}, err
 	}

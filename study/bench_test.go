@@ -16,7 +16,7 @@ import (
 // simulator's own cycle allocates nothing (TestSteadyStateAllocatesNothing).
 func benchScenario(b *testing.B, name string, exec actor.Kind, workers int) {
 	cfg := BenchScenarios()[name]
-	built, err := Build(cfg)
+	built, err := Build(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

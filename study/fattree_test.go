@@ -31,7 +31,7 @@ func TestStaticRuleBalancesRoots(t *testing.T) {
 	c := treeConfig(4, 3, "fattree-static", "uniform")
 	c.Traffic.Process, c.Traffic.Load = "bernoulli", 0.6
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles = 1000, 300000
-	b, err := Build(c)
+	b, err := Build(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,10 +36,10 @@ type Built struct {
 	Entropy *policies.Entropy
 }
 
-// Build turns a validated configuration into a network.
-func Build(cfg Config) (*Built, error) { return build(cfg, false) }
+// Build turns a validated configuration into a network. ctx stops it.
+func Build(ctx context.Context, cfg Config) (*Built, error) { return build(ctx, cfg, false) }
 
-func build(cfg Config, deadlockChecked bool) (*Built, error) {
+func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error) {
 	if errs := cfg.Validate(); len(errs) > 0 {
 		return nil, errs[0]
 	}
@@ -60,8 +60,11 @@ func build(cfg Config, deadlockChecked bool) (*Built, error) {
 	if deadlockChecked {
 		rc.AllowDeadlock = true
 	}
-	net, err := router.Build(topo, rc, srcs, sinks)
+	net, err := router.Build(ctx, topo, rc, srcs, sinks)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		var de *router.DeadlockError
 		if errors.As(err, &de) {
 			return nil, &FieldError{Key: "router.vcs", Value: cfg.Router.VCs, Allowed: de.Msg}
@@ -81,7 +84,7 @@ func build(cfg Config, deadlockChecked bool) (*Built, error) {
 
 // Run builds and runs one configuration.
 func Run(ctx context.Context, cfg Config, opt Options) (*report.Result, error) {
-	b, err := build(cfg, opt.DeadlockChecked)
+	b, err := build(ctx, cfg, opt.DeadlockChecked)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 )
@@ -21,7 +22,7 @@ func TestShippedStudiesValidate(t *testing.T) {
 			if len(f.Points) < 2 {
 				t.Errorf("%d points", len(f.Points))
 			}
-			if err := f.CheckBuild(); err != nil {
+			if err := f.CheckBuild(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		})

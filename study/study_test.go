@@ -159,7 +159,7 @@ func TestAcceptedTracksOffered(t *testing.T) {
 // permutation under that routing is at most 1/max (Dally & Towles, 3.3.1).
 func channelLoadBound(t *testing.T, c Config) float64 {
 	t.Helper()
-	b, err := Build(c)
+	b, err := Build(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +408,7 @@ func TestWatchdogCatchesDeadlock(t *testing.T) {
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.SampleCycles = 100000, 100000, 100
 		c.Measure.WatchdogCycles = 500
 	})
-	if _, err := Build(func() Config { d := c; d.Router.AllowDeadlock = false; return d }()); err == nil {
+	if _, err := Build(context.Background(), func() Config { d := c; d.Router.AllowDeadlock = false; return d }()); err == nil {
 		t.Fatal("the deadlock check accepted dor with 1 VC on a torus")
 	}
 	_, err := Run(context.Background(), c, Options{})

@@ -2,6 +2,7 @@ package study
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -805,7 +806,7 @@ func (f *File) Describe() string {
 // CheckBuild builds one network of every distinct network, router and packet
 // size of the study, so that errors found only when a network is built (a
 // channel dependency cycle) are reported before anything runs.
-func (f *File) CheckBuild() error {
+func (f *File) CheckBuild(ctx context.Context) error {
 	type shape struct {
 		n Network
 		r Router
@@ -820,7 +821,10 @@ func (f *File) CheckBuild() error {
 			continue
 		}
 		seen[s] = true
-		if _, err := Build(pt.Config); err != nil {
+		if _, err := Build(ctx, pt.Config); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
 			errs = append(errs, f.locate(err, pt))
 		}
 	}

@@ -75,7 +75,7 @@ func newApp(out io.Writer) *cli.App {
 					if err != nil {
 						return err
 					}
-					if err := f.CheckBuild(); err != nil {
+					if err := f.CheckBuild(c.Context); err != nil {
 						return err
 					}
 					fmt.Fprint(out, f.Describe())
