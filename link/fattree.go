@@ -130,6 +130,9 @@ func (f *FatTree) PortName(r, p int) string {
 	return f.RouterName(r) + ".up" + strconv.Itoa(p-f.K)
 }
 
+// Diameter is 2(n-1): up to a root and down.
+func (f *FatTree) Diameter() int { return 2 * (f.N - 1) }
+
 // Units are the pods (subtrees below the roots, with a share of the roots).
 func (f *FatTree) Units() []int {
 	if f.N == 1 {

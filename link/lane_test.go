@@ -86,14 +86,20 @@ func TestGridWiring(t *testing.T) {
 }
 
 func TestWireLatencies(t *testing.T) {
-	var w Wire
-	w.Init(2, 5)
+	// Three wires of one arena: the middle one carries, its neighbours
+	// stay silent (each wire's ring is its own).
+	ws := NewWires(3, 2, 5)
 	for c := clock.Cycle(0); c < 30; c++ {
 		if c%4 == 0 {
-			w.SendFlit(c, Flit{Seq: uint32(c)})
-			w.SendCredit(c, Credit{VC: uint16(c)})
+			ws.SendFlit(1, c, Flit{Seq: uint32(c)})
+			ws.SendCredit(1, c, Credit{VC: uint16(c)})
 		}
-		f, cr, hasCredit := w.Recv(c)
+		for _, other := range []int{0, 2} {
+			if f, _, hasCredit := ws.Recv(other, c); f != nil || hasCredit {
+				t.Fatalf("cycle %d: wire %d received %v, %v", c, other, f, hasCredit)
+			}
+		}
+		f, cr, hasCredit := ws.Recv(1, c)
 		if want := c - 2; want >= 0 && want%4 == 0 {
 			if f == nil || f.Seq != uint32(want) {
 				t.Fatalf("cycle %d: flit %v, want seq %d", c, f, want)

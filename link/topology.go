@@ -37,6 +37,9 @@ type Topology interface {
 	RouterName(r int) string
 	PortName(r, p int) string
 	NodeName(n int) string
+	// Diameter is the number of router-to-router hops of the longest
+	// minimal route between two nodes.
+	Diameter() int
 	// Units groups routers for sharding: Units()[i] is the first router of
 	// group i, groups are contiguous, and most links stay inside a group
 	// (rows of a torus, subtrees of a fat-tree).
@@ -145,6 +148,14 @@ func (g *Grid2D) PortName(r, p int) string {
 }
 
 func (g *Grid2D) NodeName(n int) string { return "NI " + strconv.Itoa(n) }
+
+// Diameter is 2 floor(k/2) on a torus, 2(k-1) on a mesh.
+func (g *Grid2D) Diameter() int {
+	if g.Wrap {
+		return 2 * (g.K / 2)
+	}
+	return 2 * (g.K - 1)
+}
 
 // Units are the rows of the grid.
 func (g *Grid2D) Units() []int {

@@ -6,24 +6,30 @@ import (
 	"github.com/icnsim/icnsim/clock"
 )
 
-// Wire stores the two lanes that run from one port to the port at the other
-// end of a link and back again with the same writer and the same reader: the
-// data lane of one direction of the link and the credit lane of the other.
-// They stay two lanes, each with its own latency and its own stamp; keeping
-// them in one slot lets the reader poll both with one cache line, which is
-// where a large network's cycle spends its time.
+// Wires holds the wires of a network in one arena. A wire carries the two
+// lanes that run from one port to the port at the other end of a link and
+// back again with the same writer and the same reader: the data lane of one
+// direction of the link and the credit lane of the other. They stay two
+// lanes, each with its own latency and its own stamp; keeping them in one
+// slot lets the reader poll both at once, which is where a large network's
+// cycle spends its time.
 //
-// Like a Lane, a Wire is a ring of S slots indexed by cycle, S the smallest
-// power of two above both latencies; writer and reader never touch the same
-// slot in one cycle. A Wire is 128 bytes, two cache lines, with the ring
-// inside it when both latencies are 1: a large network touches every wire
-// every cycle, and the number of lines it touches sets its speed. It has no
-// name; the actor that reads or writes it names it in its errors.
-type Wire struct {
+// Every wire of an arena has the same latencies (a network's links are
+// alike), so every wire is a ring of the same S slots, S the smallest power
+// of two above both latencies, and wire w is slots [w*S, (w+1)*S) of the
+// arena: no wire keeps a header of its own. Like a Lane's, the ring is
+// indexed by cycle, and writer and reader never touch the same slot in one
+// cycle. A slot is 48 bytes (the flit's stamp, the credit's stamp and VC in
+// one word, and the flit), so a wire of latency 1 is 96 bytes, and a slot's
+// two stamps never straddle a cache line (slots start at multiples of 16
+// bytes of a line): polling a wire reads one line. Wires are named by the
+// actors that read and write them, in their errors.
+type Wires struct {
 	slots     []wireSlot
-	flitLat   int32
-	creditLat int32
-	inline    [2]wireSlot // the ring when both latencies are 1: no pointer to chase
+	shift     uint8       // S = 1 << shift
+	mask      clock.Cycle // S - 1
+	flitLat   clock.Cycle
+	creditLat clock.Cycle
 }
 
 // A wireSlot is 48 bytes: the flit's stamp, the credit's stamp and VC in
@@ -37,86 +43,85 @@ type wireSlot struct {
 	flit   Flit
 }
 
-// Init prepares a wire in place.
-func (w *Wire) Init(flitLatencyCycles, creditLatencyCycles int) {
+// NewWires returns an arena of n wires with the given latencies in cycles
+// (1 to 2^20), nothing sent on any.
+func NewWires(n, flitLatencyCycles, creditLatencyCycles int) *Wires {
 	if flitLatencyCycles < 1 || creditLatencyCycles < 1 || flitLatencyCycles > 1<<20 || creditLatencyCycles > 1<<20 {
 		panic(fmt.Sprintf("link: wire latencies %d and %d outside 1..2^20", flitLatencyCycles, creditLatencyCycles))
 	}
-	size := 1
-	for size < max(flitLatencyCycles, creditLatencyCycles)+1 {
-		size <<= 1
+	shift := uint8(1)
+	for 1<<shift < max(flitLatencyCycles, creditLatencyCycles)+1 {
+		shift++
 	}
-	if size <= len(w.inline) {
-		w.slots = w.inline[:size]
-	} else {
-		w.slots = make([]wireSlot, size)
+	ws := &Wires{slots: make([]wireSlot, n<<shift), shift: shift, mask: clock.Cycle(1)<<shift - 1,
+		flitLat: clock.Cycle(flitLatencyCycles), creditLat: clock.Cycle(creditLatencyCycles)}
+	for i := range ws.slots {
+		ws.slots[i].flitAt, ws.slots[i].credit = -1, -1<<16
 	}
-	for i := range w.slots {
-		w.slots[i].flitAt, w.slots[i].credit = -1, -1<<16
-	}
-	w.flitLat, w.creditLat = int32(flitLatencyCycles), int32(creditLatencyCycles)
+	return ws
 }
 
-// Connected reports whether Init was called.
-func (w *Wire) Connected() bool { return w.slots != nil }
+// Len is the number of wires.
+func (ws *Wires) Len() int { return len(ws.slots) >> ws.shift }
 
-// slot is the slot of cycle at (the ring's length is a power of two).
-func (w *Wire) slot(at clock.Cycle) *wireSlot {
-	return &w.slots[at&clock.Cycle(len(w.slots)-1)]
+// slot is the slot of cycle at of wire w.
+func (ws *Wires) slot(w int, at clock.Cycle) *wireSlot {
+	return &ws.slots[w<<ws.shift|int(at&ws.mask)]
 }
 
-// FlitSlot returns the place to write the flit sent at cycle now (visible
-// to the reader at now + flit latency) and whether that place was free: ok
-// is false when a flit was already sent in cycle now, a broken invariant
-// that the writer reports under its own name. It has no call inside, so it
-// inlines into the writer's hot path.
-func (w *Wire) FlitSlot(now clock.Cycle) (f *Flit, ok bool) {
-	at := now + clock.Cycle(w.flitLat)
-	s := w.slot(at)
+// FlitSlot returns the place on wire w to write the flit sent at cycle now
+// (visible to the reader at now + flit latency) and whether that place was
+// free: ok is false when a flit was already sent in cycle now, a broken
+// invariant that the writer reports under its own name. It has no call
+// inside, so it inlines into the writer's hot path.
+func (ws *Wires) FlitSlot(w int, now clock.Cycle) (f *Flit, ok bool) {
+	at := now + ws.flitLat
+	s := ws.slot(w, at)
 	ok = s.flitAt != at
 	s.flitAt = at
 	return &s.flit, ok
 }
 
-// SendFlit sends f at cycle now. A second flit in one cycle panics.
-func (w *Wire) SendFlit(now clock.Cycle, f Flit) {
-	slot, ok := w.FlitSlot(now)
+// SendFlit sends f on wire w at cycle now. A second flit in one cycle panics.
+func (ws *Wires) SendFlit(w int, now clock.Cycle, f Flit) {
+	slot, ok := ws.FlitSlot(w, now)
 	if !ok {
 		doubleSend("flit", now)
 	}
 	*slot = f
 }
 
-// PutCredit sends c at cycle now (visible at now + credit latency) and
-// reports whether it was the cycle's first credit (false: a broken
-// invariant that the writer reports under its own name). It inlines.
-func (w *Wire) PutCredit(now clock.Cycle, c Credit) (ok bool) {
-	at := now + clock.Cycle(w.creditLat)
-	s := w.slot(at)
+// PutCredit sends c on wire w at cycle now (visible at now + credit
+// latency) and reports whether it was the cycle's first credit (false: a
+// broken invariant that the writer reports under its own name). It inlines.
+func (ws *Wires) PutCredit(w int, now clock.Cycle, c Credit) (ok bool) {
+	at := now + ws.creditLat
+	s := ws.slot(w, at)
 	ok = s.credit>>16 != int64(at)
 	s.credit = int64(at)<<16 | int64(c.VC)
 	return ok
 }
 
-// SendCredit sends c at cycle now. A second credit in one cycle panics.
-func (w *Wire) SendCredit(now clock.Cycle, c Credit) {
-	if !w.PutCredit(now, c) {
+// SendCredit sends c on wire w at cycle now. A second credit in one cycle panics.
+func (ws *Wires) SendCredit(w int, now clock.Cycle, c Credit) {
+	if !ws.PutCredit(w, now, c) {
 		doubleSend("credit", now)
 	}
 }
 
-// SentAt reports whether the writer already sent a flit in cycle now (for
-// control lanes that steal idle cycles of this link). Writer only.
-func (w *Wire) SentAt(now clock.Cycle) bool {
-	at := now + clock.Cycle(w.flitLat)
-	return w.slot(at).flitAt == at
+// SentAt reports whether the writer of wire w already sent a flit in
+// cycle now (for control lanes that steal idle cycles of the link). Writer
+// only.
+func (ws *Wires) SentAt(w int, now clock.Cycle) bool {
+	at := now + ws.flitLat
+	return ws.slot(w, at).flitAt == at
 }
 
-// Recv returns what is visible at cycle now: the flit (nil for none) and
-// the credit, if hasCredit. Reader only; the flit pointer is valid until the
-// reader's tick ends.
-func (w *Wire) Recv(now clock.Cycle) (f *Flit, c Credit, hasCredit bool) {
-	f, vc, hasFlit, hasCredit := w.Poll(now)
+// Recv returns what is visible on wire w at cycle now: the flit (nil for
+// none) and the credit, if hasCredit. Reader only; the flit pointer is
+// valid until the reader's tick ends.
+func (ws *Wires) Recv(w int, now clock.Cycle) (f *Flit, c Credit, hasCredit bool) {
+	f, vc, hasFlit, hasCredit := ws.Poll(w, now)
 	if !hasFlit {
 		f = nil
 	}
@@ -124,24 +129,42 @@ func (w *Wire) Recv(now clock.Cycle) (f *Flit, c Credit, hasCredit bool) {
 }
 
 // Poll is Recv for readers that avoid branches: it returns the place of the
-// flit visible at cycle now, which always exists, the VC of the credit
-// (meaningful only when hasCredit), and whether each was sent for now.
-// Reader only.
-func (w *Wire) Poll(now clock.Cycle) (f *Flit, creditVC uint16, hasFlit, hasCredit bool) {
-	s := w.slot(now)
+// flit visible on wire w at cycle now, which always exists, the VC of the
+// credit (meaningful only when hasCredit), and whether each was sent for
+// now. Reader only.
+func (ws *Wires) Poll(w int, now clock.Cycle) (f *Flit, creditVC uint16, hasFlit, hasCredit bool) {
+	s := ws.slot(w, now)
 	return &s.flit, uint16(s.credit), s.flitAt == now, s.credit>>16 == int64(now)
 }
 
-// InTransit calls flit and credit for every value sent but not yet visible
-// to a reader whose next cycle is next. Both ends must be paused.
-func (w *Wire) InTransit(next clock.Cycle, flit func(*Flit), credit func(Credit)) {
-	for i := range w.slots {
-		s := &w.slots[i]
+// InTransit calls flit and credit for every value sent on wire w but not
+// yet visible to a reader whose next cycle is next. Both ends must be
+// paused.
+func (ws *Wires) InTransit(w int, next clock.Cycle, flit func(*Flit), credit func(Credit)) {
+	ring := ws.slots[w<<ws.shift : (w+1)<<ws.shift]
+	for i := range ring {
+		s := &ring[i]
 		if s.flitAt >= next {
 			flit(&s.flit)
 		}
 		if s.credit>>16 >= int64(next) {
 			credit(Credit{VC: uint16(s.credit)})
+		}
+	}
+}
+
+// CountInTransit adds, per VC, the flits (to flits) and credits (to
+// credits) sent on wire w but not yet visible to a reader whose next cycle
+// is next; either slice may be nil. Both ends must be paused.
+func (ws *Wires) CountInTransit(w int, next clock.Cycle, flits, credits []int32) {
+	ring := ws.slots[w<<ws.shift : (w+1)<<ws.shift]
+	for i := range ring {
+		s := &ring[i]
+		if flits != nil && s.flitAt >= next {
+			flits[s.flit.VC]++
+		}
+		if credits != nil && s.credit>>16 >= int64(next) {
+			credits[uint16(s.credit)]++
 		}
 	}
 }
@@ -154,17 +177,20 @@ func doubleSend(what string, now clock.Cycle) {
 	panic(fmt.Sprintf("wire: second %s sent in cycle %d", what, now))
 }
 
-// CountInTransit adds, per VC, the flits (to flits) and credits (to credits)
-// sent but not yet visible to a reader whose next cycle is next; either
-// slice may be nil. Both ends must be paused.
-func (w *Wire) CountInTransit(next clock.Cycle, flits, credits []int32) {
-	for i := range w.slots {
-		s := &w.slots[i]
-		if flits != nil && s.flitAt >= next {
-			flits[s.flit.VC]++
-		}
-		if credits != nil && s.credit>>16 >= int64(next) {
-			credits[uint16(s.credit)]++
-		}
-	}
+// Wire is one wire of an arena, for code off the hot path, such as a
+// control lane that steals the idle cycles of a data wire.
+type Wire struct {
+	ws *Wires
+	w  int
+}
+
+// Wire returns wire w of the arena.
+func (ws *Wires) Wire(w int) Wire { return Wire{ws, w} }
+
+// SentAt reports whether the wire's writer already sent a flit in cycle now.
+func (w Wire) SentAt(now clock.Cycle) bool { return w.ws.SentAt(w.w, now) }
+
+// CountInTransit is Wires.CountInTransit for this wire.
+func (w Wire) CountInTransit(next clock.Cycle, flits, credits []int32) {
+	w.ws.CountInTransit(w.w, next, flits, credits)
 }

@@ -191,7 +191,7 @@ type Circuits struct {
 	// ToNode[i] is the lane on which node i's router sends the readout.
 	ToNode []*link.Lane[Counts]
 	lanes  []link.Control[Counts]
-	wires  []*link.Wire // wires[i]: the data wire lanes[i] runs beside
+	wires  []link.Wire // wires[i]: the data wire lanes[i] runs beside
 }
 
 // WorstDelayCycles is the largest DelayCycles over all routers: the
@@ -233,7 +233,7 @@ func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 	default:
 		return nil, fmt.Errorf("unknown circuit shape %d", cfg.Shape)
 	}
-	cs := &Circuits{Routers: make([]*Circuit, nr), lanes: make([]link.Control[Counts], len(edges)), wires: make([]*link.Wire, len(edges))}
+	cs := &Circuits{Routers: make([]*Circuit, nr), lanes: make([]link.Control[Counts], len(edges)), wires: make([]link.Wire, len(edges))}
 	circ := make([]Circuit, nr)
 	for r := range circ {
 		circ[r] = Circuit{name: t.RouterName(r) + " circuit", defs: defs[r], readout: readout, countInj: cfg.CountInjection,
@@ -242,8 +242,8 @@ func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 	}
 	for i, e := range edges {
 		l := &cs.lanes[i]
-		wire := net.Routers[e.from].OutWire(e.port)
-		if wire == nil {
+		wire, ok := net.Routers[e.from].OutWire(e.port)
+		if !ok {
 			return nil, fmt.Errorf("circuit edge %s port %d has no link", t.RouterName(e.from), e.port)
 		}
 		cs.wires[i] = wire

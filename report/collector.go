@@ -16,13 +16,34 @@ type Window struct {
 }
 
 // Collector observes the packets delivered at one node. It implements
-// router.Sink and is owned by that node's NI alone.
+// router.Sink and is owned by that node's NI alone. The histograms of
+// message classes other than 0 are allocated when the node first receives
+// a packet of that class: most runs have one class.
 type Collector struct {
 	win           Window
-	Latency       [MaxClasses]Histogram // from generation to tail arrival
-	NetLatency    [MaxClasses]Histogram // from injection to tail arrival
-	Hops          uint64                // router-to-router hops of measured packets
-	AcceptedFlits uint64                // flits of packets whose tail arrived in the window
+	latencyRange  uint64 // latencies a histogram holds from the start (SetLatencyRange)
+	Hops          uint64 // router-to-router hops of measured packets
+	AcceptedFlits uint64 // flits of packets whose tail arrived in the window
+	first         ClassHistograms
+	others        *[MaxClasses - 1]ClassHistograms
+}
+
+// ClassHistograms are the latency histograms of one message class at one node.
+type ClassHistograms struct {
+	Latency    Histogram // from generation to tail arrival
+	NetLatency Histogram // from injection to tail arrival
+}
+
+// Class returns the histograms of message class k (0 <= k < MaxClasses),
+// nil when the node has received no measured packet of that class.
+func (c *Collector) Class(k int) *ClassHistograms {
+	if k == 0 {
+		return &c.first
+	}
+	if c.others == nil {
+		return nil
+	}
+	return &c.others[k-1]
 }
 
 // NewCollectors returns one collector per node.
@@ -34,6 +55,13 @@ func NewCollectors(nodes int, w Window) []*Collector {
 	return cs
 }
 
+// SetLatencyRange makes each latency histogram hold latencies from 0 to
+// maxCycles from its first value on (before any is recorded), so that a
+// histogram grows only for a latency beyond what the network is expected
+// to show: a run then allocates once per histogram below saturation,
+// not at every new extreme.
+func (c *Collector) SetLatencyRange(maxCycles uint64) { c.latencyRange = maxCycles }
+
 // SetWindow changes the measurement window (only between runs of cycles).
 func (c *Collector) SetWindow(w Window) { c.win = w }
 
@@ -43,9 +71,19 @@ func (c *Collector) Delivered(now clock.Cycle, f *link.Flit) {
 		c.AcceptedFlits += uint64(f.Size)
 	}
 	if g := clock.Cycle(f.Gen); g >= c.win.From && g < c.win.To {
-		cl := min(int(f.Class), MaxClasses-1)
-		c.Latency[cl].Record(uint64(int64(now) - f.Gen))
-		c.NetLatency[cl].Record(uint64(int64(now) - f.Inj()))
+		h := &c.first
+		if f.Class > 0 {
+			if c.others == nil {
+				c.others = new([MaxClasses - 1]ClassHistograms)
+			}
+			h = &c.others[min(int(f.Class), MaxClasses-1)-1]
+		}
+		if h.Latency.n == 0 && c.latencyRange > 0 {
+			h.Latency.Reserve(c.latencyRange)
+			h.NetLatency.Reserve(c.latencyRange)
+		}
+		h.Latency.Record(uint64(int64(now) - f.Gen))
+		h.NetLatency.Record(uint64(int64(now) - f.Inj()))
 		c.Hops += uint64(f.Hops)
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -153,5 +154,111 @@ func TestReductions(t *testing.T) {
 		if got := Best(c.xs, c.smaller); got != c.want {
 			t.Errorf("Best(%v, %v) = %d, want %d", c.xs, c.smaller, got, c.want)
 		}
+	}
+}
+
+// TestHistogramCompactEqualsDense: the compact histogram (a byte per bucket
+// over the range seen, high parts once a count passes 255) gives the same
+// counts, quantiles, CDF and merges as a dense count per bucket, for
+// values that drift up and down, counts far past 255, and merges in both
+// directions.
+func TestHistogramCompactEqualsDense(t *testing.T) {
+	dense := map[int]uint64{}
+	var h, a, b Histogram
+	x := uint64(12345)
+	for k := 0; k < 200000; k++ {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		var v uint64
+		switch k % 5 {
+		case 0:
+			v = 40 + x%20 // a popular range: counts far past 255
+		case 1:
+			v = x % 3000 // exact and wide buckets
+		case 2:
+			v = uint64(k) % 700 // drifts up
+		case 3:
+			v = 5000000 + x%1000000
+		default:
+			v = 900 - uint64(k)%900 // drifts down
+		}
+		h.Record(v)
+		if k%2 == 0 {
+			a.Record(v)
+		} else {
+			b.Record(v)
+		}
+		dense[bucketOf(v)]++
+	}
+	h.settle()
+	for i, c := range dense {
+		if j := i - int(h.lo); j < 0 || j >= len(h.low) || h.count(j) != c {
+			t.Fatalf("bucket %d: compact count differs from %d", i, c)
+		}
+	}
+	var total uint64
+	for j := range h.low {
+		total += h.count(j)
+	}
+	if total != h.Count() || h.high == nil {
+		t.Fatalf("counts sum to %d of %d (high parts allocated: %v)", total, h.Count(), h.high != nil)
+	}
+	var m1, m2 Histogram
+	m1.Merge(&a)
+	m1.Merge(&b)
+	m2.Merge(&b)
+	m2.Merge(&a)
+	for _, m := range []*Histogram{&m1, &m2} {
+		if Summarise(m) != Summarise(&h) || fmt.Sprint(m.CDF()) != fmt.Sprint(h.CDF()) {
+			t.Fatalf("merged %+v differs from direct %+v", Summarise(m), Summarise(&h))
+		}
+	}
+	for _, q := range []float64{0.01, 0.25, 0.5, 0.9, 0.99, 1} {
+		// The dense definition: the smallest bucket whose cumulative count reaches the rank.
+		rank := uint64(math.Ceil(q*float64(h.Count()) - 1e-9))
+		var seen uint64
+		for i := 0; ; i++ {
+			if seen += dense[i]; seen >= rank {
+				if want := max(h.Quantile(0), min(bucketLow(i), h.Max())); h.Quantile(q) != want {
+					t.Errorf("q%v = %d, want %d", q, h.Quantile(q), want)
+				}
+				break
+			}
+		}
+	}
+}
+
+// TestHistogramTail: values outside the reserved range wait in the tail
+// without allocating, count in quantiles, CDF and merges, and grow the
+// range when the tail is full.
+func TestHistogramTail(t *testing.T) {
+	var h Histogram
+	h.Reserve(100)
+	n := len(h.low)
+	for _, v := range []uint64{5, 500, 600, 700, 5} {
+		h.Record(v)
+	}
+	if len(h.low) != n || h.nTail != 3 {
+		t.Fatalf("range %d buckets (was %d), tail %d: want the three large values in the tail", len(h.low), n, h.nTail)
+	}
+	if allocs := testing.AllocsPerRun(1, func() { var g Histogram; g.Reserve(100); g.Record(900) }); allocs > 1 {
+		t.Errorf("a tail value allocated: %v allocations", allocs)
+	}
+	var m Histogram
+	m.Merge(&h)
+	if q := m.Quantile(0.6); q != 500 {
+		t.Errorf("merged p60 = %d, want 500", q)
+	}
+	if q := h.Quantile(1); q != 700 || fmt.Sprint(h.CDF()) != fmt.Sprint(m.CDF()) {
+		t.Errorf("p100 %d; CDF %v, merged %v", q, h.CDF(), m.CDF())
+	}
+	var g Histogram
+	g.Reserve(100)
+	for v := uint64(200); v < 210; v++ {
+		g.Record(v) // the fifth spills: the range grows
+	}
+	if g.nTail >= tailCap || len(g.low) <= n || g.Quantile(0.5) != 204 {
+		t.Errorf("after spilling: tail %d, range %d buckets, p50 %d", g.nTail, len(g.low), g.Quantile(0.5))
 	}
 }

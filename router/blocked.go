@@ -15,6 +15,7 @@ func (n *Network) Stuck(next clock.Cycle, cycles int64, limit int) (lines []stri
 	V := n.Cfg.VCs
 	since = int64(next)
 	for _, r := range n.Routers {
+		rid := int(r.id)
 		for p := range r.port {
 			for m := r.port[p].nonEmpty; m != 0; m &= m - 1 {
 				v := bits.TrailingZeros64(m)
@@ -29,28 +30,30 @@ func (n *Network) Stuck(next clock.Cycle, cycles int64, limit int) (lines []stri
 				if len(lines) >= limit {
 					continue
 				}
-				h := &r.hdr[i]
-				what := fmt.Sprintf("%s vc%d holds %d flits, none left for %d cycles; front packet %d->%d (seq %d)", n.Topo.PortName(r.id, p), v, s.flits, idle, h.Src, h.Dst, h.Seq)
+				h := &r.pkts[s.pkFront].hdr
+				what := fmt.Sprintf("%s vc%d holds %d flits, none left for %d cycles; front packet %d->%d (seq %d)", n.Topo.PortName(rid, p), v, s.flits, idle, h.Src, h.Dst, h.Seq)
 				switch {
 				case s.state == vcActive:
-					o := int(s.outVC)
-					op := o / V
-					peer := n.Topo.Peer(r.id, op)
-					down := n.Topo.PortName(r.id, op)
+					op := int(s.outPort)
+					o := op*V + int(s.outV)
+					peer := n.Topo.Peer(rid, op)
+					down := n.Topo.PortName(rid, op)
 					if peer.Router >= 0 {
 						down = n.Topo.PortName(peer.Router, peer.Port)
 					}
 					if r.outs[o].credits <= 0 {
 						what += fmt.Sprintf(" waits for a credit of %s vc%d (buffer full)", down, o%V)
 					} else {
-						what += fmt.Sprintf(" holds %s vc%d with %d credits and waits for the switch", n.Topo.PortName(r.id, op), o%V, r.outs[o].credits)
+						what += fmt.Sprintf(" holds %s vc%d with %d credits and waits for the switch", n.Topo.PortName(rid, op), o%V, r.outs[o].credits)
 					}
 				case s.front == 0:
 					what += " waits for its next flit to arrive"
+				case s.state != vcRouted:
+					what += " waits to be routed"
 				default:
-					c := &r.cand[i]
+					c := &r.cands[s.cand]
 					what += " waits for an output VC among"
-					for g := 0; g < c.N; g++ {
+					for g := 0; g < int(c.N); g++ {
 						for pm := c.G[g].Ports; pm != 0; pm &= pm - 1 {
 							q := bits.TrailingZeros64(pm)
 							for vm := c.G[g].VCs; vm != 0; vm &= vm - 1 {
@@ -61,9 +64,9 @@ func (n *Network) Stuck(next clock.Cycle, cycles int64, limit int) (lines []stri
 								}
 								state := fmt.Sprintf("%d credits", r.outs[o].credits)
 								if own := r.outs[o].owner; own >= 0 {
-									state = fmt.Sprintf("held by %s vc%d", n.Topo.PortName(r.id, int(own)/V), int(own)%V)
+									state = fmt.Sprintf("held by %s vc%d", n.Topo.PortName(rid, int(own)/V), int(own)%V)
 								}
-								what += fmt.Sprintf(" [%s vc%d: %s]", n.Topo.PortName(r.id, q), w, state)
+								what += fmt.Sprintf(" [%s vc%d: %s]", n.Topo.PortName(rid, q), w, state)
 							}
 						}
 					}

@@ -171,7 +171,7 @@ func (g *cdg) addState(r, in int, vcMask uint64, route uint8, dst int) {
 			g.rf.Route(r, in, f, c)
 		}
 		held := (g.base[up.router]+int(up.port))*g.vcs + v
-		for k := 0; k < c.N; k++ {
+		for k := 0; k < int(c.N); k++ {
 			for pm := c.G[k].Ports; pm != 0; pm &= pm - 1 {
 				q := bits.TrailingZeros64(pm)
 				if g.peer[g.base[r]+q].router < 0 {
@@ -251,7 +251,7 @@ func referenceDependencies(ctx context.Context, t link.Topology, rf RoutingFunc,
 			*f = link.Flit{Dst: int32(dst), VC: uint8(s.v), Route: s.route}
 			cand.N = 0
 			rf.Route(s.r, s.p, f, &cand)
-			for k := 0; k < cand.N; k++ {
+			for k := 0; k < int(cand.N); k++ {
 				for pm := cand.G[k].Ports; pm != 0; pm &= pm - 1 {
 					q := bits.TrailingZeros64(pm)
 					nx := peer[base[s.r]+q]

@@ -97,7 +97,7 @@ func (p *gridProbe) vcsTo(x, y, v int, route uint8, dx, dy, out int) uint64 {
 	p.cand.N = 0
 	p.rf.Route(p.g.Router(x, y), link.PortLocal, &p.f, &p.cand)
 	var m uint64
-	for i := 0; i < p.cand.N; i++ {
+	for i := 0; i < int(p.cand.N); i++ {
 		if p.cand.G[i].Ports&bit(out) != 0 {
 			m |= p.cand.G[i].VCs
 		}

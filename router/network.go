@@ -67,7 +67,7 @@ type Network struct {
 	Routers []*Router
 	NIs     []*NI
 
-	wires  []link.Wire // wires[base[r]+p]: read by router r at port p; wires[nports+i]: read by NI i
+	wires  *link.Wires // wire base[r]+p: read by router r at port p; wire nports+i: read by NI i
 	base   []int       // base[r] is the wire index of router r's port 0
 	actors []actor.Actor
 	units  []int
@@ -139,7 +139,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, s
 		n.base[r+1] = n.base[r] + t.Ports(r)
 	}
 	nports := n.base[nr]
-	n.wires = make([]link.Wire, nports+nn)
+	n.wires = link.NewWires(nports+nn, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
 	V, B := cfg.VCs, cfg.BufferFlits
 	// Body flits wait one cycle (none with a zero routing delay). Switch
 	// eligibility (portState.fr) relies on body <= 1: when a flit leaves,
@@ -153,98 +153,111 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, s
 	// VCs); data[nports+i] and credit[nports+i] are what NI i reads.
 	routers := make([]Router, nr)
 	pvs := make([]inVC, nports*V)
-	hdrs := make([]link.Flit, nports*V)
-	cands := make([]Candidates, nports*V)
 	// A VC holds at most a partial front packet, a partial back packet and
-	// whole packets between them; descriptors hold all but the front one.
+	// whole packets between them.
 	pkCap := max(1, min(B-1, 1<<15))
 	if minP := max(cfg.MinPacketFlits, 1); B >= 2 {
 		pkCap = min(B, 2+(B-2)/minP) - 1
 	}
-	pks := make([]pktDesc, nports*V*pkCap)
-	ints := make([]int32, nports*V)
 	outVCs := make([]outVC, nports*V)
 	portStates := make([]portState, nports)
 	words := make([]uint64, nports)
-	take32 := func(k int) []int32 { x := ints[:k:k]; ints = ints[k:]; return x }
 	take64 := func(k int) []uint64 { x := words[:k:k]; words = words[k:]; return x }
+	// The pools start with three packets and one routing decision per port
+	// (what a torus router uses at loads up to about half of saturation)
+	// and grow from there when a run needs more. Each is an allocation of
+	// its own, so that a grown pool's old array is freed.
+	sh := &routerShared{topo: t, rf: rf, upd: upd, depth: int32(B), pkCap: int32(pkCap), delay: uint32(cfg.RoutingDelayCycles),
+		vct: cfg.Switching == VirtualCutThrough}
+	if body == 1 {
+		sh.bodyWait = ^uint64(0)
+	}
 	n.Routers = make([]*Router, nr)
 	for r := range n.Routers {
 		P := t.Ports(r)
 		o := n.base[r] * V
+		b := n.base[r]
 		rt := &routers[r]
 		*rt = Router{
-			id: r, name: t.RouterName(r), ports: P, vcs: V, depth: B, pkCap: pkCap,
-			vct: cfg.Switching == VirtualCutThrough, delay: uint32(cfg.RoutingDelayCycles), rf: rf, upd: upd,
-			ivc: pvs[o : o+P*V : o+P*V], hdr: hdrs[o : o+P*V : o+P*V], cand: cands[o : o+P*V : o+P*V], pk: pks[o*pkCap : (o+P*V)*pkCap : (o+P*V)*pkCap],
-			outs: outVCs[o : o+P*V : o+P*V], vaPtr: take32(P * V),
-			port:      portStates[n.base[r] : n.base[r]+P : n.base[r]+P],
+			id: int32(r), sh: sh, ports: int32(P), vcs: int32(V),
+			ivc:       pvs[o : o+P*V : o+P*V],
+			pkts:      make([]pktDesc, 3*P),
+			cands:     make([]candSlot, P),
+			outs:      outVCs[o : o+P*V : o+P*V],
+			wires:     n.wires,
+			in0:       int32(b),
+			port:      portStates[b : b+P : b+P],
 			PortFlits: take64(P),
-			reqs:      make([]vaReq, 0, P*V),
+			reqs:      make([]vaReq, 0, P),
 		}
+		for d := range rt.pkts {
+			rt.pkts[d].next = uint32(d + 1)
+		}
+		rt.pkts[len(rt.pkts)-1].next = noPkt
+		for c := range rt.cands {
+			rt.cands[c].waitPorts = uint64(c + 1)
+		}
+		rt.cands[len(rt.cands)-1].waitPorts = uint64(noCand)
 		for o := range rt.outs {
 			rt.outs[o].owner = -1
 		}
-		if body == 1 {
-			rt.bodyWait = ^uint64(0)
+		for p := range rt.port {
+			rt.port[p].out = -1
 		}
 		n.Routers[r] = rt
 	}
 	n.NIs = make([]*NI, nn)
 	nis := make([]NI, nn)
+	niVCs := make([]niVC, nn*V)
+	nsh := &niShared{topo: t, rf: rf, inj: inj, vcs: int32(V), depth: int32(B), vct: cfg.Switching == VirtualCutThrough}
 	for i := range n.NIs {
 		var sink Sink
 		if sinks != nil {
 			sink = sinks[i]
 		}
-		nis[i] = NI{id: i, name: t.NodeName(i), vcs: V, depth: B, vct: cfg.Switching == VirtualCutThrough,
-			rf: rf, inj: inj, src: sources[i], sink: sink, credits: make([]int32, V), reasm: make([]reassembly, V)}
+		nis[i] = NI{id: int32(i), sh: nsh, src: sources[i], sink: sink, vc: niVCs[i*V : (i+1)*V : (i+1)*V],
+			wires: n.wires, in: int32(nports + i), out: -1}
+		for v := range nis[i].vc {
+			nis[i].vc[v].credits = int32(B)
+		}
 		n.NIs[i] = &nis[i]
 	}
 	// Wires are indexed by their reader, so that a cycle walks memory in
 	// order: router r reads wires[base[r]+p] at port p, NI i reads wires[nports+i].
 	for r, rt := range n.Routers {
-		for p := 0; p < rt.ports; p++ {
+		for p := 0; p < int(rt.ports); p++ {
 			peer := t.Peer(r, p)
 			if !peer.Connected() {
 				continue
 			}
-			in := &n.wires[n.base[r]+p]
-			rt.port[p].in = in
+			rt.conn |= 1 << p
 			if peer.Node >= 0 {
 				ni := n.NIs[peer.Node]
-				ej := &n.wires[nports+peer.Node]
-				in.Init(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
-				ej.Init(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
-				ni.out, ni.in = in, ej
-				rt.port[p].out = ej
+				ni.out = int32(n.base[r] + p)
+				rt.port[p].out = ni.in
 				continue
 			}
 			if back := t.Peer(peer.Router, peer.Port); back.Router != r || back.Port != p {
 				return nil, fmt.Errorf("topology %s: link %s -> %s is not symmetric", t, t.PortName(r, p), t.PortName(peer.Router, peer.Port))
 			}
 			rt.netPorts |= 1 << p
-			in.Init(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
 		}
 	}
 	for r, rt := range n.Routers {
-		for p := 0; p < rt.ports; p++ {
+		for p := 0; p < int(rt.ports); p++ {
 			if peer := t.Peer(r, p); peer.Router >= 0 {
-				rt.port[p].out = &n.wires[n.base[peer.Router]+peer.Port]
+				rt.port[p].out = int32(n.base[peer.Router] + peer.Port)
 			}
 		}
 		for o := range rt.outs {
-			if rt.port[o/V].out != nil {
-				rt.outs[o].credits = int32(B)
+			if rt.port[o/V].out >= 0 {
+				rt.outs[o].credits = uint16(B)
 			}
 		}
 	}
 	for _, ni := range n.NIs {
-		for v := range ni.credits {
-			ni.credits[v] = int32(B)
-		}
-		if ni.out == nil {
-			return nil, fmt.Errorf("topology %s: %s is attached to no router port", t, ni.name)
+		if ni.out < 0 {
+			return nil, fmt.Errorf("topology %s: %s is attached to no router port", t, ni.Name())
 		}
 	}
 	// Actors: each router followed by its NIs; units follow the topology's.
@@ -275,7 +288,7 @@ func (n *Network) Actors() ([]actor.Actor, []int) { return n.actors, n.units }
 func (n *Network) Buffers() int {
 	b := 0
 	for _, r := range n.Routers {
-		b += r.ports * r.vcs
+		b += int(r.ports * r.vcs)
 	}
 	return b
 }
@@ -283,9 +296,20 @@ func (n *Network) Buffers() int {
 // ZeroLoadLatency is the latency of a lone packet of sizeFlits flits from src
 // to dst, from its generation to the arrival of its tail.
 func (n *Network) ZeroLoadLatency(src, dst, sizeFlits int) int {
-	h := n.Routing.Hops(src, dst)
+	return n.zeroLoad(n.Routing.Hops(src, dst), sizeFlits)
+}
+
+// zeroLoad is the zero-load latency of a packet of sizeFlits flits over h
+// router-to-router hops (see the package doc).
+func (n *Network) zeroLoad(h, sizeFlits int) int {
 	c := n.Cfg
 	return c.LinkLatencyCycles + (h+1)*c.RoutingDelayCycles + h*c.LinkLatencyCycles + c.LinkLatencyCycles + sizeFlits - 1
+}
+
+// MaxZeroLoadLatency is the zero-load latency of a packet of sizeFlits
+// flits over the network's longest minimal route.
+func (n *Network) MaxZeroLoadLatency(sizeFlits int) int {
+	return n.zeroLoad(n.Topo.Diameter(), sizeFlits)
 }
 
 // Totals are network-wide counters, read while the network is paused.
@@ -311,7 +335,7 @@ func (n *Network) Totals() Totals {
 	}
 	for _, r := range n.Routers {
 		t.FlitsBuffered += uint64(r.buffered)
-		t.FlitHops += r.FlitsMoved
+		t.FlitHops += r.SumActive
 		t.SumValid += r.SumValid
 		t.SumActive += r.SumActive
 	}
@@ -327,13 +351,11 @@ func (n *Network) Check(next clock.Cycle) error {
 	V, B := n.Cfg.VCs, int32(n.Cfg.BufferFlits)
 	count := make([]int32, V)
 	var onWires uint64
-	for i := range n.wires {
-		if n.wires[i].Connected() {
-			clear(count)
-			n.wires[i].CountInTransit(next, count, nil)
-			for _, c := range count {
-				onWires += uint64(c)
-			}
+	for i := range n.wires.Len() {
+		clear(count)
+		n.wires.CountInTransit(i, next, count, nil)
+		for _, c := range count {
+			onWires += uint64(c)
 		}
 	}
 	if tot.FlitsInjected != tot.FlitsDelivered+tot.FlitsBuffered+onWires {
@@ -355,22 +377,22 @@ func (n *Network) Check(next clock.Cycle) error {
 		return nil
 	}
 	for r, rt := range n.Routers {
-		for p := 0; p < rt.ports; p++ {
-			if rt.port[p].out == nil {
+		for p := 0; p < int(rt.ports); p++ {
+			if rt.port[p].out < 0 {
 				continue
 			}
 			clear(count)
 			clear(occ)
-			rt.port[p].out.CountInTransit(next, count, nil)
-			rt.port[p].in.CountInTransit(next, nil, count)
+			n.wires.CountInTransit(int(rt.port[p].out), next, count, nil)
+			n.wires.CountInTransit(int(rt.in0)+p, next, nil, count)
 			for v := range credits {
-				credits[v] = rt.outs[p*V+v].credits
+				credits[v] = int32(rt.outs[p*V+v].credits)
 			}
 			name := n.Topo.PortName(r, p) + "->"
 			if peer := n.Topo.Peer(r, p); peer.Router >= 0 {
 				down := n.Routers[peer.Router]
 				for v := range occ {
-					occ[v] = down.ivc[peer.Port*V+v].flits
+					occ[v] = int32(down.ivc[peer.Port*V+v].flits)
 				}
 				name += n.Topo.PortName(peer.Router, peer.Port)
 			} else {
@@ -382,16 +404,18 @@ func (n *Network) Check(next clock.Cycle) error {
 		}
 	}
 	for _, ni := range n.NIs {
-		r, p := n.Topo.NodePort(ni.id)
+		r, p := n.Topo.NodePort(int(ni.id))
 		down := n.Routers[r]
 		clear(count)
-		ni.out.CountInTransit(next, count, nil)
-		ni.in.CountInTransit(next, nil, count)
-		copy(credits, ni.credits)
-		for v := range occ {
-			occ[v] = down.ivc[p*V+v].flits
+		n.wires.CountInTransit(int(ni.out), next, count, nil)
+		n.wires.CountInTransit(int(ni.in), next, nil, count)
+		for v := range credits {
+			credits[v] = ni.vc[v].credits
 		}
-		if err := verify(ni.name + "->" + n.Topo.PortName(r, p)); err != nil {
+		for v := range occ {
+			occ[v] = int32(down.ivc[p*V+v].flits)
+		}
+		if err := verify(ni.Name() + "->" + n.Topo.PortName(r, p)); err != nil {
 			return err
 		}
 	}

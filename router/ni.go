@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
@@ -19,30 +20,33 @@ type Packet struct {
 // doubling and never shrinks, so in the steady state it does not allocate.
 type SourceQueue struct {
 	ring       []Packet
-	head, size int
+	head, size int32
 }
 
 // Len is the number of queued packets.
-func (q *SourceQueue) Len() int { return q.size }
+func (q *SourceQueue) Len() int { return int(q.size) }
 
 // Push appends a packet generated at cycle now.
 func (q *SourceQueue) Push(now clock.Cycle, dst int, sizeFlits int, class uint8) {
-	if q.size == len(q.ring) {
-		n := max(16, 2*len(q.ring))
+	if int(q.size) == len(q.ring) {
+		if q.size == math.MaxInt32 {
+			panic("router: more than 2^31 packets in a source queue")
+		}
+		n := min(max(4, 2*len(q.ring)), math.MaxInt32)
 		ring := make([]Packet, n)
-		for i := 0; i < q.size; i++ {
-			ring[i] = q.ring[(q.head+i)%len(q.ring)]
+		for i := 0; i < int(q.size); i++ {
+			ring[i] = q.ring[(int(q.head)+i)%len(q.ring)]
 		}
 		q.ring, q.head = ring, 0
 	}
-	q.ring[(q.head+q.size)%len(q.ring)] = Packet{Gen: int64(now), Dst: int32(dst), Size: uint16(sizeFlits), Class: class}
+	q.ring[(int(q.head)+int(q.size))%len(q.ring)] = Packet{Gen: int64(now), Dst: int32(dst), Size: uint16(sizeFlits), Class: class}
 	q.size++
 }
 
 func (q *SourceQueue) pop() Packet {
 	p := q.ring[q.head]
 	q.head++
-	if q.head == len(q.ring) {
+	if int(q.head) == len(q.ring) {
 		q.head = 0
 	}
 	q.size--
@@ -101,40 +105,55 @@ type reassembly struct {
 }
 
 // NI is a network interface actor: source queue and injection on one side,
-// checking sink on the other.
+// checking sink on the other. It is 256 bytes; what an idle cycle reads
+// (its input wire, the next generation cycle, its source queue and its
+// gate) is its first cache line.
 type NI struct {
-	id    int
-	name  string
-	vcs   int
-	depth int
-	vct   bool
-	rf    RoutingFunc
-	inj   Injector // rf, when its packets start with a routing state; else nil
-	src   Source
-	sink  Sink
-	gate  Gate // nil: always allow
-
-	q       SourceQueue
+	// wires is the network's wire arena; the NI reads wire in (ejection
+	// flits, injection credits) and writes wire out (injection flits,
+	// ejection credits).
+	wires   *link.Wires
+	in, out int32
 	nextGen clock.Cycle
+	q       SourceQueue
+	gate    Gate // nil: always allow
 
-	out     *link.Wire // injection flits, ejection credits (read by the router)
-	in      *link.Wire // ejection flits, injection credits (written by the router)
-	credits []int32
 	sending bool
-	cur     link.Flit // next flit of the packet being injected
 	seq     uint32
-
-	reasm []reassembly
+	sh      *niShared
+	id      int32
+	src     Source
+	sink    Sink
+	vc      []niVC    // per VC: injection credits and the sink's reassembly
+	cur     link.Flit // next flit of the packet being injected
 
 	// Counters (read only while the NI is paused).
 	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
 	FlitsInjected, FlitsDelivered                       uint64
 	LastDelivery                                        clock.Cycle
 	sentHash, recvHash                                  uint64
+	_                                                   [8]byte // to 256 bytes
+}
+
+// niVC is what an NI keeps per VC: its credits for the router's injection
+// VC, and the packet arriving on the ejection VC.
+type niVC struct {
+	credits int32
+	reasm   reassembly
+}
+
+// niShared is what every NI of a network has alike, kept once.
+type niShared struct {
+	topo  link.Topology // names NIs in errors
+	rf    RoutingFunc
+	inj   Injector // rf, when its packets start with a routing state; else nil
+	vcs   int32
+	depth int32
+	vct   bool
 }
 
 // Name is the NI's human name.
-func (n *NI) Name() string { return n.name }
+func (n *NI) Name() string { return n.sh.topo.NodeName(int(n.id)) }
 
 // SetGate installs an injection gate (before the run starts).
 func (n *NI) SetGate(g Gate) { n.gate = g }
@@ -143,7 +162,7 @@ func (n *NI) SetGate(g Gate) { n.gate = g }
 func (n *NI) Queued() int { return n.q.Len() }
 
 // Credits is the NI's view of free slots in VC v of its router's input port.
-func (n *NI) Credits(v int) int { return int(n.credits[v]) }
+func (n *NI) Credits(v int) int { return int(n.vc[v].credits) }
 
 // packetHash mixes a packet's identity for the exactly-once check.
 func packetHash(src int32, seq uint32, dst int32) uint64 {
@@ -157,11 +176,12 @@ func packetHash(src int32, seq uint32, dst int32) uint64 {
 
 // Tick advances the NI by one cycle.
 func (n *NI) Tick(now clock.Cycle) {
-	f, c, hasCredit := n.in.Recv(now)
+	f, c, hasCredit := n.wires.Recv(int(n.in), now)
 	if hasCredit {
-		n.credits[c.VC]++
-		if n.credits[c.VC] > int32(n.depth) {
-			panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection VC %d", n.name, now, c.VC))
+		cr := &n.vc[c.VC].credits
+		*cr++
+		if *cr > n.sh.depth {
+			panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection VC %d", n.Name(), now, c.VC))
 		}
 	}
 	if f != nil {
@@ -189,9 +209,9 @@ func (n *NI) inject(now clock.Cycle) {
 			return
 		}
 		n.q.pop()
-		n.cur = link.Flit{Src: int32(n.id), Dst: p.Dst, Seq: n.seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
-		if n.inj != nil {
-			n.cur.Route = n.inj.InjectRoute(n.id, int(p.Dst))
+		n.cur = link.Flit{Src: n.id, Dst: p.Dst, Seq: n.seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
+		if inj := n.sh.inj; inj != nil {
+			n.cur.Route = inj.InjectRoute(int(n.id), int(p.Dst))
 		}
 		n.seq++
 		n.sending = true
@@ -199,15 +219,15 @@ func (n *NI) inject(now clock.Cycle) {
 		n.sentHash += packetHash(n.cur.Src, n.cur.Seq, n.cur.Dst)
 	}
 	vc := n.cur.VC
-	if n.credits[vc] <= 0 {
+	if n.vc[vc].credits <= 0 {
 		return
 	}
-	slot, ok := n.out.FlitSlot(now)
+	slot, ok := n.wires.FlitSlot(int(n.out), now)
 	if !ok {
-		panic(fmt.Sprintf("%s at cycle %d: second flit sent in one cycle", n.name, now))
+		panic(fmt.Sprintf("%s at cycle %d: second flit sent in one cycle", n.Name(), now))
 	}
 	*slot = n.cur
-	n.credits[vc]--
+	n.vc[vc].credits--
 	n.FlitsInjected++
 	n.cur.Index++
 	if n.cur.Index == n.cur.Size {
@@ -223,16 +243,16 @@ func (n *NI) inject(now clock.Cycle) {
 // cut-through), most credits first, lowest VC on a tie.
 func (n *NI) pickVC(p *Packet) int {
 	need := int32(1)
-	if n.vct {
+	if n.sh.vct {
 		need = int32(p.Size)
 	}
 	best, bestCred := -1, int32(0)
-	for m := n.rf.InjectVCs(n.id, int(p.Dst)); m != 0; m &= m - 1 {
+	for m := n.sh.rf.InjectVCs(int(n.id), int(p.Dst)); m != 0; m &= m - 1 {
 		v := trailingZeros(m)
-		if v >= n.vcs {
+		if v >= int(n.sh.vcs) {
 			break
 		}
-		if c := n.credits[v]; c >= need && c > bestCred {
+		if c := n.vc[v].credits; c >= need && c > bestCred {
 			best, bestCred = v, c
 		}
 	}
@@ -240,22 +260,22 @@ func (n *NI) pickVC(p *Packet) int {
 }
 
 func (n *NI) receive(now clock.Cycle, f *link.Flit) {
-	if int(f.Dst) != n.id {
-		panic(fmt.Sprintf("%s at cycle %d: received packet %d/%d for node %d", n.name, now, f.Src, f.Seq, f.Dst))
+	if f.Dst != n.id {
+		panic(fmt.Sprintf("%s at cycle %d: received packet %d/%d for node %d", n.Name(), now, f.Src, f.Seq, f.Dst))
 	}
-	if int(f.VC) >= n.vcs {
-		panic(fmt.Sprintf("%s at cycle %d: flit on VC %d", n.name, now, f.VC))
+	if int32(f.VC) >= n.sh.vcs {
+		panic(fmt.Sprintf("%s at cycle %d: flit on VC %d", n.Name(), now, f.VC))
 	}
-	r := &n.reasm[f.VC]
+	r := &n.vc[f.VC].reasm
 	if f.Index != r.next || (f.Index > 0 && (f.Src != r.src || f.Seq != r.seq)) {
 		panic(fmt.Sprintf("%s at cycle %d: flit %d of packet %d/%d on VC %d, expected flit %d of packet %d/%d",
-			n.name, now, f.Index, f.Src, f.Seq, f.VC, r.next, r.src, r.seq))
+			n.Name(), now, f.Index, f.Src, f.Seq, f.VC, r.next, r.src, r.seq))
 	}
 	r.src, r.seq = f.Src, f.Seq
 	r.next++
 	n.FlitsDelivered++
-	if !n.out.PutCredit(now, link.Credit{VC: uint16(f.VC)}) {
-		panic(fmt.Sprintf("%s at cycle %d: second credit sent in one cycle", n.name, now))
+	if !n.wires.PutCredit(int(n.out), now, link.Credit{VC: uint16(f.VC)}) {
+		panic(fmt.Sprintf("%s at cycle %d: second credit sent in one cycle", n.Name(), now))
 	}
 	if f.Index+1 == f.Size {
 		r.next = 0

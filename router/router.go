@@ -22,112 +22,150 @@ const (
 // the back packet by index here; the sink checks source, sequence number and
 // order of every flit end to end.
 type inVC struct {
-	flits int32 // occupancy in flits
-	outVC int32 // output VC index (port*V + vc) while active
 	// ready is the low 32 bits of the cycle from which the front packet's
 	// head may leave (body flits are tracked by portState.fr and fresh).
 	ready uint32
-	// waitPorts, when not zero, are the candidate ports of a head that found
-	// no free output VC among them: it cannot find one before a VC of one
-	// of them is freed or a free one receives a credit (Router.bumped).
-	waitPorts uint64
-	pkHead    uint16 // ring index of the first packet behind the front one
-	pkLen     uint16 // packets (whole or partial) in the VC, the front one included
-	front     uint16 // flits of the front packet present
-	departed  uint16 // flits of the front packet sent on
-	backLeft  uint16 // flits of the back packet still to arrive
-	frontSize uint16 // length of the front packet
-	state     uint8
-	outPort   uint8 // outVC / V, kept to avoid a division per flit
-	outV      uint8 // outVC % V
 	// moved is the low 32 bits of the cycle of the last departure from this
 	// VC, or of its becoming non-empty (for the watchdog).
 	moved uint32
+	// pkFront and pkBack are the router's packet pool entries (Router.pkts)
+	// of the front and the back packet, valid while pkLen > 0; the packets
+	// between them are linked through pktDesc.next.
+	pkFront, pkBack uint32
+	flits           uint16 // occupancy in flits
+	pkLen           uint16 // packets (whole or partial) in the VC, the front one included
+	front           uint16 // flits of the front packet present
+	departed        uint16 // flits of the front packet sent on
+	backLeft        uint16 // flits of the back packet still to arrive
+	// cand is the router's candidate pool entry (Router.cands) holding the
+	// front head's routing decision while state is vcRouted.
+	cand    uint16
+	state   uint8
+	outPort uint8 // output port while active
+	outV    uint8 // output VC while active
 }
 
-// pktDesc is a packet queued behind the front packet of a VC buffer.
-// A VC buffer holds flits of one packet at a time from its upstream, so a
-// packet's flits are contiguous and a header replaces per-flit storage: the
-// flit with index d is rebuilt from the header when it leaves.
+// pktDesc is a packet in an input VC buffer, an entry of its router's
+// packet pool. A VC buffer holds flits of one packet at a time from its
+// upstream, so a packet's flits are contiguous and a header replaces
+// per-flit storage: the flit with index d is rebuilt from the header when
+// it leaves.
 type pktDesc struct {
 	hdr       link.Flit // head flit
-	headReady uint32    // low 32 bits of the cycle from which the head may leave
+	headReady uint32    // low 32 bits of the cycle from which the head may leave (packets behind the front one)
+	next      uint32    // the next packet of the VC, or the next free entry
 }
+
+// candSlot is an entry of a router's candidate pool: the routing decision
+// of a head waiting for an output VC and, when it found none among them,
+// its candidate ports (waitPorts, not zero): it cannot find one before a
+// VC of one of them is freed or a free one receives a credit
+// (Router.bumped). A free entry keeps the next free one in waitPorts.
+type candSlot struct {
+	Candidates
+	waitPorts uint64
+}
+
+// noPkt ends the packet pool's free list; noCand the candidate pool's.
+const (
+	noPkt  = ^uint32(0)
+	noCand = ^uint16(0)
+)
 
 // Router is an input-queued virtual-channel router actor. Index i = p*V + v
 // names input VC v of port p; index o = p*V + v names output VC v of port p.
+//
+// Packet headers and routing decisions live in two small pools per router,
+// sized by what the run uses (the most packets present in the router at
+// once, the most heads waiting for a VC at once) rather than by the worst
+// case (every VC full of the shortest packets, every head waiting): at the
+// loads a network is studied at, that is a few entries where the worst case
+// has dozens. A pool grows by half when it runs out, so a run allocates
+// only when it meets a new peak.
 type Router struct {
-	id    int
-	name  string
-	ports int
-	vcs   int
-	depth int // buffer depth per VC, flits
-	pkCap int // packet descriptors per VC
-	vct   bool
-	delay uint32 // routing delay, cycles
-	// bodyWait is all ones when a body flit is buffered for one cycle (a
-	// flit that arrives at a dry front joins portState.fr a cycle later),
-	// zero when it may leave in its arrival cycle (routing delay 0).
-	bodyWait uint64
-	rf       RoutingFunc
-	upd      RouteUpdater // rf, when it carries state in Flit.Route; else nil
+	// What every cycle reads, busy or idle, comes first, in one cache line
+	// (a router is a multiple of 64 bytes long, so its lines are aligned):
+	// wires is the network's wire arena, in which this router reads wire
+	// in0+p at port p: flits into its input buffers and credits for its
+	// output VCs; conn has a bit per connected port.
+	wires    *link.Wires
+	conn     uint64
+	in0      int32
+	vcs      int32
+	buffered int32 // flits in all input buffers
+	// valid and validInj count the non-empty input VCs, of all ports and of
+	// injection ports; active and activeInj the input VCs whose front flit
+	// moved this cycle (the entropy papers' N_v and N_a).
+	valid, validInj   int32
+	active, activeInj int32
+	// plane is the control-plane logic stepped at the end of every cycle
+	// (nil: none).
+	plane ControlPlane
 
-	pk       []pktDesc // per input VC, pkCap descriptors of the packets behind the front one
+	sh    *routerShared
+	id    int32
+	ports int32
+
 	ivc      []inVC
-	hdr      []link.Flit  // per input VC: the head flit of its front packet
-	cand     []Candidates // per input VC: the routing decision of its front packet
-	buffered int          // flits in all input buffers
-	port     []portState  // per port
-
-	outs []outVC // per output VC
-
-	vaPtr []int32 // per output VC: round-robin pointer over input VCs
-	selRR uint32  // tie-break rotation of the selection function
-	reqs  []vaReq // VC allocation requests of this cycle (scratch)
+	pkts     []pktDesc  // packet pool
+	pktFree  uint32     // first free packet pool entry, noPkt for none
+	selRR    uint32     // tie-break rotation of the selection function
+	candFree uint16     // first free candidate pool entry, noCand for none
+	cands    []candSlot // candidate pool
+	port     []portState
+	outs     []outVC // per output VC
+	reqs     []vaReq // VC allocation requests of this cycle (scratch)
 	// vaPorts has bit p set when input port p has a VC with flits but no
 	// output VC (a head to route or allocate), saPorts when it has a VC
-	// with flits and an output VC; valid and validInj count the non-empty
-	// input VCs, of all ports and of injection ports. All four are kept up
-	// to date as flits arrive and leave, so no cycle scans idle ports.
+	// with flits and an output VC. Both are kept up to date as flits
+	// arrive and leave, so no cycle scans idle ports.
 	vaPorts, saPorts uint64
 	// bumped has bit p set when, since the last VC allocation, output port
 	// p saw an event that can give a head that found no free VC there one:
 	// a VC of the port freed, or a credit for a free VC (a credit for a VC
 	// that a packet holds cannot; that VC is freed, and counted, before
 	// anyone else gets it).
-	bumped          uint64
-	valid, validInj int
-	netPorts        uint64 // ports wired to another router
-
-	// Valid and Active are this cycle's number of non-empty input VC buffers
-	// and of input VCs whose front flit moved (the entropy papers' N_v, N_a),
-	// over all input ports; ValidInj and ActiveInj count the injection
-	// ports' share of them.
-	Valid, Active       int
-	ValidInj, ActiveInj int
-	// plane is the control-plane logic stepped at the end of every cycle
-	// (nil: none).
-	plane ControlPlane
-	// SumValid, SumActive and FlitsMoved accumulate over all cycles.
-	SumValid, SumActive, FlitsMoved uint64
+	bumped   uint64
+	netPorts uint64 // ports wired to another router
+	// SumValid and SumActive accumulate N_v and N_a over all cycles; every
+	// active VC moved one flit, so SumActive counts switch traversals.
+	SumValid, SumActive uint64
 	// PortFlits counts the flits sent out of each port.
 	PortFlits []uint64
+	_         [8]byte // to 320 bytes
 }
 
-// outVC is the state of one output VC: the upstream view of its free
-// downstream slots, and the input VC that holds it (owner, -1 when free)
-// with that VC's port and index, so that a returning credit can mark the
-// holder eligible without a division.
+// routerShared is what every router of a network has alike, kept once.
+type routerShared struct {
+	topo  link.Topology // names routers and ports in errors
+	rf    RoutingFunc
+	upd   RouteUpdater // rf, when it carries state in Flit.Route; else nil
+	depth int32        // buffer depth per VC, flits
+	pkCap int32        // most packets behind the front one that a VC can hold
+	delay uint32       // routing delay, cycles
+	vct   bool
+	// bodyWait is all ones when a body flit is buffered for one cycle (a
+	// flit that arrives at a dry front joins portState.fr a cycle later),
+	// zero when it may leave in its arrival cycle (routing delay 0).
+	bodyWait uint64
+}
+
+// outVC is the state of one output VC (8 bytes): the upstream view of its
+// free downstream slots (at most 32,768), the input VC that holds it
+// (owner, -1 when free; at most 64 x 64 input VCs) with that VC's port and
+// index, so that a returning credit can mark the holder eligible without a
+// division, and the round-robin pointer of its VC allocation over input VCs.
 type outVC struct {
-	credits int32
-	owner   int32
+	credits uint16
+	owner   int16
 	ownPort uint8
 	ownV    uint8
+	vaPtr   uint16
 }
 
 // portState is what a router keeps per port, input and output side
-// together (88 bytes, so two cache lines at most): a switch allocation
-// touches a port's masks, pointers and wires at once, and one bounds check
+// together (64 bytes, one cache line): a switch allocation touches a
+// port's masks, pointers and output wire at once, and one bounds check
 // covers them all.
 type portState struct {
 	nonEmpty uint64 // input side: bit v set when VC v holds a flit
@@ -142,16 +180,15 @@ type portState struct {
 	// fr after this cycle's switch allocation.
 	fr, fresh, credOK uint64
 	outReq            uint64 // output side: input ports requesting it (scratch)
-	// Round-robin pointers of switch allocation, as the mask of the
-	// positions at or after the pointer (zero means position 0): inNext
-	// over the input side's VCs, outNext over the input ports requesting
-	// the output side.
-	inNext, outNext uint64
-	inWant          int32 // input side: VC chosen in switch allocation (scratch)
-	// in is what this router reads at the port: flits into the input and
-	// credits for the output; out is what the peer reads: flits out of the
-	// output and credits for the input. nil when the port is unconnected.
-	in, out *link.Wire
+	// out is the wire the peer reads: flits out of the output and credits
+	// for the input; -1 when the port is unconnected.
+	out    int32
+	inWant uint8 // input side: VC chosen in switch allocation (scratch)
+	// Round-robin pointers of switch allocation, as the first position to
+	// try (0..64; 64 goes round to 0): inNext over the input side's VCs,
+	// outNext over the input ports requesting the output side.
+	inNext, outNext uint8
+	_               [4]byte // to 64 bytes
 }
 
 // vaReq is a VC allocation request: input VC in (port inPort, VC inV)
@@ -162,50 +199,123 @@ type vaReq struct {
 	outPort, outV uint8
 }
 
+// newPkt takes an entry of the packet pool, growing it when none is free.
+func (r *Router) newPkt() uint32 {
+	d := r.pktFree
+	if d == noPkt {
+		d = r.growPkts()
+	}
+	r.pktFree = r.pkts[d].next
+	return d
+}
+
+// freePkt returns entry d to the packet pool.
+func (r *Router) freePkt(d uint32) {
+	r.pkts[d].next = r.pktFree
+	r.pktFree = d
+}
+
+// growPkts adds half as many entries again (at least 4) to the packet pool,
+// all free, and returns the first; kept out of line.
+//
+//go:noinline
+func (r *Router) growPkts() uint32 {
+	old := len(r.pkts)
+	n := old + max(4, old/2)
+	r.pkts = append(r.pkts, make([]pktDesc, n-old)...)
+	for d := old; d < n; d++ {
+		r.pkts[d].next = uint32(d + 1)
+	}
+	r.pkts[n-1].next = noPkt
+	r.pktFree = uint32(old)
+	return uint32(old)
+}
+
+// newCand takes an entry of the candidate pool, growing it when none is free.
+func (r *Router) newCand() uint16 {
+	c := r.candFree
+	if c == noCand {
+		c = r.growCands()
+	}
+	r.candFree = uint16(r.cands[c].waitPorts)
+	return c
+}
+
+// freeCand returns entry c to the candidate pool.
+func (r *Router) freeCand(c uint16) {
+	r.cands[c].waitPorts = uint64(r.candFree)
+	r.candFree = c
+}
+
+// growCands doubles the candidate
+// pool (new entries free) and returns the first new one; kept out of line. A router has at
+// most one routed head per input VC, so the pool never outgrows that.
+//
+//go:noinline
+func (r *Router) growCands() uint16 {
+	old := len(r.cands)
+	n := min(2*old, int(r.ports*r.vcs))
+	if n == old {
+		panic(fmt.Sprintf("%s: more routed heads than input VCs", r.Name()))
+	}
+	r.cands = append(r.cands, make([]candSlot, n-old)...)
+	for c := old; c < n; c++ {
+		r.cands[c].waitPorts = uint64(c + 1)
+	}
+	r.cands[n-1].waitPorts = uint64(noCand)
+	r.candFree = uint16(old)
+	return uint16(old)
+}
+
 // Name is the router's human name.
-func (r *Router) Name() string { return r.name }
+func (r *Router) Name() string { return r.sh.topo.RouterName(int(r.id)) }
 
 // Ports is the number of ports.
-func (r *Router) Ports() int { return r.ports }
+func (r *Router) Ports() int { return int(r.ports) }
 
 // VCs is the number of VCs per port.
-func (r *Router) VCs() int { return r.vcs }
+func (r *Router) VCs() int { return int(r.vcs) }
 
 // Occupancy is the number of flits in input VC v of port p.
-func (r *Router) Occupancy(p, v int) int { return int(r.ivc[p*r.vcs+v].flits) }
+func (r *Router) Occupancy(p, v int) int { return int(r.ivc[p*int(r.vcs)+v].flits) }
 
 // Credits is the upstream view of free slots in downstream VC v of port p.
-func (r *Router) Credits(p, v int) int { return int(r.outs[p*r.vcs+v].credits) }
+func (r *Router) Credits(p, v int) int { return int(r.outs[p*int(r.vcs)+v].credits) }
 
 // SetControlPlane installs the router's control-plane logic (before the run).
 func (r *Router) SetControlPlane(cp ControlPlane) { r.plane = cp }
 
-// OutWire is the wire this router writes at port p (flits out of p), or nil;
-// a control lane that steals idle cycles of that link checks it.
-func (r *Router) OutWire(p int) *link.Wire { return r.port[p].out }
-
-// Buffered is the number of flits in all input buffers.
-func (r *Router) Buffered() int { return r.buffered }
-
-func (r *Router) fail(now clock.Cycle, format string, args ...any) {
-	panic(fmt.Sprintf("%s at cycle %d: %s", r.name, now, fmt.Sprintf(format, args...)))
+// OutWire is the wire this router writes at port p (flits out of p), and
+// whether there is one; a control lane that steals idle cycles of that
+// link checks it.
+func (r *Router) OutWire(p int) (link.Wire, bool) {
+	if r.port[p].out < 0 {
+		return link.Wire{}, false
+	}
+	return r.wires.Wire(int(r.port[p].out)), true
 }
 
-// roundRobin returns the first set bit of req at or after the round-robin
-// pointer, given as the mask next of the positions at or after it, going
-// round to the lowest set bit; req must not be zero. The compiler makes
+// Buffered is the number of flits in all input buffers.
+func (r *Router) Buffered() int { return int(r.buffered) }
+
+func (r *Router) fail(now clock.Cycle, format string, args ...any) {
+	panic(fmt.Sprintf("%s at cycle %d: %s", r.Name(), now, fmt.Sprintf(format, args...)))
+}
+
+// roundRobin returns the first set bit of req at or after position next
+// (0..64), going round to the lowest set bit; req must not be zero. The compiler makes
 // the if a short jump; a branch-free form (an OR of req masked by the
 // zero test) measured no faster: fewer mispredictions, more instructions.
-func roundRobin(req, next uint64) int {
-	sel := req & next
+func roundRobin(req uint64, next uint8) int {
+	sel := req & (^uint64(0) << (next & 127))
 	if sel == 0 {
 		sel = req
 	}
 	return bits.TrailingZeros64(sel)
 }
 
-// after is the round-robin mask that puts the pointer just past position x.
-func after(x int) uint64 { return ^uint64(0) << uint((x+1)&127) }
+// after is the round-robin pointer just past position x (0..63).
+func after(x int) uint8 { return uint8(x + 1) }
 
 // portChanged recomputes input port p's bits of vaPorts and saPorts after
 // its nonEmpty or active mask changed.
@@ -241,21 +351,19 @@ func b2u(b bool) uint64 {
 // set bits are visited: an idle port costs the load of its wire slot's two
 // stamps.
 func (r *Router) Tick(now clock.Cycle) {
-	V := r.vcs
+	V := int(r.vcs)
 	var arrived, credited uint64
-	for p := range r.port {
-		w := r.port[p].in
-		if w == nil {
-			continue
-		}
-		_, _, hasFlit, hasCredit := w.Poll(now)
+	ws, in0 := r.wires, int(r.in0)
+	for m := r.conn; m != 0; m &= m - 1 {
+		p := bits.TrailingZeros64(m)
+		_, _, hasFlit, hasCredit := ws.Poll(in0+p, now)
 		credited |= b2u(hasCredit) << (p & 63)
 		arrived |= b2u(hasFlit) << (p & 63)
 	}
 	outs := r.outs
 	for ; credited != 0; credited &= credited - 1 {
 		p := bits.TrailingZeros64(credited)
-		_, creditVC, _, _ := r.port[p].in.Poll(now)
+		_, creditVC, _, _ := ws.Poll(in0+p, now)
 		ov := &outs[p*V+int(creditVC)]
 		ov.credits++
 		// Only a credit for a free output VC can give a waiting head a VC
@@ -265,42 +373,41 @@ func (r *Router) Tick(now clock.Cycle) {
 		free := b2u(ov.owner < 0)
 		r.bumped |= free << (p & 63)
 		r.port[ov.ownPort].credOK |= (free ^ 1) << (ov.ownV & 63)
-		if ov.credits > int32(r.depth) {
+		if int32(ov.credits) > r.sh.depth {
 			r.fail(now, "credit overflow on output VC %d of port %d", creditVC, p)
 		}
 	}
 	for ; arrived != 0; arrived &= arrived - 1 {
 		p := bits.TrailingZeros64(arrived)
 		// Buffer the flit f that arrived at port p.
-		f, _, _, _ := r.port[p].in.Poll(now)
+		f, _, _, _ := ws.Poll(in0+p, now)
 		v := int(f.VC)
 		if v >= V {
 			r.fail(now, "flit on VC %d of port %d, router has %d VCs", v, p, V)
 		}
 		i := p*V + v
 		s := &r.ivc[i]
-		if int(s.flits) == r.depth {
-			r.fail(now, "buffer overflow on input VC %d of port %d (%d flits): credit protocol broken", v, p, r.depth)
+		if int32(s.flits) == r.sh.depth {
+			r.fail(now, "buffer overflow on input VC %d of port %d (%d flits): credit protocol broken", v, p, r.sh.depth)
 		}
 		if f.Index == 0 {
 			if s.backLeft != 0 {
 				r.fail(now, "head of packet %d/%d on input VC %d of port %d before the tail of the previous packet", f.Src, f.Seq, v, p)
 			}
-			if s.pkLen == 0 {
-				r.hdr[i] = *f
-				s.front, s.departed, s.ready, s.frontSize = 1, 0, uint32(now)+r.delay, f.Size
-			} else {
-				if int(s.pkLen) > r.pkCap {
-					r.fail(now, "more than %d packets in input VC %d of port %d", r.pkCap+1, v, p)
-				}
-				pos := int(s.pkHead) + int(s.pkLen) - 1
-				if pos >= r.pkCap {
-					pos -= r.pkCap
-				}
-				d := &r.pk[i*r.pkCap+pos]
-				d.hdr = *f
-				d.headReady = uint32(now) + r.delay
+			if int32(s.pkLen) > r.sh.pkCap {
+				r.fail(now, "more than %d packets in input VC %d of port %d", r.sh.pkCap+1, v, p)
 			}
+			d := r.newPkt()
+			pd := &r.pkts[d]
+			pd.hdr = *f
+			if s.pkLen == 0 {
+				s.pkFront = d
+				s.front, s.departed, s.ready = 1, 0, uint32(now)+r.sh.delay
+			} else {
+				pd.headReady = uint32(now) + r.sh.delay
+				r.pkts[s.pkBack].next = d
+			}
+			s.pkBack = d
 			s.pkLen++
 			s.backLeft = f.Size - 1
 		} else {
@@ -316,8 +423,9 @@ func (r *Router) Tick(now clock.Cycle) {
 			s.front = front + uint16(b2u(s.pkLen == 1))
 			dry := (b2u(front == 0) & b2u(s.pkLen == 1)) << (v & 63)
 			pt := &r.port[p]
-			pt.fresh |= dry & r.bodyWait
-			pt.fr |= dry &^ r.bodyWait
+			bodyWait := r.sh.bodyWait
+			pt.fresh |= dry & bodyWait
+			pt.fr |= dry &^ bodyWait
 		}
 		moved := s.moved
 		if s.flits == 0 {
@@ -325,31 +433,32 @@ func (r *Router) Tick(now clock.Cycle) {
 		}
 		s.moved = moved
 		became := b2u(s.flits == 0)
-		r.valid += int(became)
-		r.validInj += int(became &^ (r.netPorts >> (p & 63)))
+		r.valid += int32(became)
+		r.validInj += int32(became &^ (r.netPorts >> (p & 63)))
 		s.flits++
 		r.buffered++
 		r.port[p].nonEmpty |= 1 << (v & 63)
 		r.portChanged(p)
 	}
+	// N_v is counted after this cycle's arrivals and before its departures.
+	valid, validInj := r.valid, r.validInj
 	if r.buffered == 0 {
-		r.Valid, r.Active, r.ValidInj, r.ActiveInj = 0, 0, 0, 0
+		r.active, r.activeInj = 0, 0
 	} else {
-		r.Valid, r.ValidInj = r.valid, r.validInj
-		r.SumValid += uint64(r.valid)
+		r.SumValid += uint64(valid)
 		if r.vaPorts != 0 {
 			r.allocateVCs(now, r.vaPorts)
 		}
 		r.allocateSwitch(now, r.saPorts)
 	}
 	if r.plane != nil {
-		r.plane.Step(now, Observation{Valid: r.Valid, Active: r.Active, ValidInj: r.ValidInj, ActiveInj: r.ActiveInj})
+		r.plane.Step(now, Observation{Valid: int(valid), Active: int(r.active), ValidInj: int(validInj), ActiveInj: int(r.activeInj)})
 	}
 }
 
 // allocateVCs routes new heads and runs separable input-first VC allocation.
 func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
-	V := r.vcs
+	V := int(r.vcs)
 	r.reqs = r.reqs[:0]
 	// Events from here on count for the heads that fail in this call.
 	bumped := r.bumped
@@ -361,37 +470,43 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 			v := bits.TrailingZeros64(m)
 			i := p*V + v
 			s := &r.ivc[i]
-			c := &r.cand[i]
 			if s.state == vcIdle {
+				s.cand = r.newCand()
+				c := &r.cands[s.cand]
 				c.N = 0
-				h := &r.hdr[i]
-				r.rf.Route(r.id, p, h, c)
+				h := &r.pkts[s.pkFront].hdr
+				r.sh.rf.Route(int(r.id), p, h, &c.Candidates)
 				if c.N == 0 {
 					r.fail(now, "routing gave no candidate for packet %d->%d", h.Src, h.Dst)
 				}
 				s.state = vcRouted
-				s.waitPorts = 0
+				c.waitPorts = 0
 			}
 			if !readyBy(s.ready, now) {
 				continue
 			}
-			if wp := s.waitPorts; wp != 0 {
+			c := &r.cands[s.cand]
+			if wp := c.waitPorts; wp != 0 {
 				if wp&bumped == 0 {
 					continue
 				}
-				s.waitPorts = 0
+				c.waitPorts = 0
 			}
-			if o, op, ov := r.selectVC(c, int32(s.frontSize)); o >= 0 {
+			need := int32(1)
+			if r.sh.vct {
+				need = int32(r.pkts[s.pkFront].hdr.Size)
+			}
+			if o, op, ov := r.selectVC(&c.Candidates, need); o >= 0 {
 				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o, inPort: uint8(p), inV: uint8(v), outPort: op, outV: ov})
 			} else {
-				s.waitPorts = c.ports()
+				c.waitPorts = c.ports()
 			}
 		}
 	}
 	if len(r.reqs) == 0 {
 		return
 	}
-	n := int32(r.ports * V)
+	n := r.ports * int32(V)
 	for a := range r.reqs {
 		o := r.reqs[a].out
 		if o < 0 {
@@ -399,7 +514,7 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 		}
 		// Among the requests for output VC o, the first input VC at or after
 		// its round-robin pointer wins; the others retry next cycle.
-		ptr := r.vaPtr[o]
+		ptr := int32(r.outs[o].vaPtr)
 		win := a
 		best := ringDistance(r.reqs[a].in, ptr, n)
 		for b := a + 1; b < len(r.reqs); b++ {
@@ -414,15 +529,15 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 		q := &r.reqs[win]
 		w := q.in
 		ov := &r.outs[o]
-		ov.owner, ov.ownPort, ov.ownV = w, q.inPort, q.inV
+		ov.owner, ov.ownPort, ov.ownV = int16(w), q.inPort, q.inV
 		iv := &r.ivc[w]
 		iv.state = vcActive
-		iv.outVC = o
+		r.freeCand(iv.cand)
 		iv.outPort, iv.outV = q.outPort, q.outV
-		if r.upd != nil {
-			h := &r.hdr[w]
+		if upd := r.sh.upd; upd != nil {
+			h := &r.pkts[iv.pkFront].hdr
 			h.VC = iv.outV
-			r.upd.Update(r.id, int(iv.outPort), h)
+			upd.Update(int(r.id), int(iv.outPort), h)
 		}
 		// The head has waited its cycles (it asked only then), so it may
 		// cross the switch now if o has a credit.
@@ -435,7 +550,7 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 		if w++; w == n {
 			w = 0
 		}
-		r.vaPtr[o] = w
+		ov.vaPtr = uint16(w)
 	}
 }
 
@@ -450,26 +565,23 @@ func ringDistance(i, ptr, n int32) int32 {
 // ports is the set of ports of all candidate groups.
 func (c *Candidates) ports() uint64 {
 	var m uint64
-	for g := 0; g < c.N; g++ {
+	for g := 0; g < int(c.N); g++ {
 		m |= c.G[g].Ports
 	}
 	return m
 }
 
 // selectVC picks the output VC a routed head asks for: the first candidate
-// group with a free VC (with room for the whole packet under virtual
-// cut-through), in it the VC with most credits, ties round robin. It
-// returns the output VC index (-1 for none) with its port and VC.
-func (r *Router) selectVC(s *Candidates, size int32) (best int32, bestPort, bestV uint8) {
-	V := r.vcs
-	need := int32(1)
-	if r.vct {
-		need = size
-	}
+// group with a free VC with at least need credits (the whole packet under
+// virtual cut-through, one flit under wormhole), in it the VC with most
+// credits, ties round robin. It returns the output VC index (-1 for none)
+// with its port and VC.
+func (r *Router) selectVC(s *Candidates, need int32) (best int32, bestPort, bestV uint8) {
+	V := int(r.vcs)
 	best, bestCred := int32(-1), int32(-1)
 	bestRank := uint32(0)
-	for g := 0; g < s.N; g++ {
-		if best >= 0 && s.G[g].Level != s.G[g-1].Level {
+	for g := 0; g < int(s.N); g++ {
+		if best >= 0 && s.Level[g] != s.Level[g-1] {
 			break // a free VC at a more preferred level
 		}
 		for pm := s.G[g].Ports; pm != 0; pm &= pm - 1 {
@@ -481,7 +593,7 @@ func (r *Router) selectVC(s *Candidates, size int32) (best int32, bestPort, best
 				if ov.owner >= 0 {
 					continue
 				}
-				c := ov.credits
+				c := int32(ov.credits)
 				if c < need {
 					continue
 				}
@@ -511,8 +623,8 @@ func (r *Router) selectVC(s *Candidates, size int32) (best int32, bestPort, best
 // called: a call makes Go spill every live register, and this loop runs for
 // every flit-hop of the simulation.
 func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
-	V := r.vcs
-	ivc, outs := r.ivc, r.outs
+	V := int(r.vcs)
+	ivc, outs, ws := r.ivc, r.outs, r.wires
 	var outMask uint64
 	for pm := saPorts; pm != 0; pm &= pm - 1 {
 		p := bits.TrailingZeros64(pm)
@@ -528,7 +640,7 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 			continue
 		}
 		v := roundRobin(elig, pt.inNext)
-		pt.inWant = int32(v)
+		pt.inWant = uint8(v)
 		op := ivc[p*V+v].outPort
 		r.port[op].outReq |= 1 << (p & 63)
 		outMask |= 1 << (op & 63)
@@ -549,12 +661,13 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		// Traversal: the front flit of input VC v of port p leaves by op.
 		i := p*V + v
 		s := &ivc[i]
-		o := s.outVC
-		slot, ok := opt.out.FlitSlot(now)
+		o := int32(op*V + int(s.outV))
+		slot, ok := ws.FlitSlot(int(opt.out), now)
 		if !ok {
 			r.fail(now, "second flit sent out of port %d in one cycle", op)
 		}
-		*slot = r.hdr[i]
+		h := &r.pkts[s.pkFront].hdr
+		*slot = *h
 		slot.Index = s.departed
 		slot.VC = s.outV
 		slot.Hops += uint8(b2u(slot.Hops < 255) & (r.netPorts >> (op & 63)))
@@ -570,23 +683,22 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		r.buffered--
 		emptied := b2u(s.flits == 0)
 		ipt.nonEmpty &^= emptied << (v & 63)
-		r.valid -= int(emptied)
-		r.validInj -= int(emptied &^ (r.netPorts >> (p & 63)))
+		r.valid -= int32(emptied)
+		r.validInj -= int32(emptied &^ (r.netPorts >> (p & 63)))
 		r.portChanged(p)
-		if !ipt.out.PutCredit(now, link.Credit{VC: uint16(v)}) {
+		if !ws.PutCredit(int(ipt.out), now, link.Credit{VC: uint16(v)}) {
 			r.fail(now, "second credit sent back from port %d in one cycle", p)
 		}
 		// The next flit of the front, if any, is ready from the next cycle:
 		// it arrived by now, and a body flit waits at most one cycle.
-		if s.departed != s.frontSize {
+		if s.departed != slot.Size {
 			continue
 		}
 		r.nextPacket(i, p, v, op, o)
 	}
 	active := bits.OnesCount64(won)
-	r.Active, r.ActiveInj = active, bits.OnesCount64(won&^r.netPorts)
+	r.active, r.activeInj = int32(active), int32(bits.OnesCount64(won&^r.netPorts))
 	r.SumActive += uint64(active)
-	r.FlitsMoved += uint64(active)
 }
 
 // nextPacket runs when the tail of the front packet of input VC i (VC v of
@@ -601,18 +713,16 @@ func (r *Router) nextPacket(i, p, v, op int, o int32) {
 	s.state = vcIdle
 	r.port[p].active &^= 1 << (v & 63)
 	r.portChanged(p)
+	done := s.pkFront
 	if s.pkLen == 0 {
 		s.front = 0
+		r.freePkt(done)
 		return
 	}
-	nd := &r.pk[i*r.pkCap+int(s.pkHead)]
-	s.pkHead++
-	if int(s.pkHead) == r.pkCap {
-		s.pkHead = 0
-	}
-	r.hdr[i] = nd.hdr
+	s.pkFront = r.pkts[done].next
+	r.freePkt(done)
+	nd := &r.pkts[s.pkFront]
 	s.ready = nd.headReady
-	s.frontSize = nd.hdr.Size
 	s.front = nd.hdr.Size
 	if s.pkLen == 1 {
 		s.front -= s.backLeft

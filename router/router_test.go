@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"unsafe"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
@@ -197,5 +198,31 @@ func TestBuildRejects(t *testing.T) {
 		if _, err := Build(context.Background(), c.topo, cfg, srcs, nil); err == nil {
 			t.Errorf("%s: accepted", c.name)
 		}
+	}
+}
+
+// TestRouterLayout: a router is a whole number of cache lines, so that
+// the fields every cycle reads (the first line) stay in one line of the
+// router arena.
+func TestRouterLayout(t *testing.T) {
+	if n := unsafe.Sizeof(Router{}); n%64 != 0 {
+		t.Errorf("Router is %d bytes, not a multiple of 64", n)
+	}
+	if off := unsafe.Offsetof(Router{}.plane); off+8 > 64 {
+		t.Errorf("Router.plane's type word at offset %d is not in the first cache line", off)
+	}
+	if n := unsafe.Sizeof(inVC{}); 64%n != 0 {
+		t.Errorf("inVC is %d bytes, not a divisor of 64", n)
+	}
+}
+
+// TestNILayout: an NI is a whole number of cache lines, its idle cycle's
+// fields in the first.
+func TestNILayout(t *testing.T) {
+	if n := unsafe.Sizeof(NI{}); n%64 != 0 {
+		t.Errorf("NI is %d bytes, not a multiple of 64", n)
+	}
+	if off := unsafe.Offsetof(NI{}.q) + unsafe.Sizeof(SourceQueue{}); off > 64 {
+		t.Errorf("NI's source queue ends at offset %d, past the first cache line", off)
 	}
 }

@@ -15,27 +15,28 @@ const MaxGroups = 4
 // Candidates is a routing decision: up to MaxGroups groups in order of
 // preference, each a set of output ports and a set of VCs allowed on them.
 // VC allocation takes the first group in which some allowed output VC is free.
+// Groups of the same Level are equally preferred (the selection function
+// picks among all of them); a higher Level is tried only when no lower one
+// has a free VC. 72 bytes: a router keeps one per head waiting for a VC.
 type Candidates struct {
-	N int
-	G [MaxGroups]Group
+	G     [MaxGroups]Group
+	Level [MaxGroups]uint8
+	N     uint8
 }
 
-// Group is a set of output ports and the VCs allowed on them. Groups of
-// the same Level are equally preferred (the selection function picks among
-// all of them); a higher Level is tried only when no lower one has a free VC.
+// Group is a set of output ports and the VCs allowed on them.
 type Group struct {
 	Ports uint64 // bit p: output port p
 	VCs   uint64 // bit v: VC v
-	Level uint8
 }
 
 // Add appends a group at the current preference level.
 func (c *Candidates) Add(ports, vcs uint64) {
 	level := uint8(0)
 	if c.N > 0 {
-		level = c.G[c.N-1].Level
+		level = c.Level[c.N-1]
 	}
-	c.add(Group{Ports: ports, VCs: vcs, Level: level})
+	c.add(ports, vcs, level)
 }
 
 // AddFallback appends a group at a new, lower preference level (e.g. the
@@ -43,16 +44,17 @@ func (c *Candidates) Add(ports, vcs uint64) {
 func (c *Candidates) AddFallback(ports, vcs uint64) {
 	level := uint8(0)
 	if c.N > 0 {
-		level = c.G[c.N-1].Level + 1
+		level = c.Level[c.N-1] + 1
 	}
-	c.add(Group{Ports: ports, VCs: vcs, Level: level})
+	c.add(ports, vcs, level)
 }
 
-func (c *Candidates) add(g Group) {
+func (c *Candidates) add(ports, vcs uint64, level uint8) {
 	if c.N == MaxGroups {
 		panic("router: more than MaxGroups candidate groups")
 	}
-	c.G[c.N] = g
+	c.G[c.N] = Group{Ports: ports, VCs: vcs}
+	c.Level[c.N] = level
 	c.N++
 }
 

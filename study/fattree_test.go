@@ -42,7 +42,7 @@ func TestStaticRuleBalancesRoots(t *testing.T) {
 	var loads []float64
 	for r, rt := range b.Net.Routers {
 		if l, _ := tree.Switch(r); l == tree.N-1 {
-			loads = append(loads, float64(rt.FlitsMoved))
+			loads = append(loads, float64(rt.SumActive))
 		}
 	}
 	within := func(what string, loads []float64, tol float64) {

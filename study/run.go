@@ -71,6 +71,12 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 		}
 		return nil, err
 	}
+	// Below saturation a packet's latency stays within about twice the
+	// zero-load latency of the longest route: histograms start that wide.
+	tc := cfg.TrafficConfig()
+	for _, c := range cols {
+		c.SetLatencyRange(uint64(2 * net.MaxZeroLoadLatency(tc.MaxPacketFlits())))
+	}
 	gate, _, err := cfg.Policy.Gate()
 	if err != nil {
 		return nil, err
@@ -166,9 +172,11 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		buffers     = float64(net.Buffers())
 		measuredDel = func() (n, sum uint64) {
 			for _, c := range b.Collectors {
-				for k := range c.Latency {
-					n += c.Latency[k].Count()
-					sum += c.Latency[k].Sum()
+				for k := range report.MaxClasses {
+					if h := c.Class(k); h != nil {
+						n += h.Latency.Count()
+						sum += h.Latency.Sum()
+					}
 				}
 			}
 			return
@@ -311,10 +319,12 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	perNode := make([]float64, nodes)
 	var lastDelivery clock.Cycle
 	for i, c := range b.Collectors {
-		for k := range c.Latency {
-			lat.Merge(&c.Latency[k])
-			netLat.Merge(&c.NetLatency[k])
-			classLat[k].Merge(&c.Latency[k])
+		for k := range report.MaxClasses {
+			if h := c.Class(k); h != nil {
+				lat.Merge(&h.Latency)
+				netLat.Merge(&h.NetLatency)
+				classLat[k].Merge(&h.Latency)
+			}
 		}
 		hops += c.Hops
 		lastDelivery = max(lastDelivery, net.NIs[i].LastDelivery)
