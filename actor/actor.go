@@ -87,7 +87,17 @@ type Spec struct {
 	// included), with the number of the next cycle to run. Returning true
 	// ends the run. It may read any actor's state. Nil means never stop early.
 	Hook func(next clock.Cycle) (stop bool)
+	// Prefetch, when not nil, is called before each actor's tick with the
+	// index of the actor PrefetchDistance places later in the same
+	// participant's block, so that it can ask for the memory that actor
+	// will read (the serial and shards executors; it must change nothing).
+	Prefetch func(actor int, now clock.Cycle)
 }
+
+// PrefetchDistance is how many actors ahead Spec.Prefetch is asked for:
+// about two routers with their NIs, a microsecond ahead on a large
+// network, which a memory access takes a tenth of.
+const PrefetchDistance = 4
 
 // Run executes spec with executor kind and the given number of shard
 // workers (0 means GOMAXPROCS; ignored by serial and actors). It returns the
@@ -125,7 +135,8 @@ func Run(ctx context.Context, kind Kind, workers int, spec Spec) (clock.Cycle, e
 	default:
 		return spec.From, fmt.Errorf("actor: unknown executor %q", kind)
 	}
-	r := &runner{spec: spec, blocks: blocks, ctx: ctx}
+	// One goroutine per actor runs each on its own: nothing to prefetch for.
+	r := &runner{spec: spec, blocks: blocks, ctx: ctx, prefetch: kind != Actors}
 	if kind == Actors {
 		r.bar = clock.NewTreeBarrier(len(blocks))
 	} else {
@@ -199,7 +210,9 @@ type runner struct {
 	ctx    context.Context
 	bar    barrier
 	stop   bool // written by participant 0 between two barrier waits
-	err    atomic.Pointer[error]
+	// prefetch says whether the participants call spec.Prefetch.
+	prefetch bool
+	err      atomic.Pointer[error]
 }
 
 func (r *runner) fail(err error) {
@@ -251,6 +264,16 @@ func (r *runner) tick(actors []Actor, base int, c clock.Cycle) (ok bool) {
 			ok = false
 		}
 	}()
+	if pf := r.spec.Prefetch; pf != nil && r.prefetch {
+		last := len(actors) - PrefetchDistance
+		for i = range actors {
+			if i < last {
+				pf(base+i+PrefetchDistance, c)
+			}
+			actors[i].Tick(c)
+		}
+		return true
+	}
 	for i = range actors {
 		actors[i].Tick(c)
 	}

@@ -2,8 +2,10 @@ package link
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/internal/prefetch"
 )
 
 // Wires holds the wires of a network in one arena. A wire carries the two
@@ -60,6 +62,9 @@ func NewWires(n, flitLatencyCycles, creditLatencyCycles int) *Wires {
 	}
 	return ws
 }
+
+// Bytes is the memory the arena holds.
+func (ws *Wires) Bytes() int { return len(ws.slots) * int(unsafe.Sizeof(wireSlot{})) }
 
 // Len is the number of wires.
 func (ws *Wires) Len() int { return len(ws.slots) >> ws.shift }
@@ -175,6 +180,11 @@ func (ws *Wires) CountInTransit(w int, next clock.Cycle, flits, credits []int32)
 //go:noinline
 func doubleSend(what string, now clock.Cycle) {
 	panic(fmt.Sprintf("wire: second %s sent in cycle %d", what, now))
+}
+
+// Prefetch asks for the rings of wires w..w+n-1.
+func (ws *Wires) Prefetch(w, n int) {
+	prefetch.Lines(unsafe.Pointer(&ws.slots[w<<ws.shift]), (n<<ws.shift*48+63)/64)
 }
 
 // Wire is one wire of an arena, for code off the hot path, such as a

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/internal/prefetch"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -71,6 +73,61 @@ type Network struct {
 	base   []int       // base[r] is the wire index of router r's port 0
 	actors []actor.Actor
 	units  []int
+
+	// The arenas of router state, and what actor i is: router actorRef[i]
+	// if >= 0, NI -actorRef[i]-1 otherwise (for prefetching).
+	routerArena []Router
+	ivcArena    []inVC
+	portArena   []portState
+	actorRef    []int32
+}
+
+// StateBytes is the memory the network's routers, NIs and wires hold now,
+// their pools included (not the traffic sources, sinks or policies).
+func (n *Network) StateBytes() int {
+	b := len(n.routerArena)*int(unsafe.Sizeof(Router{})) + len(n.ivcArena)*int(unsafe.Sizeof(inVC{})) +
+		len(n.portArena)*int(unsafe.Sizeof(portState{})) + n.wires.Bytes() + len(n.NIs)*int(unsafe.Sizeof(NI{}))
+	for _, r := range n.Routers {
+		b += len(r.outs)*int(unsafe.Sizeof(outVC{})) + cap(r.pkts)*int(unsafe.Sizeof(pktDesc{})) +
+			cap(r.cands)*int(unsafe.Sizeof(candSlot{})) + cap(r.reqs)*int(unsafe.Sizeof(vaReq{})) + 8*len(r.PortFlits)
+	}
+	for _, ni := range n.NIs {
+		b += len(ni.vc)*int(unsafe.Sizeof(niVC{})) + cap(ni.q.ring)*int(unsafe.Sizeof(Packet{}))
+	}
+	return b
+}
+
+// Prefetcher returns the function an executor calls to prefetch the state
+// of the actor it will tick a few actors later (actor.Spec.Prefetch), or
+// nil when the network's state is small enough to stay in the processor's
+// caches (under 16 MiB), where asking costs more than it gains.
+//
+// Once the state outgrows the last-level cache, every cycle brings it from
+// memory, and a router's ports, input VCs and input wires are three
+// streams the hardware prefetcher does not follow far enough ahead: asking
+// for them two routers in advance gave 1.31M -> 1.57M router-cycles/s on
+// a 128x128 torus at 0.04 flits/node/cycle (2 vCPUs, serial), and left a
+// 32x32 torus unchanged. An idle router (nothing buffered) is skipped.
+func (n *Network) Prefetcher() func(actor int, now clock.Cycle) {
+	if n.StateBytes() < 16<<20 {
+		return nil
+	}
+	return n.prefetch
+}
+
+// prefetch asks for the ports, input VCs and input wires of actor i if it
+// is a router with flits buffered. It reads only that router's count of
+// buffered flits, and only from the goroutine that ticks it.
+func (n *Network) prefetch(i int, _ clock.Cycle) {
+	a := int(n.actorRef[i])
+	if a < 0 || n.routerArena[a].buffered == 0 {
+		return
+	}
+	b := n.base[a]
+	P := n.base[a+1] - b
+	prefetch.Lines(unsafe.Pointer(&n.portArena[b]), P)
+	prefetch.Lines(unsafe.Pointer(&n.ivcArena[b*n.Cfg.VCs]), (P*n.Cfg.VCs*int(unsafe.Sizeof(inVC{}))+63)/64)
+	n.wires.Prefetch(b, P)
 }
 
 // Build wires a network. sources[i] and sinks[i] belong to node i; a nil
@@ -267,13 +324,18 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, s
 		attached[r] = append(attached[r], i)
 	}
 	first := make([]int, nr)
+	n.actors = make([]actor.Actor, 0, nr+nn)
+	n.actorRef = make([]int32, 0, nr+nn)
 	for r, rt := range n.Routers {
 		first[r] = len(n.actors)
 		n.actors = append(n.actors, rt)
+		n.actorRef = append(n.actorRef, int32(r))
 		for _, i := range attached[r] {
 			n.actors = append(n.actors, n.NIs[i])
+			n.actorRef = append(n.actorRef, int32(-i-1))
 		}
 	}
+	n.routerArena, n.ivcArena, n.portArena = routers, pvs, portStates
 	for _, u := range t.Units() {
 		n.units = append(n.units, first[u])
 	}

@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -224,5 +225,59 @@ func TestNILayout(t *testing.T) {
 	}
 	if off := unsafe.Offsetof(NI{}.q) + unsafe.Sizeof(SourceQueue{}); off > 64 {
 		t.Errorf("NI's source queue ends at offset %d, past the first cache line", off)
+	}
+}
+
+// TestPrefetchChangesNothing: a run that prefetches (forced here on a
+// network small enough that Prefetcher would not) ends in the same state as
+// one that does not, under the serial and shards executors; a large
+// network gets a prefetcher, a small one none.
+func TestPrefetchChangesNothing(t *testing.T) {
+	torus, _ := link.NewTorus(6)
+	N := torus.Nodes()
+	run := func(kind actor.Kind, prefetch bool) (Totals, []uint64) {
+		srcs := make([]Source, N)
+		for i := range srcs {
+			srcs[i] = &burst{node: i, nodes: N, m: 30, size: 8}
+		}
+		cfg := Config{Routing: "dor-dateline", VCs: 3, BufferFlits: 8, Switching: Wormhole, RoutingDelayCycles: 1,
+			LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}
+		n := build(t, torus, cfg, srcs, nil)
+		if n.Prefetcher() != nil {
+			t.Fatalf("a %s with %d bytes of state gets a prefetcher", torus, n.StateBytes())
+		}
+		acts, units := n.Actors()
+		spec := actor.Spec{Actors: acts, Units: units, To: 3000, Chunk: 100}
+		if prefetch {
+			spec.Prefetch = n.prefetch
+		}
+		if _, err := actor.Run(context.Background(), kind, 2, spec); err != nil {
+			t.Fatal(err)
+		}
+		var hashes []uint64
+		for _, ni := range n.NIs {
+			hashes = append(hashes, ni.recvHash, uint64(ni.LastDelivery))
+		}
+		return n.Totals(), hashes
+	}
+	want, wantH := run(actor.Serial, false)
+	if want.PacketsDelivered != uint64(30*N) {
+		t.Fatalf("delivered %d of %d", want.PacketsDelivered, 30*N)
+	}
+	for _, kind := range []actor.Kind{actor.Serial, actor.Shards} {
+		got, gotH := run(kind, true)
+		if got != want || !slices.Equal(gotH, wantH) {
+			t.Errorf("%s with prefetching: %+v, want %+v", kind, got, want)
+		}
+	}
+	big, _ := link.NewTorus(96)
+	srcs := make([]Source, big.Nodes())
+	for i := range srcs {
+		srcs[i] = &burst{node: i, nodes: big.Nodes()}
+	}
+	n := build(t, big, Config{Routing: "dor-dateline", VCs: 4, BufferFlits: 16, Switching: Wormhole, RoutingDelayCycles: 1,
+		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}, srcs, nil)
+	if n.Prefetcher() == nil {
+		t.Errorf("a %s with %d bytes of state gets no prefetcher", big, n.StateBytes())
 	}
 }

@@ -72,7 +72,7 @@ func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmup
 	}
 	acts, units := b.Net.Actors()
 	if warmupCycles > 0 {
-		if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, To: clock.Cycle(warmupCycles), Chunk: 1024}); err != nil {
+		if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, To: clock.Cycle(warmupCycles), Chunk: 1024, Prefetch: b.Net.Prefetcher()}); err != nil {
 			return BenchResult{}, err
 		}
 	}
@@ -82,7 +82,7 @@ func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmup
 	runtime.ReadMemStats(&ms0)
 	start := time.Now()
 	if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, From: clock.Cycle(warmupCycles),
-		To: clock.Cycle(warmupCycles + cycles), Chunk: 1024}); err != nil {
+		To: clock.Cycle(warmupCycles + cycles), Chunk: 1024, Prefetch: b.Net.Prefetcher()}); err != nil {
 		return BenchResult{}, err
 	}
 	sec := time.Since(start).Seconds()

@@ -275,7 +275,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		return false
 	}
-	spec := actor.Spec{To: clock.Cycle(m.MaxCycles), Chunk: int(chunk), Hook: hook}
+	spec := actor.Spec{To: clock.Cycle(m.MaxCycles), Chunk: int(chunk), Hook: hook, Prefetch: net.Prefetcher()}
 	spec.Actors, spec.Units = net.Actors()
 	exec := opt.Exec
 	if exec == "" {
