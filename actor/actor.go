@@ -142,6 +142,12 @@ func Run(ctx context.Context, kind Kind, workers int, spec Spec) (clock.Cycle, e
 	} else {
 		r.bar = spinBarrier{clock.NewBarrier(len(blocks), spin)}
 	}
+	// A cancelled context breaks the barrier at once, so that a run stops
+	// within a cycle, not at the end of its chunk (a cycle of a network of a
+	// million routers takes most of a second; a chunk of them, minutes).
+	// The cycle in progress is abandoned half done: a cancelled run has no
+	// result.
+	defer context.AfterFunc(ctx, func() { r.fail(ctx.Err()) })()
 	var wg sync.WaitGroup
 	for w := 1; w < len(blocks); w++ {
 		wg.Add(1)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
@@ -95,8 +96,24 @@ func TestCancelStops(t *testing.T) {
 		}
 		return false
 	}})
-	if !errors.Is(err, context.Canceled) || next != 110 {
-		t.Fatalf("next %d, err %v; want cancellation at 110", next, err)
+	if !errors.Is(err, context.Canceled) || next < 100 || next > 110 {
+		t.Fatalf("next %d, err %v; want cancellation between 100 and 110", next, err)
+	}
+}
+
+// TestCancelStopsWithinAChunk: a cancelled context stops a run within a
+// cycle or so, even when its chunks are long (a cycle of a very large
+// network is slow, and a chunk of them would take minutes).
+func TestCancelStopsWithinAChunk(t *testing.T) {
+	for _, k := range Kinds {
+		ctx, cancel := context.WithCancel(context.Background())
+		as, _ := makeRing(6, -1)
+		time.AfterFunc(20*time.Millisecond, cancel)
+		start := time.Now()
+		next, err := Run(ctx, k, 2, Spec{Actors: as, To: 1 << 40, Chunk: 1 << 30})
+		if !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
+			t.Fatalf("%s: stopped after %v at cycle %d with %v; want context.Canceled within a second", k, time.Since(start), next, err)
+		}
 	}
 }
 
