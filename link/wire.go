@@ -34,6 +34,9 @@ type Wires struct {
 	creditLat clock.Cycle
 }
 
+// WireSlotBytes is the size of one slot of a wire's ring.
+const WireSlotBytes = int64(unsafe.Sizeof(wireSlot{}))
+
 // A wireSlot is 48 bytes: the flit's stamp, the credit's stamp and VC in
 // one word, and the flit.
 type wireSlot struct {

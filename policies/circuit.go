@@ -208,30 +208,12 @@ func (cs *Circuits) WorstDelayCycles() int {
 // each router's part as its control plane. The grid shape needs a 2D torus
 // or mesh.
 func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
-	if cfg.LatencyCycles < 1 {
-		return nil, fmt.Errorf("circuit latency %d cycles < 1", cfg.LatencyCycles)
-	}
 	t := net.Topo
 	nr := t.Routers()
-	var edges []circuitEdge // directed router-to-router circuit links
-	var defs [][]regDef
-	var readout int
 	delay := make([]int, nr)
-	switch cfg.Shape {
-	case ShapeGrid:
-		g, ok := t.(*link.Grid2D)
-		if !ok {
-			return nil, fmt.Errorf("the grid entropy circuit needs a 2D torus or mesh, not a %s (use the tree circuit)", t)
-		}
-		edges, defs, readout = gridCircuit(g, delay)
-	case ShapeTree:
-		var err error
-		edges, defs, readout, err = treeCircuit(t, delay)
-		if err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("unknown circuit shape %d", cfg.Shape)
+	edges, defs, readout, err := layCircuit(t, cfg, delay)
+	if err != nil {
+		return nil, err
 	}
 	cs := &Circuits{Routers: make([]*Circuit, nr), lanes: make([]link.Control[Counts], len(edges)), wires: make([]link.Wire, len(edges))}
 	circ := make([]Circuit, nr)
@@ -271,6 +253,27 @@ func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 		net.Routers[r].SetControlPlane(c)
 	}
 	return cs, nil
+}
+
+// layCircuit lays the circuit of cfg's shape over t: its directed
+// router-to-router links, each router's register definitions and the
+// readout register; delay[r] receives router r's analytical delay in hops.
+func layCircuit(t link.Topology, cfg CircuitConfig, delay []int) ([]circuitEdge, [][]regDef, int, error) {
+	if cfg.LatencyCycles < 1 {
+		return nil, nil, 0, fmt.Errorf("circuit latency %d cycles < 1", cfg.LatencyCycles)
+	}
+	switch cfg.Shape {
+	case ShapeGrid:
+		g, ok := t.(*link.Grid2D)
+		if !ok {
+			return nil, nil, 0, fmt.Errorf("the grid entropy circuit needs a 2D torus or mesh, not a %s (use the tree circuit)", t)
+		}
+		edges, defs, readout := gridCircuit(g, delay)
+		return edges, defs, readout, nil
+	case ShapeTree:
+		return treeCircuit(t, delay)
+	}
+	return nil, nil, 0, fmt.Errorf("unknown circuit shape %d", cfg.Shape)
 }
 
 // circuitEdge is a directed circuit link: router from sends register reg

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"unsafe"
+
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
 )
@@ -44,6 +46,14 @@ func (c *Collector) Class(k int) *ClassHistograms {
 		return nil
 	}
 	return &c.others[k-1]
+}
+
+// CollectorBytes is the memory of one node's collector once it has
+// received packets of one class: the collector and its two latency
+// histograms reserved up to latencyRange cycles (SetLatencyRange).
+func CollectorBytes(latencyRange uint64) int64 {
+	buckets := max(int64(bucketOf(latencyRange))+1, 128)
+	return int64(unsafe.Sizeof(Collector{})) + 8 + 2*buckets
 }
 
 // NewCollectors returns one collector per node.

@@ -133,6 +133,21 @@ func (n *Network) prefetch(i int, _ clock.Cycle) {
 // Build wires a network. sources[i] and sinks[i] belong to node i; a nil
 // sink is allowed. ctx stops the channel-dependency check and the wiring.
 func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Network, error) {
+	if len(sources) != t.Nodes() || (sinks != nil && len(sinks) != t.Nodes()) {
+		return nil, fmt.Errorf("need one source and one sink per node (%d), got %d and %d", t.Nodes(), len(sources), len(sinks))
+	}
+	rf, err := Check(ctx, t, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return wire(ctx, t, cfg, rf, sources, sinks)
+}
+
+// Check does everything Build checks, without allocating the network: the
+// configuration's ranges, the routing function on the topology and, unless
+// AllowDeadlock, its channel dependency graph. It returns the routing
+// function.
+func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error) {
 	var errs []error
 	if cfg.VCs < 1 || cfg.VCs > 64 {
 		errs = append(errs, fmt.Errorf("vcs = %d out of range (allowed: 1..64)", cfg.VCs))
@@ -151,9 +166,6 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, s
 	}
 	if cfg.CreditLatencyCycles < 1 || cfg.CreditLatencyCycles > 1000 {
 		errs = append(errs, fmt.Errorf("credit_latency_cycles = %d out of range (allowed: 1..1000)", cfg.CreditLatencyCycles))
-	}
-	if len(sources) != t.Nodes() || (sinks != nil && len(sinks) != t.Nodes()) {
-		errs = append(errs, fmt.Errorf("need one source and one sink per node (%d), got %d and %d", t.Nodes(), len(sources), len(sinks)))
 	}
 	for r := 0; r < t.Routers(); r++ {
 		if t.Ports(r) > 64 {
@@ -187,6 +199,23 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, s
 				cfg.Routing, cfg.VCs, t, hint, err)}
 		}
 	}
+	return rf, nil
+}
+
+// pkCapOf is the most packets behind the front one that a VC buffer can
+// hold: at most a partial front packet, a partial back packet and whole
+// packets between them.
+func pkCapOf(cfg Config) int {
+	B := cfg.BufferFlits
+	pkCap := max(1, min(B-1, 1<<15))
+	if minP := max(cfg.MinPacketFlits, 1); B >= 2 {
+		pkCap = min(B, 2+(B-2)/minP) - 1
+	}
+	return pkCap
+}
+
+// wire allocates and wires a checked network.
+func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sources []Source, sinks []Sink) (*Network, error) {
 	n := &Network{Topo: t, Cfg: cfg, Routing: rf}
 	upd, _ := rf.(RouteUpdater)
 	inj, _ := rf.(Injector)
@@ -210,12 +239,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, s
 	// VCs); data[nports+i] and credit[nports+i] are what NI i reads.
 	routers := make([]Router, nr)
 	pvs := make([]inVC, nports*V)
-	// A VC holds at most a partial front packet, a partial back packet and
-	// whole packets between them.
-	pkCap := max(1, min(B-1, 1<<15))
-	if minP := max(cfg.MinPacketFlits, 1); B >= 2 {
-		pkCap = min(B, 2+(B-2)/minP) - 1
-	}
+	pkCap := pkCapOf(cfg)
 	outVCs := make([]outVC, nports*V)
 	portStates := make([]portState, nports)
 	words := make([]uint64, nports)
@@ -231,6 +255,9 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, s
 	}
 	n.Routers = make([]*Router, nr)
 	for r := range n.Routers {
+		if r&4095 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		P := t.Ports(r)
 		o := n.base[r] * V
 		b := n.base[r]
@@ -282,6 +309,9 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, s
 	// Wires are indexed by their reader, so that a cycle walks memory in
 	// order: router r reads wires[base[r]+p] at port p, NI i reads wires[nports+i].
 	for r, rt := range n.Routers {
+		if r&4095 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		for p := 0; p < int(rt.ports); p++ {
 			peer := t.Peer(r, p)
 			if !peer.Connected() {
@@ -361,10 +391,12 @@ func (n *Network) ZeroLoadLatency(src, dst, sizeFlits int) int {
 	return n.zeroLoad(n.Routing.Hops(src, dst), sizeFlits)
 }
 
-// zeroLoad is the zero-load latency of a packet of sizeFlits flits over h
-// router-to-router hops (see the package doc).
-func (n *Network) zeroLoad(h, sizeFlits int) int {
-	c := n.Cfg
+func (n *Network) zeroLoad(h, sizeFlits int) int { return ZeroLoadLatency(n.Cfg, h, sizeFlits) }
+
+// ZeroLoadLatency is the zero-load latency under configuration c of a
+// packet of sizeFlits flits over h router-to-router hops (see the package
+// doc).
+func ZeroLoadLatency(c Config, h, sizeFlits int) int {
 	return c.LinkLatencyCycles + (h+1)*c.RoutingDelayCycles + h*c.LinkLatencyCycles + c.LinkLatencyCycles + sizeFlits - 1
 }
 

@@ -281,3 +281,29 @@ func TestPrefetchChangesNothing(t *testing.T) {
 		t.Errorf("a %s with %d bytes of state gets no prefetcher", big, n.StateBytes())
 	}
 }
+
+// TestFootprintIsExact: the footprint estimated without building is what
+// the built network holds, for tori, meshes and fat-trees with several
+// VC counts and link latencies.
+func TestFootprintIsExact(t *testing.T) {
+	torus, _ := link.NewTorus(9)
+	mesh, _ := link.NewMesh(5, 3)
+	tree, _ := link.NewFatTree(3, 3)
+	for _, c := range []struct {
+		topo    link.Topology
+		routing string
+		vcs     int
+		lat     int
+	}{{torus, "dor-dateline", 4, 1}, {torus, "duato", 5, 3}, {mesh, "dor", 2, 1}, {tree, "fattree-static", 1, 2}, {tree, "fattree-adaptive", 3, 1}} {
+		cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: 16, RoutingDelayCycles: 1,
+			LinkLatencyCycles: c.lat, CreditLatencyCycles: 1, MaxPacketFlits: 8}
+		srcs := make([]Source, c.topo.Nodes())
+		for i := range srcs {
+			srcs[i] = &burst{node: i, nodes: c.topo.Nodes()}
+		}
+		n := build(t, c.topo, cfg, srcs, nil)
+		if got, want := EstimateFootprint(c.topo, cfg).StateBytes, int64(n.StateBytes()); got != want {
+			t.Errorf("%s %s: estimated %d bytes of state, built %d", c.topo, c.routing, got, want)
+		}
+	}
+}

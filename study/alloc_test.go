@@ -10,14 +10,16 @@ import (
 )
 
 // TestSteadyStateAllocatesNothing checks that a simulated cycle allocates
-// nothing once a network below saturation has warmed up: routers, network
-// interfaces, lanes, traffic sources and collectors all work in place. It
-// runs 1,000 and then 3,000 cycles after the warm-up and asserts that the
-// 2,000 extra cycles allocated fewer than 20 times (in one of three tries):
-// one allocation per cycle, per packet or per flit would be thousands. What remains is rare
-// growth by doubling (a latency histogram meeting a new largest latency, a
-// source queue a new longest backlog); past saturation these keep
-// growing, which `icnsim bench` shows in allocs/cycle.
+// nothing once a network below saturation has warmed up (10,000 cycles, by
+// when the per-router pools and per-node histograms have met their usual
+// peaks): routers, network interfaces, lanes, traffic sources and
+// collectors all work in place. It runs 1,000 and then 3,000 cycles after
+// the warm-up and asserts that the 2,000 extra cycles allocated fewer than
+// 20 times (in one of three tries): one allocation per cycle, per packet or
+// per flit would be thousands. What remains is rare growth by doubling (a
+// latency histogram meeting a new largest latency, a pool or a source queue
+// a new peak); past saturation these keep growing, which `icnsim bench`
+// shows in allocs/cycle.
 func TestSteadyStateAllocatesNothing(t *testing.T) {
 	for _, tc := range []struct {
 		scenario string
@@ -48,7 +50,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 				at += cycles
 				return m1.Mallocs - m0.Mallocs
 			}
-			run(3000) // warm-up: queues, histograms and scratch reach their sizes
+			run(10000) // warm-up: queues, pools, histograms and scratch reach their sizes
 			// Up to three tries: on a loaded machine the Go runtime behind the
 			// shards executor's goroutines now and then allocates a few dozen
 			// times (seen once in CI: 11 and 34), which only adds. Something

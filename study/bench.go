@@ -47,6 +47,32 @@ func BenchScenarioNames() []string {
 	return names
 }
 
+// WithSize returns cfg with its network's size set to size: k of a torus
+// or mesh, levels of a fat-tree. With sameChannelLoad, the offered load of
+// a torus or mesh is scaled by k/size so that every channel carries the
+// same load as in cfg under uniform traffic (whose channel load grows
+// with k); a fat-tree's is kept (its channel load under uniform traffic
+// does not grow with the levels).
+func WithSize(cfg Config, size int, sameChannelLoad bool) (Config, error) {
+	c := cfg
+	switch c.Network.Topology {
+	case "torus", "mesh":
+		if sameChannelLoad {
+			c.Traffic.Load = cfg.Traffic.Load * float64(cfg.Network.K) / float64(size)
+		}
+		c.Network.K = size
+	case "fattree":
+		c.Network.Levels = size
+	default:
+		return c, fmt.Errorf("--sizes: topology %q has no size", c.Network.Topology)
+	}
+	c.Name = fmt.Sprintf("%s/size-%d", cfg.Name, size)
+	if errs := c.Validate(); len(errs) > 0 {
+		return c, fmt.Errorf("--sizes %d: %w", size, errs[0])
+	}
+	return c, nil
+}
+
 // BenchResult is one measurement of the simulator's speed.
 type BenchResult struct {
 	Scenario             string  `json:"scenario"`
@@ -61,15 +87,25 @@ type BenchResult struct {
 	AllocsPerCycle       float64 `json:"allocs_per_cycle"`
 	AcceptedFlitsPerNode float64 `json:"accepted_flits_per_node_cycle"`
 	GOMAXPROCS           int     `json:"gomaxprocs"`
+	// BuildSeconds is the time to check and build the network;
+	// HeapBytesPerRouter the live heap the built network, its collectors
+	// and sources hold after the warm-up, per router with its nodes.
+	BuildSeconds       float64 `json:"build_seconds"`
+	HeapBytesPerRouter float64 `json:"heap_bytes_per_router"`
 }
 
 // Bench builds cfg, runs warmupCycles untimed and then cycles timed cycles
 // with the given executor, and reports the speed.
 func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmupCycles, cycles int64) (BenchResult, error) {
+	var heap0, heap1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&heap0)
+	built := time.Now()
 	b, err := Build(ctx, cfg)
 	if err != nil {
 		return BenchResult{}, err
 	}
+	buildSec := time.Since(built).Seconds()
 	acts, units := b.Net.Actors()
 	if warmupCycles > 0 {
 		if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, To: clock.Cycle(warmupCycles), Chunk: 1024, Prefetch: b.Net.Prefetcher()}); err != nil {
@@ -79,6 +115,7 @@ func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmup
 	before := b.Net.Totals()
 	var ms0, ms1 runtime.MemStats
 	runtime.GC()
+	runtime.ReadMemStats(&heap1)
 	runtime.ReadMemStats(&ms0)
 	start := time.Now()
 	if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, From: clock.Cycle(warmupCycles),
@@ -108,6 +145,8 @@ func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmup
 		AllocsPerCycle:       float64(ms1.Mallocs-ms0.Mallocs) / float64(cycles),
 		AcceptedFlitsPerNode: float64(after.FlitsDelivered-before.FlitsDelivered) / float64(cycles) / float64(b.Net.Topo.Nodes()),
 		GOMAXPROCS:           runtime.GOMAXPROCS(0),
+		BuildSeconds:         buildSec,
+		HeapBytesPerRouter:   float64(int64(heap1.HeapAlloc)-int64(heap0.HeapAlloc)) / float64(routers),
 	}, nil
 }
 
@@ -131,5 +170,10 @@ func PeakRSS() uint64 {
 	return ms.Sys
 }
 
-// FormatBytes prints a byte count in MiB.
-func FormatBytes(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+// FormatBytes prints a byte count in MiB, or GiB from 1 GiB on.
+func FormatBytes(b uint64) string {
+	if b >= 1<<30 {
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+}

@@ -36,6 +36,18 @@ type Built struct {
 	Entropy *policies.Entropy
 }
 
+// latencyRangeCycles is the range of latencies a node's histograms hold
+// from the start, given the zero-load latency of the longest route: below
+// saturation a packet's latency stays within about twice that, and at
+// least 255 cycles (256 one-byte buckets) for small networks, whose
+// queueing adds more than their short routes do (a 4-ary 5-tree's longest
+// zero-load latency is 34 cycles and its p99 126 at 0.3 flits/node/cycle).
+// A wider start costs one byte per cycle per histogram; a narrower one
+// reallocates the histograms of every node as their tails arrive.
+func latencyRangeCycles(maxZeroLoadCycles int) uint64 {
+	return uint64(max(2*maxZeroLoadCycles, 255))
+}
+
 // Build turns a validated configuration into a network. ctx stops it.
 func Build(ctx context.Context, cfg Config) (*Built, error) { return build(ctx, cfg, false) }
 
@@ -62,20 +74,11 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	}
 	net, err := router.Build(ctx, topo, rc, srcs, sinks)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		var de *router.DeadlockError
-		if errors.As(err, &de) {
-			return nil, &FieldError{Key: "router.vcs", Value: cfg.Router.VCs, Allowed: de.Msg}
-		}
-		return nil, err
+		return nil, routerError(ctx, cfg, err)
 	}
-	// Below saturation a packet's latency stays within about twice the
-	// zero-load latency of the longest route: histograms start that wide.
 	tc := cfg.TrafficConfig()
 	for _, c := range cols {
-		c.SetLatencyRange(uint64(2 * net.MaxZeroLoadLatency(tc.MaxPacketFlits())))
+		c.SetLatencyRange(latencyRangeCycles(net.MaxZeroLoadLatency(tc.MaxPacketFlits())))
 	}
 	gate, _, err := cfg.Policy.Gate()
 	if err != nil {
@@ -86,6 +89,46 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 		return nil, err
 	}
 	return &Built{Cfg: cfg, Net: net, Collectors: cols, Entropy: ent}, nil
+}
+
+// routerError names the key behind a router's refusal: a routing that can
+// deadlock is reported against router.vcs.
+func routerError(ctx context.Context, cfg Config, err error) error {
+	var de *router.DeadlockError
+	if ctx.Err() == nil && errors.As(err, &de) {
+		return &FieldError{Key: "router.vcs", Value: cfg.Router.VCs, Allowed: de.Msg}
+	}
+	return err
+}
+
+// checkNetwork reports what building cfg's network would refuse, the
+// channel-dependency check included, without allocating the network.
+func checkNetwork(ctx context.Context, cfg Config) error {
+	topo, err := cfg.Topology()
+	if err != nil {
+		return err
+	}
+	if _, err := router.Check(ctx, topo, cfg.RouterConfig()); err != nil {
+		return routerError(ctx, cfg, err)
+	}
+	return nil
+}
+
+// checkTraffic reports what making cfg's traffic sources and installing
+// its policy would refuse, without doing either.
+func checkTraffic(cfg Config) error {
+	topo, err := cfg.Topology()
+	if err != nil {
+		return err
+	}
+	if err := traffic.Check(cfg.TrafficConfig(), Geometry(topo)); err != nil {
+		return err
+	}
+	gate, _, err := cfg.Policy.Gate()
+	if err != nil {
+		return err
+	}
+	return policies.CheckEntropy(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
 }
 
 // Run builds and runs one configuration.

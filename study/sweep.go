@@ -803,30 +803,68 @@ func (f *File) Describe() string {
 	return b.String()
 }
 
-// CheckBuild builds one network of every distinct network, router and packet
-// size of the study, so that errors found only when a network is built (a
-// channel dependency cycle) are reported before anything runs.
+// CheckBuild reports, before anything runs, the errors found only when a
+// run is built: for every distinct network, router and packet size of the
+// study the router's checks and its channel-dependency check, and for
+// every distinct network, traffic and policy the traffic sources' and the
+// policy's checks. It builds nothing: a network too large for the machine
+// can be checked.
 func (f *File) CheckBuild(ctx context.Context) error {
-	type shape struct {
+	type netShape struct {
 		n Network
 		r Router
 		p int
 	}
-	seen := map[shape]bool{}
+	type trafficShape struct {
+		n Network
+		t Traffic
+		p Policy
+	}
+	seenNet, seenTraffic := map[netShape]bool{}, map[trafficShape]bool{}
 	var errs []error
 	for i := range f.Points {
 		pt := &f.Points[i]
-		s := shape{pt.Config.Network, pt.Config.Router, pt.Config.Traffic.PacketFlits}
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
-		if _, err := Build(ctx, pt.Config); err != nil {
-			if ctx.Err() != nil {
-				return err
+		c := pt.Config
+		if s := (netShape{c.Network, c.Router, c.Traffic.PacketFlits}); !seenNet[s] {
+			seenNet[s] = true
+			if err := checkNetwork(ctx, c); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
+				errs = append(errs, f.locate(err, pt))
 			}
-			errs = append(errs, f.locate(err, pt))
+		}
+		if s := (trafficShape{c.Network, c.Traffic, c.Policy}); !seenTraffic[s] {
+			seenTraffic[s] = true
+			if err := checkTraffic(c); err != nil {
+				errs = append(errs, f.locate(err, pt))
+			}
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// Estimates returns the estimate of every distinct network, router, packet
+// size and policy of the study, with the first point that has it.
+func (f *File) Estimates() ([]Estimate, []*Point) {
+	type shape struct {
+		n Network
+		r Router
+		p int
+		q Policy
+	}
+	seen := map[shape]bool{}
+	var es []Estimate
+	var pts []*Point
+	for i := range f.Points {
+		pt := &f.Points[i]
+		c := pt.Config
+		if s := (shape{c.Network, c.Router, c.Traffic.PacketFlits, c.Policy}); !seen[s] {
+			seen[s] = true
+			if e, err := EstimateRun(c); err == nil {
+				es, pts = append(es, e), append(pts, pt)
+			}
+		}
+	}
+	return es, pts
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"unsafe"
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/router"
@@ -74,14 +75,39 @@ func (c *Config) longPacketShare() float64 {
 
 // New returns one Source per node. Node i draws from PCG stream (seed, i).
 func New(c Config, g Geometry, seed uint64) ([]router.Source, error) {
+	pat, phase, err := check(c, g, seed)
+	if err != nil {
+		return nil, err
+	}
+	rate := c.LoadFlits / c.MeanPacketFlits() // packets per node per cycle
+	longP := c.longPacketShare()
+	srcs := make([]router.Source, g.Nodes)
+	for i := range srcs {
+		s := &source{node: i, cfg: &c, pat: pat, phase: phase, rate: rate, longP: longP,
+			rng: rand.New(rand.NewPCG(seed, uint64(i)))}
+		if rate > 0 && rate < 1 {
+			s.logq = math.Log1p(-rate)
+		}
+		srcs[i] = s
+	}
+	return srcs, nil
+}
+
+// Check reports the errors New would for c on geometry g, without making
+// the sources.
+func Check(c Config, g Geometry) error {
+	_, _, err := check(c, g, 0)
+	return err
+}
+
+// check validates c and makes its patterns.
+func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 	var errs []error
 	pp := c.PatternParams
 	pp.Seed = seed
-	pat, err := NewPattern(c.Pattern, g, pp)
-	if err != nil {
+	if pat, err = NewPattern(c.Pattern, g, pp); err != nil {
 		errs = append(errs, err)
 	}
-	var phase Pattern
 	if c.PhaseCycle > 0 {
 		if phase, err = NewPattern(c.PhasePattern, g, pp); err != nil {
 			errs = append(errs, fmt.Errorf("phase: %w", err))
@@ -105,21 +131,21 @@ func New(c Config, g Geometry, seed uint64) ([]router.Source, error) {
 	if c.LongVolumeShare < 0 || c.LongVolumeShare > 1 {
 		errs = append(errs, fmt.Errorf("long_volume_share = %g out of range (allowed: 0..1)", c.LongVolumeShare))
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	rate := c.LoadFlits / c.MeanPacketFlits() // packets per node per cycle
-	longP := c.longPacketShare()
-	srcs := make([]router.Source, g.Nodes)
-	for i := range srcs {
-		s := &source{node: i, cfg: &c, pat: pat, phase: phase, rate: rate, longP: longP,
-			rng: rand.New(rand.NewPCG(seed, uint64(i)))}
-		if rate > 0 && rate < 1 {
-			s.logq = math.Log1p(-rate)
+	return pat, phase, errors.Join(errs...)
+}
+
+// SourceBytes is the memory New takes per node for configuration c: the
+// source with its random stream (and its entry in the list New returns),
+// a source queue's first four packets, and the permutation of a
+// random-pair pattern (one int per node, in each phase that uses it).
+func SourceBytes(c Config) int64 {
+	b := int64(unsafe.Sizeof(source{})) + 32 + 16 + 4*int64(unsafe.Sizeof(router.Packet{}))
+	for _, p := range []string{c.Pattern, c.PhasePattern} {
+		if p == "random-pair" {
+			b += 8
 		}
-		srcs[i] = s
 	}
-	return srcs, nil
+	return b
 }
 
 type source struct {

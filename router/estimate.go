@@ -1,0 +1,57 @@
+package router
+
+import (
+	"unsafe"
+
+	"github.com/icnsim/icnsim/link"
+)
+
+// Footprint is the memory a network of a configuration takes, computed
+// from the sizes Build allocates, without building it.
+type Footprint struct {
+	// StateBytes is what Network.StateBytes reports right after Build:
+	// routers, NIs and wires with their pools at their initial sizes.
+	StateBytes int64
+	// TableBytes is the rest the network keeps: the actor and pointer
+	// lists and the routing function's tables.
+	TableBytes int64
+	// CheckBytes is the deadlock check's graph at its largest; it is
+	// garbage before the network is allocated (0 with AllowDeadlock).
+	CheckBytes int64
+}
+
+// EstimateFootprint computes the footprint of the network Build would make
+// of t and cfg. It is linear in the routers and allocates nothing.
+func EstimateFootprint(t link.Topology, cfg Config) Footprint {
+	nr, nn := int64(t.Routers()), int64(t.Nodes())
+	V := int64(cfg.VCs)
+	var nports, maxPV int64
+	var f Footprint
+	for r := 0; r < t.Routers(); r++ {
+		P := int64(t.Ports(r))
+		nports += P
+		maxPV = max(maxPV, P*V)
+		// Pools at their initial sizes, and the port flit counters.
+		f.StateBytes += 3*P*int64(unsafe.Sizeof(pktDesc{})) + P*int64(unsafe.Sizeof(candSlot{})) +
+			P*int64(unsafe.Sizeof(vaReq{})) + 8*P
+	}
+	slots := int64(2)
+	for slots < int64(max(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles))+1 {
+		slots <<= 1
+	}
+	f.StateBytes += nr*int64(unsafe.Sizeof(Router{})) + nports*V*int64(unsafe.Sizeof(inVC{})) +
+		nports*int64(unsafe.Sizeof(portState{})) + nports*V*int64(unsafe.Sizeof(outVC{})) +
+		(nports+nn)*slots*link.WireSlotBytes + nn*int64(unsafe.Sizeof(NI{})) + nn*V*int64(unsafe.Sizeof(niVC{}))
+	// Router and NI pointer lists, actors (an interface each), actor
+	// kinds, port bases; grid routing functions keep 8 bytes per router
+	// and per node.
+	f.TableBytes = 8*nr + 8*nn + 16*(nr+nn) + 4*(nr+nn) + 8*(nr+1)
+	if _, ok := t.(*link.Grid2D); ok {
+		f.TableBytes += 8*nr + 8*nn
+	}
+	if !cfg.AllowDeadlock {
+		W := (maxPV + 63) / 64
+		f.CheckBytes = 8*(nr+1) + 8*nports + nports*V*W*8 + nports*V
+	}
+	return f
+}

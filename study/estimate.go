@@ -1,0 +1,210 @@
+package study
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/traffic"
+)
+
+// Estimate is what running a configuration takes, computed from its
+// network's size without building it (linear in the routers, allocating
+// nothing large), so that a network too large for the machine is refused
+// before it is built.
+type Estimate struct {
+	Routers, Nodes, Ports int
+	// NetworkBytes is the routers, NIs and wires with their pools and the
+	// network's tables; MeasureBytes the collectors (latency histograms
+	// reserved over latencyRangeCycles) and traffic sources;
+	// PolicyBytes the entropy circuit and gates.
+	NetworkBytes, MeasureBytes, PolicyBytes int64
+	// CheckBytes is the deadlock check's graph, garbage before the network
+	// is allocated.
+	CheckBytes int64
+	// RunBytes is the resident memory of a run below saturation: the
+	// above and RuntimeBytes. Past saturation the source queues grow
+	// beyond it, by 16 bytes per packet waiting.
+	RunBytes int64
+	// PeakBytes is the most the build may hold at once: RunBytes and the
+	// check's graph.
+	PeakBytes int64
+	// BuildSeconds is the expected time to check and build the network.
+	BuildSeconds float64
+}
+
+// RuntimeBytes is the memory a run takes beside its network: the program,
+// the Go runtime and its garbage collector's bookkeeping (a 32x32 torus
+// bench process holds about 14 MiB besides its 5 MiB of network).
+const RuntimeBytes = 16 << 20
+
+// buildSecondsPerPort is the time to check and build a network, per router
+// port (a port's VCs, wires and share of the deadlock check): 2.2 us on
+// a 256x256 torus with 4 VCs, 1.9 us on a 4-ary 7-tree, 2.8 us on a
+// 128x128 mesh with 4 nodes per router, on the 2-vCPU development machine
+// (0.7 s, 0.4 s and 0.4 s).
+const buildSecondsPerPort = 2.5e-6
+
+// EstimateRun computes the estimate of a valid configuration.
+func EstimateRun(cfg Config) (Estimate, error) {
+	topo, err := cfg.Topology()
+	if err != nil {
+		return Estimate{}, err
+	}
+	rc := cfg.RouterConfig()
+	fp := router.EstimateFootprint(topo, rc)
+	e := Estimate{Routers: topo.Routers(), Nodes: topo.Nodes(), NetworkBytes: fp.StateBytes + fp.TableBytes, CheckBytes: fp.CheckBytes}
+	for r := 0; r < topo.Routers(); r++ {
+		e.Ports += topo.Ports(r)
+	}
+	tc := cfg.TrafficConfig()
+	// The latency range the collectors reserve (see build).
+	zl := router.ZeroLoadLatency(rc, topo.Diameter(), tc.MaxPacketFlits())
+	e.MeasureBytes = int64(e.Nodes) * (report.CollectorBytes(latencyRangeCycles(zl)) + traffic.SourceBytes(tc))
+	if gate, _, err := cfg.Policy.Gate(); err == nil {
+		e.PolicyBytes = policies.EntropyBytes(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
+	}
+	e.RunBytes = e.NetworkBytes + e.MeasureBytes + e.PolicyBytes + RuntimeBytes
+	e.PeakBytes = e.RunBytes + e.CheckBytes
+	e.BuildSeconds = float64(e.Ports) * buildSecondsPerPort
+	return e, nil
+}
+
+// String is the estimate as validate prints it.
+func (e Estimate) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d routers, %d nodes: about %s to run below saturation (network %s, measurement %s",
+		e.Routers, e.Nodes, FormatBytes(uint64(e.RunBytes)), FormatBytes(uint64(e.NetworkBytes)), FormatBytes(uint64(e.MeasureBytes)))
+	if e.PolicyBytes > 0 {
+		fmt.Fprintf(&b, ", entropy circuit %s", FormatBytes(uint64(e.PolicyBytes)))
+	}
+	fmt.Fprintf(&b, ", runtime %s), %s at most while building; %s to build", FormatBytes(RuntimeBytes),
+		FormatBytes(uint64(e.PeakBytes)), formatSeconds(e.BuildSeconds))
+	return b.String()
+}
+
+func formatSeconds(s float64) string {
+	if s < 0.1 {
+		return "under 0.1 s"
+	}
+	return fmt.Sprintf("about %.1f s", s)
+}
+
+// DefaultMemoryShare is the share of the machine's memory (PhysicalMemory)
+// that a run or study may be estimated to need before run and bench refuse
+// it, unless --max-memory says otherwise.
+const DefaultMemoryShare = 0.75
+
+// PhysicalMemory is the memory this process may use: the machine's
+// (MemTotal in /proc/meminfo), or its control group's limit when lower
+// (cgroup v2 memory.max, v1 memory.limit_in_bytes: a batch scheduler's
+// allocation); 0 where neither can be read.
+func PhysicalMemory() uint64 {
+	var total uint64
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				if f := strings.Fields(rest); len(f) == 2 && f[1] == "kB" {
+					if kb, err := strconv.ParseUint(f[0], 10, 64); err == nil {
+						total = kb << 10
+					}
+				}
+			}
+		}
+	}
+	for _, p := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		if b, err := os.ReadFile(p); err == nil {
+			if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 && (total == 0 || v < total) {
+				total = v
+			}
+		}
+	}
+	return total
+}
+
+// MemoryLimit is the most memory a run or study may be estimated to need;
+// Bytes 0 means no limit. Why says where it comes from, for errors.
+type MemoryLimit struct {
+	Bytes uint64
+	Why   string
+}
+
+// ParseMemoryLimit reads a --max-memory value: a size with a unit (KiB,
+// MiB, GiB, TiB, or KB, MB, GB, TB in powers of ten), a share of the
+// machine's memory ("50%"), or "off" (or 0) for no limit. The empty string
+// is the default, DefaultMemoryShare of the machine's memory (no limit
+// where that is unknown).
+func ParseMemoryLimit(s string) (MemoryLimit, error) {
+	s = strings.TrimSpace(s)
+	share := func(p float64, what string) (MemoryLimit, error) {
+		m := PhysicalMemory()
+		if m == 0 {
+			return MemoryLimit{Why: "no limit: the machine's memory is unknown"}, nil
+		}
+		return MemoryLimit{Bytes: uint64(p * float64(m)), Why: fmt.Sprintf("%s, %.0f%% of this machine's %s", what, 100*p, FormatBytes(m))}, nil
+	}
+	switch {
+	case s == "":
+		return share(DefaultMemoryShare, "the default limit")
+	case s == "off" || s == "0":
+		return MemoryLimit{Why: "no limit (--max-memory " + s + ")"}, nil
+	case strings.HasSuffix(s, "%"):
+		p, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+		if err != nil || p <= 0 || p > 100 {
+			return MemoryLimit{}, fmt.Errorf("--max-memory %q: a share must be above 0%% and at most 100%%", s)
+		}
+		return share(p/100, "--max-memory "+s)
+	}
+	units := []struct {
+		suffix string
+		bytes  float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	for _, u := range units {
+		if num, ok := strings.CutSuffix(s, u.suffix); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+			if err != nil || v <= 0 || v*u.bytes > 1<<62 {
+				break
+			}
+			return MemoryLimit{Bytes: uint64(v * u.bytes), Why: "--max-memory " + s}, nil
+		}
+	}
+	return MemoryLimit{}, fmt.Errorf("--max-memory %q: allowed: a size such as 8GiB, 512MiB or 16GB, a share of the machine's memory such as 50%%, or off", s)
+}
+
+// CheckMemory refuses a run of cfg, jobs of them at once, whose estimate
+// exceeds the limit, naming the estimate, the limit and the keys that
+// drive them.
+func CheckMemory(cfg Config, jobs int, limit MemoryLimit) error {
+	if limit.Bytes == 0 {
+		return nil
+	}
+	e, err := EstimateRun(cfg)
+	if err != nil {
+		return err
+	}
+	jobs = max(jobs, 1)
+	need := uint64(RuntimeBytes) + uint64(jobs)*uint64(e.PeakBytes-RuntimeBytes)
+	if need <= limit.Bytes {
+		return nil
+	}
+	var keys []string
+	switch cfg.Network.Topology {
+	case "fattree":
+		keys = append(keys, fmt.Sprintf("network.k = %d and network.levels = %d (%d switches)", cfg.Network.K, cfg.Network.Levels, e.Routers))
+	case "mesh":
+		keys = append(keys, fmt.Sprintf("network.k = %d (%d routers) and network.concentration = %d", cfg.Network.K, e.Routers, cfg.Network.Concentration))
+	default:
+		keys = append(keys, fmt.Sprintf("network.k = %d (%d routers)", cfg.Network.K, e.Routers))
+	}
+	keys = append(keys, fmt.Sprintf("router.vcs = %d", cfg.Router.VCs))
+	if jobs > 1 {
+		keys = append(keys, fmt.Sprintf("%d runs at once (--jobs)", jobs))
+	}
+	return fmt.Errorf("%q needs an estimated %s (%s per run, of which the network %s, about %.1f KiB per router with its nodes), more than the limit of %s (%s); the estimate grows with %s; lower them, or raise the limit with --max-memory",
+		cfg.Name, FormatBytes(need), FormatBytes(uint64(e.PeakBytes)), FormatBytes(uint64(e.NetworkBytes)),
+		float64(e.NetworkBytes+e.MeasureBytes)/float64(max(e.Routers, 1))/1024, FormatBytes(limit.Bytes), limit.Why, strings.Join(keys, ", "))
+}
