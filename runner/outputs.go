@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -21,11 +22,17 @@ import (
 
 // WriteOutputs writes the study's tables and figures from its records (every
 // run, in order). Each file is written atomically.
-func WriteOutputs(dir string, f *study.File, recs []*Record) error {
+//
+// ctx stops it between files: a file is written whole or not at all, and
+// the records it is made from stay, so icnsim plot can write the rest.
+func WriteOutputs(ctx context.Context, dir string, f *study.File, recs []*Record) error {
 	if err := removeTemps(dir); err != nil {
 		return err
 	}
 	write := func(name string, fill func(io.Writer) error) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		var buf bytes.Buffer
 		if err := fill(&buf); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -70,7 +77,7 @@ func WriteOutputs(dir string, f *study.File, recs []*Record) error {
 			return err
 		}
 	}
-	return Plot(dir, f, recs)
+	return Plot(ctx, dir, f, recs)
 }
 
 func nonNil(s []string) []string {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"path/filepath"
 	"slices"
@@ -27,7 +28,7 @@ const LoadKey = "traffic.load_flits_per_node_cycle"
 //     plot.heatmap_y, one per combination of the remaining axes;
 //   - series-SERIES, node-throughput and latency-cdf: one line per point
 //     (replicate 0), when the study has at most plot.max_lines points.
-func Plot(dir string, f *study.File, recs []*Record) error {
+func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error {
 	formats := f.Plot.Formats
 	if len(formats) == 0 {
 		return nil
@@ -68,6 +69,9 @@ func Plot(dir string, f *study.File, recs []*Record) error {
 					slices.SortStableFunc(l.XY, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
 					c.Lines = append(c.Lines, l)
 				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 				if err := c.Save(filepath.Join(pdir, fileName(m+"-vs-"+study.ShortKey(x), grp.label)), formats); err != nil {
 					return err
 				}
@@ -92,6 +96,9 @@ func Plot(dir string, f *study.File, recs []*Record) error {
 				xv, _ := ps.point.Value(hx)
 				yv, _ := ps.point.Value(hy)
 				h.Z[slices.Index(ys, yv)][slices.Index(xs, xv)] = ps.mean[m]
+			}
+			if err := ctx.Err(); err != nil {
+				return err
 			}
 			if err := h.Save(filepath.Join(pdir, fileName("heatmap-"+m, grp.label)), formats); err != nil {
 				return err
@@ -154,6 +161,9 @@ func Plot(dir string, f *study.File, recs []*Record) error {
 				}
 				c.Lines = append(c.Lines, l)
 			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if err := c.Save(filepath.Join(pdir, "series-"+s.name), formats); err != nil {
 				return err
 			}
@@ -169,7 +179,13 @@ func Plot(dir string, f *study.File, recs []*Record) error {
 		nodes.Lines = append(nodes.Lines, l)
 		cdf.Lines = append(cdf.Lines, figure.Line{Name: name(rec), XY: rec.Result.LatencyCDF})
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := nodes.Save(filepath.Join(pdir, "node-throughput"), formats); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	return cdf.Save(filepath.Join(pdir, "latency-cdf"), formats)

@@ -111,6 +111,9 @@ type Options struct {
 	// NoReuse simulates every run, even one whose result an equivalent run
 	// already gave (see study.Equivalence); the results are the same.
 	NoReuse bool
+	// MaxMemory refuses the study, before anything runs, when Jobs of its
+	// largest runs at once are estimated to need more (zero Bytes: no limit).
+	MaxMemory study.MemoryLimit
 }
 
 // Record is one finished run, as written to points/ID.json.
@@ -252,11 +255,27 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	// before anything is written.
 	if err := f.CheckBuild(ctx); err != nil {
 		if ctx.Err() != nil {
-			return out, fmt.Errorf("interrupted while checking the study's networks, before any run started; run it again (with --resume if %s holds runs of an earlier attempt)", orNowhere(opt.Out))
+			if opt.Out == "" {
+				return out, errors.New("interrupted while checking the study's networks, before any run started")
+			}
+			return out, fmt.Errorf("interrupted while checking the study's networks, before any run started; run it again (with --resume if %s holds runs of an earlier attempt)", opt.Out)
 		}
 		return out, err
 	}
 	const checked = true
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	_, pts := f.Estimates()
+	for _, pt := range pts {
+		if err := study.CheckMemory(pt.Config, min(jobs, len(runs)), opt.MaxMemory); err != nil {
+			if len(pt.Params) > 0 {
+				return out, fmt.Errorf("%s: at the point %s: %w", f.Path, pt.Label(), err)
+			}
+			return out, fmt.Errorf("%s: %w", f.Path, err)
+		}
+	}
 	if opt.Out != "" {
 		if err := prepare(opt.Out, f, opt.Resume); err != nil {
 			return out, err
@@ -294,10 +313,6 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opt.Progress) }),
 			progressbar.OptionSetWidth(30))
-	}
-	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
 	}
 	workers := max(opt.Workers, 1)
 	finish := func(i int, res *report.Result) error {
@@ -347,7 +362,11 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 
 	if err != nil || ctx.Err() != nil {
 		if ctx.Err() != nil {
-			return out, fmt.Errorf("interrupted: %d of %d runs of this share finished and are kept in %s; continue with --resume", out.Resumed+out.Ran+out.Reproduced, out.Share, orNowhere(opt.Out))
+			done := out.Resumed + out.Ran + out.Reproduced
+			if opt.Out == "" {
+				return out, fmt.Errorf("interrupted: %d of %d runs finished; nothing is kept without --out", done, out.Share)
+			}
+			return out, fmt.Errorf("interrupted: %d of %d runs of this share finished and are kept in %s; continue with --resume", done, out.Share, opt.Out)
 		}
 		return out, err
 	}
@@ -363,18 +382,11 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		out.Results = nil
 	}
 	if out.Complete && opt.Out != "" {
-		if err := WriteOutputs(opt.Out, f, out.Records); err != nil {
+		if err := WriteOutputs(ctx, opt.Out, f, out.Records); err != nil {
 			return out, err
 		}
 	}
 	return out, nil
-}
-
-func orNowhere(dir string) string {
-	if dir == "" {
-		return "memory only (no --out: nothing kept)"
-	}
-	return dir
 }
 
 // LoadStudy reads the study file of a study directory.
@@ -390,7 +402,7 @@ func LoadStudy(dir string) (*study.File, error) {
 // run on several machines) into out, which may be one of them, and writes
 // the study's outputs. A run missing from every directory is reported, with
 // nothing written beyond the runs that are there.
-func Merge(dirs []string, out string) (*Outcome, error) {
+func Merge(ctx context.Context, dirs []string, out string) (*Outcome, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("merge needs at least one study directory")
 	}
@@ -419,6 +431,9 @@ func Merge(dirs []string, out string) (*Outcome, error) {
 	var missing []string
 	sources := append([]string{out}, dirs...) // runs already merged count
 	for i := range runs {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
 		r := &runs[i]
 		for _, d := range sources {
 			if rec, ok := loadRecord(d, r); ok {
@@ -453,11 +468,11 @@ func Merge(dirs []string, out string) (*Outcome, error) {
 	for _, r := range res.Records {
 		res.Results = append(res.Results, r.Result)
 	}
-	return res, WriteOutputs(out, f, res.Records)
+	return res, WriteOutputs(ctx, out, f, res.Records)
 }
 
 // Reload reads every record of a complete study directory (for icnsim plot).
-func Reload(dir string) (*study.File, []*Record, error) {
+func Reload(ctx context.Context, dir string) (*study.File, []*Record, error) {
 	f, err := LoadStudy(dir)
 	if err != nil {
 		return nil, nil, err
@@ -465,6 +480,9 @@ func Reload(dir string) (*study.File, []*Record, error) {
 	runs := f.Runs()
 	recs := make([]*Record, len(runs))
 	for i := range runs {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		rec, ok := loadRecord(dir, &runs[i])
 		if !ok {
 			return nil, nil, fmt.Errorf("%s: run %s is missing or corrupt; finish the study with icnsim run --resume", dir, runs[i].ID())

@@ -102,11 +102,11 @@ func TestStudyIdenticalAcrossJobsAndShards(t *testing.T) {
 		}
 		shards = append(shards, d)
 	}
-	if _, err := Merge(shards[:2], filepath.Join(root, "partial")); err == nil || !strings.Contains(err.Error(), "runs are missing") || !strings.Contains(err.Error(), "p000002-r000") {
+	if _, err := Merge(context.Background(), shards[:2], filepath.Join(root, "partial")); err == nil || !strings.Contains(err.Error(), "runs are missing") || !strings.Contains(err.Error(), "p000002-r000") {
 		t.Fatalf("merge of two of three shards: %v", err)
 	}
 	merged := filepath.Join(root, "merged")
-	if _, err := Merge(shards, merged); err != nil {
+	if _, err := Merge(context.Background(), shards, merged); err != nil {
 		t.Fatal(err)
 	}
 	dirtest.Same(t, one, merged)
@@ -262,11 +262,11 @@ heatmap_metric = "latency_mean_cycles"
 		}
 	}
 	os.RemoveAll(filepath.Join(d, "plots"))
-	g, recs, err := Reload(d)
+	g, recs, err := Reload(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteOutputs(d, g, recs); err != nil {
+	if err := WriteOutputs(context.Background(), d, g, recs); err != nil {
 		t.Fatal(err)
 	}
 	after := dirtest.Tree(t, filepath.Join(d, "plots"))

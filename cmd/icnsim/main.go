@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"text/tabwriter"
 
@@ -28,17 +29,65 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, sig := interruptible()
 	app := newApp(os.Stdout)
-	if err := app.RunContext(ctx, flagsFirst(app, os.Args)); err != nil {
+	err := app.RunContext(ctx, flagsFirst(app, os.Args))
+	if s := sig(); s != nil {
+		// Interrupted: say so once, with what the command kept, and exit
+		// as the shell expects of a process a signal ended.
+		msg := "interrupted"
+		if err != nil && !errors.Is(err, context.Canceled) {
+			msg = err.Error()
+		}
+		fmt.Fprintf(os.Stderr, "icnsim: %s: %s\n", signalName(s), msg)
+		code := 130
+		if s == syscall.SIGTERM {
+			code = 143
+		}
+		os.Exit(code)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "icnsim:", err)
 		os.Exit(1)
 	}
 }
 
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
+
+// interruptible returns a context that SIGINT or SIGTERM cancels, and a
+// function that reports the signal that did (nil for none). Every phase of
+// every command watches the context (loading, checking, building, the
+// deadlock check, the run, writing), so the process stops within a cycle
+// of the simulation. A second signal ends the process at once.
+func interruptible() (context.Context, func() os.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Value
+	go func() {
+		s := <-sigs
+		got.Store(s)
+		fmt.Fprintf(os.Stderr, "icnsim: %s: stopping (a second one stops at once)\n", signalName(s))
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		cancel()
+	}()
+	return ctx, func() os.Signal {
+		s, _ := got.Load().(os.Signal)
+		return s
+	}
+}
+
 func newApp(out io.Writer) *cli.App {
 	execFlag := &cli.StringFlag{Name: "exec", Value: "shards", Usage: "executor: serial, actors (one goroutine per router and NI) or shards"}
+	memFlag := &cli.StringFlag{Name: "max-memory", Usage: fmt.Sprintf("refuse to run when the estimated memory exceeds `LIMIT`: a size (8GiB, 512MiB, 16GB), a share of this machine's memory (50%%), or off (default: %.0f%% of the machine's memory)", 100*study.DefaultMemoryShare)}
 	workersFlag := &cli.IntFlag{Name: "workers", Value: 0, Usage: "shard workers (0 = GOMAXPROCS)"}
 	return &cli.App{
 		Name:            "icnsim",
@@ -51,7 +100,7 @@ func newApp(out io.Writer) *cli.App {
 				Name:      "run",
 				Usage:     "run a study or configuration FILE.toml, or the built-in default scenario when no file is given",
 				ArgsUsage: "[FILE.toml]",
-				Flags: []cli.Flag{execFlag, workersFlag,
+				Flags: []cli.Flag{execFlag, workersFlag, memFlag,
 					&cli.IntFlag{Name: "jobs", Value: 0, Usage: "runs of a study at once (0 = GOMAXPROCS)"},
 					&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (not with --out: a study directory is a function of its file)"},
 					&cli.StringFlag{Name: "out", Usage: "study directory `DIR` for results, tables and plots (default for a study with axes or replicates: out/NAME)"},
@@ -79,6 +128,24 @@ func newApp(out io.Writer) *cli.App {
 						return err
 					}
 					fmt.Fprint(out, f.Describe())
+					limit, err := study.ParseMemoryLimit("")
+					if err != nil {
+						return err
+					}
+					es, pts := f.Estimates()
+					for i, e := range es {
+						where := ""
+						if len(es) > 1 && len(pts[i].Params) > 0 {
+							where = " (first at " + pts[i].Label() + ")"
+						}
+						verdict := "fits " + limit.Why
+						if err := study.CheckMemory(pts[i].Config, 1, limit); err != nil {
+							verdict = "run and bench would refuse it: more than " + limit.Why + " (" + study.FormatBytes(limit.Bytes) + "); see --max-memory"
+						} else if limit.Bytes > 0 {
+							verdict += " (" + study.FormatBytes(limit.Bytes) + ")"
+						}
+						fmt.Fprintf(out, "  network%s: %s; %s\n", where, e, verdict)
+					}
 					return nil
 				},
 			},
@@ -103,7 +170,7 @@ func newApp(out io.Writer) *cli.App {
 					if c.NArg() < 1 {
 						return errors.New("merge needs at least one study DIR")
 					}
-					o, err := runner.Merge(c.Args().Slice(), c.String("out"))
+					o, err := runner.Merge(c.Context, c.Args().Slice(), c.String("out"))
 					if err != nil {
 						return err
 					}
@@ -119,11 +186,11 @@ func newApp(out io.Writer) *cli.App {
 					if c.NArg() != 1 {
 						return errors.New("plot needs exactly one study DIR")
 					}
-					f, recs, err := runner.Reload(c.Args().First())
+					f, recs, err := runner.Reload(c.Context, c.Args().First())
 					if err != nil {
 						return err
 					}
-					if err := runner.WriteOutputs(c.Args().First(), f, recs); err != nil {
+					if err := runner.WriteOutputs(c.Context, c.Args().First(), f, recs); err != nil {
 						return err
 					}
 					fmt.Fprintf(out, "redrew %s\n", filepath.Join(c.Args().First(), "plots"))
@@ -142,6 +209,9 @@ func newApp(out io.Writer) *cli.App {
 					&cli.Int64Flag{Name: "warmup", Value: 2000, Usage: "untimed warm-up cycles"},
 					&cli.IntFlag{Name: "repeat", Value: 1, Usage: "measurements per setting (all are printed)"},
 					&cli.BoolFlag{Name: "json", Usage: "print a JSON array instead of a table"},
+					&cli.StringFlag{Name: "sizes", Usage: "comma-separated network sizes to sweep: k of a torus or mesh, levels of a fat-tree (default: the scenario's)"},
+					&cli.BoolFlag{Name: "fixed-load", Usage: "with --sizes, keep the offered load per node instead of the load per channel"},
+					memFlag,
 				},
 				Action: func(c *cli.Context) error { return benchCmd(c, out) },
 			},
@@ -236,8 +306,12 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		f.Seed = c.Uint64("seed")
 	}
 	runs := len(f.Points) * f.Study.Replicates
+	limit, err := study.ParseMemoryLimit(c.String("max-memory"))
+	if err != nil {
+		return err
+	}
 	opt := runner.Options{Jobs: c.Int("jobs"), Workers: c.Int("workers"), Exec: exec, Out: c.String("out"),
-		Resume: c.Bool("resume"), Checks: c.Bool("checks"), NoReuse: c.Bool("no-reuse"), Log: os.Stderr}
+		Resume: c.Bool("resume"), Checks: c.Bool("checks"), NoReuse: c.Bool("no-reuse"), Log: os.Stderr, MaxMemory: limit}
 	if runs == 1 && opt.Workers == 0 {
 		opt.Workers = runtime.GOMAXPROCS(0) // one run: all cores to it
 	}
@@ -266,6 +340,9 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	}
 	if opt.Shard.Count > 0 && opt.Out == "" {
 		return errors.New("--shard needs --out DIR: each shard writes its runs for icnsim merge")
+	}
+	if runs == 1 && !c.Bool("quiet") && study.CheckMemory(f.Points[0].Config, 1, limit) == nil {
+		announce(f.Points[0].Config)
 	}
 	if !c.Bool("quiet") && isTerminal(os.Stderr) {
 		opt.Progress = os.Stderr
@@ -330,6 +407,14 @@ func runDefault(c *cli.Context, out io.Writer, exec actor.Kind) error {
 	return report.WriteText(out, rs)
 }
 
+// announce tells, on stderr, what a run of a large network is about to
+// build, when that takes a second or more.
+func announce(cfg study.Config) {
+	if e, err := study.EstimateRun(cfg); err == nil && e.BuildSeconds >= 1 {
+		fmt.Fprintf(os.Stderr, "icnsim: building %q: %s\n", cfg.Name, e)
+	}
+}
+
 func benchCmd(c *cli.Context, out io.Writer) error {
 	var cfg study.Config
 	if f := c.String("config"); f != "" {
@@ -362,19 +447,45 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 	if c.Int64("cycles") < 1 || c.Int64("warmup") < 0 || c.Int("repeat") < 1 {
 		return errors.New("--cycles and --repeat must be >= 1, --warmup >= 0")
 	}
-	var rs []study.BenchResult
-	for _, e := range execs {
-		ws := workers
-		if e != actor.Shards {
-			ws = []int{1}
+	cfgs := []study.Config{cfg}
+	if s := c.String("sizes"); s != "" {
+		cfgs = nil
+		for _, f := range strings.Split(s, ",") {
+			size, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				return fmt.Errorf("--sizes = %q: allowed: comma-separated sizes (k of a torus or mesh, levels of a fat-tree)", s)
+			}
+			sc, err := study.WithSize(cfg, size, !c.Bool("fixed-load"))
+			if err != nil {
+				return err
+			}
+			cfgs = append(cfgs, sc)
 		}
-		for _, w := range ws {
-			for range c.Int("repeat") {
-				r, err := study.Bench(c.Context, cfg, e, w, c.Int64("warmup"), c.Int64("cycles"))
-				if err != nil {
-					return err
+	}
+	limit, err := study.ParseMemoryLimit(c.String("max-memory"))
+	if err != nil {
+		return err
+	}
+	for _, sc := range cfgs {
+		if err := study.CheckMemory(sc, 1, limit); err != nil {
+			return err
+		}
+	}
+	var rs []study.BenchResult
+	for _, sc := range cfgs {
+		for _, e := range execs {
+			ws := workers
+			if e != actor.Shards {
+				ws = []int{1}
+			}
+			for _, w := range ws {
+				for range c.Int("repeat") {
+					r, err := study.Bench(c.Context, sc, e, w, c.Int64("warmup"), c.Int64("cycles"))
+					if err != nil {
+						return err
+					}
+					rs = append(rs, r)
 				}
-				rs = append(rs, r)
 			}
 		}
 	}
@@ -383,13 +494,13 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rs)
 	}
-	fmt.Fprintf(out, "scenario %s, %d routers, %d cycles timed after %d warm-up, GOMAXPROCS=%d, NumCPU=%d\n",
-		cfg.Name, rs[0].Routers, c.Int64("cycles"), c.Int64("warmup"), runtime.GOMAXPROCS(0), runtime.NumCPU())
+	fmt.Fprintf(out, "scenario %s, %d cycles timed after %d warm-up, GOMAXPROCS=%d, NumCPU=%d\n",
+		cfg.Name, c.Int64("cycles"), c.Int64("warmup"), runtime.GOMAXPROCS(0), runtime.NumCPU())
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "executor\tworkers\trouter-cycles/s\tflit-hops/s\tallocs/cycle\taccepted flits/node/cyc\tpeak RSS\t")
+	fmt.Fprintln(tw, "routers\texecutor\tworkers\trouter-cycles/s\ttraversals/s\theap/router\tbuild\tallocs/cycle\taccepted flits/node/cyc\tpeak RSS\t")
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.2f\t%.4f\t%s\t\n", r.Executor, r.Workers, r.RouterCyclesPerSec, r.FlitHopsPerSec,
-			r.AllocsPerCycle, r.AcceptedFlitsPerNode, study.FormatBytes(r.PeakRSSBytes))
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%.0f\t%.0f\t%.0f B\t%.2f s\t%.2f\t%.4f\t%s\t\n", r.Routers, r.Executor, r.Workers, r.RouterCyclesPerSec, r.FlitHopsPerSec,
+			r.HeapBytesPerRouter, r.BuildSeconds, r.AllocsPerCycle, r.AcceptedFlitsPerNode, study.FormatBytes(r.PeakRSSBytes))
 	}
 	return tw.Flush()
 }

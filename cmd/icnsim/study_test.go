@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"math/rand/v2"
@@ -243,4 +244,110 @@ func TestKillAndResume(t *testing.T) {
 		t.Fatalf("final resume: exit %d: %s", code, stderr)
 	}
 	t.Logf("%d files compared", dirtest.Same(t, ref, d))
+}
+
+// TestSignalStopsBuildAndRun: SIGTERM stops icnsim within two seconds
+// while it checks and builds a large network (a 300x300 torus, over a
+// second to build) and while it runs one, with a message naming the
+// signal and exit status 143.
+func TestSignalStopsBuildAndRun(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("builds a large network")
+	}
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.toml")
+	os.WriteFile(big, []byte("name = \"torus300\"\n[network]\nk = 300\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.005\n"), 0o644)
+	long := filepath.Join(dir, "long.toml")
+	os.WriteFile(long, []byte("name = \"torus48\"\n[network]\nk = 48\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.05\n[measure]\nwarmup_cycles = 1000000\nmeasure_cycles = 1000000\n"), 0o644)
+	for _, c := range []struct {
+		name  string
+		args  []string
+		wait  string        // a line of stderr to wait for, then
+		delay time.Duration // this long, before the signal
+	}{
+		{"deadlock check", []string{"run", big}, "building", 0},
+		{"build", []string{"run", big}, "building", 600 * time.Millisecond},
+		{"run", []string{"run", long}, "", 1500 * time.Millisecond},
+		{"bench", []string{"bench", "--config", long, "--warmup", "1000000"}, "", 1500 * time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], c.args...)
+			cmd.Env = append(os.Environ(), "ICNSIM_AS_MAIN=1")
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			lines := make(chan string, 100)
+			go func() {
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+				close(lines)
+			}()
+			var got []string
+			if c.wait != "" {
+				for line := range lines {
+					got = append(got, line)
+					if strings.Contains(line, c.wait) {
+						break
+					}
+				}
+			}
+			time.Sleep(c.delay)
+			sent := time.Now()
+			cmd.Process.Signal(syscall.SIGTERM)
+			for line := range lines {
+				got = append(got, line)
+			}
+			err = cmd.Wait()
+			took := time.Since(sent)
+			code := -1
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			all := strings.Join(got, "\n")
+			if code != 143 || took > 2*time.Second || !strings.Contains(all, "SIGTERM") || strings.Contains(all, "goroutine ") {
+				t.Fatalf("stopped %v after SIGTERM with exit %d (want at most 2s, 143); stderr:\n%s", took, code, all)
+			}
+			t.Logf("stopped %v after SIGTERM: %s", took.Round(time.Millisecond), got[len(got)-1])
+		})
+	}
+}
+
+// TestLargeNetworkEstimateAndGuard: validate answers for a 1024x1024 torus
+// within seconds with its estimated memory and build time, without
+// building it; run and bench refuse it under a smaller --max-memory with
+// the estimate, the limit and the keys that drive it; a bad limit is an
+// error that says what is allowed.
+func TestLargeNetworkEstimateAndGuard(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the deadlock check of a million routers under the race detector")
+	}
+	path := filepath.Join(t.TempDir(), "t1024.toml")
+	os.WriteFile(path, []byte("name = \"torus1024\"\n[network]\nk = 1024\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
+	start := time.Now()
+	stdout, stderr, code := icnsim(t, "validate", path)
+	took := time.Since(start)
+	if code != 0 || !strings.Contains(stdout, "1048576 routers") || !strings.Contains(stdout, "to run below saturation") || !strings.Contains(stdout, "to build") {
+		t.Fatalf("validate exit %d after %v:\n%s%s", code, took, stdout, stderr)
+	}
+	if took > time.Minute {
+		t.Errorf("validate took %v", took)
+	}
+	t.Logf("validate in %v: %s", took.Round(time.Millisecond), strings.TrimSpace(stdout))
+	for _, args := range [][]string{{"run", path, "--max-memory", "1GiB"}, {"bench", "--config", path, "--max-memory", "1GiB"}} {
+		_, stderr, code := icnsim(t, args...)
+		for _, want := range []string{"estimated", "limit of 1.0 GiB", "--max-memory 1GiB", "network.k = 1024", "router.vcs = 4"} {
+			if code != 1 || !strings.Contains(stderr, want) {
+				t.Errorf("%s: exit %d, stderr lacks %q:\n%s", args[0], code, want, stderr)
+			}
+		}
+	}
+	if _, stderr, code := icnsim(t, "run", path, "--max-memory", "lots"); code != 1 || !strings.Contains(stderr, "allowed") {
+		t.Errorf("--max-memory lots: exit %d: %s", code, stderr)
+	}
 }
