@@ -32,7 +32,7 @@ func EstimateFootprint(t link.Topology, cfg Config) Footprint {
 		nports += P
 		maxPV = max(maxPV, P*V)
 		// Pools at their initial sizes, and the port flit counters.
-		f.StateBytes += 3*P*int64(unsafe.Sizeof(pktDesc{})) + P*int64(unsafe.Sizeof(candSlot{})) +
+		f.StateBytes += int64(initialPkts(int(P)))*int64(unsafe.Sizeof(pktDesc{})) + int64(initialCands(int(P)))*int64(unsafe.Sizeof(candSlot{})) +
 			P*int64(unsafe.Sizeof(vaReq{})) + 8*P
 	}
 	slots := int64(2)

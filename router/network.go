@@ -265,8 +265,8 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 		*rt = Router{
 			id: int32(r), sh: sh, ports: int32(P), vcs: int32(V),
 			ivc:       pvs[o : o+P*V : o+P*V],
-			pkts:      make([]pktDesc, 3*P),
-			cands:     make([]candSlot, P),
+			pkts:      make([]pktDesc, initialPkts(P)),
+			cands:     make([]candSlot, initialCands(P)),
 			outs:      outVCs[o : o+P*V : o+P*V],
 			wires:     n.wires,
 			in0:       int32(b),
