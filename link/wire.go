@@ -187,7 +187,7 @@ func doubleSend(what string, now clock.Cycle) {
 
 // Prefetch asks for the rings of wires w..w+n-1.
 func (ws *Wires) Prefetch(w, n int) {
-	prefetch.Lines(unsafe.Pointer(&ws.slots[w<<ws.shift]), (n<<ws.shift*48+63)/64)
+	prefetch.Lines(unsafe.Pointer(&ws.slots[w<<ws.shift]), (n<<ws.shift*int(WireSlotBytes)+63)/64)
 }
 
 // Wire is one wire of an arena, for code off the hot path, such as a

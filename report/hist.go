@@ -28,7 +28,7 @@ const subBits = 10
 // outside the range waits in a small inline tail of tailCap buckets, and
 // only when the tail is full does the range grow (doubling on the side it
 // grows) to take them all: below saturation a node's few latencies beyond
-// twice the longest zero-load latency cost no allocation for a long time.
+// its reserved range cost no allocation for a long time.
 // A node of a 64x64 torus then holds about 280 bytes of counts per
 // histogram, where a dense array of 64-bit counts took 2 KiB or more.
 type Histogram struct {
@@ -101,13 +101,24 @@ func (h *Histogram) Record(v uint64) {
 //
 //go:noinline
 func (h *Histogram) spill(i int) {
-	a, b := i, i
+	h.ensure(h.tailSpan(i, i))
+	h.add(i, 1)
+	h.settle()
+}
+
+// tailSpan widens the span of buckets a..b to take the tail's.
+func (h *Histogram) tailSpan(a, b int) (int, int) {
 	for _, t := range h.tail[:h.nTail] {
 		a, b = min(a, int(t)), max(b, int(t))
 	}
-	h.cover(a, b)
-	h.add(i, 1)
-	h.settle()
+	return a, b
+}
+
+// ensure grows the range, if needed, to hold buckets a..b.
+func (h *Histogram) ensure(a, b int) {
+	if len(h.low) == 0 || a < int(h.lo) || b >= int(h.lo)+len(h.low) {
+		h.cover(a, b)
+	}
 }
 
 // settle counts the tail in the range, growing it if needed.
@@ -115,13 +126,7 @@ func (h *Histogram) settle() {
 	if h.nTail == 0 {
 		return
 	}
-	a, b := int(h.tail[0]), int(h.tail[0])
-	for _, t := range h.tail[:h.nTail] {
-		a, b = min(a, int(t)), max(b, int(t))
-	}
-	if len(h.low) == 0 || a < int(h.lo) || b >= int(h.lo)+len(h.low) {
-		h.cover(a, b)
-	}
+	h.ensure(h.tailSpan(int(h.tail[0]), int(h.tail[0])))
 	for _, t := range h.tail[:h.nTail] {
 		h.add(int(t), 1)
 	}
@@ -202,12 +207,7 @@ func (h *Histogram) Merge(o *Histogram) {
 	if len(o.low) == 0 {
 		a, b = int(o.tail[0]), int(o.tail[0])
 	}
-	for _, t := range o.tail[:o.nTail] {
-		a, b = min(a, int(t)), max(b, int(t))
-	}
-	if len(h.low) == 0 || a < int(h.lo) || b >= int(h.lo)+len(h.low) {
-		h.cover(a, b)
-	}
+	h.ensure(o.tailSpan(a, b))
 	for j := range o.low {
 		if c := o.count(j); c > 0 {
 			h.add(int(o.lo)+j, c)

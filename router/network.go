@@ -274,14 +274,8 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 			PortFlits: take64(P),
 			reqs:      make([]vaReq, 0, P),
 		}
-		for d := range rt.pkts {
-			rt.pkts[d].next = uint32(d + 1)
-		}
-		rt.pkts[len(rt.pkts)-1].next = noPkt
-		for c := range rt.cands {
-			rt.cands[c].waitPorts = uint64(c + 1)
-		}
-		rt.cands[len(rt.cands)-1].waitPorts = uint64(noCand)
+		rt.freePktsFrom(0)
+		rt.freeCandsFrom(0)
 		for o := range rt.outs {
 			rt.outs[o].owner = -1
 		}

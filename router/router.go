@@ -233,12 +233,18 @@ func (r *Router) growPkts() uint32 {
 	old := len(r.pkts)
 	n := old + max(4, old/2)
 	r.pkts = append(r.pkts, make([]pktDesc, n-old)...)
-	for d := old; d < n; d++ {
+	r.freePktsFrom(old)
+	return uint32(old)
+}
+
+// freePktsFrom makes the packet pool's entries from on, all unused, its
+// free list.
+func (r *Router) freePktsFrom(from int) {
+	for d := from; d < len(r.pkts); d++ {
 		r.pkts[d].next = uint32(d + 1)
 	}
-	r.pkts[n-1].next = noPkt
-	r.pktFree = uint32(old)
-	return uint32(old)
+	r.pkts[len(r.pkts)-1].next = noPkt
+	r.pktFree = uint32(from)
 }
 
 // newCand takes an entry of the candidate pool, growing it when none is free.
@@ -269,12 +275,18 @@ func (r *Router) growCands() uint16 {
 		panic(fmt.Sprintf("%s: more routed heads than input VCs", r.Name()))
 	}
 	r.cands = append(r.cands, make([]candSlot, n-old)...)
-	for c := old; c < n; c++ {
+	r.freeCandsFrom(old)
+	return uint16(old)
+}
+
+// freeCandsFrom makes the candidate pool's entries from on, all unused,
+// its free list.
+func (r *Router) freeCandsFrom(from int) {
+	for c := from; c < len(r.cands); c++ {
 		r.cands[c].waitPorts = uint64(c + 1)
 	}
-	r.cands[n-1].waitPorts = uint64(noCand)
-	r.candFree = uint16(old)
-	return uint16(old)
+	r.cands[len(r.cands)-1].waitPorts = uint64(noCand)
+	r.candFree = uint16(from)
 }
 
 // Name is the router's human name.
