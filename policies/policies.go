@@ -61,6 +61,9 @@ const (
 	GuardRandom
 	// GuardFixed (gt.x) is Hyst with a fixed guard time t_G.
 	GuardFixed
+	// SAT is the SATisfied fairness protocol (sat.go), not entropy
+	// throttling: GateParams.SAT holds its parameters.
+	SAT
 )
 
 // ModelSpec describes a registered model.
@@ -81,6 +84,7 @@ func Models() map[string]ModelSpec {
 		{Name: "hyst", Model: Hyst, Params: []string{"R_ON", "R_OFF", "R_n"}, Doc: "entropy throttling with hysteresis (Fig. 3)"},
 		{Name: "gt.a", Model: GuardRandom, Params: []string{"t_G", "R_ON", "R_OFF", "R_n"}, Doc: "hysteresis and a random guard time, uniform on [0, 2 t_G] cycles"},
 		{Name: "gt.x", Model: GuardFixed, Params: []string{"t_G", "R_ON", "R_OFF", "R_n"}, Doc: "hysteresis and a fixed guard time of t_G cycles"},
+		{Name: "sat", Model: SAT, Params: []string{"l", "k", "ring|tree"}, Doc: "SAT fairness (Izu and Vallejo): at most k packets per interval, a node below l holds the signal; over the Hamiltonian ring or the spanning tree"},
 	}
 	m := make(map[string]ModelSpec, len(specs))
 	for _, s := range specs {
@@ -105,6 +109,8 @@ type GateParams struct {
 	Model                                          Model
 	RthPercent, ROnPercent, ROffPercent, RnPercent float64
 	GuardCycles                                    int
+	// SAT holds l, k and the structure when Model is SAT.
+	SAT SATParams
 }
 
 // ParseGate reads a model as the papers write it: a bare name ("noth",
@@ -120,12 +126,22 @@ func ParseGate(s string, defaults GateParams) (GateParams, bool, error) {
 	}
 	p := defaults
 	p.Model = spec.Model
+	if !hasArgs && spec.Model == SAT {
+		return GateParams{}, false, fmt.Errorf("%q: sat needs its thresholds, e.g. \"sat(12,16,ring)\" or \"sat(2,2,tree)\" (l, k, and ring or tree)", s)
+	}
 	if !hasArgs {
 		return p, false, p.Validate()
 	}
 	args, closed := strings.CutSuffix(strings.TrimSpace(args), ")")
 	if !closed {
 		return GateParams{}, false, fmt.Errorf("%q: missing closing parenthesis", s)
+	}
+	if spec.Model == SAT {
+		sp, err := parseSAT(s, args)
+		if err != nil {
+			return GateParams{}, false, err
+		}
+		return GateParams{Model: SAT, SAT: sp}, true, nil
 	}
 	var vals []float64
 	if strings.TrimSpace(args) != "" {
@@ -178,6 +194,8 @@ func (p GateParams) Validate() error {
 		if err == nil && p.Model != Hyst && (p.GuardCycles < 0 || p.GuardCycles > 1_000_000) {
 			err = fmt.Errorf("t_G = %d cycles out of range (allowed: 0..1000000)", p.GuardCycles)
 		}
+	case SAT:
+		err = p.SAT.Validate()
 	}
 	return err
 }
@@ -205,12 +223,15 @@ func (p GateParams) String() string {
 			name = "gt.x"
 		}
 		return fmt.Sprintf("%s(%d,%s,%s,%s)", name, p.GuardCycles, f(p.ROnPercent), f(p.ROffPercent), f(p.RnPercent))
+	case SAT:
+		return p.SAT.String()
 	}
 	return "noth"
 }
 
-// Throttles reports whether the model ever throttles (needs the circuit).
-func (p GateParams) Throttles() bool { return p.Model != Noth }
+// Throttles reports whether the model is entropy throttling (needs the
+// circuit). SAT is not: it has its own signal (InstallSAT).
+func (p GateParams) Throttles() bool { return p.Model != Noth && p.Model != SAT }
 
 // Next is the throttled-mode transition of one cycle: from mode on, given
 // the network-wide counts c as read and the number of routers.
@@ -302,7 +323,7 @@ func NewEntropyGate(p GateParams, routers int, in *link.Lane[Counts], seed uint6
 }
 
 // Observe reads the circuit's readout and updates the mode (router.Gate).
-func (g *EntropyGate) Observe(now clock.Cycle) {
+func (g *EntropyGate) Observe(now clock.Cycle, _ int) {
 	if v := g.in.Recv(now); v != nil {
 		g.read = *v
 	}
@@ -315,6 +336,10 @@ func (g *EntropyGate) Observe(now clock.Cycle) {
 // Allow lets a new packet start when the mode is off and no guard time
 // runs (router.Gate).
 func (g *EntropyGate) Allow(now clock.Cycle) bool { return !g.on && now >= g.guardUntil }
+
+// Started does nothing: the entropy models decide by mode and guard time
+// only (router.Gate).
+func (g *EntropyGate) Started(clock.Cycle) {}
 
 // Injected starts the guard time after a packet's tail left (router.Gate).
 func (g *EntropyGate) Injected(now clock.Cycle) {

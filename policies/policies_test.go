@@ -14,7 +14,8 @@ import (
 type closedUntil struct{ open clock.Cycle }
 
 func (g closedUntil) Allow(now clock.Cycle) bool { return now >= g.open }
-func (closedUntil) Observe(clock.Cycle)          {}
+func (closedUntil) Observe(clock.Cycle, int)     {}
+func (closedUntil) Started(clock.Cycle)          {}
 func (closedUntil) Injected(clock.Cycle)         {}
 
 type burst struct{ dst int }

@@ -70,14 +70,17 @@ type Sink interface {
 }
 
 // Gate is an injection gate (package policies implements them). It is owned
-// by one NI alone. Every cycle the NI first calls Observe (where the gate
-// reads its control lanes and updates its mode), then, if a packet is
-// waiting and none is being injected, Allow; a packet already started is
-// never interrupted. Injected is called in the cycle a packet's tail flit
-// leaves the NI.
+// by one NI alone. Every cycle the NI first generates the cycle's packets,
+// then calls Observe with the number of packets in its source queue (where
+// the gate reads its control lanes, updates its mode and may send on its
+// own lanes), then, if a packet is waiting and none is being injected,
+// Allow; a packet already started is never interrupted. Started is called
+// in the cycle a packet's head flit leaves the NI (Allow returned true and
+// the router had room), Injected in the cycle its tail flit leaves.
 type Gate interface {
-	Observe(now clock.Cycle)
+	Observe(now clock.Cycle, queuedPackets int)
 	Allow(now clock.Cycle) bool
+	Started(now clock.Cycle)
 	Injected(now clock.Cycle)
 }
 
@@ -132,7 +135,29 @@ type NI struct {
 	FlitsInjected, FlitsDelivered                       uint64
 	LastDelivery                                        clock.Cycle
 	sentHash, recvHash                                  uint64
-	_                                                   [8]byte // to 256 bytes
+	perDst                                              *PacketCounts // nil unless counted
+}
+
+// PacketCounts counts the packets one NI has started, per destination: a
+// row of the injection matrix.
+type PacketCounts struct {
+	counts []uint32
+}
+
+// CountPerDestination makes the NI count the packets it starts per
+// destination from now on (before the run, or while it is paused) and
+// returns the row it counts into.
+func (n *NI) CountPerDestination() *PacketCounts {
+	if n.perDst == nil {
+		n.perDst = &PacketCounts{counts: make([]uint32, n.sh.topo.Nodes())}
+	}
+	return n.perDst
+}
+
+// Snapshot copies the counts into dst (grown as needed) and returns it.
+// Read it only while the NI is paused.
+func (c *PacketCounts) Snapshot(dst []uint32) []uint32 {
+	return append(dst[:0], c.counts...)
 }
 
 // niVC is what an NI keeps per VC: its credits for the router's injection
@@ -187,13 +212,13 @@ func (n *NI) Tick(now clock.Cycle) {
 	if f != nil {
 		n.receive(now, f)
 	}
-	if n.gate != nil {
-		n.gate.Observe(now)
-	}
 	if now >= n.nextGen {
 		before := n.q.Len()
 		n.nextGen = n.src.Generate(now, &n.q)
 		n.PacketsGenerated += uint64(n.q.Len() - before)
+	}
+	if n.gate != nil {
+		n.gate.Observe(now, n.q.Len())
 	}
 	n.inject(now)
 }
@@ -216,6 +241,12 @@ func (n *NI) inject(now clock.Cycle) {
 		n.seq++
 		n.sending = true
 		n.PacketsInjected++
+		if n.perDst != nil {
+			n.perDst.counts[p.Dst]++
+		}
+		if n.gate != nil {
+			n.gate.Started(now)
+		}
 		n.sentHash += packetHash(n.cur.Src, n.cur.Seq, n.cur.Dst)
 	}
 	vc := n.cur.VC

@@ -307,6 +307,9 @@ func (r *Router) Credits(p, v int) int { return int(r.outs[p*int(r.vcs)+v].credi
 // SetControlPlane installs the router's control-plane logic (before the run).
 func (r *Router) SetControlPlane(cp ControlPlane) { r.plane = cp }
 
+// ControlPlane is the router's control-plane logic, nil when none.
+func (r *Router) ControlPlane() ControlPlane { return r.plane }
+
 // OutWire is the wire this router writes at port p (flits out of p), and
 // whether there is one; a control lane that steals idle cycles of that
 // link checks it.

@@ -1,0 +1,896 @@
+package policies
+
+// # SAT: the SATisfied throughput-fairness protocol
+//
+// SAT (Izu and Vallejo, "Throughput Fairness in Indirect Interconnection
+// Networks", after Cidon and Ofek's Metaring) balances the packets every
+// node injects. One control signal, SAT, circulates among the nodes; an
+// interval is the time between two receptions of the signal at a node.
+// Each node's injection counter counts the packets it starts and is reset
+// when the signal departs from it. With thresholds k >= l >= 1:
+//
+//   - a node whose counter has reached k starts no packet until the signal
+//     has passed (arrived and departed) again;
+//   - a node that holds the signal with a counter below l and packets ready
+//     in its source queue is starved and keeps the signal until its counter
+//     reaches l or its source queue is empty; then the signal departs.
+//
+// A node holds the signal for at least NodeLatencyCycles (default 1, the
+// paper's single-cycle node latency) after it arrives. The signal travels
+// only on SAT lanes (link.Control, dedicated: one bit wire per link and
+// direction beside the data and credit lanes) with HopLatencyCycles per
+// link (default 1); a switch forwards it in the cycle it arrives, so a
+// switch adds no latency of its own, as the paper's interval formulas
+// assume. The protocol never touches a data lane: it takes no bandwidth.
+//
+// Two propagation structures:
+//
+// Hamiltonian virtual ring (ring). On a k-ary n-tree the signal goes from
+// node i to node i+1 mod N up to their nearest common ancestor and down
+// (the paper's Fig. 2). The ancestors used are those of root switch 0's
+// down-tree: climbing always leaves by up port 0, descending takes the
+// destination's digits, so the ring is the Euler tour of that tree, it
+// crosses every one of the tree's links once in each direction, and its
+// length in link hops is H(n) with H(0) = 0, H(n) = 2k + k H(n-1). The
+// idle interval (every node releases the signal as soon as it may) is
+//
+//	I_ring(fat-tree) = H(n) L + N d           (232 cycles for 64 nodes)
+//
+// with L the hop latency and d the node latency. On a 2D torus or mesh the
+// ring follows a Hamiltonian cycle of the routers and, at each router,
+// visits its c nodes in port order (router -> node -> router -> next node
+// ... -> next router). On a K x K torus the cycle takes row y eastwards
+// from x = -y mod K, K-1 hops, then one hop north (the last row ends at
+// x = 0 and the wrap-around link of column 0 closes the cycle): it exists
+// for every K. On a mesh it is the boustrophedon that runs east along row
+// 0, then through columns 1..K-1 row by row (west on odd rows, east on
+// even ones) and returns south along column 0; it needs K even (a mesh
+// with K odd has an odd number of routers and, being bipartite, no
+// Hamiltonian cycle: the ring is refused there). Either way the ring has
+// K^2 router-to-router hops and 2N node hops:
+//
+//	I_ring(grid) = (K^2 + 2N) L + N d         (4K^2 on a torus with defaults)
+//
+// Spanning tree (tree, the paper's SS). The root switch sends the signal
+// down to all its children; every switch forwards it to all of its
+// children and, once all have returned it, returns it to its parent (the
+// switches act as SAT concentrators); when all return to the root it
+// starts the next round at once. A node returns the signal when it is
+// satisfied or has nothing to send. On a k-ary n-tree the tree is root
+// switch 0's down-tree, n link hops deep to every node; on a K x K torus or
+// mesh it is rooted at the centre router (K/2, K/2), climbs the centre
+// column and spreads along every row (the entropy circuit's grid tree), so
+// the deepest node is 2 floor(K/2) + 1 hops from the root (the torus
+// wrap-around links would not shorten it). The idle interval is
+//
+//	I_tree = 2 D L + d,   D = n (fat-tree), 2 floor(K/2) + 1 (grid)
+//
+// which is the paper's 2n + 1 with defaults.
+//
+// At cycle 0 node 0 holds the ring's signal (as if it had just arrived)
+// and the tree's root sends it down. Exactly one signal exists in the ring
+// at all times; in the tree, exactly one wave: every switch is either idle
+// with nothing of the signal below it, or waiting for a set of children
+// each of which has exactly one piece of the wave in its subtree or on the
+// links to it. SATs.Check verifies both between any two cycles.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/router"
+)
+
+// SATParams are SAT's thresholds and its propagation structure.
+type SATParams struct {
+	// L is the starvation threshold l, K the quota k per interval.
+	L, K int
+	// Tree selects the spanning tree (SS); otherwise the Hamiltonian ring.
+	Tree bool
+}
+
+// maxSATQuota bounds k: an interval of more packets than this is no longer
+// a fairness protocol.
+const maxSATQuota = 1_000_000
+
+// Validate checks 1 <= l <= k.
+func (p SATParams) Validate() error {
+	if p.L < 1 || p.K < 1 {
+		return fmt.Errorf("sat: l = %d, k = %d: allowed 1 <= l <= k <= %d packets per interval", p.L, p.K, maxSATQuota)
+	}
+	if p.L > p.K || p.K > maxSATQuota {
+		return fmt.Errorf("sat: l = %d > k = %d: allowed 1 <= l <= k <= %d (a node may inject at most k packets per interval, and is starved below l)", p.L, p.K, maxSATQuota)
+	}
+	return nil
+}
+
+// Structure names the propagation structure: "ring" or "tree".
+func (p SATParams) Structure() string {
+	if p.Tree {
+		return "tree"
+	}
+	return "ring"
+}
+
+func (p SATParams) String() string {
+	return fmt.Sprintf("sat(%d,%d,%s)", p.L, p.K, p.Structure())
+}
+
+// parseSAT reads the arguments of "sat(...)": l and k, positional or as
+// l=..., k=..., and optionally the structure, ring (the default) or tree.
+func parseSAT(s, args string) (SATParams, error) {
+	var p SATParams
+	var nums []int
+	seen := map[string]bool{}
+	for _, a := range strings.Split(args, ",") {
+		a = strings.TrimSpace(a)
+		name, val, named := strings.Cut(a, "=")
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
+		switch {
+		case !named && (a == "ring" || a == "tree"):
+			if seen["structure"] {
+				return p, fmt.Errorf("%q: the structure is given twice", s)
+			}
+			seen["structure"] = true
+			p.Tree = a == "tree"
+			continue
+		case !named:
+			val = a
+		case name != "l" && name != "k":
+			return p, fmt.Errorf("%q: unknown argument %q (allowed: l, k and ring or tree, e.g. \"sat(12,16,ring)\" or \"sat(l=12,k=16,tree)\")", s, name)
+		}
+		v, err := strconv.Atoi(val)
+		if err != nil {
+			return p, fmt.Errorf("%q: argument %q is not a whole number of packets (allowed: l, k and ring or tree, e.g. \"sat(12,16,ring)\")", s, a)
+		}
+		switch {
+		case named && seen[name]:
+			return p, fmt.Errorf("%q: %s is given twice", s, name)
+		case named && name == "l":
+			p.L = v
+		case named:
+			p.K = v
+		default:
+			nums = append(nums, v)
+			continue
+		}
+		seen[name] = true
+	}
+	for _, v := range nums {
+		switch {
+		case !seen["l"]:
+			p.L, seen["l"] = v, true
+		case !seen["k"]:
+			p.K, seen["k"] = v, true
+		default:
+			return p, fmt.Errorf("%q: too many numbers (sat takes l and k)", s)
+		}
+	}
+	if !seen["l"] || !seen["k"] {
+		return p, fmt.Errorf("%q: sat needs both thresholds, l and k (e.g. \"sat(12,16,ring)\")", s)
+	}
+	return p, p.Validate()
+}
+
+// SATConfig is how the SAT signal travels.
+type SATConfig struct {
+	// HopLatencyCycles is the signal's latency over one link (>= 1).
+	HopLatencyCycles int
+	// NodeLatencyCycles is the least time a node holds the signal (>= 0).
+	NodeLatencyCycles int
+}
+
+func (c SATConfig) validate() error {
+	if c.HopLatencyCycles < 1 || c.HopLatencyCycles > 1000 {
+		return fmt.Errorf("sat hop latency %d cycles out of range (allowed: 1..1000)", c.HopLatencyCycles)
+	}
+	if c.NodeLatencyCycles < 0 || c.NodeLatencyCycles > 1000 {
+		return fmt.Errorf("sat node latency %d cycles out of range (allowed: 0..1000)", c.NodeLatencyCycles)
+	}
+	return nil
+}
+
+// satToken is the signal; a lane value is its presence.
+type satToken struct{}
+
+// satLane is one direction of one link's SAT wire.
+type satLane = link.Control[satToken]
+
+// satHop is one directed hop of the layout: from router or node to router or
+// node. Routers are 0..R-1, node n is R+n. port is the router port the hop
+// leaves by or arrives at when the other end is a node.
+type satHop struct {
+	from, to, port int
+}
+
+// satLayout is the structure laid over a topology: the hops, and for the
+// tree, each element's parent hop and child hops.
+type satLayout struct {
+	routers int
+	hops    []satHop
+	// ring: next[i] is the hop that follows hop i.
+	next []int
+	// tree: root router; up[e] (e a router or node) is the hop from e to
+	// its parent, down[e] the hops to its children, -1 / nil at the ends.
+	root int
+	up   []int
+	down [][]int
+	// idle interval, analytical, in hops and node visits: I = hopsIdle L + nodesIdle d.
+	idleHops, idleNodes int
+}
+
+// SATIdleIntervalCycles is the interval of the structure in an idle network
+// (every node releases the signal as soon as it may), from the layout.
+func SATIdleIntervalCycles(t link.Topology, p SATParams, cfg SATConfig) (int, error) {
+	lay, err := laySAT(t, p.Tree)
+	if err != nil {
+		return 0, err
+	}
+	return lay.idleHops*cfg.HopLatencyCycles + lay.idleNodes*cfg.NodeLatencyCycles, nil
+}
+
+// laySAT lays the ring or the tree over t.
+func laySAT(t link.Topology, tree bool) (*satLayout, error) {
+	switch g := t.(type) {
+	case *link.FatTree:
+		if tree {
+			return treeLayout(t, fatTreeTree(g)), nil
+		}
+		return ringLayout(t, fatTreeRing(g))
+	case *link.Grid2D:
+		if tree {
+			return treeLayout(t, gridTree(g)), nil
+		}
+		if !g.Wrap && g.K%2 == 1 {
+			return nil, fmt.Errorf("the SAT ring needs a Hamiltonian cycle of the routers, and a %dx%d mesh has none (K odd: an odd number of routers in a bipartite grid); use the spanning tree (sat(l,k,tree)), an even k, or a torus", g.K, g.K)
+		}
+		return ringLayout(t, gridRing(g))
+	}
+	return nil, fmt.Errorf("SAT is defined on fat-trees, tori and meshes, not on a %s", t)
+}
+
+// ringStep is one element of a ring walk: element e (router or node) and,
+// for a router, the port it leaves by.
+type ringStep struct{ e, port int }
+
+// fatTreeRing walks node 0, 1, ..., N-1 and back to 0 through the nearest
+// common ancestors in root switch 0's down-tree.
+func fatTreeRing(f *link.FatTree) []ringStep {
+	R, N, k := f.Routers(), f.Nodes(), f.K
+	var walk []ringStep
+	for i := 0; i < N; i++ {
+		j := (i + 1) % N
+		walk = append(walk, ringStep{e: R + i})
+		m := f.NCALevel(i, j)
+		s := i / k // leaf switch
+		for l := 0; l < m; l++ {
+			walk = append(walk, ringStep{e: f.Router(l, s), port: k}) // up port 0
+			s = setDigit(s, l, 0, k)
+		}
+		for l := m; l >= 0; l-- {
+			d := f.Digit(j, l)
+			walk = append(walk, ringStep{e: f.Router(l, s), port: d})
+			if l > 0 {
+				s = setDigit(s, l-1, d, k)
+			}
+		}
+	}
+	return walk
+}
+
+func setDigit(x, j, d, k int) int {
+	p := 1
+	for range j {
+		p *= k
+	}
+	return x - ((x/p)%k)*p + d*p
+}
+
+// gridRing walks the Hamiltonian cycle of the routers (see the package
+// doc), visiting each router's nodes in port order.
+func gridRing(g *link.Grid2D) []ringStep {
+	K := g.K
+	var order [][2]int // router coordinates in cycle order
+	if g.Wrap {
+		for y := 0; y < K; y++ {
+			x0 := (K - y%K) % K
+			for i := 0; i < K; i++ {
+				order = append(order, [2]int{(x0 + i) % K, y})
+			}
+		}
+	} else {
+		for x := 0; x < K; x++ {
+			order = append(order, [2]int{x, 0})
+		}
+		for y := 1; y < K; y++ {
+			for i := 1; i < K; i++ {
+				x := i
+				if y%2 == 1 {
+					x = K - i
+				}
+				order = append(order, [2]int{x, y})
+			}
+		}
+		for y := K - 1; y >= 1; y-- {
+			order = append(order, [2]int{0, y})
+		}
+	}
+	var walk []ringStep
+	for i, xy := range order {
+		r := g.Router(xy[0], xy[1])
+		nx := order[(i+1)%len(order)]
+		for c := 0; c < g.C; c++ {
+			walk = append(walk, ringStep{e: r, port: link.PortLocal + c}, ringStep{e: g.Routers() + r*g.C + c})
+		}
+		walk = append(walk, ringStep{e: r, port: gridPortTo(g, xy, nx)})
+	}
+	return walk
+}
+
+// gridPortTo is the port of router a leading to neighbour b.
+func gridPortTo(g *link.Grid2D, a, b [2]int) int {
+	r := g.Router(a[0], a[1])
+	want := g.Router(b[0], b[1])
+	for p := 0; p < link.PortLocal; p++ {
+		if peer := g.Peer(r, p); peer.Router == want {
+			return p
+		}
+	}
+	panic(fmt.Sprintf("policies: SAT ring: %s and %s are not neighbours", g.RouterName(r), g.RouterName(want)))
+}
+
+// ringLayout turns a closed walk into hops: each step leads to the next
+// (the last to the first). A router's output port must not repeat: the
+// switch forwards by the lane a signal arrives on, so every hop is its own
+// lane and the walk must be a circuit in which no directed link repeats.
+func ringLayout(t link.Topology, walk []ringStep) (*satLayout, error) {
+	R := t.Routers()
+	lay := &satLayout{routers: R}
+	used := map[[2]int]bool{}
+	for i, st := range walk {
+		nx := walk[(i+1)%len(walk)]
+		h := satHop{from: st.e, to: nx.e, port: st.port}
+		if st.e < R {
+			peer := t.Peer(st.e, st.port)
+			want := peer.Router
+			if peer.Node >= 0 {
+				want = R + peer.Node
+			}
+			if want != nx.e {
+				return nil, fmt.Errorf("internal: SAT ring step %d: %s does not lead to element %d", i, t.PortName(st.e, st.port), nx.e)
+			}
+			if used[[2]int{st.e, st.port}] {
+				return nil, fmt.Errorf("internal: SAT ring leaves by %s twice", t.PortName(st.e, st.port))
+			}
+			used[[2]int{st.e, st.port}] = true
+		} else {
+			_, h.port = t.NodePort(st.e - R)
+			if used[[2]int{st.e, -1}] {
+				return nil, fmt.Errorf("internal: SAT ring leaves %s twice", t.NodeName(st.e-R))
+			}
+			used[[2]int{st.e, -1}] = true
+			lay.idleNodes++
+		}
+		lay.hops = append(lay.hops, h)
+	}
+	lay.next = make([]int, len(lay.hops))
+	for i := range lay.next {
+		lay.next[i] = (i + 1) % len(lay.hops)
+	}
+	lay.idleHops = len(lay.hops)
+	if lay.idleNodes != t.Nodes() {
+		return nil, fmt.Errorf("internal: SAT ring visits %d of %d nodes", lay.idleNodes, t.Nodes())
+	}
+	return lay, nil
+}
+
+// treeSpec is a spanning tree: root router, parent element and the port of
+// the parent leading down to each element (-1 for the root and for
+// elements not in the tree).
+type treeSpec struct {
+	root     int
+	parent   []int
+	downPort []int
+}
+
+func newTreeSpec(n int) treeSpec {
+	s := treeSpec{parent: make([]int, n), downPort: make([]int, n)}
+	for i := range s.parent {
+		s.parent[i], s.downPort[i] = -1, -1
+	}
+	return s
+}
+
+// fatTreeTree is root switch 0's down-tree: switches of level l whose digits
+// below l are zero, and every node.
+func fatTreeTree(f *link.FatTree) treeSpec {
+	R, k := f.Routers(), f.K
+	s := newTreeSpec(R + f.Nodes())
+	s.root = f.Router(f.N-1, 0)
+	for r := 0; r < R; r++ {
+		l, idx := f.Switch(r)
+		low := 1
+		for range l {
+			low *= k
+		}
+		if idx%low != 0 {
+			continue // not in the tree
+		}
+		for p := 0; p < k; p++ {
+			peer := f.Peer(r, p)
+			child := peer.Router
+			if peer.Node >= 0 {
+				child = R + peer.Node
+			}
+			s.parent[child], s.downPort[child] = r, p
+		}
+	}
+	return s
+}
+
+// gridTree is rooted at the centre router: up the centre column, along
+// every row, and each router's nodes.
+func gridTree(g *link.Grid2D) treeSpec {
+	R, c := g.Routers(), g.K/2
+	s := newTreeSpec(R + g.Nodes())
+	s.root = g.Router(c, c)
+	for r := 0; r < R; r++ {
+		x, y := g.XY(r)
+		for j := 0; j < g.C; j++ {
+			s.parent[R+r*g.C+j], s.downPort[R+r*g.C+j] = r, link.PortLocal+j
+		}
+		var px, py int
+		switch {
+		case x != c:
+			px, py = x+sign(c-x), y
+		case y != c:
+			px, py = x, y+sign(c-y)
+		default:
+			continue
+		}
+		s.parent[r] = g.Router(px, py)
+		s.downPort[r] = gridPortTo(g, [2]int{px, py}, [2]int{x, y})
+	}
+	return s
+}
+
+func sign(x int) int {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+// treeLayout turns a tree into hops: per child, one hop down from its
+// parent and one back up, children in element order.
+func treeLayout(t link.Topology, s treeSpec) *satLayout {
+	R := t.Routers()
+	n := len(s.parent)
+	lay := &satLayout{routers: R, root: s.root, up: make([]int, n), down: make([][]int, n)}
+	depth := make([]int, n)
+	for e := range lay.up {
+		lay.up[e] = -1
+	}
+	for e := 0; e < n; e++ {
+		p := s.parent[e]
+		if p < 0 {
+			continue
+		}
+		upPort := s.downPort[e] // a node's port at its router
+		if e < R {
+			upPort = t.Peer(p, s.downPort[e]).Port
+		}
+		lay.down[p] = append(lay.down[p], len(lay.hops))
+		lay.hops = append(lay.hops, satHop{from: p, to: e, port: s.downPort[e]})
+		lay.up[e] = len(lay.hops)
+		lay.hops = append(lay.hops, satHop{from: e, to: p, port: upPort})
+	}
+	var deep func(e, d int)
+	deep = func(e, d int) {
+		depth[e] = d
+		for _, h := range lay.down[e] {
+			deep(lay.hops[h].to, d+1)
+		}
+	}
+	deep(s.root, 0)
+	for e := R; e < n; e++ {
+		lay.idleHops = max(lay.idleHops, 2*depth[e])
+	}
+	lay.idleNodes = 1
+	return lay
+}
+
+// SATGate is one node's part of SAT (a router.Gate): its injection counter,
+// whether it holds the signal, and the lanes to and from its router.
+type SATGate struct {
+	in, out  *satLane
+	l, k     int32
+	count    int32 // packets started since the signal last departed
+	holding  bool
+	heldFrom clock.Cycle // the cycle from which the signal may depart
+	nodeLat  clock.Cycle
+	lastRecv clock.Cycle // -1 before the first reception
+	node     int32
+
+	// Statistics, read only while the NI is paused. An interval is counted
+	// when its closing reception is at or after CountFrom.
+	CountFrom                 clock.Cycle
+	Intervals                 uint64
+	IntervalSum               uint64
+	IntervalMin, IntervalMax  uint64
+	WaitingCycles, HeldCycles uint64 // node-cycles held back at the quota; holding the signal starved
+	Receptions, Releases      uint64
+	MaxCount                  int32 // the most packets started in one interval
+	quotaViolation            bool
+}
+
+// Observe reads the signal and releases it when the node is satisfied or
+// has nothing to send (router.Gate).
+func (g *SATGate) Observe(now clock.Cycle, queued int) {
+	if g.in.Recv(now) != nil {
+		if g.holding {
+			panic(fmt.Sprintf("NI %d SAT at cycle %d: a second signal arrived while holding one", g.node, now))
+		}
+		g.holding, g.heldFrom = true, now+g.nodeLat
+		g.Receptions++
+		if g.lastRecv >= 0 && now >= g.CountFrom {
+			d := uint64(now - g.lastRecv)
+			if g.Intervals == 0 || d < g.IntervalMin {
+				g.IntervalMin = d
+			}
+			g.IntervalMax = max(g.IntervalMax, d)
+			g.Intervals++
+			g.IntervalSum += d
+		}
+		g.lastRecv = now
+	}
+	if !g.holding {
+		return
+	}
+	if now >= g.heldFrom && (g.count >= g.l || queued == 0) {
+		g.out.Send(now, satToken{})
+		g.holding, g.count = false, 0
+		g.Releases++
+		return
+	}
+	if now >= g.heldFrom {
+		g.HeldCycles++
+	}
+}
+
+// Allow lets a packet start while the counter is below k (router.Gate).
+// A cycle refused here is a node-cycle spent waiting for the signal.
+func (g *SATGate) Allow(clock.Cycle) bool {
+	if g.count < g.k {
+		return true
+	}
+	g.WaitingCycles++
+	return false
+}
+
+// Started counts a packet against the interval's quota (router.Gate).
+func (g *SATGate) Started(now clock.Cycle) {
+	g.count++
+	g.MaxCount = max(g.MaxCount, g.count)
+	if g.count > g.k {
+		panic(fmt.Sprintf("NI %d SAT at cycle %d: %d packets started in one interval, quota k = %d", g.node, now, g.count, g.k))
+	}
+}
+
+// Injected does nothing: SAT counts packets as they start (router.Gate).
+func (g *SATGate) Injected(clock.Cycle) {}
+
+// Holding reports whether the node holds the signal (read while paused).
+func (g *SATGate) Holding() bool { return g.holding }
+
+// Count is the packets started since the signal last departed.
+func (g *SATGate) Count() int { return int(g.count) }
+
+// satRingSwitch forwards the ring's signal: a signal arriving on in[i]
+// leaves on out[i] in the same cycle.
+type satRingSwitch struct {
+	in, out []*satLane
+}
+
+func (s *satRingSwitch) Step(now clock.Cycle, _ router.Observation) {
+	for i, l := range s.in {
+		if l.Recv(now) != nil {
+			s.out[i].Send(now, satToken{})
+		}
+	}
+}
+
+// satTreeSwitch is a SAT concentrator: it sends the signal down to all its
+// children when it arrives from the parent (the root: at cycle 0 and when
+// a round completes) and returns it up once every child has returned it.
+type satTreeSwitch struct {
+	name     string
+	fromUp   *satLane // nil at the root
+	toUp     *satLane
+	toDown   []*satLane
+	fromDown []*satLane
+	waiting  []bool // child i has not yet returned this round
+	pending  int
+	root     bool
+	// Rounds counts the rounds the root started (root only).
+	Rounds uint64
+}
+
+func (s *satTreeSwitch) Step(now clock.Cycle, _ router.Observation) {
+	if s.root && now == 0 {
+		s.sendDown(now)
+	}
+	if s.fromUp != nil && s.fromUp.Recv(now) != nil {
+		if s.pending != 0 {
+			panic(fmt.Sprintf("%s SAT at cycle %d: the signal came down again before %d children returned it", s.name, now, s.pending))
+		}
+		s.sendDown(now)
+	}
+	for i, l := range s.fromDown {
+		if l.Recv(now) == nil {
+			continue
+		}
+		if !s.waiting[i] {
+			panic(fmt.Sprintf("%s SAT at cycle %d: child %d returned the signal twice", s.name, now, i))
+		}
+		s.waiting[i] = false
+		s.pending--
+		if s.pending > 0 {
+			continue
+		}
+		if s.root {
+			s.sendDown(now)
+		} else {
+			s.toUp.Send(now, satToken{})
+		}
+	}
+}
+
+func (s *satTreeSwitch) sendDown(now clock.Cycle) {
+	for i, l := range s.toDown {
+		l.Send(now, satToken{})
+		s.waiting[i] = true
+	}
+	s.pending = len(s.toDown)
+	if s.root {
+		s.Rounds++
+	}
+}
+
+// multiPlane steps two control planes of one router in order.
+type multiPlane [2]router.ControlPlane
+
+func (m multiPlane) Step(now clock.Cycle, obs router.Observation) {
+	m[0].Step(now, obs)
+	m[1].Step(now, obs)
+}
+
+// SATs is SAT installed on a network.
+type SATs struct {
+	Params SATParams
+	Config SATConfig
+	Gates  []*SATGate
+	// IdleIntervalCycles is the analytical interval of an idle network.
+	IdleIntervalCycles int
+	lay                *satLayout
+	lanes              []satLane
+	trees              []*satTreeSwitch // by router; nil when not a tree switch
+}
+
+// CheckSAT reports what InstallSAT would refuse, without building anything.
+func CheckSAT(t link.Topology, p SATParams, cfg SATConfig) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if err := cfg.validate(); err != nil {
+		return err
+	}
+	_, err := laySAT(t, p.Tree)
+	return err
+}
+
+// InstallSAT lays SAT's ring or tree over net, installs a gate in every NI
+// and a forwarding or concentrating plane in every router the structure
+// passes through (beside any control plane the router already has).
+func InstallSAT(net *router.Network, p SATParams, cfg SATConfig) (*SATs, error) {
+	if err := CheckSAT(net.Topo, p, cfg); err != nil {
+		return nil, err
+	}
+	t := net.Topo
+	lay, err := laySAT(t, p.Tree)
+	if err != nil {
+		return nil, err
+	}
+	R, N := t.Routers(), t.Nodes()
+	s := &SATs{Params: p, Config: cfg, lay: lay, lanes: make([]satLane, len(lay.hops)),
+		IdleIntervalCycles: lay.idleHops*cfg.HopLatencyCycles + lay.idleNodes*cfg.NodeLatencyCycles}
+	name := func(e int) string {
+		if e < R {
+			return t.RouterName(e)
+		}
+		return t.NodeName(e - R)
+	}
+	for i, h := range lay.hops {
+		port := t.PortName(h.from, h.port)
+		if h.from >= R {
+			port = name(h.from)
+		}
+		s.lanes[i].InitControl(port+" -> "+name(h.to)+" (sat)", cfg.HopLatencyCycles, link.Dedicated, nil)
+	}
+	gates := make([]SATGate, N)
+	s.Gates = make([]*SATGate, N)
+	for n := range gates {
+		gates[n] = SATGate{l: int32(p.L), k: int32(p.K), nodeLat: clock.Cycle(cfg.NodeLatencyCycles), lastRecv: -1, node: int32(n)}
+		s.Gates[n] = &gates[n]
+	}
+	planes := make([]router.ControlPlane, R)
+	if p.Tree {
+		s.trees = make([]*satTreeSwitch, R)
+		for e, hs := range lay.down {
+			if len(hs) == 0 {
+				continue
+			}
+			sw := &satTreeSwitch{name: name(e), root: e == lay.root, waiting: make([]bool, len(hs))}
+			if u := lay.up[e]; u >= 0 {
+				sw.toUp = &s.lanes[u]
+				sw.fromUp = &s.lanes[u-1] // the hop down to e precedes its hop up
+			}
+			for _, h := range hs {
+				sw.toDown = append(sw.toDown, &s.lanes[h])
+				sw.fromDown = append(sw.fromDown, &s.lanes[lay.up[lay.hops[h].to]])
+			}
+			s.trees[e] = sw
+			planes[e] = sw
+		}
+		for n := range gates {
+			e := R + n
+			gates[n].in, gates[n].out = &s.lanes[lay.up[e]-1], &s.lanes[lay.up[e]]
+		}
+	} else {
+		sws := make([]satRingSwitch, R)
+		for i, h := range lay.hops {
+			nx := lay.next[i]
+			switch {
+			case h.to < R:
+				sws[h.to].in = append(sws[h.to].in, &s.lanes[i])
+				sws[h.to].out = append(sws[h.to].out, &s.lanes[nx])
+				planes[h.to] = &sws[h.to]
+			default:
+				gates[h.to-R].in = &s.lanes[i]
+				gates[h.to-R].out = &s.lanes[nx]
+			}
+		}
+		gates[0].holding = true // node 0 starts with the signal
+	}
+	for r, pl := range planes {
+		if pl == nil {
+			continue
+		}
+		if old := net.Routers[r].ControlPlane(); old != nil {
+			pl = multiPlane{old, pl}
+		}
+		net.Routers[r].SetControlPlane(pl)
+	}
+	for n, ni := range net.NIs {
+		ni.SetGate(s.Gates[n])
+	}
+	return s, nil
+}
+
+// SetCountFrom makes the gates count intervals closing at or after cycle c
+// (set it before the run or while paused).
+func (s *SATs) SetCountFrom(c clock.Cycle) {
+	for _, g := range s.Gates {
+		g.CountFrom = c
+	}
+}
+
+// Interval is the SAT interval over all nodes: mean, min and max in
+// cycles, and the number of intervals measured (read while paused).
+func (s *SATs) Interval() (mean float64, minC, maxC, n uint64) {
+	var sum uint64
+	for _, g := range s.Gates {
+		if g.Intervals == 0 {
+			continue
+		}
+		if n == 0 || g.IntervalMin < minC {
+			minC = g.IntervalMin
+		}
+		maxC = max(maxC, g.IntervalMax)
+		n += g.Intervals
+		sum += g.IntervalSum
+	}
+	if n > 0 {
+		mean = float64(sum) / float64(n)
+	}
+	return mean, minC, maxC, n
+}
+
+// Totals sums the gates' counters (read while paused): intervals measured
+// and their cycles, node-cycles waiting at the quota and holding starved,
+// and nodes holding the signal now.
+func (s *SATs) Totals() (intervals, intervalSum, waiting, held uint64, holding int) {
+	for _, g := range s.Gates {
+		intervals += g.Intervals
+		intervalSum += g.IntervalSum
+		waiting += g.WaitingCycles
+		held += g.HeldCycles
+		if g.holding {
+			holding++
+		}
+	}
+	return
+}
+
+// Check verifies, between two cycles (next is the cycle about to run),
+// that no node has started more than k packets in its interval and that
+// the signal is neither lost nor duplicated: exactly one in the ring, one
+// consistent wave in the tree.
+func (s *SATs) Check(next clock.Cycle) error {
+	for n, g := range s.Gates {
+		if g.count > g.k {
+			return fmt.Errorf("SAT at cycle %d: NI %d started %d packets in one interval (k = %d)", next, n, g.count, g.k)
+		}
+	}
+	inFlight := make([]int, len(s.lanes))
+	for i := range s.lanes {
+		s.lanes[i].InTransit(next, func(*satToken) { inFlight[i]++ })
+	}
+	if !s.Params.Tree {
+		total := 0
+		for _, c := range inFlight {
+			total += c
+		}
+		for _, g := range s.Gates {
+			if g.holding {
+				total++
+			}
+		}
+		if total != 1 {
+			return fmt.Errorf("SAT at cycle %d: %d signals on the ring (held or on lanes), want exactly 1", next, total)
+		}
+		return nil
+	}
+	if next == 0 {
+		return nil
+	}
+	// active(e) is 1 when e is in the current round (a node holding the
+	// signal, a switch waiting for children), else 0; each switch's waiting
+	// children must each have exactly one piece of the wave below them (on
+	// the lane down, in the child, or on the lane back up), the others none.
+	R := s.lay.routers
+	ok := true
+	var active func(e int) int
+	active = func(e int) int {
+		if e >= R {
+			if s.Gates[e-R].holding {
+				return 1
+			}
+			return 0
+		}
+		sw := s.trees[e]
+		for i, h := range s.lay.down[e] {
+			c := s.lay.hops[h].to
+			below := inFlight[h] + active(c) + inFlight[s.lay.up[c]]
+			want := 0
+			if sw.waiting[i] {
+				want = 1
+			}
+			ok = ok && below == want
+		}
+		if sw.pending > 0 {
+			return 1
+		}
+		return 0
+	}
+	if active(s.lay.root) != 1 {
+		return fmt.Errorf("SAT at cycle %d: no round under way at the tree's root", next)
+	}
+	if !ok {
+		return fmt.Errorf("SAT at cycle %d: the tree's wave is inconsistent (a signal lost, duplicated, or below a switch that did not send it)", next)
+	}
+	return nil
+}

@@ -1,0 +1,190 @@
+package policies
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+)
+
+// hamiltonian is the paper's H(n) = 2k + k H(n-1), H(0) = 0.
+func hamiltonian(k, n int) int {
+	if n == 0 {
+		return 0
+	}
+	return 2*k + k*hamiltonian(k, n-1)
+}
+
+// TestSATIdleInterval: in an idle network every node receives the signal
+// exactly every I cycles, with I the package doc's formulas, derived
+// independently of the layout: H(n) L + N d on a k-ary n-tree (232 for
+// the 4-ary 3-tree), (K^2 + 2N) L + N d on the grids' ring, 2 D L + d on
+// the trees with D = n or 2 floor(K/2) + 1; and the signal is conserved
+// every cycle (SATs.Check).
+func TestSATIdleInterval(t *testing.T) {
+	ft := func(k, n int) link.Topology { f, _ := link.NewFatTree(k, n); return f }
+	torus := func(k int) link.Topology { g, _ := link.NewTorus(k); return g }
+	mesh := func(k, c int) link.Topology { g, _ := link.NewMesh(k, c); return g }
+	grid := func(t link.Topology) *link.Grid2D { return t.(*link.Grid2D) }
+	ringFT := func(k, n, L, d int) int { return hamiltonian(k, n)*L + pow(k, n)*d }
+	ringGrid := func(t link.Topology, L, d int) int {
+		g := grid(t)
+		return (g.K*g.K+2*g.Nodes())*L + g.Nodes()*d
+	}
+	treeGrid := func(t link.Topology, L, d int) int { return 2*(2*(grid(t).K/2)+1)*L + d }
+	cases := []struct {
+		topo  link.Topology
+		tree  bool
+		L, d  int
+		want  int
+		short bool
+	}{
+		{ft(4, 1), false, 1, 1, 8 + 4, true},
+		{ft(4, 2), false, 1, 1, 40 + 16, true},
+		{ft(4, 3), false, 1, 1, 232, true}, // the paper's 232 cycles
+		{ft(4, 4), false, 1, 1, 936, true}, // the paper's 936
+		{ft(4, 5), false, 1, 1, 3752, false},
+		{ft(2, 3), false, 2, 3, ringFT(2, 3, 2, 3), true},
+		{ft(3, 2), false, 1, 0, ringFT(3, 2, 1, 0), true},
+		{ft(4, 2), true, 1, 1, 2*2 + 1, true},
+		{ft(4, 3), true, 1, 1, 2*3 + 1, true},
+		{ft(4, 4), true, 1, 1, 2*4 + 1, true}, // the paper's 9
+		{ft(4, 5), true, 1, 1, 2*5 + 1, false}, // the paper's 11
+		{ft(4, 3), true, 3, 2, 2*3*3 + 2, true},
+		{torus(4), false, 1, 1, 4 * 16, true},
+		{torus(5), false, 1, 1, 4 * 25, true},
+		{torus(3), false, 2, 1, ringGrid(torus(3), 2, 1), true},
+		{mesh(4, 1), false, 1, 1, ringGrid(mesh(4, 1), 1, 1), true},
+		{mesh(4, 4), false, 1, 2, ringGrid(mesh(4, 4), 1, 2), true},
+		{mesh(6, 2), false, 3, 1, ringGrid(mesh(6, 2), 3, 1), true},
+		{torus(4), true, 1, 1, treeGrid(torus(4), 1, 1), true},
+		{torus(5), true, 2, 1, treeGrid(torus(5), 2, 1), true},
+		{mesh(5, 1), true, 1, 1, treeGrid(mesh(5, 1), 1, 1), true},
+		{mesh(4, 4), true, 1, 3, treeGrid(mesh(4, 4), 1, 3), true},
+	}
+	for _, c := range cases {
+		p := SATParams{L: 2, K: 2, Tree: c.tree}
+		name := fmt.Sprintf("%s/%s/L%d/d%d", c.topo, p.Structure(), c.L, c.d)
+		t.Run(name, func(t *testing.T) {
+			if !c.short && testing.Short() {
+				t.Skip("1024-node network: not in -short")
+			}
+			net := idleNet(t, c.topo)
+			sat, err := InstallSAT(net, p, SATConfig{HopLatencyCycles: c.L, NodeLatencyCycles: c.d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sat.IdleIntervalCycles != c.want {
+				t.Errorf("analytical idle interval %d cycles, formula gives %d", sat.IdleIntervalCycles, c.want)
+			}
+			var checkErr error
+			hook := func(next clock.Cycle) bool {
+				if err := sat.Check(next); err != nil {
+					checkErr = err
+					return true
+				}
+				return false
+			}
+			acts, units := net.Actors()
+			chunk := 1
+			if !c.short {
+				chunk = 64 // the check is linear in the lanes: every 64 cycles on the large tree
+			}
+			if _, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, To: clock.Cycle(3*c.want + 50), Chunk: chunk, Hook: hook}); err != nil {
+				t.Fatal(err)
+			}
+			if checkErr != nil {
+				t.Fatal(checkErr)
+			}
+			for n, g := range sat.Gates {
+				if g.Intervals < 2 || g.IntervalMin != uint64(c.want) || g.IntervalMax != uint64(c.want) {
+					t.Fatalf("NI %d: %d intervals of %d..%d cycles, want every one %d", n, g.Intervals, g.IntervalMin, g.IntervalMax, c.want)
+				}
+			}
+		})
+	}
+}
+
+func pow(k, n int) int {
+	p := 1
+	for range n {
+		p *= k
+	}
+	return p
+}
+
+// TestSATRingVisitsNodesInOrder: on a fat-tree the ring goes from node i
+// to node i+1, and through root switch 0's down-tree only.
+func TestSATRingVisitsNodesInOrder(t *testing.T) {
+	f, _ := link.NewFatTree(4, 3)
+	lay, err := laySAT(f, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	R := f.Routers()
+	var nodes []int
+	for _, h := range lay.hops {
+		if h.to >= R {
+			nodes = append(nodes, h.to-R)
+		}
+		for _, e := range []int{h.from, h.to} {
+			if e >= R {
+				continue
+			}
+			if l, s := f.Switch(e); s%pow(4, l) != 0 {
+				t.Fatalf("ring passes %s, outside root 0's down-tree", f.RouterName(e))
+			}
+		}
+	}
+	for i, n := range nodes {
+		if n != (i+1)%64 {
+			t.Fatalf("ring visits node %d in place %d, want %d", n, i, (i+1)%64)
+		}
+	}
+}
+
+// TestSATBadInput: bad SAT parameters and structures give one clear error.
+func TestSATBadInput(t *testing.T) {
+	def := GateParams{}
+	for _, c := range []struct{ in, want string }{
+		{"sat(16,12,ring)", "l = 16 > k = 12"},
+		{"sat(0,4)", "allowed 1 <= l <= k"},
+		{"sat(4,0,tree)", "allowed 1 <= l <= k"},
+		{"sat(4)", "needs both thresholds"},
+		{"sat", "needs its thresholds"},
+		{"sat(4,4,star)", "not a whole number"},
+		{"sat(l=4,k=4,ring,tree)", "structure is given twice"},
+		{"sat(l=4,l=5,k=6)", "l is given twice"},
+		{"sat(m=4,k=4)", "unknown argument \"m\""},
+		{"sat(1,2,3)", "too many numbers"},
+		{"sat(2.5,4)", "not a whole number"},
+	} {
+		_, _, err := ParseGate(c.in, def)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.in, err, c.want)
+		}
+	}
+	for _, in := range []string{"sat(12,16,ring)", "sat(l=2,k=2,tree)", "sat(k=16, l=12)", "sat(4,4)"} {
+		p, _, err := ParseGate(in, def)
+		if err != nil || p.Model != SAT {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+	if p, _, _ := ParseGate("sat(k=16,l=12,tree)", def); p.String() != "sat(12,16,tree)" {
+		t.Errorf("String = %s", p.String())
+	}
+	m, _ := link.NewMesh(5, 1)
+	if err := CheckSAT(m, SATParams{L: 2, K: 2}, SATConfig{HopLatencyCycles: 1, NodeLatencyCycles: 1}); err == nil || !strings.Contains(err.Error(), "has none") {
+		t.Errorf("ring on a 5x5 mesh: %v", err)
+	}
+	if err := CheckSAT(m, SATParams{L: 2, K: 2, Tree: true}, SATConfig{HopLatencyCycles: 1, NodeLatencyCycles: 1}); err != nil {
+		t.Errorf("tree on a 5x5 mesh: %v", err)
+	}
+	if err := CheckSAT(m, SATParams{L: 2, K: 2, Tree: true}, SATConfig{HopLatencyCycles: 0, NodeLatencyCycles: 1}); err == nil {
+		t.Error("hop latency 0 accepted")
+	}
+}
