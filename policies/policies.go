@@ -114,9 +114,10 @@ type GateParams struct {
 }
 
 // ParseGate reads a model as the papers write it: a bare name ("noth",
-// "hyst") takes its parameters from defaults; a name with arguments
-// ("base(90,30)", "hyst(70,90,30)", "gt.x(16,70,90,30)") sets all of them,
-// in the papers' order. It reports whether arguments were given.
+// "hyst", "sat") takes its parameters from defaults; a name with arguments
+// ("base(90,30)", "hyst(70,90,30)", "gt.x(16,70,90,30)", "sat(12,16,ring)")
+// sets all of them, in the papers' order (sat's structure may be left out:
+// ring). It reports whether arguments were given.
 func ParseGate(s string, defaults GateParams) (GateParams, bool, error) {
 	name, args, hasArgs := strings.Cut(strings.TrimSpace(s), "(")
 	name = strings.TrimSpace(name)
@@ -126,9 +127,6 @@ func ParseGate(s string, defaults GateParams) (GateParams, bool, error) {
 	}
 	p := defaults
 	p.Model = spec.Model
-	if !hasArgs && spec.Model == SAT {
-		return GateParams{}, false, fmt.Errorf("%q: sat needs its thresholds, e.g. \"sat(12,16,ring)\" or \"sat(2,2,tree)\" (l, k, and ring or tree)", s)
-	}
 	if !hasArgs {
 		return p, false, p.Validate()
 	}

@@ -232,8 +232,26 @@ func SATIdleIntervalCycles(t link.Topology, p SATParams, cfg SATConfig) (int, er
 	return lay.idleHops*cfg.HopLatencyCycles + lay.idleNodes*cfg.NodeLatencyCycles, nil
 }
 
+// CheckSATTopology reports whether the ring (tree false) or the spanning
+// tree can be laid over t, in constant time.
+func CheckSATTopology(t link.Topology, tree bool) error {
+	switch g := t.(type) {
+	case *link.FatTree:
+		return nil
+	case *link.Grid2D:
+		if !tree && !g.Wrap && g.K%2 == 1 {
+			return fmt.Errorf("the SAT ring needs a Hamiltonian cycle of the routers, and a %dx%d mesh has none (K odd: an odd number of routers in a bipartite grid); use the spanning tree (sat(l,k,tree)), an even k, or a torus", g.K, g.K)
+		}
+		return nil
+	}
+	return fmt.Errorf("SAT is defined on fat-trees, tori and meshes, not on a %s", t)
+}
+
 // laySAT lays the ring or the tree over t.
 func laySAT(t link.Topology, tree bool) (*satLayout, error) {
+	if err := CheckSATTopology(t, tree); err != nil {
+		return nil, err
+	}
 	switch g := t.(type) {
 	case *link.FatTree:
 		if tree {
@@ -244,12 +262,9 @@ func laySAT(t link.Topology, tree bool) (*satLayout, error) {
 		if tree {
 			return treeLayout(t, gridTree(g)), nil
 		}
-		if !g.Wrap && g.K%2 == 1 {
-			return nil, fmt.Errorf("the SAT ring needs a Hamiltonian cycle of the routers, and a %dx%d mesh has none (K odd: an odd number of routers in a bipartite grid); use the spanning tree (sat(l,k,tree)), an even k, or a torus", g.K, g.K)
-		}
 		return ringLayout(t, gridRing(g))
 	}
-	return nil, fmt.Errorf("SAT is defined on fat-trees, tori and meshes, not on a %s", t)
+	panic("unreachable")
 }
 
 // ringStep is one element of a ring walk: element e (router or node) and,
@@ -515,16 +530,18 @@ type SATGate struct {
 	lastRecv clock.Cycle // -1 before the first reception
 	node     int32
 
-	// Statistics, read only while the NI is paused. An interval is counted
-	// when its closing reception is at or after CountFrom.
-	CountFrom                 clock.Cycle
-	Intervals                 uint64
-	IntervalSum               uint64
-	IntervalMin, IntervalMax  uint64
-	WaitingCycles, HeldCycles uint64 // node-cycles held back at the quota; holding the signal starved
+	// Statistics, read only while the NI is paused. Intervals and
+	// IntervalSum count every interval; the Win* ones those whose closing
+	// reception falls in [CountFrom, CountTo).
+	Intervals, IntervalSum                           uint64
+	CountFrom, CountTo                               clock.Cycle
+	WinIntervals, WinSum, WinMinCycles, WinMaxCycles uint64
+	// WaitingCycles counts the cycles the node had a packet ready to start
+	// and was held at its quota k; HeldCycles those it held the signal
+	// starved (after the node latency).
+	WaitingCycles, HeldCycles uint64
 	Receptions, Releases      uint64
 	MaxCount                  int32 // the most packets started in one interval
-	quotaViolation            bool
 }
 
 // Observe reads the signal and releases it when the node is satisfied or
@@ -536,14 +553,18 @@ func (g *SATGate) Observe(now clock.Cycle, queued int) {
 		}
 		g.holding, g.heldFrom = true, now+g.nodeLat
 		g.Receptions++
-		if g.lastRecv >= 0 && now >= g.CountFrom {
+		if g.lastRecv >= 0 {
 			d := uint64(now - g.lastRecv)
-			if g.Intervals == 0 || d < g.IntervalMin {
-				g.IntervalMin = d
-			}
-			g.IntervalMax = max(g.IntervalMax, d)
 			g.Intervals++
 			g.IntervalSum += d
+			if now >= g.CountFrom && now < g.CountTo {
+				if g.WinIntervals == 0 || d < g.WinMinCycles {
+					g.WinMinCycles = d
+				}
+				g.WinMaxCycles = max(g.WinMaxCycles, d)
+				g.WinIntervals++
+				g.WinSum += d
+			}
 		}
 		g.lastRecv = now
 	}
@@ -688,8 +709,7 @@ func CheckSAT(t link.Topology, p SATParams, cfg SATConfig) error {
 	if err := cfg.validate(); err != nil {
 		return err
 	}
-	_, err := laySAT(t, p.Tree)
-	return err
+	return CheckSATTopology(t, p.Tree)
 }
 
 // InstallSAT lays SAT's ring or tree over net, installs a gate in every NI
@@ -723,7 +743,7 @@ func InstallSAT(net *router.Network, p SATParams, cfg SATConfig) (*SATs, error) 
 	gates := make([]SATGate, N)
 	s.Gates = make([]*SATGate, N)
 	for n := range gates {
-		gates[n] = SATGate{l: int32(p.L), k: int32(p.K), nodeLat: clock.Cycle(cfg.NodeLatencyCycles), lastRecv: -1, node: int32(n)}
+		gates[n] = SATGate{l: int32(p.L), k: int32(p.K), nodeLat: clock.Cycle(cfg.NodeLatencyCycles), lastRecv: -1, node: int32(n), CountTo: clock.Never}
 		s.Gates[n] = &gates[n]
 	}
 	planes := make([]router.ControlPlane, R)
@@ -780,28 +800,28 @@ func InstallSAT(net *router.Network, p SATParams, cfg SATConfig) (*SATs, error) 
 	return s, nil
 }
 
-// SetCountFrom makes the gates count intervals closing at or after cycle c
-// (set it before the run or while paused).
-func (s *SATs) SetCountFrom(c clock.Cycle) {
+// SetWindow makes the gates measure the intervals whose closing reception
+// falls in [from, to) (set it before the run or while paused).
+func (s *SATs) SetWindow(from, to clock.Cycle) {
 	for _, g := range s.Gates {
-		g.CountFrom = c
+		g.CountFrom, g.CountTo = from, to
 	}
 }
 
-// Interval is the SAT interval over all nodes: mean, min and max in
-// cycles, and the number of intervals measured (read while paused).
-func (s *SATs) Interval() (mean float64, minC, maxC, n uint64) {
+// WindowInterval is the SAT interval over all nodes in the window: mean,
+// min and max in cycles, and the number of intervals (read while paused).
+func (s *SATs) WindowInterval() (mean float64, minC, maxC, n uint64) {
 	var sum uint64
 	for _, g := range s.Gates {
-		if g.Intervals == 0 {
+		if g.WinIntervals == 0 {
 			continue
 		}
-		if n == 0 || g.IntervalMin < minC {
-			minC = g.IntervalMin
+		if n == 0 || g.WinMinCycles < minC {
+			minC = g.WinMinCycles
 		}
-		maxC = max(maxC, g.IntervalMax)
-		n += g.Intervals
-		sum += g.IntervalSum
+		maxC = max(maxC, g.WinMaxCycles)
+		n += g.WinIntervals
+		sum += g.WinSum
 	}
 	if n > 0 {
 		mean = float64(sum) / float64(n)
@@ -809,20 +829,26 @@ func (s *SATs) Interval() (mean float64, minC, maxC, n uint64) {
 	return mean, minC, maxC, n
 }
 
-// Totals sums the gates' counters (read while paused): intervals measured
-// and their cycles, node-cycles waiting at the quota and holding starved,
-// and nodes holding the signal now.
-func (s *SATs) Totals() (intervals, intervalSum, waiting, held uint64, holding int) {
+// SATTotals are the gates' counters summed (see SATGate), and the nodes
+// holding the signal now.
+type SATTotals struct {
+	Intervals, IntervalSum, WaitingCycles, HeldCycles uint64
+	Holding                                           int
+}
+
+// Totals sums the gates' counters (read while paused).
+func (s *SATs) Totals() SATTotals {
+	var t SATTotals
 	for _, g := range s.Gates {
-		intervals += g.Intervals
-		intervalSum += g.IntervalSum
-		waiting += g.WaitingCycles
-		held += g.HeldCycles
+		t.Intervals += g.Intervals
+		t.IntervalSum += g.IntervalSum
+		t.WaitingCycles += g.WaitingCycles
+		t.HeldCycles += g.HeldCycles
 		if g.holding {
-			holding++
+			t.Holding++
 		}
 	}
-	return
+	return t
 }
 
 // Check verifies, between two cycles (next is the cycle about to run),

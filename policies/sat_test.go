@@ -52,7 +52,7 @@ func TestSATIdleInterval(t *testing.T) {
 		{ft(3, 2), false, 1, 0, ringFT(3, 2, 1, 0), true},
 		{ft(4, 2), true, 1, 1, 2*2 + 1, true},
 		{ft(4, 3), true, 1, 1, 2*3 + 1, true},
-		{ft(4, 4), true, 1, 1, 2*4 + 1, true}, // the paper's 9
+		{ft(4, 4), true, 1, 1, 2*4 + 1, true},  // the paper's 9
 		{ft(4, 5), true, 1, 1, 2*5 + 1, false}, // the paper's 11
 		{ft(4, 3), true, 3, 2, 2*3*3 + 2, true},
 		{torus(4), false, 1, 1, 4 * 16, true},
@@ -101,8 +101,8 @@ func TestSATIdleInterval(t *testing.T) {
 				t.Fatal(checkErr)
 			}
 			for n, g := range sat.Gates {
-				if g.Intervals < 2 || g.IntervalMin != uint64(c.want) || g.IntervalMax != uint64(c.want) {
-					t.Fatalf("NI %d: %d intervals of %d..%d cycles, want every one %d", n, g.Intervals, g.IntervalMin, g.IntervalMax, c.want)
+				if g.WinIntervals < 2 || g.WinMinCycles != uint64(c.want) || g.WinMaxCycles != uint64(c.want) || g.WinIntervals != g.Intervals {
+					t.Fatalf("NI %d: %d intervals of %d..%d cycles, want every one %d", n, g.WinIntervals, g.WinMinCycles, g.WinMaxCycles, c.want)
 				}
 			}
 		})
@@ -155,7 +155,7 @@ func TestSATBadInput(t *testing.T) {
 		{"sat(0,4)", "allowed 1 <= l <= k"},
 		{"sat(4,0,tree)", "allowed 1 <= l <= k"},
 		{"sat(4)", "needs both thresholds"},
-		{"sat", "needs its thresholds"},
+		{"sat", "allowed 1 <= l <= k"}, // bare: from the defaults, here zero
 		{"sat(4,4,star)", "not a whole number"},
 		{"sat(l=4,k=4,ring,tree)", "structure is given twice"},
 		{"sat(l=4,l=5,k=6)", "l is given twice"},

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -10,6 +11,10 @@ import (
 type Metric struct {
 	Name  string
 	Value func(*Result) float64
+	// Has, when not nil, says whether a result has the metric at all (a
+	// mechanism's metrics exist only in runs that use it); tables carry
+	// such a column only when one of their results has it.
+	Has func(*Result) bool
 }
 
 // Metrics lists the metrics of a Result in CSV column order. It returns a
@@ -19,25 +24,25 @@ func Metrics() []Metric {
 		return func(r *Result) float64 { return float64(f(r)) }
 	}
 	return []Metric{
-		{"cycles_simulated", func(r *Result) float64 { return float64(r.CyclesSimulated) }},
-		{"offered_flits_per_node_cycle", func(r *Result) float64 { return r.OfferedFlitsPerNodeCycle }},
-		{"injected_flits_per_node_cycle", func(r *Result) float64 { return r.InjectedFlitsPerNodeCycle }},
-		{"accepted_flits_per_node_cycle", func(r *Result) float64 { return r.AcceptedFlitsPerNodeCycle }},
-		{"node_accepted_min_flits_per_cycle", func(r *Result) float64 { return r.PerNodeAccepted.Min }},
-		{"node_accepted_max_flits_per_cycle", func(r *Result) float64 { return r.PerNodeAccepted.Max }},
-		{"node_accepted_jain", func(r *Result) float64 { return r.PerNodeAccepted.Jain }},
-		{"node_injected_min_flits_per_cycle", func(r *Result) float64 { return r.PerNodeInjected.Min }},
-		{"node_injected_max_flits_per_cycle", func(r *Result) float64 { return r.PerNodeInjected.Max }},
-		{"node_injected_jain", func(r *Result) float64 { return r.PerNodeInjected.Jain }},
-		{"latency_mean_cycles", func(r *Result) float64 { return r.Latency.Mean }},
-		{"latency_p50_cycles", u(func(r *Result) uint64 { return r.Latency.P50 })},
-		{"latency_p99_cycles", u(func(r *Result) uint64 { return r.Latency.P99 })},
-		{"latency_max_cycles", u(func(r *Result) uint64 { return r.Latency.Max })},
-		{"network_latency_mean_cycles", func(r *Result) float64 { return r.NetworkLatency.Mean }},
-		{"network_latency_p99_cycles", u(func(r *Result) uint64 { return r.NetworkLatency.P99 })},
-		{"mean_hops", func(r *Result) float64 { return r.MeanHops }},
-		{"packets_measured", u(func(r *Result) uint64 { return r.Latency.Count })},
-		{"measured_packets_undelivered", u(func(r *Result) uint64 { return r.MeasuredUndelivered })},
+		{"cycles_simulated", func(r *Result) float64 { return float64(r.CyclesSimulated) }, nil},
+		{"offered_flits_per_node_cycle", func(r *Result) float64 { return r.OfferedFlitsPerNodeCycle }, nil},
+		{"injected_flits_per_node_cycle", func(r *Result) float64 { return r.InjectedFlitsPerNodeCycle }, nil},
+		{"accepted_flits_per_node_cycle", func(r *Result) float64 { return r.AcceptedFlitsPerNodeCycle }, nil},
+		{"node_accepted_min_flits_per_cycle", func(r *Result) float64 { return r.PerNodeAccepted.Min }, nil},
+		{"node_accepted_max_flits_per_cycle", func(r *Result) float64 { return r.PerNodeAccepted.Max }, nil},
+		{"node_accepted_jain", func(r *Result) float64 { return r.PerNodeAccepted.Jain }, nil},
+		{"node_injected_min_flits_per_cycle", func(r *Result) float64 { return r.PerNodeInjected.Min }, nil},
+		{"node_injected_max_flits_per_cycle", func(r *Result) float64 { return r.PerNodeInjected.Max }, nil},
+		{"node_injected_jain", func(r *Result) float64 { return r.PerNodeInjected.Jain }, nil},
+		{"latency_mean_cycles", func(r *Result) float64 { return r.Latency.Mean }, nil},
+		{"latency_p50_cycles", u(func(r *Result) uint64 { return r.Latency.P50 }), nil},
+		{"latency_p99_cycles", u(func(r *Result) uint64 { return r.Latency.P99 }), nil},
+		{"latency_max_cycles", u(func(r *Result) uint64 { return r.Latency.Max }), nil},
+		{"network_latency_mean_cycles", func(r *Result) float64 { return r.NetworkLatency.Mean }, nil},
+		{"network_latency_p99_cycles", u(func(r *Result) uint64 { return r.NetworkLatency.P99 }), nil},
+		{"mean_hops", func(r *Result) float64 { return r.MeanHops }, nil},
+		{"packets_measured", u(func(r *Result) uint64 { return r.Latency.Count }), nil},
+		{"measured_packets_undelivered", u(func(r *Result) uint64 { return r.MeasuredUndelivered }), nil},
 		// An unfinished collective has no duration: NaN keeps it out of
 		// speed-ups, geometric means and bests.
 		{"collective_duration_cycles", func(r *Result) float64 {
@@ -45,11 +50,42 @@ func Metrics() []Metric {
 				return math.NaN()
 			}
 			return float64(r.CollectiveDurationCycles)
-		}},
-		{"throttled_node_cycle_share", func(r *Result) float64 { return r.ThrottledNodeCycleShare }},
-		{"circuit_lag_cycles", func(r *Result) float64 { return r.CircuitLagCycles }},
-		{"critical_load_flits_per_node_cycle", func(r *Result) float64 { return r.CriticalLoadFlitsPerNodeCycle }},
+		}, nil},
+		{"throttled_node_cycle_share", func(r *Result) float64 { return r.ThrottledNodeCycleShare }, nil},
+		{"circuit_lag_cycles", func(r *Result) float64 { return r.CircuitLagCycles }, nil},
+		{"critical_load_flits_per_node_cycle", func(r *Result) float64 { return r.CriticalLoadFlitsPerNodeCycle }, nil},
+		{"sat_idle_interval_cycles", func(r *Result) float64 { return float64(satOf(r).IdleIntervalCycles) }, hasSAT},
+		{"sat_interval_mean_cycles", func(r *Result) float64 { return satOf(r).IntervalMeanCycles }, hasSAT},
+		{"sat_interval_min_cycles", func(r *Result) float64 { return float64(satOf(r).IntervalMinCycles) }, hasSAT},
+		{"sat_interval_max_cycles", func(r *Result) float64 { return float64(satOf(r).IntervalMaxCycles) }, hasSAT},
+		{"sat_waiting_node_cycle_share", func(r *Result) float64 { return satOf(r).WaitingNodeCycleShare }, hasSAT},
+		{"sat_starved_node_cycle_share", func(r *Result) float64 { return satOf(r).StarvedNodeCycleShare }, hasSAT},
 	}
+}
+
+func hasSAT(r *Result) bool { return r.SAT != nil }
+
+// satOf is r's SAT measurements, NaN-valued when r has none (so that a
+// table mixing runs with and without SAT leaves the others' cells empty
+// of meaning rather than zero).
+func satOf(r *Result) SATResult {
+	if r.SAT != nil {
+		return *r.SAT
+	}
+	nan := math.NaN()
+	return SATResult{IdleIntervalCycles: -1, IntervalMeanCycles: nan, WaitingNodeCycleShare: nan, StarvedNodeCycleShare: nan}
+}
+
+// MetricsFor lists the metrics that rs carry: every metric without Has,
+// and those with Has that hold for one of rs.
+func MetricsFor(rs []*Result) []Metric {
+	var out []Metric
+	for _, m := range Metrics() {
+		if m.Has == nil || slices.ContainsFunc(rs, m.Has) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // MetricNames lists the metric names in CSV column order.
@@ -72,14 +108,21 @@ func Identity(r *Result) []string {
 	return []string{r.Scenario, r.Topology, r.Routing, r.Pattern, r.Process, strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Nodes)}
 }
 
-// MetricRow is a run's metric columns, in Metrics order, then completed and digest.
-func MetricRow(r *Result) []string {
+// MetricRow is a run's columns of metrics ms (MetricsFor of its table),
+// then completed and digest.
+func MetricRow(r *Result, ms []Metric) []string {
 	var row []string
-	for _, m := range Metrics() {
+	for _, m := range ms {
 		row = append(row, FormatFloat(m.Value(r)))
 	}
 	return append(row, strconv.FormatBool(r.Completed), r.Digest())
 }
 
-// MetricHeader names MetricRow's columns.
-func MetricHeader() []string { return append(MetricNames(), "completed", "digest") }
+// MetricHeader names MetricRow's columns for metrics ms.
+func MetricHeader(ms []Metric) []string {
+	var names []string
+	for _, m := range ms {
+		names = append(names, m.Name)
+	}
+	return append(names, "completed", "digest")
+}

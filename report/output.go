@@ -35,22 +35,51 @@ func WriteText(w io.Writer, rs []*Result) error {
 		}
 	}
 	for _, r := range rs {
+		writeFairness(w, r)
+	}
+	for _, r := range rs {
 		fmt.Fprintf(w, "%s digest: %s\n", r.Scenario, r.Digest())
 	}
 	return nil
 }
 
-// CSVHeader is the header of WriteCSV's table; units are in the names.
-func CSVHeader() []string { return append(slices.Clone(IdentityHeader), MetricHeader()...) }
+// writeFairness prints a run's batches and SAT measurements, when it has
+// them: node throughput as the fat-tree fairness paper reports it.
+func writeFairness(w io.Writer, r *Result) {
+	if len(r.Batches) > 0 {
+		fmt.Fprintf(w, "%s: node throughput (injected, flits/node/cycle) per batch, and overall:\n", r.Scenario)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "batch\tcycles\tpackets\tavg\tmin\tmax\tjain\tnet lat\t")
+		for i, b := range r.Batches {
+			fmt.Fprintf(tw, "%d\t%d..%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.1f\t\n", i+1, b.FromCycle, b.ToCycle, b.PacketsDelivered,
+				b.NodeInjected.Mean, b.NodeInjected.Min, b.NodeInjected.Max, b.NodeInjected.Jain, b.NetworkLatencyMeanCycles)
+		}
+		fmt.Fprintf(tw, "all\t%d..%d\t\t%.4f\t%.4f\t%.4f\t%.4f\t%.1f\t\n", r.MeasureFromCycle, r.MeasureToCycle,
+			r.PerNodeInjected.Mean, r.PerNodeInjected.Min, r.PerNodeInjected.Max, r.PerNodeInjected.Jain, r.NetworkLatency.Mean)
+		tw.Flush()
+	}
+	if s := r.SAT; s != nil {
+		fmt.Fprintf(w, "%s: %s: interval mean %.1f, min %d, max %d cycles over %d intervals (idle network: %d); node-cycles waiting for the signal %.2f%%, holding it starved %.2f%%\n",
+			r.Scenario, r.Injection, s.IntervalMeanCycles, s.IntervalMinCycles, s.IntervalMaxCycles, s.Intervals, s.IdleIntervalCycles,
+			100*s.WaitingNodeCycleShare, 100*s.StarvedNodeCycleShare)
+	}
+}
+
+// CSVHeader is the header of WriteCSV's table of results carrying metrics
+// ms (MetricsFor); units are in the names.
+func CSVHeader(ms []Metric) []string {
+	return append(slices.Clone(IdentityHeader), MetricHeader(ms)...)
+}
 
 // WriteCSV writes one row per result.
 func WriteCSV(w io.Writer, rs []*Result) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(CSVHeader()); err != nil {
+	ms := MetricsFor(rs)
+	if err := cw.Write(CSVHeader(ms)); err != nil {
 		return err
 	}
 	for _, r := range rs {
-		if err := cw.Write(append(Identity(r), MetricRow(r)...)); err != nil {
+		if err := cw.Write(append(Identity(r), MetricRow(r, ms)...)); err != nil {
 			return err
 		}
 	}
@@ -61,11 +90,41 @@ func WriteCSV(w io.Writer, rs []*Result) error {
 // WriteSeriesCSV writes a run's time series, one row per sample.
 func WriteSeriesCSV(w io.Writer, r *Result) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"cycle", "in_flight_packets", "source_queued_packets", "valid_buffer_ratio", "mobility_ratio", "accepted_flits_per_node_cycle"})
+	head := []string{"cycle", "in_flight_packets", "source_queued_packets", "valid_buffer_ratio", "mobility_ratio", "accepted_flits_per_node_cycle"}
+	sat := len(r.Series) > 0 && r.Series[0].SAT != nil
+	if sat {
+		head = append(head, "sat_interval_mean_cycles", "sat_waiting_node_share", "sat_starved_node_share")
+	}
+	cw.Write(head)
 	f := FormatFloat
 	for _, s := range r.Series {
-		cw.Write([]string{strconv.FormatInt(s.Cycle, 10), strconv.FormatUint(s.InFlightPackets, 10),
-			strconv.FormatUint(s.SourceQueuedPackets, 10), f(s.ValidBufferRatio), f(s.MobilityRatio), f(s.AcceptedFlitsPerNodeCycle)})
+		row := []string{strconv.FormatInt(s.Cycle, 10), strconv.FormatUint(s.InFlightPackets, 10),
+			strconv.FormatUint(s.SourceQueuedPackets, 10), f(s.ValidBufferRatio), f(s.MobilityRatio), f(s.AcceptedFlitsPerNodeCycle)}
+		if sat && s.SAT != nil {
+			row = append(row, f(s.SAT.IntervalMeanCycles), f(s.SAT.WaitingNodeShare), f(s.SAT.StarvedNodeShare))
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteMatrixCSV writes a run's injection matrix: one row per source node,
+// one column per destination, packets started in the measurement window.
+func WriteMatrixCSV(w io.Writer, r *Result) error {
+	cw := csv.NewWriter(w)
+	head := []string{"source_node"}
+	for d := range r.InjectionMatrix {
+		head = append(head, "to_"+strconv.Itoa(d))
+	}
+	cw.Write(head)
+	row := make([]string, 0, len(head))
+	for s, counts := range r.InjectionMatrix {
+		row = append(row[:0], strconv.Itoa(s))
+		for _, c := range counts {
+			row = append(row, strconv.FormatUint(uint64(c), 10))
+		}
+		cw.Write(row)
 	}
 	cw.Flush()
 	return cw.Error()

@@ -61,6 +61,52 @@ type Sample struct {
 	AcceptedFlitsPerNodeCycle float64 `json:"accepted_flits_per_node_cycle"`
 	// Entropy is the entropy circuit's view, when the circuit runs.
 	Entropy *EntropySample `json:"entropy,omitempty"`
+	// SAT is the SAT protocol's view, when SAT runs.
+	SAT *SATSample `json:"sat,omitempty"`
+}
+
+// SATSample is SAT over the T cycles before a sample.
+type SATSample struct {
+	// IntervalMeanCycles is the mean of the intervals that closed in the
+	// period (0 when none did).
+	IntervalMeanCycles float64 `json:"interval_mean_cycles"`
+	// WaitingNodeShare is the share of node-cycles held at the quota k
+	// with a packet ready; StarvedNodeShare the share spent holding the
+	// signal starved.
+	WaitingNodeShare float64 `json:"waiting_node_share"`
+	StarvedNodeShare float64 `json:"starved_node_share"`
+}
+
+// SATResult is what the SAT protocol did in a run's measurement window.
+type SATResult struct {
+	// IdleIntervalCycles is the analytical interval of the idle network.
+	IdleIntervalCycles int `json:"idle_interval_cycles"`
+	// Intervals measured (receptions closing an interval in the window),
+	// and their mean, min and max length.
+	Intervals          uint64  `json:"intervals"`
+	IntervalMeanCycles float64 `json:"interval_mean_cycles"`
+	IntervalMinCycles  uint64  `json:"interval_min_cycles"`
+	IntervalMaxCycles  uint64  `json:"interval_max_cycles"`
+	// WaitingNodeCycleShare is the share of the window's node-cycles in
+	// which a node had a packet ready to start and had reached its quota k
+	// (waiting for the signal); StarvedNodeCycleShare the share in which a
+	// node held the signal starved.
+	WaitingNodeCycleShare float64 `json:"waiting_node_cycle_share"`
+	StarvedNodeCycleShare float64 `json:"starved_node_cycle_share"`
+}
+
+// BatchResult is one batch of the packet-batches method.
+type BatchResult struct {
+	FromCycle        int64  `json:"from_cycle"`
+	ToCycle          int64  `json:"to_cycle"`
+	PacketsDelivered uint64 `json:"packets_delivered"`
+	// NodeInjected is the spread of the nodes' injected throughput in the
+	// batch (its mean is the average node throughput).
+	NodeInjected              Spread  `json:"node_injected_flits_per_cycle"`
+	AcceptedFlitsPerNodeCycle float64 `json:"accepted_flits_per_node_cycle"`
+	// NetworkLatencyMeanCycles is the mean delay from injection of the
+	// measured packets delivered in the batch.
+	NetworkLatencyMeanCycles float64 `json:"network_latency_mean_cycles"`
 }
 
 // EntropySample is the state of entropy throttling at a sample cycle, in
@@ -124,6 +170,16 @@ type Result struct {
 	// LatencyCDF is the packet-latency distribution: (latency in cycles,
 	// share of packets at or below it), one point per histogram bucket.
 	LatencyCDF [][2]float64 `json:"packet_latency_cdf,omitempty"`
+	// SAT is the SAT protocol's measurements, when it runs.
+	SAT *SATResult `json:"sat,omitempty"`
+	// Batches are the packet-batches method's batches.
+	Batches []BatchResult `json:"batches,omitempty"`
+	// NodeInjected is each node's injected throughput (flits/cycle) in the
+	// window, by node id (packet-batches method).
+	NodeInjected []float64 `json:"node_injected_flits_per_cycle,omitempty"`
+	// InjectionMatrix[s][d] is the number of packets node s started towards
+	// node d in the measurement window (packet-batches method).
+	InjectionMatrix [][]uint32 `json:"injection_matrix_packets,omitempty"`
 }
 
 // Digest is the SHA-256 of the result's canonical JSON encoding.

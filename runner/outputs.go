@@ -69,6 +69,19 @@ func WriteOutputs(ctx context.Context, dir string, f *study.File, recs []*Record
 	if err := write("summary.txt", func(w io.Writer) error { return writeSummary(w, f, len(recs), pts, tables) }); err != nil {
 		return err
 	}
+	if slices.ContainsFunc(recs, func(r *Record) bool { return len(r.Result.Batches) > 0 }) {
+		if err := write("batches.csv", func(w io.Writer) error { return writeBatchesCSV(w, f, recs) }); err != nil {
+			return err
+		}
+	}
+	for _, rec := range recs {
+		if len(rec.Result.InjectionMatrix) == 0 {
+			continue
+		}
+		if err := write(filepath.Join("matrices", rec.Run+".csv"), func(w io.Writer) error { return report.WriteMatrixCSV(w, rec.Result) }); err != nil {
+			return err
+		}
+	}
 	for _, rec := range recs {
 		if len(rec.Result.Series) == 0 {
 			continue
@@ -94,7 +107,8 @@ func WriteResultsCSV(w io.Writer, f *study.File, recs []*Record) error {
 	cw := csv.NewWriter(w)
 	head := append([]string{"run", "point", "replicate"}, f.AxisKeys()...)
 	head = append(head, report.IdentityHeader...)
-	if err := cw.Write(append(head, report.MetricHeader()...)); err != nil {
+	ms := report.MetricsFor(results(recs))
+	if err := cw.Write(append(head, report.MetricHeader(ms)...)); err != nil {
 		return err
 	}
 	for _, rec := range recs {
@@ -104,12 +118,47 @@ func WriteResultsCSV(w io.Writer, f *study.File, recs []*Record) error {
 			row = append(row, v)
 		}
 		row = append(row, report.Identity(rec.Result)...)
-		if err := cw.Write(append(row, report.MetricRow(rec.Result)...)); err != nil {
+		if err := cw.Write(append(row, report.MetricRow(rec.Result, ms)...)); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// writeBatchesCSV writes one row per batch of the packet-batches method:
+// the run, its swept keys, and the batch's node throughput.
+func writeBatchesCSV(w io.Writer, f *study.File, recs []*Record) error {
+	cw := csv.NewWriter(w)
+	head := append([]string{"run", "point", "replicate"}, f.AxisKeys()...)
+	cw.Write(append(head, "batch", "from_cycle", "to_cycle", "packets_delivered", "node_injected_mean_flits_per_cycle",
+		"node_injected_min_flits_per_cycle", "node_injected_max_flits_per_cycle", "node_injected_jain",
+		"accepted_flits_per_node_cycle", "network_latency_mean_cycles"))
+	ff := report.FormatFloat
+	for _, rec := range recs {
+		for i, b := range rec.Result.Batches {
+			row := []string{rec.Run, strconv.Itoa(rec.Point), strconv.Itoa(rec.Replicate)}
+			for _, k := range f.AxisKeys() {
+				v, _ := f.Points[rec.Point].Value(k)
+				row = append(row, v)
+			}
+			row = append(row, strconv.Itoa(i+1), strconv.FormatInt(b.FromCycle, 10), strconv.FormatInt(b.ToCycle, 10),
+				strconv.FormatUint(b.PacketsDelivered, 10), ff(b.NodeInjected.Mean), ff(b.NodeInjected.Min), ff(b.NodeInjected.Max),
+				ff(b.NodeInjected.Jain), ff(b.AcceptedFlitsPerNodeCycle), ff(b.NetworkLatencyMeanCycles))
+			cw.Write(row)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// results lists the records' results.
+func results(recs []*Record) []*report.Result {
+	rs := make([]*report.Result, len(recs))
+	for i, rec := range recs {
+		rs[i] = rec.Result
+	}
+	return rs
 }
 
 // pointStats is one point's metrics over its replicates.
@@ -118,6 +167,8 @@ type pointStats struct {
 	n     int
 	mean  map[string]float64
 	std   map[string]float64
+	// results are its runs' results.
+	results []*report.Result
 }
 
 func pointMeans(f *study.File, recs []*Record) []*pointStats {
@@ -127,7 +178,7 @@ func pointMeans(f *study.File, recs []*Record) []*pointStats {
 		byPoint[rec.Point] = append(byPoint[rec.Point], rec.Result)
 	}
 	for i := range f.Points {
-		ps := &pointStats{point: &f.Points[i], n: len(byPoint[i]), mean: map[string]float64{}, std: map[string]float64{}}
+		ps := &pointStats{point: &f.Points[i], n: len(byPoint[i]), mean: map[string]float64{}, std: map[string]float64{}, results: byPoint[i]}
 		for _, m := range report.Metrics() {
 			var xs []float64
 			for _, r := range byPoint[i] {
@@ -144,7 +195,13 @@ func writeReplicatesCSV(w io.Writer, f *study.File, pts []*pointStats) error {
 	cw := csv.NewWriter(w)
 	head := append([]string{"point"}, f.AxisKeys()...)
 	head = append(head, "replicates")
-	for _, m := range report.MetricNames() {
+	var all []*report.Result
+	for _, ps := range pts {
+		all = append(all, ps.results...)
+	}
+	names := report.MetricHeader(report.MetricsFor(all))
+	names = names[:len(names)-2] // not completed, digest
+	for _, m := range names {
 		head = append(head, m+"_mean", m+"_std")
 	}
 	cw.Write(head)
@@ -155,7 +212,7 @@ func writeReplicatesCSV(w io.Writer, f *study.File, pts []*pointStats) error {
 			row = append(row, v)
 		}
 		row = append(row, strconv.Itoa(ps.n))
-		for _, m := range report.MetricNames() {
+		for _, m := range names {
 			row = append(row, report.FormatFloat(ps.mean[m]), report.FormatFloat(ps.std[m]))
 		}
 		cw.Write(row)
@@ -185,6 +242,19 @@ func writeSummary(w io.Writer, f *study.File, runs int, pts []*pointStats, table
 	if collective {
 		cols = append(cols[1:], struct{ metric, title string }{"collective_duration_cycles", "duration"})
 	}
+	// The fairness method reports node throughput as the fat-tree fairness
+	// paper does: the average, minimum and maximum node injection rate.
+	fairness := slices.ContainsFunc(f.Points, func(p study.Point) bool { return p.Config.Measure.Method == "packet-batches" })
+	if fairness {
+		cols = []struct{ metric, title string }{{"injected_flits_per_node_cycle", "node avg"},
+			{"node_injected_min_flits_per_cycle", "node min"}, {"node_injected_max_flits_per_cycle", "node max"},
+			{"node_injected_jain", "jain"}, {"network_latency_mean_cycles", "net lat"}}
+		if slices.ContainsFunc(f.Points, func(p study.Point) bool {
+			return strings.HasPrefix(strings.TrimSpace(p.Config.Policy.Injection), "sat")
+		}) {
+			cols = append(cols, struct{ metric, title string }{"sat_interval_mean_cycles", "sat interval"})
+		}
+	}
 	for _, c := range cols {
 		head = append(head, c.title)
 	}
@@ -208,6 +278,9 @@ func writeSummary(w io.Writer, f *study.File, runs int, pts []*pointStats, table
 		return err
 	}
 	units := "units: offered and accepted in flits/node/cycle; latencies (from generation) and duration in cycles; jain: per-node accepted fairness"
+	if fairness {
+		units = "units: node throughput (injected) in flits/node/cycle; net lat: mean delay from injection and sat interval in cycles; jain: per-node injected fairness"
+	}
 	if f.Study.Replicates > 1 {
 		units += "; ±: standard deviation over replicates"
 	}

@@ -149,6 +149,25 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			{"true_mobility_ratio", entropy(func(e *report.EntropySample) float64 { return e.TrueMobilityRatio })},
 		}...)
 	}
+	// With SAT: the interval and the shares of nodes waiting and starved.
+	satSeries := func(get func(*report.SATSample) float64) func(report.Sample) float64 {
+		return func(s report.Sample) float64 {
+			if s.SAT == nil {
+				return math.NaN()
+			}
+			return get(s.SAT)
+		}
+	}
+	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 && r.Result.Series[0].SAT != nil }) {
+		series = append(series, []struct {
+			name string
+			get  func(report.Sample) float64
+		}{
+			{"sat_interval_mean_cycles", satSeries(func(e *report.SATSample) float64 { return e.IntervalMeanCycles })},
+			{"sat_waiting_node_share", satSeries(func(e *report.SATSample) float64 { return e.WaitingNodeShare })},
+			{"sat_starved_node_share", satSeries(func(e *report.SATSample) float64 { return e.StarvedNodeShare })},
+		}...)
+	}
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 }) {
 		for _, s := range series {
 			c := &figure.Chart{Title: f.Name + ": " + s.name + " over time (replicate 0)", XLabel: "cycle", YLabel: s.name}
@@ -184,6 +203,21 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	}
 	if err := nodes.Save(filepath.Join(pdir, "node-throughput"), formats); err != nil {
 		return err
+	}
+	// The fat-tree fairness paper's Fig. 5: each node's injection rate, by
+	// node id, one line per point.
+	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.NodeInjected) > 0 }) {
+		inj := &figure.Chart{Title: f.Name + ": injected throughput per node (replicate 0)", XLabel: "node", YLabel: "injected flits/cycle"}
+		for _, rec := range first {
+			l := figure.Line{Name: name(rec)}
+			for i, v := range rec.Result.NodeInjected {
+				l.XY = append(l.XY, [2]float64{float64(i), v})
+			}
+			inj.Lines = append(inj.Lines, l)
+		}
+		if err := inj.Save(filepath.Join(pdir, "node-injected-throughput"), formats); err != nil {
+			return err
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return err

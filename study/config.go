@@ -56,12 +56,27 @@ type Policy struct {
 	// MeasureCircuit runs the circuit even under noth, so that its readings
 	// appear in the time series.
 	MeasureCircuit bool `toml:"measure_circuit"`
+	// SATHopLatencyCycles is the SAT signal's latency over one link, and
+	// SATNodeLatencyCycles the least time a node holds it (injection =
+	// "sat(l,k,ring|tree)").
+	SATHopLatencyCycles  int `toml:"sat_hop_latency_cycles"`
+	SATNodeLatencyCycles int `toml:"sat_node_latency_cycles"`
+	// SATL, SATK and SATStructure are bare "sat"'s l, k and ring or tree.
+	SATL         int    `toml:"sat_l"`
+	SATK         int    `toml:"sat_k"`
+	SATStructure string `toml:"sat_structure"`
+}
+
+// SATConfig is the policies package's view of the SAT keys.
+func (c *Config) SATConfig() policies.SATConfig {
+	return policies.SATConfig{HopLatencyCycles: c.Policy.SATHopLatencyCycles, NodeLatencyCycles: c.Policy.SATNodeLatencyCycles}
 }
 
 // Gate is the injection model with its parameters.
 func (p *Policy) Gate() (policies.GateParams, bool, error) {
 	return policies.ParseGate(p.Injection, policies.GateParams{RthPercent: p.RthPercent, ROnPercent: p.ROnPercent,
-		ROffPercent: p.ROffPercent, RnPercent: p.RnPercent, GuardCycles: p.GuardCycles})
+		ROffPercent: p.ROffPercent, RnPercent: p.RnPercent, GuardCycles: p.GuardCycles,
+		SAT: policies.SATParams{L: p.SATL, K: p.SATK, Tree: p.SATStructure == "tree"}})
 }
 
 // CircuitConfig is the policies package's view of the circuit keys.
@@ -114,6 +129,8 @@ type Traffic struct {
 
 // Measure is how a run is measured.
 type Measure struct {
+	// WarmupCycles is the warm-up; -1 takes the method's default
+	// (Warmup).
 	WarmupCycles  int64   `toml:"warmup_cycles"`
 	MeasureCycles int64   `toml:"measure_cycles"`
 	Method        string  `toml:"method"`
@@ -135,6 +152,39 @@ type Measure struct {
 	// SmoothSamples is the moving-average length, in samples, of the ramp
 	// process's critical-load detection.
 	SmoothSamples int `toml:"smooth_samples"`
+	// BatchPackets is the size of a batch of the packet-batches method, in
+	// delivered packets (0: 10 N^2, the fat-tree fairness paper's), and
+	// PacketBatches the number of batches.
+	BatchPackets  int64 `toml:"batch_packets"`
+	PacketBatches int   `toml:"packet_batches"`
+}
+
+// Method defaults of the warm-up.
+const (
+	defaultWarmupCycles            = 10_000
+	defaultPacketBatchWarmupCycles = 50_000 // the fat-tree fairness paper's
+)
+
+// Warmup is the warm-up in cycles: warmup_cycles, or with -1 the method's
+// default: 50,000 for packet-batches (the fat-tree fairness paper's),
+// 10,000 otherwise.
+func (m *Measure) Warmup() int64 {
+	switch {
+	case m.WarmupCycles >= 0:
+		return m.WarmupCycles
+	case m.Method == "packet-batches":
+		return defaultPacketBatchWarmupCycles
+	}
+	return defaultWarmupCycles
+}
+
+// PacketsPerBatch is the packet-batches method's batch size for a network
+// of the given number of nodes.
+func (m *Measure) PacketsPerBatch(nodes int) int64 {
+	if m.BatchPackets > 0 {
+		return m.BatchPackets
+	}
+	return 10 * int64(nodes) * int64(nodes)
 }
 
 // Default is the built-in configuration: a 32x32 torus with dimension-order
@@ -151,10 +201,11 @@ func Default() Config {
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8,
 			HotspotFraction: 0.02, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
 		Policy: Policy{Injection: "none", RthPercent: 70, ROnPercent: 70, ROffPercent: 90, RnPercent: 25, GuardCycles: 8,
-			Circuit: "auto", CircuitLanes: "dedicated", CircuitLatencyCycles: 1},
-		Measure: Measure{WarmupCycles: 10000, MeasureCycles: 10000, Method: "window", BatchCycles: 2000,
+			Circuit: "auto", CircuitLanes: "dedicated", CircuitLatencyCycles: 1, SATHopLatencyCycles: 1, SATNodeLatencyCycles: 1,
+			SATL: 16, SATK: 16, SATStructure: "ring"},
+		Measure: Measure{WarmupCycles: -1, MeasureCycles: 10000, Method: "window", BatchCycles: 2000,
 			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100, WatchdogCycles: 100000,
-			StallCycles: 20000, SmoothSamples: 400},
+			StallCycles: 20000, SmoothSamples: 400, PacketBatches: 5},
 	}
 }
 
@@ -518,8 +569,17 @@ func (c *Config) Validate() []error {
 		pctOK = false
 	}
 	if pctOK {
-		if _, hasArgs, err := pol.Gate(); err != nil {
+		if gp, hasArgs, err := pol.Gate(); err != nil {
 			add("policy.injection", pol.Injection, err.Error())
+		} else if gp.Model == policies.SAT {
+			d := Default().Policy
+			if hasArgs && (pol.SATL != d.SATL || pol.SATK != d.SATK || pol.SATStructure != d.SATStructure) {
+				add("policy.injection", pol.Injection, "give SAT's parameters either as arguments here or in the sat_l, sat_k and sat_structure keys (with injection = \"sat\"), not both")
+			} else if topo, err := c.Topology(); err == nil {
+				if err := policies.CheckSATTopology(topo, gp.SAT.Tree); err != nil {
+					add("policy.injection", pol.Injection, err.Error())
+				}
+			}
 		} else if hasArgs {
 			d := Default().Policy
 			if pol.RthPercent != d.RthPercent || pol.ROnPercent != d.ROnPercent || pol.ROffPercent != d.ROffPercent || pol.RnPercent != d.RnPercent || pol.GuardCycles != d.GuardCycles {
@@ -542,15 +602,32 @@ func (c *Config) Validate() []error {
 	if pol.CircuitLatencyCycles < 1 || pol.CircuitLatencyCycles > 1000 {
 		add("policy.circuit_latency_cycles", pol.CircuitLatencyCycles, "allowed: 1..1000")
 	}
+	if pol.SATStructure != "ring" && pol.SATStructure != "tree" {
+		add("policy.sat_structure", pol.SATStructure, "allowed: ring (the Hamiltonian virtual ring), tree (the spanning tree, SS)")
+	}
+	if pol.SATHopLatencyCycles < 1 || pol.SATHopLatencyCycles > 1000 {
+		add("policy.sat_hop_latency_cycles", pol.SATHopLatencyCycles, "allowed: 1..1000 cycles per link")
+	}
+	if pol.SATNodeLatencyCycles < 0 || pol.SATNodeLatencyCycles > 1000 {
+		add("policy.sat_node_latency_cycles", pol.SATNodeLatencyCycles, "allowed: 0..1000 cycles")
+	}
 	m := &c.Measure
-	if m.WarmupCycles < 0 {
-		add("measure.warmup_cycles", m.WarmupCycles, "allowed: >= 0")
+	if m.WarmupCycles < -1 {
+		add("measure.warmup_cycles", m.WarmupCycles, "allowed: >= 0, or -1 for the method's default (10000; 50000 for packet-batches)")
 	}
 	if m.MeasureCycles < 1 {
 		add("measure.measure_cycles", m.MeasureCycles, "allowed: >= 1")
 	}
-	if m.Method != "window" && m.Method != "batches" {
-		add("measure.method", m.Method, "allowed: window, batches")
+	if m.Method != "window" && m.Method != "batches" && m.Method != "packet-batches" {
+		add("measure.method", m.Method, "allowed: window, batches, packet-batches")
+	} else if m.Method == "packet-batches" && t.Process == "collective" {
+		add("measure.method", m.Method, "packet-batches measures a steady process (saturation, bernoulli, poisson), not a collective")
+	}
+	if m.BatchPackets < 0 {
+		add("measure.batch_packets", m.BatchPackets, "allowed: 0 (10 x nodes^2) or >= 1 delivered packets per batch")
+	}
+	if m.PacketBatches < 1 || m.PacketBatches > 10000 {
+		add("measure.packet_batches", m.PacketBatches, "allowed: 1..10000 batches")
 	}
 	if m.BatchCycles < 1 {
 		add("measure.batch_cycles", m.BatchCycles, "allowed: >= 1")
@@ -566,8 +643,8 @@ func (c *Config) Validate() []error {
 	}
 	if m.MaxCycles < 1 {
 		add("measure.max_cycles", m.MaxCycles, "allowed: >= 1")
-	} else if t.Process != "collective" && m.Method == "window" && m.WarmupCycles >= 0 && m.MeasureCycles >= 1 && m.MaxCycles < m.WarmupCycles+m.MeasureCycles {
-		add("measure.max_cycles", m.MaxCycles, fmt.Sprintf("allowed: >= warmup_cycles + measure_cycles = %d (the run must reach the end of its measurement window)", m.WarmupCycles+m.MeasureCycles))
+	} else if t.Process != "collective" && m.Method == "window" && m.WarmupCycles >= -1 && m.MeasureCycles >= 1 && m.MaxCycles < m.Warmup()+m.MeasureCycles {
+		add("measure.max_cycles", m.MaxCycles, fmt.Sprintf("allowed: >= warmup_cycles + measure_cycles = %d (the run must reach the end of its measurement window)", m.Warmup()+m.MeasureCycles))
 	}
 	// A queue legitimately waits a routing delay, link and credit latencies
 	// and a packet's serialisation; the watchdog needs a wide margin above.

@@ -34,6 +34,8 @@ type Built struct {
 	Collectors []*report.Collector
 	// Entropy is the entropy circuit and gates, nil when not installed.
 	Entropy *policies.Entropy
+	// SAT is the SAT protocol, nil when not installed.
+	SAT *policies.SATs
 }
 
 // latencyRangeCycles is the range of latencies a node's histograms hold
@@ -84,11 +86,18 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if err != nil {
 		return nil, err
 	}
+	var sat *policies.SATs
+	if gate.Model == policies.SAT {
+		if sat, err = policies.InstallSAT(net, gate.SAT, cfg.SATConfig()); err != nil {
+			return nil, err
+		}
+		gate = policies.GateParams{Model: policies.Noth} // the circuit, if measured, throttles nothing
+	}
 	ent, err := policies.InstallEntropy(net, gate, cfg.CircuitConfig(), cfg.Seed^0x5eed_9a7e, cfg.Policy.MeasureCircuit)
 	if err != nil {
 		return nil, err
 	}
-	return &Built{Cfg: cfg, Net: net, Collectors: cols, Entropy: ent}, nil
+	return &Built{Cfg: cfg, Net: net, Collectors: cols, Entropy: ent, SAT: sat}, nil
 }
 
 // routerError names the key behind a router's refusal: a routing that can
@@ -128,6 +137,12 @@ func checkTraffic(cfg Config) error {
 	if err != nil {
 		return err
 	}
+	if gate.Model == policies.SAT {
+		if err := policies.CheckSAT(topo, gate.SAT, cfg.SATConfig()); err != nil {
+			return err
+		}
+		gate = policies.GateParams{Model: policies.Noth}
+	}
 	return policies.CheckEntropy(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
 }
 
@@ -154,13 +169,19 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	nodes := net.Topo.Nodes()
 	collective := cfg.Traffic.Process == "collective"
 	batches := !collective && m.Method == "batches"
+	pbatches := !collective && m.Method == "packet-batches"
+	warm := m.Warmup()
 
 	// Every phase boundary and sample falls on a multiple of step, and the
 	// run's decisions (samples, phase changes, stopping) are taken at
 	// multiples of step only, whatever the executor's chunk: so options such
 	// as Checks, which runs the hook every cycle, cannot change a result.
 	step := int64(0)
-	for _, v := range []int64{m.WarmupCycles, m.MeasureCycles, m.BatchCycles, m.SampleCycles} {
+	steps := []int64{warm, m.MeasureCycles, m.BatchCycles, m.SampleCycles}
+	if pbatches {
+		steps = []int64{warm, m.SampleCycles}
+	}
+	for _, v := range steps {
 		if v > 0 {
 			step = gcd(step, v)
 		}
@@ -181,12 +202,22 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		chunk = 1
 	}
 
-	from, to := clock.Cycle(m.WarmupCycles), clock.Cycle(m.WarmupCycles+m.MeasureCycles)
+	from, to := clock.Cycle(warm), clock.Cycle(warm+m.MeasureCycles)
 	if collective {
 		from, to = 0, clock.Never
 	}
-	if batches {
+	if batches || pbatches {
 		to = clock.Never
+	}
+	if b.SAT != nil {
+		b.SAT.SetWindow(from, clock.Never)
+	}
+	var perDst []*router.PacketCounts
+	if pbatches {
+		perDst = make([]*router.PacketCounts, nodes)
+		for i, ni := range net.NIs {
+			perDst[i] = ni.CountPerDestination()
+		}
 	}
 	for _, c := range b.Collectors {
 		c.SetWindow(report.Window{From: from, To: to})
@@ -224,6 +255,34 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			}
 			return
 		}
+		// The packet-batches method's state: the batches so far, where the
+		// current one started, and the injection matrix at the window's ends.
+		pBatches                []report.BatchResult
+		pbStart                 router.Totals
+		pbStartAt               int64
+		pbInj                   = make([]uint64, nodes)
+		pbNetN, pbNetSum        uint64
+		matFrom, matTo          [][]uint32
+		satFrom, satTo, satLast policies.SATTotals
+		satToSet                bool
+		measuredNet             = func() (n, sum uint64) {
+			for _, c := range b.Collectors {
+				for k := range report.MaxClasses {
+					if h := c.Class(k); h != nil {
+						n += h.NetLatency.Count()
+						sum += h.NetLatency.Sum()
+					}
+				}
+			}
+			return
+		}
+		snapshotMatrix = func() [][]uint32 {
+			mat := make([][]uint32, nodes)
+			for i, c := range perDst {
+				mat[i] = c.Snapshot(nil)
+			}
+			return mat
+		}
 	)
 	hook := func(next clock.Cycle) bool {
 		now := int64(next)
@@ -231,6 +290,12 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			if err := net.Check(next); err != nil {
 				checkErr = err
 				return true
+			}
+			if b.SAT != nil {
+				if err := b.SAT.Check(next); err != nil {
+					checkErr = err
+					return true
+				}
 			}
 		}
 		if now%step != 0 && next < clock.Cycle(m.MaxCycles) {
@@ -250,6 +315,14 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 				ValidBufferRatio:          report.Ratio(float64(tot.SumValid-last.SumValid), dt*buffers),
 				MobilityRatio:             report.Ratio(float64(tot.SumActive-last.SumActive), float64(tot.SumValid-last.SumValid)),
 				AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-last.FlitsDelivered), dt*float64(nodes))}
+			if sat := b.SAT; sat != nil {
+				t := sat.Totals()
+				cells := dt * float64(nodes)
+				s.SAT = &report.SATSample{IntervalMeanCycles: report.Ratio(float64(t.IntervalSum-satLast.IntervalSum), float64(t.Intervals-satLast.Intervals)),
+					WaitingNodeShare: report.Ratio(float64(t.WaitingCycles-satLast.WaitingCycles), cells),
+					StarvedNodeShare: report.Ratio(float64(t.HeldCycles-satLast.HeldCycles), cells)}
+				satLast = t
+			}
 			if ent := b.Entropy; ent != nil {
 				readRa, truth := ent.MeanReadout()
 				trueRa := 1.0
@@ -283,6 +356,33 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			for i, ni := range net.NIs {
 				injFrom[i] = ni.FlitsInjected
 			}
+			if b.SAT != nil {
+				satFrom = b.SAT.Totals()
+			}
+			if pbatches {
+				pbStart, pbStartAt, pbNetN, pbNetSum = tot, now, 0, 0
+				copy(pbInj, injFrom)
+				matFrom = snapshotMatrix()
+			}
+		}
+		if pbatches && next > from && !windowDone && tot.PacketsDelivered-pbStart.PacketsDelivered >= uint64(m.PacketsPerBatch(nodes)) {
+			dt := float64(now - pbStartAt)
+			inj := make([]float64, nodes)
+			for i, ni := range net.NIs {
+				inj[i] = report.Ratio(float64(ni.FlitsInjected-pbInj[i]), dt)
+				pbInj[i] = ni.FlitsInjected
+			}
+			n, sum := measuredNet()
+			pBatches = append(pBatches, report.BatchResult{FromCycle: pbStartAt, ToCycle: now, PacketsDelivered: tot.PacketsDelivered - pbStart.PacketsDelivered,
+				NodeInjected: report.SpreadOf(inj), AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-pbStart.FlitsDelivered), dt*float64(nodes)),
+				NetworkLatencyMeanCycles: report.Ratio(float64(sum-pbNetSum), float64(n-pbNetN))})
+			pbStart, pbStartAt, pbNetN, pbNetSum = tot, now, n, sum
+			if len(pBatches) == m.PacketBatches {
+				to = next
+				for _, c := range b.Collectors {
+					c.SetWindow(report.Window{From: from, To: to})
+				}
+			}
 		}
 		if batches && next > from && (now-int64(from))%m.BatchCycles == 0 && !windowDone {
 			n, sum := measuredDel()
@@ -304,6 +404,13 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			windowDone, atTo = true, tot
 			for i, ni := range net.NIs {
 				injTo[i] = ni.FlitsInjected
+			}
+			if b.SAT != nil {
+				b.SAT.SetWindow(from, to)
+				satTo, satToSet = b.SAT.Totals(), true
+			}
+			if pbatches {
+				matTo = snapshotMatrix()
 			}
 		}
 		if windowDone {
@@ -356,6 +463,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	} else if cfg.Traffic.Process == "saturation" {
 		res.OfferedFlitsPerNodeCycle = 1
 	}
+	var injectedPerNode []float64
 	var lat, netLat report.Histogram
 	var classLat [report.MaxClasses]report.Histogram
 	var hops uint64
@@ -403,6 +511,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			injected[i] = report.Ratio(float64(injTo[i]-injFrom[i]), w)
 		}
 		res.PerNodeInjected = report.SpreadOf(injected)
+		injectedPerNode = injected
 		// Accepted throughput counts the flits of packets whose tail arrived
 		// in the window, per node and in aggregate alike.
 		var accepted uint64
@@ -426,6 +535,30 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			res.ThrottledNodeCycleShare = report.Ratio(float64(on), float64(end)*float64(nodes))
 		}
 		res.CircuitLagCycles = circuitLag(series, m.SampleCycles)
+	}
+	if sat := b.SAT; sat != nil {
+		res.Injection = sat.Params.String()
+		if !satToSet {
+			satTo = sat.Totals()
+		}
+		mean, lo, hi, n := sat.WindowInterval()
+		cells := float64(res.MeasureToCycle-res.MeasureFromCycle) * float64(nodes)
+		res.SAT = &report.SATResult{IdleIntervalCycles: sat.IdleIntervalCycles, Intervals: n, IntervalMeanCycles: report.Ratio(mean, 1),
+			IntervalMinCycles: lo, IntervalMaxCycles: hi,
+			WaitingNodeCycleShare: report.Ratio(float64(satTo.WaitingCycles-satFrom.WaitingCycles), cells),
+			StarvedNodeCycleShare: report.Ratio(float64(satTo.HeldCycles-satFrom.HeldCycles), cells)}
+	}
+	if pbatches {
+		res.Batches = pBatches
+		res.NodeInjected = injectedPerNode
+		res.InjectionMatrix = make([][]uint32, nodes)
+		for i := range matTo {
+			row := make([]uint32, nodes)
+			for j := range row {
+				row[j] = matTo[i][j] - matFrom[i][j]
+			}
+			res.InjectionMatrix[i] = row
+		}
 	}
 	for _, pt := range lat.CDF() {
 		res.LatencyCDF = append(res.LatencyCDF, [2]float64{pt[0], report.Ratio(pt[1], 1)})
