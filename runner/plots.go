@@ -205,18 +205,40 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		return err
 	}
 	// The fat-tree fairness paper's Fig. 5: each node's injection rate, by
-	// node id, one line per point.
+	// node id, one line per point; with plot.lines, one figure per value of
+	// the other axes and one line per value of plot.lines.
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.NodeInjected) > 0 }) {
-		inj := &figure.Chart{Title: f.Name + ": injected throughput per node (replicate 0)", XLabel: "node", YLabel: "injected flits/cycle"}
+		var rest []string
+		if f.Plot.Lines != "" {
+			rest = without(axes, []string{f.Plot.Lines})
+		}
+		var labels []string
+		charts := map[string]*figure.Chart{}
 		for _, rec := range first {
+			p := &f.Points[rec.Point]
+			label := strings.Join(pointValues(p, rest), ", ")
+			c, ok := charts[label]
+			if !ok {
+				c = &figure.Chart{Title: title(f, "injected throughput per node (replicate 0)", label), XLabel: "node", YLabel: "injected flits/cycle"}
+				charts[label] = c
+				labels = append(labels, label)
+			}
 			l := figure.Line{Name: name(rec)}
+			if f.Plot.Lines != "" {
+				l.Name, _ = p.Value(f.Plot.Lines)
+			}
 			for i, v := range rec.Result.NodeInjected {
 				l.XY = append(l.XY, [2]float64{float64(i), v})
 			}
-			inj.Lines = append(inj.Lines, l)
+			c.Lines = append(c.Lines, l)
 		}
-		if err := inj.Save(filepath.Join(pdir, "node-injected-throughput"), formats); err != nil {
-			return err
+		for _, label := range labels {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := charts[label].Save(filepath.Join(pdir, fileName("node-injected-throughput", label)), formats); err != nil {
+				return err
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -150,8 +150,10 @@ type Outcome struct {
 	Results    []*report.Result // the records' results, in order, when complete
 }
 
-// ConfigTOML is a configuration's full TOML text, as stored in a record.
+// ConfigTOML is a configuration's full TOML text, as stored in a record,
+// with defaults that depend on other keys resolved (the warm-up).
 func ConfigTOML(c study.Config) string {
+	c.Measure.WarmupCycles = c.Measure.Warmup()
 	var buf bytes.Buffer
 	if err := toml.NewEncoder(&buf).Encode(c); err != nil {
 		panic(err) // a Config always encodes
@@ -181,10 +183,23 @@ func loadRecord(dir string, r *study.RunSpec) (*Record, bool) {
 	if err := json.Unmarshal(b, &rec); err != nil || rec.Result == nil {
 		return nil, false
 	}
-	if rec.Run != r.ID() || rec.Config != ConfigTOML(r.Config) || rec.Digest != rec.Result.Digest() {
+	if rec.Run != r.ID() || !sameConfig(rec.Config, r.Config) || rec.Digest != rec.Result.Digest() {
 		return nil, false
 	}
 	return &rec, true
+}
+
+// sameConfig reports whether a record's configuration text is c: the same
+// text, or text that reads as c once the keys it lacks take their
+// defaults (a record written before those keys existed: keys are only
+// ever added with defaults that leave earlier results unchanged).
+func sameConfig(recorded string, c study.Config) bool {
+	want := ConfigTOML(c)
+	if recorded == want {
+		return true
+	}
+	old, err := study.Parse("record", []byte(recorded))
+	return err == nil && ConfigTOML(old) == want
 }
 
 func writeRecord(dir string, rec *Record) error {

@@ -142,6 +142,37 @@ func TestResume(t *testing.T) {
 	}
 }
 
+// TestResumeOlderRecords: a record written before keys were added (its
+// configuration text lacks them) is this run's when those keys hold their
+// defaults, and is kept; a record whose configuration really differs is
+// redone.
+func TestResumeOlderRecords(t *testing.T) {
+	f := parse(t, strings.Replace(studyTOML200, "to = 0.5", "to = 0.05", 1))
+	d := t.TempDir()
+	run(t, f, Options{Jobs: 2, Out: d})
+	runs := f.Runs()
+	for i, r := range runs {
+		b, _ := os.ReadFile(pointPath(d, r.ID()))
+		var lines []string
+		for _, l := range strings.Split(string(b), "\\n") {
+			if !strings.Contains(l, "sat_") && !strings.Contains(l, "packet_batches") && !strings.Contains(l, "batch_packets") {
+				lines = append(lines, l)
+			}
+		}
+		old := strings.Join(lines, "\\n")
+		if i == 1 {
+			old = strings.Replace(old, "packet_flits = 8", "packet_flits = 9", 1)
+		}
+		if old == string(b) {
+			t.Fatal("no key removed from the record")
+		}
+		os.WriteFile(pointPath(d, r.ID()), []byte(old), 0o644)
+	}
+	if o := run(t, f, Options{Jobs: 2, Out: d, Resume: true}); o.Ran != 1 || o.Resumed != len(runs)-1 {
+		t.Fatalf("resume ran %d and skipped %d; want 1 and %d", o.Ran, o.Resumed, len(runs)-1)
+	}
+}
+
 // TestCancelKeepsFinishedRuns: a cancelled study returns an error that says
 // how to continue, and the runs it finished are kept.
 func TestCancelKeepsFinishedRuns(t *testing.T) {
