@@ -47,3 +47,37 @@ func EntropyBytes(t link.Topology, p GateParams, cfg CircuitConfig, measure bool
 	}
 	return nr*perRouter + ne*perEdge + nn*perNode
 }
+
+// SATBytes estimates the memory InstallSAT takes on topology t: a lane per
+// hop of the ring or the tree (with its name, counted at 48 bytes), a gate
+// per node, and per switch its plane (a forwarding table or a
+// concentrator's children).
+func SATBytes(t link.Topology, p SATParams) int64 {
+	var hops int64
+	switch g := t.(type) {
+	case *link.FatTree:
+		nodes := int64(g.Nodes())
+		if p.Tree {
+			switches := (nodes - 1) / int64(g.K-1) // root 0's down-tree: 1 + k + ... + k^(n-1)
+			hops = 2 * (nodes + switches - 1)
+		} else {
+			hops = int64(hamiltonianHops(g.K, g.N))
+		}
+	case *link.Grid2D:
+		hops = int64(g.Routers()) + 2*int64(g.Nodes())
+		if p.Tree {
+			hops = 2 * (int64(g.Routers()) - 1 + int64(g.Nodes()))
+		}
+	}
+	perHop := int64(unsafe.Sizeof(satLane{})) + 48 + 2*8 // the lane, its name, its places in the planes' lists
+	return hops*perHop + int64(t.Nodes())*int64(unsafe.Sizeof(SATGate{})+8) + int64(t.Routers())*64
+}
+
+// hamiltonianHops is H(n) = 2k + k H(n-1), H(0) = 0.
+func hamiltonianHops(k, n int) int {
+	h := 0
+	for range n {
+		h = 2*k + k*h
+	}
+	return h
+}

@@ -1,10 +1,11 @@
 // Package policies owns the congestion-control policies that routers and
 // network interfaces consult: the injection gates of the entropy papers
-// (noth, base, hyst, gt.a, gt.x) and the entropy measurement circuit, and,
-// as the project grows, the SAT token protocol and RECN. Each policy is a
-// small state machine in the style of the etcd raft package: local
-// observations and control-lane messages in, a decision and an outbox out,
-// no goroutines, clocks or shared memory inside.
+// (noth, base, hyst, gt.a, gt.x) and the entropy measurement circuit, the
+// SAT fairness protocol (its layouts, interval formulas and state machine
+// are documented at SATParams), and, as the project grows, RECN. Each
+// policy is a small state machine in the style of the etcd raft package:
+// local observations and control-lane messages in, a decision and an
+// outbox out, no goroutines, clocks or shared memory inside.
 //
 // # Entropy throttling
 //

@@ -1,6 +1,17 @@
 package policies
 
-// # SAT: the SATisfied throughput-fairness protocol
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/router"
+)
+
+// SATParams are the thresholds and the propagation structure of SAT, the
+// SATisfied throughput-fairness protocol.
 //
 // SAT (Izu and Vallejo, "Throughput Fairness in Indirect Interconnection
 // Networks", after Cidon and Ofek's Metaring) balances the packets every
@@ -73,18 +84,6 @@ package policies
 // with nothing of the signal below it, or waiting for a set of children
 // each of which has exactly one piece of the wave in its subtree or on the
 // links to it. SATs.Check verifies both between any two cycles.
-
-import (
-	"fmt"
-	"strconv"
-	"strings"
-
-	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
-)
-
-// SATParams are SAT's thresholds and its propagation structure.
 type SATParams struct {
 	// L is the starvation threshold l, K the quota k per interval.
 	L, K int

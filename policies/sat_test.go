@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
@@ -186,5 +187,26 @@ func TestSATBadInput(t *testing.T) {
 	}
 	if err := CheckSAT(m, SATParams{L: 2, K: 2, Tree: true}, SATConfig{HopLatencyCycles: 0, NodeLatencyCycles: 1}); err == nil {
 		t.Error("hop latency 0 accepted")
+	}
+}
+
+// TestSATBytesCountsTheLayout: the estimate's hop count is the layout's.
+func TestSATBytesCountsTheLayout(t *testing.T) {
+	ft, _ := link.NewFatTree(4, 4)
+	tor, _ := link.NewTorus(6)
+	mesh, _ := link.NewMesh(4, 3)
+	for _, topo := range []link.Topology{ft, tor, mesh} {
+		for _, tree := range []bool{false, true} {
+			lay, err := laySAT(topo, tree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := SATParams{L: 1, K: 1, Tree: tree}
+			got := SATBytes(topo, p)
+			rest := int64(topo.Nodes())*int64(unsafe.Sizeof(SATGate{})+8) + int64(topo.Routers())*64
+			if hops := (got - rest) / (int64(unsafe.Sizeof(satLane{})) + 48 + 16); hops != int64(len(lay.hops)) {
+				t.Errorf("%s %s: estimate counts %d hops, the layout has %d", topo, p.Structure(), hops, len(lay.hops))
+			}
+		}
 	}
 }

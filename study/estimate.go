@@ -66,7 +66,16 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	zl := router.ZeroLoadLatency(rc, topo.Diameter(), tc.MaxPacketFlits())
 	e.MeasureBytes = int64(e.Nodes) * (report.CollectorBytes(latencyRangeCycles(zl)) + traffic.SourceBytes(tc))
 	if gate, _, err := cfg.Policy.Gate(); err == nil {
-		e.PolicyBytes = policies.EntropyBytes(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
+		if gate.Model == policies.SAT {
+			e.PolicyBytes = policies.SATBytes(topo, gate.SAT)
+			gate = policies.GateParams{Model: policies.Noth}
+		}
+		e.PolicyBytes += policies.EntropyBytes(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
+	}
+	if cfg.Measure.Method == "packet-batches" && cfg.Traffic.Process != "collective" {
+		// The injection matrix: the NIs' counts and two snapshots, and the
+		// result's copy.
+		e.MeasureBytes += 4 * 4 * int64(e.Nodes) * int64(e.Nodes)
 	}
 	e.RunBytes = e.NetworkBytes + e.MeasureBytes + e.PolicyBytes + RuntimeBytes
 	e.PeakBytes = e.RunBytes + e.CheckBytes
@@ -80,7 +89,7 @@ func (e Estimate) String() string {
 	fmt.Fprintf(&b, "%d routers, %d nodes: about %s to run below saturation (network %s, measurement %s",
 		e.Routers, e.Nodes, FormatBytes(uint64(e.RunBytes)), FormatBytes(uint64(e.NetworkBytes)), FormatBytes(uint64(e.MeasureBytes)))
 	if e.PolicyBytes > 0 {
-		fmt.Fprintf(&b, ", entropy circuit %s", FormatBytes(uint64(e.PolicyBytes)))
+		fmt.Fprintf(&b, ", policy %s", FormatBytes(uint64(e.PolicyBytes)))
 	}
 	fmt.Fprintf(&b, ", runtime %s), %s at most while building; %s to build", FormatBytes(RuntimeBytes),
 		FormatBytes(uint64(e.PeakBytes)), formatSeconds(e.BuildSeconds))
