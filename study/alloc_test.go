@@ -28,17 +28,24 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		t.Skip("measures memory; run without -race")
 	}
 	for _, tc := range []struct {
-		scenario string
-		load     float64
-		exec     actor.Kind
+		scenario  string
+		load      float64
+		exec      actor.Kind
+		injection string
 	}{
-		{"torus32-uniform", 0.10, actor.Serial},
-		{"torus32-uniform", 0.10, actor.Shards},
-		{"fattree1024-uniform", 0.30, actor.Serial},
+		{"torus32-uniform", 0.10, actor.Serial, ""},
+		{"torus32-uniform", 0.10, actor.Shards, ""},
+		{"fattree1024-uniform", 0.30, actor.Serial, ""},
+		// SAT's gates, lanes and planes work in place too, starving or not.
+		{"fattree1024-uniform", 0.30, actor.Serial, "sat(8,8,ring)"},
+		{"fattree1024-uniform", 0.30, actor.Serial, "sat(2,2,tree)"},
 	} {
-		t.Run(tc.scenario+"/"+string(tc.exec), func(t *testing.T) {
+		t.Run(tc.scenario+"/"+string(tc.exec)+"/"+tc.injection, func(t *testing.T) {
 			cfg := BenchScenarios()[tc.scenario]
 			cfg.Traffic.Load = tc.load
+			if tc.injection != "" {
+				cfg.Policy.Injection = tc.injection
+			}
 			built, err := Build(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
