@@ -626,7 +626,7 @@ func (c *Config) Validate() []error {
 	if m.BatchPackets < 0 {
 		add("measure.batch_packets", m.BatchPackets, "allowed: 0 (10 x nodes^2) or >= 1 delivered packets per batch")
 	}
-	if m.PacketBatches < 1 || m.PacketBatches > 10000 {
+	if m.Method == "packet-batches" && (m.PacketBatches < 1 || m.PacketBatches > 10000) {
 		add("measure.packet_batches", m.PacketBatches, "allowed: 1..10000 batches")
 	}
 	if m.BatchCycles < 1 {
