@@ -273,34 +273,23 @@ type ringStep struct{ e, port int }
 // fatTreeRing walks node 0, 1, ..., N-1 and back to 0 through the nearest
 // common ancestors in root switch 0's down-tree.
 func fatTreeRing(f *link.FatTree) []ringStep {
-	R, N, k := f.Routers(), f.Nodes(), f.K
+	R, N := f.Routers(), f.Nodes()
 	var walk []ringStep
 	for i := 0; i < N; i++ {
 		j := (i + 1) % N
 		walk = append(walk, ringStep{e: R + i})
-		m := f.NCALevel(i, j)
-		s := i / k // leaf switch
-		for l := 0; l < m; l++ {
-			walk = append(walk, ringStep{e: f.Router(l, s), port: k}) // up port 0
-			s = setDigit(s, l, 0, k)
+		r, _ := f.NodePort(i) // the leaf switch
+		for range f.NCALevel(i, j) {
+			walk = append(walk, ringStep{e: r, port: f.K}) // up port 0
+			r = f.Peer(r, f.K).Router
 		}
-		for l := m; l >= 0; l-- {
+		for l, _ := f.Switch(r); l >= 0; l-- {
 			d := f.Digit(j, l)
-			walk = append(walk, ringStep{e: f.Router(l, s), port: d})
-			if l > 0 {
-				s = setDigit(s, l-1, d, k)
-			}
+			walk = append(walk, ringStep{e: r, port: d})
+			r = f.Peer(r, d).Router // -1 past the leaf: the next step is node j
 		}
 	}
 	return walk
-}
-
-func setDigit(x, j, d, k int) int {
-	p := 1
-	for range j {
-		p *= k
-	}
-	return x - ((x/p)%k)*p + d*p
 }
 
 // gridRing walks the Hamiltonian cycle of the routers (see the package
@@ -539,7 +528,7 @@ type SATGate struct {
 	// and was held at its quota k; HeldCycles those it held the signal
 	// starved (after the node latency).
 	WaitingCycles, HeldCycles uint64
-	Receptions, Releases      uint64
+	Receptions                uint64
 	MaxCount                  int32 // the most packets started in one interval
 }
 
@@ -573,7 +562,6 @@ func (g *SATGate) Observe(now clock.Cycle, queued int) {
 	if now >= g.heldFrom && (g.count >= g.l || queued == 0) {
 		g.out.Send(now, satToken{})
 		g.holding, g.count = false, 0
-		g.Releases++
 		return
 	}
 	if now >= g.heldFrom {
@@ -603,12 +591,6 @@ func (g *SATGate) Started(now clock.Cycle) {
 // Injected does nothing: SAT counts packets as they start (router.Gate).
 func (g *SATGate) Injected(clock.Cycle) {}
 
-// Holding reports whether the node holds the signal (read while paused).
-func (g *SATGate) Holding() bool { return g.holding }
-
-// Count is the packets started since the signal last departed.
-func (g *SATGate) Count() int { return int(g.count) }
-
 // satRingSwitch forwards the ring's signal: a signal arriving on in[i]
 // leaves on out[i] in the same cycle.
 type satRingSwitch struct {
@@ -635,8 +617,6 @@ type satTreeSwitch struct {
 	waiting  []bool // child i has not yet returned this round
 	pending  int
 	root     bool
-	// Rounds counts the rounds the root started (root only).
-	Rounds uint64
 }
 
 func (s *satTreeSwitch) Step(now clock.Cycle, _ router.Observation) {
@@ -675,9 +655,6 @@ func (s *satTreeSwitch) sendDown(now clock.Cycle) {
 		s.waiting[i] = true
 	}
 	s.pending = len(s.toDown)
-	if s.root {
-		s.Rounds++
-	}
 }
 
 // multiPlane steps two control planes of one router in order.
@@ -828,11 +805,9 @@ func (s *SATs) WindowInterval() (mean float64, minC, maxC, n uint64) {
 	return mean, minC, maxC, n
 }
 
-// SATTotals are the gates' counters summed (see SATGate), and the nodes
-// holding the signal now.
+// SATTotals are the gates' counters summed (see SATGate).
 type SATTotals struct {
 	Intervals, IntervalSum, WaitingCycles, HeldCycles uint64
-	Holding                                           int
 }
 
 // Totals sums the gates' counters (read while paused).
@@ -843,9 +818,6 @@ func (s *SATs) Totals() SATTotals {
 		t.IntervalSum += g.IntervalSum
 		t.WaitingCycles += g.WaitingCycles
 		t.HeldCycles += g.HeldCycles
-		if g.holding {
-			t.Holding++
-		}
 	}
 	return t
 }

@@ -38,42 +38,38 @@ func TestSATIdleInterval(t *testing.T) {
 	}
 	treeGrid := func(t link.Topology, L, d int) int { return 2*(2*(grid(t).K/2)+1)*L + d }
 	cases := []struct {
-		topo  link.Topology
-		tree  bool
-		L, d  int
-		want  int
-		short bool
+		topo link.Topology
+		tree bool
+		L, d int
+		want int
 	}{
-		{ft(4, 1), false, 1, 1, 8 + 4, true},
-		{ft(4, 2), false, 1, 1, 40 + 16, true},
-		{ft(4, 3), false, 1, 1, 232, true}, // the paper's 232 cycles
-		{ft(4, 4), false, 1, 1, 936, true}, // the paper's 936
-		{ft(4, 5), false, 1, 1, 3752, false},
-		{ft(2, 3), false, 2, 3, ringFT(2, 3, 2, 3), true},
-		{ft(3, 2), false, 1, 0, ringFT(3, 2, 1, 0), true},
-		{ft(4, 2), true, 1, 1, 2*2 + 1, true},
-		{ft(4, 3), true, 1, 1, 2*3 + 1, true},
-		{ft(4, 4), true, 1, 1, 2*4 + 1, true},  // the paper's 9
-		{ft(4, 5), true, 1, 1, 2*5 + 1, false}, // the paper's 11
-		{ft(4, 3), true, 3, 2, 2*3*3 + 2, true},
-		{torus(4), false, 1, 1, 4 * 16, true},
-		{torus(5), false, 1, 1, 4 * 25, true},
-		{torus(3), false, 2, 1, ringGrid(torus(3), 2, 1), true},
-		{mesh(4, 1), false, 1, 1, ringGrid(mesh(4, 1), 1, 1), true},
-		{mesh(4, 4), false, 1, 2, ringGrid(mesh(4, 4), 1, 2), true},
-		{mesh(6, 2), false, 3, 1, ringGrid(mesh(6, 2), 3, 1), true},
-		{torus(4), true, 1, 1, treeGrid(torus(4), 1, 1), true},
-		{torus(5), true, 2, 1, treeGrid(torus(5), 2, 1), true},
-		{mesh(5, 1), true, 1, 1, treeGrid(mesh(5, 1), 1, 1), true},
-		{mesh(4, 4), true, 1, 3, treeGrid(mesh(4, 4), 1, 3), true},
+		{ft(4, 1), false, 1, 1, 8 + 4},
+		{ft(4, 2), false, 1, 1, 40 + 16},
+		{ft(4, 3), false, 1, 1, 232}, // the paper's 232 cycles
+		{ft(4, 4), false, 1, 1, 936}, // the paper's 936
+		{ft(4, 5), false, 1, 1, 3752},
+		{ft(2, 3), false, 2, 3, ringFT(2, 3, 2, 3)},
+		{ft(3, 2), false, 1, 0, ringFT(3, 2, 1, 0)},
+		{ft(4, 2), true, 1, 1, 2*2 + 1},
+		{ft(4, 3), true, 1, 1, 2*3 + 1},
+		{ft(4, 4), true, 1, 1, 2*4 + 1}, // the paper's 9
+		{ft(4, 5), true, 1, 1, 2*5 + 1}, // the paper's 11
+		{ft(4, 3), true, 3, 2, 2*3*3 + 2},
+		{torus(4), false, 1, 1, 4 * 16},
+		{torus(5), false, 1, 1, 4 * 25},
+		{torus(3), false, 2, 1, ringGrid(torus(3), 2, 1)},
+		{mesh(4, 1), false, 1, 1, ringGrid(mesh(4, 1), 1, 1)},
+		{mesh(4, 4), false, 1, 2, ringGrid(mesh(4, 4), 1, 2)},
+		{mesh(6, 2), false, 3, 1, ringGrid(mesh(6, 2), 3, 1)},
+		{torus(4), true, 1, 1, treeGrid(torus(4), 1, 1)},
+		{torus(5), true, 2, 1, treeGrid(torus(5), 2, 1)},
+		{mesh(5, 1), true, 1, 1, treeGrid(mesh(5, 1), 1, 1)},
+		{mesh(4, 4), true, 1, 3, treeGrid(mesh(4, 4), 1, 3)},
 	}
 	for _, c := range cases {
 		p := SATParams{L: 2, K: 2, Tree: c.tree}
 		name := fmt.Sprintf("%s/%s/L%d/d%d", c.topo, p.Structure(), c.L, c.d)
 		t.Run(name, func(t *testing.T) {
-			if !c.short && testing.Short() {
-				t.Skip("1024-node network: not in -short")
-			}
 			net := idleNet(t, c.topo)
 			sat, err := InstallSAT(net, p, SATConfig{HopLatencyCycles: c.L, NodeLatencyCycles: c.d})
 			if err != nil {
@@ -91,11 +87,7 @@ func TestSATIdleInterval(t *testing.T) {
 				return false
 			}
 			acts, units := net.Actors()
-			chunk := 1
-			if !c.short {
-				chunk = 64 // the check is linear in the lanes: every 64 cycles on the large tree
-			}
-			if _, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, To: clock.Cycle(3*c.want + 50), Chunk: chunk, Hook: hook}); err != nil {
+			if _, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, To: clock.Cycle(3*c.want + 50), Chunk: 1, Hook: hook}); err != nil {
 				t.Fatal(err)
 			}
 			if checkErr != nil {

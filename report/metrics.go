@@ -54,26 +54,26 @@ func Metrics() []Metric {
 		{"throttled_node_cycle_share", func(r *Result) float64 { return r.ThrottledNodeCycleShare }, nil},
 		{"circuit_lag_cycles", func(r *Result) float64 { return r.CircuitLagCycles }, nil},
 		{"critical_load_flits_per_node_cycle", func(r *Result) float64 { return r.CriticalLoadFlitsPerNodeCycle }, nil},
-		{"sat_idle_interval_cycles", func(r *Result) float64 { return float64(satOf(r).IdleIntervalCycles) }, hasSAT},
-		{"sat_interval_mean_cycles", func(r *Result) float64 { return satOf(r).IntervalMeanCycles }, hasSAT},
-		{"sat_interval_min_cycles", func(r *Result) float64 { return float64(satOf(r).IntervalMinCycles) }, hasSAT},
-		{"sat_interval_max_cycles", func(r *Result) float64 { return float64(satOf(r).IntervalMaxCycles) }, hasSAT},
-		{"sat_waiting_node_cycle_share", func(r *Result) float64 { return satOf(r).WaitingNodeCycleShare }, hasSAT},
-		{"sat_starved_node_cycle_share", func(r *Result) float64 { return satOf(r).StarvedNodeCycleShare }, hasSAT},
+		{"sat_idle_interval_cycles", satMetric(func(s *SATResult) float64 { return float64(s.IdleIntervalCycles) }), hasSAT},
+		{"sat_interval_mean_cycles", satMetric(func(s *SATResult) float64 { return s.IntervalMeanCycles }), hasSAT},
+		{"sat_interval_min_cycles", satMetric(func(s *SATResult) float64 { return float64(s.IntervalMinCycles) }), hasSAT},
+		{"sat_interval_max_cycles", satMetric(func(s *SATResult) float64 { return float64(s.IntervalMaxCycles) }), hasSAT},
+		{"sat_waiting_node_cycle_share", satMetric(func(s *SATResult) float64 { return s.WaitingNodeCycleShare }), hasSAT},
+		{"sat_starved_node_cycle_share", satMetric(func(s *SATResult) float64 { return s.StarvedNodeCycleShare }), hasSAT},
 	}
 }
 
 func hasSAT(r *Result) bool { return r.SAT != nil }
 
-// satOf is r's SAT measurements, NaN-valued when r has none (so that a
-// table mixing runs with and without SAT leaves the others' cells empty
-// of meaning rather than zero).
-func satOf(r *Result) SATResult {
-	if r.SAT != nil {
-		return *r.SAT
+// satMetric reads a SAT measurement, NaN for a run without SAT (in a table
+// mixing runs with and without it, so that no zero passes for a value).
+func satMetric(get func(*SATResult) float64) func(*Result) float64 {
+	return func(r *Result) float64 {
+		if r.SAT == nil {
+			return math.NaN()
+		}
+		return get(r.SAT)
 	}
-	nan := math.NaN()
-	return SATResult{IdleIntervalCycles: -1, IntervalMeanCycles: nan, WaitingNodeCycleShare: nan, StarvedNodeCycleShare: nan}
 }
 
 // MetricsFor lists the metrics that rs carry: every metric without Has,

@@ -120,53 +120,28 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		}
 		return f.Name
 	}
-	series := []struct {
-		name string
-		get  func(report.Sample) float64
-	}{
+	series := []seriesPlot{
 		{"in_flight_packets", func(s report.Sample) float64 { return float64(s.InFlightPackets) }},
 		{"accepted_flits_per_node_cycle", func(s report.Sample) float64 { return s.AcceptedFlitsPerNodeCycle }},
 		{"valid_buffer_ratio", func(s report.Sample) float64 { return s.ValidBufferRatio }},
 		{"mobility_ratio", func(s report.Sample) float64 { return s.MobilityRatio }},
 	}
 	// With entropy throttling: the extended paper's %thr, %ba and %mr (Fig. 9).
-	entropy := func(get func(*report.EntropySample) float64) func(report.Sample) float64 {
-		return func(s report.Sample) float64 {
-			if s.Entropy == nil {
-				return math.NaN()
-			}
-			return get(s.Entropy)
-		}
-	}
+	entropy := func(s report.Sample) *report.EntropySample { return s.Entropy }
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 && r.Result.Series[0].Entropy != nil }) {
-		series = append(series, []struct {
-			name string
-			get  func(report.Sample) float64
-		}{
-			{"throttled_node_share", entropy(func(e *report.EntropySample) float64 { return e.ThrottledNodeShare })},
-			{"valid_buffers_per_router", entropy(func(e *report.EntropySample) float64 { return e.ValidPerRouter })},
-			{"circuit_mobility_ratio", entropy(func(e *report.EntropySample) float64 { return e.CircuitMobilityRatio })},
-			{"true_mobility_ratio", entropy(func(e *report.EntropySample) float64 { return e.TrueMobilityRatio })},
-		}...)
+		series = append(series,
+			seriesPlot{"throttled_node_share", part(entropy, func(e *report.EntropySample) float64 { return e.ThrottledNodeShare })},
+			seriesPlot{"valid_buffers_per_router", part(entropy, func(e *report.EntropySample) float64 { return e.ValidPerRouter })},
+			seriesPlot{"circuit_mobility_ratio", part(entropy, func(e *report.EntropySample) float64 { return e.CircuitMobilityRatio })},
+			seriesPlot{"true_mobility_ratio", part(entropy, func(e *report.EntropySample) float64 { return e.TrueMobilityRatio })})
 	}
 	// With SAT: the interval and the shares of nodes waiting and starved.
-	satSeries := func(get func(*report.SATSample) float64) func(report.Sample) float64 {
-		return func(s report.Sample) float64 {
-			if s.SAT == nil {
-				return math.NaN()
-			}
-			return get(s.SAT)
-		}
-	}
+	sat := func(s report.Sample) *report.SATSample { return s.SAT }
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 && r.Result.Series[0].SAT != nil }) {
-		series = append(series, []struct {
-			name string
-			get  func(report.Sample) float64
-		}{
-			{"sat_interval_mean_cycles", satSeries(func(e *report.SATSample) float64 { return e.IntervalMeanCycles })},
-			{"sat_waiting_node_share", satSeries(func(e *report.SATSample) float64 { return e.WaitingNodeShare })},
-			{"sat_starved_node_share", satSeries(func(e *report.SATSample) float64 { return e.StarvedNodeShare })},
-		}...)
+		series = append(series,
+			seriesPlot{"sat_interval_mean_cycles", part(sat, func(e *report.SATSample) float64 { return e.IntervalMeanCycles })},
+			seriesPlot{"sat_waiting_node_share", part(sat, func(e *report.SATSample) float64 { return e.WaitingNodeShare })},
+			seriesPlot{"sat_starved_node_share", part(sat, func(e *report.SATSample) float64 { return e.StarvedNodeShare })})
 	}
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 }) {
 		for _, s := range series {
@@ -245,6 +220,23 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		return err
 	}
 	return cdf.Save(filepath.Join(pdir, "latency-cdf"), formats)
+}
+
+// seriesPlot is one time-series figure: its name and the value of a sample.
+type seriesPlot struct {
+	name string
+	get  func(report.Sample) float64
+}
+
+// part reads a value of a mechanism's part of a sample, NaN (not drawn)
+// in samples without that part.
+func part[T any](of func(report.Sample) *T, get func(*T) float64) func(report.Sample) float64 {
+	return func(s report.Sample) float64 {
+		if p := of(s); p != nil {
+			return get(p)
+		}
+		return math.NaN()
+	}
 }
 
 func nonEmpty(k string) []string {

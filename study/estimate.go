@@ -68,7 +68,6 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	if gate, _, err := cfg.Policy.Gate(); err == nil {
 		if gate.Model == policies.SAT {
 			e.PolicyBytes = policies.SATBytes(topo, gate.SAT)
-			gate = policies.GateParams{Model: policies.Noth}
 		}
 		e.PolicyBytes += policies.EntropyBytes(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
 	}

@@ -91,8 +91,9 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 		if sat, err = policies.InstallSAT(net, gate.SAT, cfg.SATConfig()); err != nil {
 			return nil, err
 		}
-		gate = policies.GateParams{Model: policies.Noth} // the circuit, if measured, throttles nothing
 	}
+	// SAT is not entropy throttling: its gates take the NIs, and the circuit
+	// runs only when measured, gating nothing (GateParams.Throttles).
 	ent, err := policies.InstallEntropy(net, gate, cfg.CircuitConfig(), cfg.Seed^0x5eed_9a7e, cfg.Policy.MeasureCircuit)
 	if err != nil {
 		return nil, err
@@ -141,7 +142,6 @@ func checkTraffic(cfg Config) error {
 		if err := policies.CheckSAT(topo, gate.SAT, cfg.SATConfig()); err != nil {
 			return err
 		}
-		gate = policies.GateParams{Model: policies.Noth}
 	}
 	return policies.CheckEntropy(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
 }
@@ -244,12 +244,15 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		injFrom     = make([]uint64, nodes)
 		injTo       = make([]uint64, nodes)
 		buffers     = float64(net.Buffers())
-		measuredDel = func() (n, sum uint64) {
+		// measuredDel is the count of measured packets delivered so far and
+		// the sums of their latencies from generation and from injection.
+		measuredDel = func() (n, sum, netSum uint64) {
 			for _, c := range b.Collectors {
 				for k := range report.MaxClasses {
 					if h := c.Class(k); h != nil {
 						n += h.Latency.Count()
 						sum += h.Latency.Sum()
+						netSum += h.NetLatency.Sum()
 					}
 				}
 			}
@@ -265,18 +268,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		matFrom, matTo          [][]uint32
 		satFrom, satTo, satLast policies.SATTotals
 		satToSet                bool
-		measuredNet             = func() (n, sum uint64) {
-			for _, c := range b.Collectors {
-				for k := range report.MaxClasses {
-					if h := c.Class(k); h != nil {
-						n += h.NetLatency.Count()
-						sum += h.NetLatency.Sum()
-					}
-				}
-			}
-			return
-		}
-		snapshotMatrix = func() [][]uint32 {
+		snapshotMatrix          = func() [][]uint32 {
 			mat := make([][]uint32, nodes)
 			for i, c := range perDst {
 				mat[i] = c.Snapshot(nil)
@@ -372,7 +364,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 				inj[i] = report.Ratio(float64(ni.FlitsInjected-pbInj[i]), dt)
 				pbInj[i] = ni.FlitsInjected
 			}
-			n, sum := measuredNet()
+			n, _, sum := measuredDel()
 			pBatches = append(pBatches, report.BatchResult{FromCycle: pbStartAt, ToCycle: now, PacketsDelivered: tot.PacketsDelivered - pbStart.PacketsDelivered,
 				NodeInjected: report.SpreadOf(inj), AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-pbStart.FlitsDelivered), dt*float64(nodes)),
 				NetworkLatencyMeanCycles: report.Ratio(float64(sum-pbNetSum), float64(n-pbNetN))})
@@ -385,7 +377,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			}
 		}
 		if batches && next > from && (now-int64(from))%m.BatchCycles == 0 && !windowDone {
-			n, sum := measuredDel()
+			n, sum, _ := measuredDel()
 			batchMeans = append(batchMeans, float64(tot.FlitsDelivered-prevBatch.FlitsDelivered)/float64(m.BatchCycles)/float64(nodes))
 			// A batch with no measured delivery has no latency of its own;
 			// it does not enter the latency stability test.
@@ -415,7 +407,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		if windowDone {
 			gen := atTo.PacketsGenerated - atFrom.PacketsGenerated
-			if n, _ := measuredDel(); n == gen {
+			if n, _, _ := measuredDel(); n == gen {
 				completed = true
 				return true
 			}
@@ -520,7 +512,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(accepted), w*float64(nodes))
 		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(atTo.FlitsInjected-atFrom.FlitsInjected), w*float64(nodes))
-		n, _ := measuredDel()
+		n, _, _ := measuredDel()
 		res.MeasuredUndelivered = atTo.PacketsGenerated - atFrom.PacketsGenerated - n
 	}
 	res.PerNodeAccepted = report.SpreadOf(perNode)

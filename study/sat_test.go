@@ -86,19 +86,19 @@ func TestSATProtocolInvariants(t *testing.T) {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
 		p, _, _ := c.Policy.Gate()
-		var starts, starved uint64
+		var maxCounts, starved uint64
 		for _, g := range b.SAT.Gates {
 			if int(g.MaxCount) > p.SAT.K {
 				t.Errorf("%s: a node started %d packets in one interval, k = %d", c.Name, g.MaxCount, p.SAT.K)
 			}
-			starts += uint64(g.MaxCount)
+			maxCounts += uint64(g.MaxCount)
 			starved += g.HeldCycles
 			if g.Receptions < 1 {
 				t.Errorf("%s: a node received the signal %d times", c.Name, g.Receptions)
 			}
 		}
-		if starts == 0 || starved == 0 {
-			t.Errorf("%s: nothing injected (%d) or no starvation (%d): the checks saw no protocol at work", c.Name, starts, starved)
+		if maxCounts == 0 || starved == 0 {
+			t.Errorf("%s: nothing injected (%d) or no starvation (%d): the checks saw no protocol at work", c.Name, maxCounts, starved)
 		}
 	}
 }
