@@ -3,6 +3,7 @@ package link
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Peer is what is at the far end of a router port.
@@ -59,10 +60,38 @@ var dirNames = [4]string{"E", "W", "N", "S"}
 
 // Grid2D is a k x k torus (Wrap) or mesh with C endnodes per router
 // (concentration). Router r sits at x = r mod K, y = r div K; node n is
-// attached to router n div C at port PortLocal + n mod C.
+// attached to router n div C by H channels (0 means 1), at ports
+// PortLocal + (n mod C)*H + h for channel h: with H = 2 a node has one
+// injection and sink channel per message class (Hybrid-HAR). Loops names
+// the router's loopback ports, after the node ports: a loopback port's
+// output is wired to its own input (the connection channels of
+// Hybrid-HAR's virtual networks).
 type Grid2D struct {
-	K, C int
-	Wrap bool
+	K, C  int
+	Wrap  bool
+	H     int
+	Loops []string
+}
+
+// NodeChannels is the number of channels between a node and its router.
+func (g *Grid2D) NodeChannels() int { return max(g.H, 1) }
+
+// NodeChannelPort is the router and port of channel h of node n; the
+// channels of a node are consecutive ports.
+func (g *Grid2D) NodeChannelPort(n, h int) (int, int) {
+	return n / g.C, PortLocal + (n%g.C)*g.NodeChannels() + h
+}
+
+// LoopPort is the port of loopback i (an index into Loops).
+func (g *Grid2D) LoopPort(i int) int { return PortLocal + g.C*g.NodeChannels() + i }
+
+// NodeChannels is the number of channels between each node of t and its
+// router: 1 unless t says otherwise (Grid2D.H).
+func NodeChannels(t Topology) int {
+	if c, ok := t.(interface{ NodeChannels() int }); ok {
+		return c.NodeChannels()
+	}
+	return 1
 }
 
 // NewTorus returns a k x k torus with one node per router.
@@ -96,18 +125,27 @@ func (g *Grid2D) String() string {
 	if g.C > 1 {
 		s += fmt.Sprintf(" with %d nodes per router", g.C)
 	}
+	if g.H > 1 {
+		s += fmt.Sprintf(", %d channels per node", g.H)
+	}
+	if len(g.Loops) > 0 {
+		s += ", loopback ports " + strings.Join(g.Loops, ", ")
+	}
 	return s
 }
 
 func (g *Grid2D) Routers() int        { return g.K * g.K }
 func (g *Grid2D) Nodes() int          { return g.K * g.K * g.C }
-func (g *Grid2D) Ports(int) int       { return PortLocal + g.C }
+func (g *Grid2D) Ports(int) int       { return PortLocal + g.C*g.NodeChannels() + len(g.Loops) }
 func (g *Grid2D) XY(r int) (x, y int) { return r % g.K, r / g.K }
 func (g *Grid2D) Router(x, y int) int { return y*g.K + x }
 
 func (g *Grid2D) Peer(r, p int) Peer {
 	if p >= PortLocal {
-		return Peer{Router: -1, Port: -1, Node: r*g.C + p - PortLocal}
+		if l := p - PortLocal - g.C*g.NodeChannels(); l >= 0 {
+			return Peer{Router: r, Port: p, Node: -1} // loopback
+		}
+		return Peer{Router: -1, Port: -1, Node: r*g.C + (p-PortLocal)/g.NodeChannels()}
 	}
 	x, y := g.XY(r)
 	dx, dy := 0, 0
@@ -130,7 +168,7 @@ func (g *Grid2D) Peer(r, p int) Peer {
 	return Peer{Router: g.Router(nx, ny), Port: p ^ 1, Node: -1}
 }
 
-func (g *Grid2D) NodePort(n int) (int, int) { return n / g.C, PortLocal + n%g.C }
+func (g *Grid2D) NodePort(n int) (int, int) { return g.NodeChannelPort(n, 0) }
 
 func (g *Grid2D) RouterName(r int) string {
 	x, y := g.XY(r)
@@ -141,10 +179,18 @@ func (g *Grid2D) PortName(r, p int) string {
 	if p < PortLocal {
 		return g.RouterName(r) + "." + dirNames[p]
 	}
-	if g.C == 1 {
-		return g.RouterName(r) + ".L"
+	H := g.NodeChannels()
+	if l := p - PortLocal - g.C*H; l >= 0 {
+		return g.RouterName(r) + "." + g.Loops[l]
 	}
-	return g.RouterName(r) + ".L" + strconv.Itoa(p-PortLocal)
+	name := g.RouterName(r) + ".L"
+	if g.C > 1 {
+		name += strconv.Itoa((p - PortLocal) / H)
+	}
+	if H > 1 {
+		name += "[" + strconv.Itoa((p-PortLocal)%H) + "]"
+	}
+	return name
 }
 
 func (g *Grid2D) NodeName(n int) string { return "NI " + strconv.Itoa(n) }

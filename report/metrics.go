@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Metric is one number measured by a run, named with its unit, as it appears
@@ -60,7 +61,48 @@ func Metrics() []Metric {
 		{"sat_interval_max_cycles", satMetric(func(s *SATResult) float64 { return float64(s.IntervalMaxCycles) }), hasSAT},
 		{"sat_waiting_node_cycle_share", satMetric(func(s *SATResult) float64 { return s.WaitingNodeCycleShare }), hasSAT},
 		{"sat_starved_node_cycle_share", satMetric(func(s *SATResult) float64 { return s.StarvedNodeCycleShare }), hasSAT},
+		{"offered_wire_capacity_share", wireMetric(func(r *Result) float64 { return r.OfferedFlitsPerNodeCycle }), hasWire},
+		{"accepted_wire_capacity_share", wireMetric(func(r *Result) float64 { return r.AcceptedFlitsPerNodeCycle }), hasWire},
+		classMetric("short_latency_mean_cycles", 0, func(s Stats) float64 { return s.Mean }),
+		classMetric("short_latency_p50_cycles", 0, func(s Stats) float64 { return float64(s.P50) }),
+		classMetric("short_latency_p99_cycles", 0, func(s Stats) float64 { return float64(s.P99) }),
+		classMetric("short_latency_max_cycles", 0, func(s Stats) float64 { return float64(s.Max) }),
+		classMetric("short_packets_measured", 0, func(s Stats) float64 { return float64(s.Count) }),
+		classMetric("long_latency_mean_cycles", 1, func(s Stats) float64 { return s.Mean }),
+		classMetric("long_latency_p50_cycles", 1, func(s Stats) float64 { return float64(s.P50) }),
+		classMetric("long_latency_p99_cycles", 1, func(s Stats) float64 { return float64(s.P99) }),
+		classMetric("long_latency_max_cycles", 1, func(s Stats) float64 { return float64(s.Max) }),
+		classMetric("long_packets_measured", 1, func(s Stats) float64 { return float64(s.Count) }),
 	}
+}
+
+func hasWire(r *Result) bool { return r.WireCapacity != nil }
+
+// wireMetric is a throughput in flits/node/cycle as a share of the wire
+// capacity, NaN in a run without it.
+func wireMetric(get func(*Result) float64) func(*Result) float64 {
+	return func(r *Result) float64 {
+		if r.WireCapacity == nil || r.WireCapacity.FlitsPerNodeCycle == 0 {
+			return math.NaN()
+		}
+		return round(get(r) / r.WireCapacity.FlitsPerNodeCycle)
+	}
+}
+
+// classMetric is a latency statistic of message class k (0 short, 1 long),
+// present in runs with two classes; NaN when the class sent no measured
+// packet (a count is then 0).
+func classMetric(name string, k int, get func(Stats) float64) Metric {
+	return Metric{Name: name, Has: func(r *Result) bool { return len(r.ClassLatency) > k }, Value: func(r *Result) float64 {
+		if len(r.ClassLatency) <= k {
+			return math.NaN()
+		}
+		s := r.ClassLatency[k]
+		if s.Count == 0 && !strings.HasSuffix(name, "_measured") {
+			return math.NaN()
+		}
+		return get(s)
+	}}
 }
 
 func hasSAT(r *Result) bool { return r.SAT != nil }

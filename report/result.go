@@ -124,6 +124,15 @@ type EntropySample struct {
 	CircuitMobilityRatio float64 `json:"circuit_mobility_ratio"`
 }
 
+// WireCapacity is the network's wire capacity (study.Config.WireCapacity):
+// its channels, the pattern's mean minimal route length, and a load of 1
+// in flits/node/cycle.
+type WireCapacity struct {
+	Channels          int     `json:"channels"`
+	MeanRouteHops     float64 `json:"mean_route_hops"`
+	FlitsPerNodeCycle float64 `json:"flits_per_node_cycle"`
+}
+
 // Result is what one run measured. It holds nothing that depends on how the
 // run was executed (executor, workers, wall time), so its digest is a pure
 // function of the configuration and seed.
@@ -149,9 +158,13 @@ type Result struct {
 	MeasuredUndelivered       uint64  `json:"measured_packets_undelivered"`
 	Latency                   Stats   `json:"packet_latency"`
 	NetworkLatency            Stats   `json:"network_latency"`
-	ClassLatency              []Stats `json:"class_packet_latency,omitempty"`
-	MeanHops                  float64 `json:"mean_hops"`
-	CollectiveDurationCycles  int64   `json:"collective_duration_cycles,omitempty"`
+	// ClassLatency is the packet latency per message class (0 short,
+	// 1 long) in runs whose traffic has two classes, and ClassLatencyCDF
+	// its distribution (as LatencyCDF; empty for a class without packets).
+	ClassLatency             []Stats        `json:"class_packet_latency,omitempty"`
+	ClassLatencyCDF          [][][2]float64 `json:"class_packet_latency_cdf,omitempty"`
+	MeanHops                 float64        `json:"mean_hops"`
+	CollectiveDurationCycles int64          `json:"collective_duration_cycles,omitempty"`
 	// Injection is the entropy-throttling model as the papers write it, e.g.
 	// "hyst(70,90,30)", when the circuit runs.
 	Injection string `json:"injection,omitempty"`
@@ -180,6 +193,9 @@ type Result struct {
 	// InjectionMatrix[s][d] is the number of packets node s started towards
 	// node d in the measurement window (packet-batches method).
 	InjectionMatrix [][]uint32 `json:"injection_matrix_packets,omitempty"`
+	// WireCapacity is the unit of traffic.load_of_wire_capacity, in runs
+	// that use it.
+	WireCapacity *WireCapacity `json:"wire_capacity,omitempty"`
 }
 
 // Digest is the SHA-256 of the result's canonical JSON encoding.

@@ -43,7 +43,20 @@ type Escaper interface {
 // edge for edge on every shipped function over many small networks), and
 // the cycle search depends on the graph alone, so both report the same
 // cycle. ctx stops either between states.
+//
+// An Escaper without a state list (hybrid-har, har-dor) is checked by
+// checkDuato instead: Duato's extended graph, indirect dependencies
+// included, by a search per destination and message class.
 func CheckDeadlockFree(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) error {
+	return checkDeadlockFree(ctx, t, rf, vcs, true)
+}
+
+// checkDeadlockFree is CheckDeadlockFree knowing whether the network uses
+// wormhole switching (checkDuato then requires atomic adaptive VCs).
+func checkDeadlockFree(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
+	if _, ok := rf.(duatoChecked); ok {
+		return checkDuato(ctx, t, rf, vcs, wormhole)
+	}
 	g, err := buildCDG(ctx, t, rf, vcs)
 	if err != nil {
 		return err
@@ -73,6 +86,13 @@ func buildCDG(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) (*c
 		return g, stop
 	}
 	return referenceDependencies(ctx, t, rf, vcs)
+}
+
+// duatoChecked is implemented by the Escapers that checkDuato checks
+// (they list no states of their own, whatever they embed).
+type duatoChecked interface {
+	Escaper
+	duatoChecked()
 }
 
 // stateLister is implemented by routing functions that list the states of

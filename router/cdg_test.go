@@ -24,12 +24,24 @@ func TestDeadlockCheck(t *testing.T) {
 				if name == "dor" && kind == "torus" {
 					continue // shipped for meshes; on a torus it is the textbook deadlock
 				}
-				rf, err := NewRouting(name, topo, spec.MinVCs)
+				vcs := spec.MinVCs
+				if name == "hybrid-har" && kind == "torus" {
+					vcs = 4
+				}
+				ch := 2
+				if kind == "fattree" {
+					ch = 1
+				}
+				topo, err := WithPorts(topo, name, ch)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := CheckDeadlockFree(context.Background(), topo, rf, spec.MinVCs); err != nil {
-					t.Errorf("%s on %s with %d VCs: %v", name, topo, spec.MinVCs, err)
+				rf, err := NewRouting(name, topo, vcs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := CheckDeadlockFree(context.Background(), topo, rf, vcs); err != nil {
+					t.Errorf("%s on %s with %d VCs: %v", name, topo, vcs, err)
 				}
 			}
 		}
@@ -126,6 +138,11 @@ func TestStateListsMatchReference(t *testing.T) {
 	ctx := context.Background()
 	checked := 0
 	for name, spec := range Routings() {
+		if spec.Loops != nil {
+			// Hybrid-HAR's routings list no states: checkDuato searches
+			// per destination (TestHybridHARCheck).
+			continue
+		}
 		for _, kind := range spec.Topologies {
 			for _, c := range topos[kind] {
 				for _, vcs := range c.vcs {

@@ -124,6 +124,27 @@
 // (1.31 M -> 1.57 M on the 128x128 torus), and more would need a cycle
 // that touches fewer lines per router, not fewer instructions.
 //
+// # Hybrid-HAR
+//
+// hybrid-har and har-dor (har.go, whose comment has the details) split
+// the VCs into an upper and a lower virtual network. A connection channel
+// (CCS for short messages, CCL for long ones) is a loopback port of the
+// router: its output is wired to its own input, so moving down is taking
+// that port's VC, free when the previous message's tail has left, like any
+// output VC; the message is then routed again at the loopback input by the
+// lower network's rules and holds the channel until its tail has passed.
+// This is the paper's structure (a channel from the upper crossbar to the
+// lower one) with no branch added to the router's loop: a per-class budget
+// would have put Hybrid-HAR's state into VC allocation. What the routing
+// needs of the router is declared, not special-cased: the loopback ports
+// (RoutingSpec.Loops, link.Grid2D.Loops), VCs allocated only when their
+// downstream buffer is empty (C2, for Duato's condition under wormhole:
+// routerShared.atomic), and a second round of VC allocation in which a
+// head that lost the arbitration for its VC asks again among those still
+// free (so that "a free upper VC is taken" holds). A node with a channel
+// per message class (link.Grid2D.H = 2) has two injection and two sink
+// links, each with its own source queue (NI).
+//
 // # Network interface
 //
 // The NI owns an unbounded source queue (its waiting time is part of packet

@@ -92,7 +92,10 @@ func (n *Network) StateBytes() int {
 			cap(r.cands)*int(unsafe.Sizeof(candSlot{})) + cap(r.reqs)*int(unsafe.Sizeof(vaReq{})) + 8*len(r.PortFlits)
 	}
 	for _, ni := range n.NIs {
-		b += len(ni.vc)*int(unsafe.Sizeof(niVC{})) + cap(ni.q.ring)*int(unsafe.Sizeof(Packet{}))
+		b += len(ni.ch.vc)*int(unsafe.Sizeof(niVC{})) + cap(ni.ch.q.ring)*int(unsafe.Sizeof(Packet{}))
+		if c := ni.extra; c != nil {
+			b += int(unsafe.Sizeof(niChannel{})) + len(c.vc)*int(unsafe.Sizeof(niVC{})) + cap(c.q.ring)*int(unsafe.Sizeof(Packet{}))
+		}
 	}
 	return b
 }
@@ -128,6 +131,20 @@ func (n *Network) prefetch(i int, _ clock.Cycle) {
 	prefetch.Lines(unsafe.Pointer(&n.portArena[b]), P)
 	prefetch.Lines(unsafe.Pointer(&n.ivcArena[b*n.Cfg.VCs]), (P*n.Cfg.VCs*int(unsafe.Sizeof(inVC{}))+63)/64)
 	n.wires.Prefetch(b, P)
+}
+
+// portOfNode is the port of node n's channel 0.
+func portOfNode(t link.Topology, n int) int {
+	_, p := t.NodePort(n)
+	return p
+}
+
+// channels lists the NI's channels, channel 0 first.
+func (n *NI) channels() []*niChannel {
+	if n.extra != nil {
+		return []*niChannel{&n.ch, n.extra}
+	}
+	return []*niChannel{&n.ch}
 }
 
 // Build wires a network. sources[i] and sinks[i] belong to node i; a nil
@@ -180,14 +197,15 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := rf.(Escaper); ok && cfg.Switching == Wormhole {
+	_, atomic := rf.(atomicAllocator)
+	if _, ok := rf.(Escaper); ok && cfg.Switching == Wormhole && !atomic {
 		// A VC is reallocated when the previous packet's tail has left, so
 		// under wormhole a new packet can queue behind an old one in an
 		// adaptive buffer; Duato's condition assumes it cannot.
 		return nil, fmt.Errorf("routing %q needs virtual cut-through (switching = \"vct\"): under wormhole an adaptive VC could hold two packets, which Duato's deadlock-freedom condition rules out", cfg.Routing)
 	}
 	if !cfg.AllowDeadlock {
-		if err := CheckDeadlockFree(ctx, t, rf, cfg.VCs); err != nil {
+		if err := checkDeadlockFree(ctx, t, rf, cfg.VCs, cfg.Switching == Wormhole); err != nil {
 			if ctx.Err() != nil {
 				return nil, err
 			}
@@ -225,7 +243,11 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 		n.base[r+1] = n.base[r] + t.Ports(r)
 	}
 	nports := n.base[nr]
-	n.wires = link.NewWires(nports+nn, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
+	H := link.NodeChannels(t)
+	if H > 2 {
+		return nil, fmt.Errorf("topology %s: %d channels per node (at most 2: one per message class)", t, H)
+	}
+	n.wires = link.NewWires(nports+nn*H, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
 	V, B := cfg.VCs, cfg.BufferFlits
 	// Body flits wait one cycle (none with a zero routing delay). Switch
 	// eligibility (portState.fr) relies on body <= 1: when a flit leaves,
@@ -250,6 +272,10 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	// its own, so that a grown pool's old array is freed.
 	sh := &routerShared{topo: t, rf: rf, upd: upd, depth: int32(B), pkCap: int32(pkCap), delay: uint32(cfg.RoutingDelayCycles),
 		vct: cfg.Switching == VirtualCutThrough}
+	if a, ok := rf.(atomicAllocator); ok {
+		sh.atomic = a.AtomicVCs()
+		sh.secondRound = cfg.Switching == Wormhole
+	}
 	if body == 1 {
 		sh.bodyWait = ^uint64(0)
 	}
@@ -286,17 +312,22 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	}
 	n.NIs = make([]*NI, nn)
 	nis := make([]NI, nn)
-	niVCs := make([]niVC, nn*V)
+	niVCs := make([]niVC, nn*V*H)
 	nsh := &niShared{topo: t, rf: rf, inj: inj, vcs: int32(V), depth: int32(B), vct: cfg.Switching == VirtualCutThrough}
 	for i := range n.NIs {
 		var sink Sink
 		if sinks != nil {
 			sink = sinks[i]
 		}
-		nis[i] = NI{id: int32(i), sh: nsh, src: sources[i], sink: sink, vc: niVCs[i*V : (i+1)*V : (i+1)*V],
-			wires: n.wires, in: int32(nports + i), out: -1}
-		for v := range nis[i].vc {
-			nis[i].vc[v].credits = int32(B)
+		vcs := niVCs[i*V*H : (i+1)*V*H : (i+1)*V*H]
+		nis[i] = NI{id: int32(i), sh: nsh, src: sources[i], sink: sink, wires: n.wires,
+			ch: niChannel{vc: vcs[:V:V], in: int32(nports + i*H), out: -1}}
+		if H > 1 {
+			nis[i].extra = &niChannel{vc: vcs[V:], in: int32(nports + i*H + 1), out: -1}
+			nis[i].ch.q.split = &nis[i].extra.q
+		}
+		for v := range vcs {
+			vcs[v].credits = int32(B)
 		}
 		n.NIs[i] = &nis[i]
 	}
@@ -313,15 +344,24 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 			}
 			rt.conn |= 1 << p
 			if peer.Node >= 0 {
+				// Channel h of a node is its h-th port (link.Grid2D).
 				ni := n.NIs[peer.Node]
-				ni.out = int32(n.base[r] + p)
-				rt.port[p].out = ni.in
+				c := &ni.ch
+				if h := p - portOfNode(t, peer.Node); h > 0 {
+					c = ni.extra
+				}
+				c.out = int32(n.base[r] + p)
+				rt.port[p].out = c.in
 				continue
 			}
 			if back := t.Peer(peer.Router, peer.Port); back.Router != r || back.Port != p {
 				return nil, fmt.Errorf("topology %s: link %s -> %s is not symmetric", t, t.PortName(r, p), t.PortName(peer.Router, peer.Port))
 			}
-			rt.netPorts |= 1 << p
+			if peer.Router != r {
+				// A loopback port (Hybrid-HAR's connection channels) is
+				// no hop between routers.
+				rt.netPorts |= 1 << p
+			}
 		}
 	}
 	for r, rt := range n.Routers {
@@ -337,7 +377,7 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 		}
 	}
 	for _, ni := range n.NIs {
-		if ni.out < 0 {
+		if ni.ch.out < 0 || (ni.extra != nil && ni.extra.out < 0) {
 			return nil, fmt.Errorf("topology %s: %s is attached to no router port", t, ni.Name())
 		}
 	}
@@ -419,7 +459,7 @@ func (n *Network) Totals() Totals {
 		t.PacketsDelivered += ni.PacketsDelivered
 		t.FlitsInjected += ni.FlitsInjected
 		t.FlitsDelivered += ni.FlitsDelivered
-		t.SourceQueued += uint64(ni.q.Len())
+		t.SourceQueued += uint64(ni.Queued())
 	}
 	for _, r := range n.Routers {
 		t.FlitsBuffered += uint64(r.buffered)
@@ -494,17 +534,19 @@ func (n *Network) Check(next clock.Cycle) error {
 	for _, ni := range n.NIs {
 		r, p := n.Topo.NodePort(int(ni.id))
 		down := n.Routers[r]
-		clear(count)
-		n.wires.CountInTransit(int(ni.out), next, count, nil)
-		n.wires.CountInTransit(int(ni.in), next, nil, count)
-		for v := range credits {
-			credits[v] = ni.vc[v].credits
-		}
-		for v := range occ {
-			occ[v] = int32(down.ivc[p*V+v].flits)
-		}
-		if err := verify(ni.Name() + "->" + n.Topo.PortName(r, p)); err != nil {
-			return err
+		for h, c := range ni.channels() {
+			clear(count)
+			n.wires.CountInTransit(int(c.out), next, count, nil)
+			n.wires.CountInTransit(int(c.in), next, nil, count)
+			for v := range credits {
+				credits[v] = c.vc[v].credits
+			}
+			for v := range occ {
+				occ[v] = int32(down.ivc[(p+h)*V+v].flits)
+			}
+			if err := verify(ni.Name() + "->" + n.Topo.PortName(r, p+h)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -18,9 +18,12 @@ type Packet struct {
 
 // SourceQueue is a NI's unbounded FIFO of generated packets. It grows by
 // doubling and never shrinks, so in the steady state it does not allocate.
+// On a node with a channel per message class, packets of class 1 and up
+// go on to the other channel's queue (split).
 type SourceQueue struct {
 	ring       []Packet
 	head, size int32
+	split      *SourceQueue
 }
 
 // Len is the number of queued packets.
@@ -28,6 +31,9 @@ func (q *SourceQueue) Len() int { return int(q.size) }
 
 // Push appends a packet generated at cycle now.
 func (q *SourceQueue) Push(now clock.Cycle, dst int, sizeFlits int, class uint8) {
+	if class > 0 && q.split != nil {
+		q = q.split
+	}
 	if int(q.size) == len(q.ring) {
 		if q.size == math.MaxInt32 {
 			panic("router: more than 2^31 packets in a source queue")
@@ -108,27 +114,33 @@ type reassembly struct {
 }
 
 // NI is a network interface actor: source queue and injection on one side,
-// checking sink on the other. It is 256 bytes; what an idle cycle reads
+// checking sink on the other. It is 320 bytes; what an idle cycle reads
 // (its input wire, the next generation cycle, its source queue and its
 // gate) is its first cache line.
+//
+// A node attached by one channel (the default) sends every packet through
+// it from one source queue. A node with a channel per message class (the
+// topology's NodeChannels is 2, as Hybrid-HAR's separate injection and
+// sink channels for short and long messages) keeps a source queue, an
+// injection channel and a sink channel per class: ch for class 0 and
+// extra for class 1 and up, each injecting one packet at a time on its own
+// link, so a long packet being injected or received never holds up a short
+// one. An injection gate sees channel 0 only.
 type NI struct {
-	// wires is the network's wire arena; the NI reads wire in (ejection
-	// flits, injection credits) and writes wire out (injection flits,
-	// ejection credits).
+	// wires is the network's wire arena; channel c reads wire c.in
+	// (ejection flits, injection credits) and writes wire c.out (injection
+	// flits, ejection credits).
 	wires   *link.Wires
-	in, out int32
 	nextGen clock.Cycle
-	q       SourceQueue
+	ch      niChannel
 	gate    Gate // nil: always allow
 
-	sending bool
-	seq     uint32
-	sh      *niShared
-	id      int32
-	src     Source
-	sink    Sink
-	vc      []niVC    // per VC: injection credits and the sink's reassembly
-	cur     link.Flit // next flit of the packet being injected
+	seq   uint32
+	id    int32
+	sh    *niShared
+	src   Source
+	sink  Sink
+	extra *niChannel // class 1 and up's channel; nil with one channel per node
 
 	// Counters (read only while the NI is paused).
 	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
@@ -136,6 +148,18 @@ type NI struct {
 	LastDelivery                                        clock.Cycle
 	sentHash, recvHash                                  uint64
 	perDst                                              *PacketCounts // nil unless counted
+	_                                                   [48]byte      // to 320 bytes
+}
+
+// niChannel is one channel between a node and its router: a source queue,
+// the packet being injected and, per VC, the injection credits and the
+// sink's reassembly.
+type niChannel struct {
+	q       SourceQueue
+	in, out int32
+	sending bool
+	cur     link.Flit // next flit of the packet being injected
+	vc      []niVC
 }
 
 // PacketCounts counts the packets one NI has started, per destination: a
@@ -183,11 +207,17 @@ func (n *NI) Name() string { return n.sh.topo.NodeName(int(n.id)) }
 // SetGate installs an injection gate (before the run starts).
 func (n *NI) SetGate(g Gate) { n.gate = g }
 
-// Queued is the number of packets in the source queue (not yet injecting).
-func (n *NI) Queued() int { return n.q.Len() }
+// Queued is the number of packets in the source queues (not yet injecting).
+func (n *NI) Queued() int {
+	if n.extra != nil {
+		return n.ch.q.Len() + n.extra.q.Len()
+	}
+	return n.ch.q.Len()
+}
 
-// Credits is the NI's view of free slots in VC v of its router's input port.
-func (n *NI) Credits(v int) int { return int(n.vc[v].credits) }
+// Credits is the NI's view of free slots in VC v of its router's input port
+// (of channel 0).
+func (n *NI) Credits(v int) int { return int(n.ch.vc[v].credits) }
 
 // packetHash mixes a packet's identity for the exactly-once check.
 func packetHash(src int32, seq uint32, dst int32) uint64 {
@@ -201,70 +231,83 @@ func packetHash(src int32, seq uint32, dst int32) uint64 {
 
 // Tick advances the NI by one cycle.
 func (n *NI) Tick(now clock.Cycle) {
-	f, c, hasCredit := n.wires.Recv(int(n.in), now)
+	n.poll(now, &n.ch)
+	if n.extra != nil {
+		n.poll(now, n.extra)
+	}
+	if now >= n.nextGen {
+		before := n.Queued()
+		n.nextGen = n.src.Generate(now, &n.ch.q)
+		n.PacketsGenerated += uint64(n.Queued() - before)
+	}
+	if n.gate != nil {
+		n.gate.Observe(now, n.ch.q.Len())
+	}
+	n.inject(now, &n.ch, n.gate)
+	if n.extra != nil {
+		n.inject(now, n.extra, nil)
+	}
+}
+
+// poll takes the credit and the flit that arrived on channel c.
+func (n *NI) poll(now clock.Cycle, c *niChannel) {
+	f, cr, hasCredit := n.wires.Recv(int(c.in), now)
 	if hasCredit {
-		cr := &n.vc[c.VC].credits
-		*cr++
-		if *cr > n.sh.depth {
-			panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection VC %d", n.Name(), now, c.VC))
+		v := &c.vc[cr.VC].credits
+		*v++
+		if *v > n.sh.depth {
+			panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection VC %d", n.Name(), now, cr.VC))
 		}
 	}
 	if f != nil {
-		n.receive(now, f)
+		n.receive(now, f, c)
 	}
-	if now >= n.nextGen {
-		before := n.q.Len()
-		n.nextGen = n.src.Generate(now, &n.q)
-		n.PacketsGenerated += uint64(n.q.Len() - before)
-	}
-	if n.gate != nil {
-		n.gate.Observe(now, n.q.Len())
-	}
-	n.inject(now)
 }
 
-func (n *NI) inject(now clock.Cycle) {
-	if !n.sending {
-		if n.q.Len() == 0 || (n.gate != nil && !n.gate.Allow(now)) {
+// inject sends the next flit of channel c, starting its next packet when
+// none is being sent and gate (nil: none) allows.
+func (n *NI) inject(now clock.Cycle, c *niChannel, gate Gate) {
+	if !c.sending {
+		if c.q.Len() == 0 || (gate != nil && !gate.Allow(now)) {
 			return
 		}
-		p := &n.q.ring[n.q.head]
-		vc := n.pickVC(p)
+		p := &c.q.ring[c.q.head]
+		vc := n.pickVC(p, c)
 		if vc < 0 {
 			return
 		}
-		n.q.pop()
-		n.cur = link.Flit{Src: n.id, Dst: p.Dst, Seq: n.seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
+		c.q.pop()
+		c.cur = link.Flit{Src: n.id, Dst: p.Dst, Seq: n.seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
 		if inj := n.sh.inj; inj != nil {
-			n.cur.Route = inj.InjectRoute(int(n.id), int(p.Dst))
+			c.cur.Route = inj.InjectRoute(int(n.id), int(p.Dst))
 		}
 		n.seq++
-		n.sending = true
+		c.sending = true
 		n.PacketsInjected++
 		if n.perDst != nil {
 			n.perDst.counts[p.Dst]++
 		}
-		if n.gate != nil {
-			n.gate.Started(now)
+		if gate != nil {
+			gate.Started(now)
 		}
-		n.sentHash += packetHash(n.cur.Src, n.cur.Seq, n.cur.Dst)
+		n.sentHash += packetHash(c.cur.Src, c.cur.Seq, c.cur.Dst)
 	}
-	vc := n.cur.VC
-	if n.vc[vc].credits <= 0 {
+	vc := c.cur.VC
+	if c.vc[vc].credits <= 0 {
 		return
 	}
-	slot, ok := n.wires.FlitSlot(int(n.out), now)
+	slot, ok := n.wires.FlitSlot(int(c.out), now)
 	if !ok {
 		panic(fmt.Sprintf("%s at cycle %d: second flit sent in one cycle", n.Name(), now))
 	}
-	*slot = n.cur
-	n.vc[vc].credits--
+	*slot = c.cur
+	c.vc[vc].credits--
 	n.FlitsInjected++
-	n.cur.Index++
-	if n.cur.Index == n.cur.Size {
-		n.sending = false
-		if n.gate != nil {
-			n.gate.Injected(now)
+	c.cur.Index++
+	if c.cur.Index == c.cur.Size {
+		c.sending = false
+		if gate != nil {
+			gate.Injected(now)
 		}
 	}
 }
@@ -272,7 +315,7 @@ func (n *NI) inject(now clock.Cycle) {
 // pickVC chooses the injection VC of a new packet: among the VCs the routing
 // function allows, one with room (for the whole packet under virtual
 // cut-through), most credits first, lowest VC on a tie.
-func (n *NI) pickVC(p *Packet) int {
+func (n *NI) pickVC(p *Packet, c *niChannel) int {
 	need := int32(1)
 	if n.sh.vct {
 		need = int32(p.Size)
@@ -283,21 +326,21 @@ func (n *NI) pickVC(p *Packet) int {
 		if v >= int(n.sh.vcs) {
 			break
 		}
-		if c := n.vc[v].credits; c >= need && c > bestCred {
-			best, bestCred = v, c
+		if cr := c.vc[v].credits; cr >= need && cr > bestCred {
+			best, bestCred = v, cr
 		}
 	}
 	return best
 }
 
-func (n *NI) receive(now clock.Cycle, f *link.Flit) {
+func (n *NI) receive(now clock.Cycle, f *link.Flit, c *niChannel) {
 	if f.Dst != n.id {
 		panic(fmt.Sprintf("%s at cycle %d: received packet %d/%d for node %d", n.Name(), now, f.Src, f.Seq, f.Dst))
 	}
 	if int32(f.VC) >= n.sh.vcs {
 		panic(fmt.Sprintf("%s at cycle %d: flit on VC %d", n.Name(), now, f.VC))
 	}
-	r := &n.vc[f.VC].reasm
+	r := &c.vc[f.VC].reasm
 	if f.Index != r.next || (f.Index > 0 && (f.Src != r.src || f.Seq != r.seq)) {
 		panic(fmt.Sprintf("%s at cycle %d: flit %d of packet %d/%d on VC %d, expected flit %d of packet %d/%d",
 			n.Name(), now, f.Index, f.Src, f.Seq, f.VC, r.next, r.src, r.seq))
@@ -305,7 +348,7 @@ func (n *NI) receive(now clock.Cycle, f *link.Flit) {
 	r.src, r.seq = f.Src, f.Seq
 	r.next++
 	n.FlitsDelivered++
-	if !n.wires.PutCredit(int(n.out), now, link.Credit{VC: uint16(f.VC)}) {
+	if !n.wires.PutCredit(int(c.out), now, link.Credit{VC: uint16(f.VC)}) {
 		panic(fmt.Sprintf("%s at cycle %d: second credit sent in one cycle", n.Name(), now))
 	}
 	if f.Index+1 == f.Size {

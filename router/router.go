@@ -144,6 +144,15 @@ type routerShared struct {
 	pkCap int32        // most packets behind the front one that a VC can hold
 	delay uint32       // routing delay, cycles
 	vct   bool
+	// atomic is the set of VCs allocated atomically: an output VC in it is
+	// free for a new packet only when the downstream buffer is empty (all
+	// its credits back), as Duato's theory needs of adaptive channels
+	// under wormhole (atomicAllocator); 0 for most routing functions.
+	atomic uint64
+	// secondRound lets heads that lost a VC arbitration ask again in the
+	// same cycle (Hybrid-HAR's step 1: a free upper VC is taken when there
+	// is one; wormhole only).
+	secondRound bool
 	// bodyWait is all ones when a body flit is buffered for one cycle (a
 	// flit that arrives at a dry front joins portState.fr a cycle later),
 	// zero when it may leave in its arrival cycle (routing delay 0).
@@ -552,31 +561,61 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 			r.reqs[b].out = -1
 		}
 		q := &r.reqs[win]
-		w := q.in
-		ov := &r.outs[o]
-		ov.owner, ov.ownPort, ov.ownV = int16(w), q.inPort, q.inV
-		iv := &r.ivc[w]
-		iv.state = vcActive
-		r.freeCand(iv.cand)
-		iv.outPort, iv.outV = q.outPort, q.outV
-		if upd := r.sh.upd; upd != nil {
-			h := &r.pkts[iv.pkFront].hdr
-			h.VC = iv.outV
-			upd.Update(int(r.id), int(iv.outPort), h)
-		}
-		// The head has waited its cycles (it asked only then), so it may
-		// cross the switch now if o has a credit.
-		pt := &r.port[q.inPort]
-		bit := uint64(1) << (q.inV & 63)
-		pt.active |= bit
-		pt.fr |= bit
-		pt.credOK = pt.credOK&^bit | b2u(ov.credits > 0)<<(q.inV&63)
-		r.portChanged(int(q.inPort))
-		if w++; w == n {
-			w = 0
-		}
-		ov.vaPtr = uint16(w)
+		r.grant(q.in, o, q.inPort, q.inV, q.outPort, q.outV)
 	}
+	if r.sh.secondRound {
+		r.secondRound(1)
+	}
+}
+
+// secondRound gives the heads that lost the arbitration for the output VC
+// they asked for a second chance in the same cycle, among the VCs still
+// free, one head at a time in request order (routerShared.secondRound).
+//
+//go:noinline
+func (r *Router) secondRound(need int32) {
+	for a := range r.reqs {
+		q := &r.reqs[a]
+		iv := &r.ivc[q.in]
+		if iv.state != vcRouted {
+			continue // won
+		}
+		c := &r.cands[iv.cand]
+		o, op, ov := r.selectVC(&c.Candidates, need)
+		if o < 0 {
+			c.waitPorts = c.ports()
+			continue
+		}
+		r.grant(q.in, o, q.inPort, q.inV, op, ov)
+	}
+}
+
+// grant gives output VC o (VC ovc of port op) to input VC w (VC inV of
+// port inPort). The head has waited its cycles (it asked only then), so it
+// may cross the switch now if o has a credit.
+func (r *Router) grant(w, o int32, inPort, inV, op, ovc uint8) {
+	ov := &r.outs[o]
+	ov.owner, ov.ownPort, ov.ownV = int16(w), inPort, inV
+	iv := &r.ivc[w]
+	iv.state = vcActive
+	r.freeCand(iv.cand)
+	iv.outPort, iv.outV = op, ovc
+	if upd := r.sh.upd; upd != nil {
+		h := &r.pkts[iv.pkFront].hdr
+		h.VC = iv.outV
+		upd.Update(int(r.id), int(iv.outPort), h)
+	}
+	pt := &r.port[inPort]
+	bit := uint64(1) << (inV & 63)
+	pt.active |= bit
+	pt.fr |= bit
+	pt.credOK = pt.credOK&^bit | b2u(ov.credits > 0)<<(inV&63)
+	r.portChanged(int(inPort))
+	n := r.ports * r.vcs
+	if w++; w == n {
+		w = 0
+	}
+	ov.vaPtr = uint16(w)
 }
 
 // ringDistance is (i - ptr) mod n for i and ptr in 0..n-1.
@@ -605,6 +644,7 @@ func (r *Router) selectVC(s *Candidates, need int32) (best int32, bestPort, best
 	V := int(r.vcs)
 	best, bestCred := int32(-1), int32(-1)
 	bestRank := uint32(0)
+	atomic, depth := r.sh.atomic, r.sh.depth
 	for g := 0; g < int(s.N); g++ {
 		if best >= 0 && s.Level[g] != s.Level[g-1] {
 			break // a free VC at a more preferred level
@@ -619,7 +659,7 @@ func (r *Router) selectVC(s *Candidates, need int32) (best int32, bestPort, best
 					continue
 				}
 				c := int32(ov.credits)
-				if c < need {
+				if c < need || (atomic>>(v&63)&1 != 0 && c != depth) {
 					continue
 				}
 				// Rotation: the first VC index at or after selRR wins a tie.

@@ -223,7 +223,7 @@ func TestNILayout(t *testing.T) {
 	if n := unsafe.Sizeof(NI{}); n%64 != 0 {
 		t.Errorf("NI is %d bytes, not a multiple of 64", n)
 	}
-	if off := unsafe.Offsetof(NI{}.q) + unsafe.Sizeof(SourceQueue{}); off > 64 {
+	if off := unsafe.Offsetof(NI{}.ch) + unsafe.Offsetof(niChannel{}.q) + unsafe.Sizeof(SourceQueue{}); off > 64 {
 		t.Errorf("NI's source queue ends at offset %d, past the first cache line", off)
 	}
 }

@@ -78,12 +78,28 @@ type RoutingSpec struct {
 	Doc        string
 	Topologies []string // topology kinds it is defined on
 	MinVCs     int      // smallest VC count that is deadlock free
-	New        func(t link.Topology, vcs int) RoutingFunc
+	// Loops names the loopback ports the function needs on every router
+	// (link.Grid2D.Loops): Hybrid-HAR's connection channels.
+	Loops []string
+	New   func(t link.Topology, vcs int) RoutingFunc
+}
+
+// ClassRouter is implemented by routing functions whose decisions depend
+// on the packet's message class (Flit.Class): the channel dependency check
+// then enumerates every class.
+type ClassRouter interface {
+	Classes() int
+}
+
+// atomicAllocator is implemented by routing functions some of whose VCs
+// must be allocated atomically (Router.sh.atomic): AtomicVCs is that set.
+type atomicAllocator interface {
+	AtomicVCs() uint64
 }
 
 // Routings returns the registry of routing functions by name.
 func Routings() map[string]RoutingSpec {
-	return map[string]RoutingSpec{
+	m := map[string]RoutingSpec{
 		"dor": {
 			Name: "dor", MinVCs: 1, Topologies: []string{"mesh", "torus"},
 			Doc: "dimension-order (XY) routing, the shorter way round on a torus; every VC may be used (deadlock free on a mesh only)",
@@ -140,6 +156,10 @@ func Routings() map[string]RoutingSpec {
 			},
 		},
 	}
+	for _, s := range harSpecs() {
+		m[s.Name] = s
+	}
+	return m
 }
 
 // NewRouting looks up name and checks that it fits the topology and VC count.
@@ -157,6 +177,11 @@ func NewRouting(name string, t link.Topology, vcs int) (RoutingFunc, error) {
 	if !slices.Contains(spec.Topologies, t.Kind()) {
 		return nil, fmt.Errorf("routing function %q is not defined on a %s (allowed topologies: %s)",
 			name, t.Kind(), strings.Join(spec.Topologies, ", "))
+	}
+	if spec.Loops != nil {
+		if err := checkHAR(name, t, vcs); err != nil {
+			return nil, err
+		}
 	}
 	if name == "duato" && vcs < spec.MinVCs {
 		return nil, fmt.Errorf("routing function \"duato\" needs at least %d VCs: 3 for the escape network and at least one adaptive (got %d)", spec.MinVCs, vcs)
@@ -196,14 +221,21 @@ type dor struct {
 	// tables instead of divisions by K and C on the per-hop path.
 	coords []gridPos
 	nodes  []nodeAt
+	// lastCh is the last channel of a node (link.Grid2D.H - 1): a packet
+	// of class c ejects by channel min(c, lastCh).
+	lastCh uint8
 }
+
+// sink is the ejection port of packet f at its destination's router,
+// given its channel 0's port dp.
+func (d *dor) sink(dp int, f *link.Flit) int { return dp + int(min(f.Class, d.lastCh)) }
 
 type gridPos struct{ x, y int32 }
 
 type nodeAt struct{ router, port int32 }
 
 func newDor(g *link.Grid2D, vcs int) dor {
-	d := dor{g: g, all: allVCs(vcs), coords: make([]gridPos, g.Routers()), nodes: make([]nodeAt, g.Nodes())}
+	d := dor{g: g, all: allVCs(vcs), coords: make([]gridPos, g.Routers()), nodes: make([]nodeAt, g.Nodes()), lastCh: uint8(g.NodeChannels() - 1)}
 	for r := range d.coords {
 		x, y := g.XY(r)
 		d.coords[r] = gridPos{int32(x), int32(y)}
@@ -276,7 +308,10 @@ func (d *dor) along(r, out int) (a, dir int, ok bool) {
 }
 
 func (d *dor) Route(r, _ int, f *link.Flit, c *Candidates) {
-	port, _, _ := d.hop(r, int(f.Dst))
+	port, _, dir := d.hop(r, int(f.Dst))
+	if dir == 0 {
+		port = d.sink(port, f)
+	}
 	c.Add(bit(port), d.all)
 }
 
@@ -332,7 +367,7 @@ func (d *dorDateline) Route(r, _ int, f *link.Flit, c *Candidates) {
 	class := int(f.VC) % 3
 	port, a, dir := d.hop(r, int(f.Dst))
 	if dir == 0 {
-		c.Add(bit(port), d.all)
+		c.Add(bit(d.sink(port, f)), d.all)
 		return
 	}
 	if crossesDateline(a, dir, d.g.K) {
@@ -464,7 +499,7 @@ func (m *minAdaptive) Route(r, _ int, f *link.Flit, c *Candidates) {
 	dr, dp := m.nodePort(int(f.Dst))
 	sx, sy, x, y := m.productive(r, dr)
 	if sx == 0 && sy == 0 {
-		c.Add(bit(dp), m.all)
+		c.Add(bit(m.sink(dp, f)), m.all)
 		return
 	}
 	class := 3*int(f.Route>>2) + int(f.Route&3)
@@ -513,7 +548,7 @@ func (d *duato) escapeGroup(r int, f *link.Flit, c *Candidates, fallback bool) {
 		add = c.AddFallback
 	}
 	if s == 0 {
-		add(bit(port), d.all)
+		add(bit(d.sink(port, f)), d.all)
 		return
 	}
 	cl := int(f.Route)
@@ -530,7 +565,7 @@ func (d *duato) Route(r, _ int, f *link.Flit, c *Candidates) {
 	dr, dp := d.nodePort(int(f.Dst))
 	sx, sy, _, _ := d.productive(r, dr)
 	if sx == 0 && sy == 0 {
-		c.Add(bit(dp), d.all)
+		c.Add(bit(d.sink(dp, f)), d.all)
 		return
 	}
 	var ports uint64

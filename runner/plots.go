@@ -183,43 +183,79 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	// node id, one line per point; with plot.lines, one figure per value of
 	// the other axes and one line per value of plot.lines.
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.NodeInjected) > 0 }) {
-		var rest []string
-		if f.Plot.Lines != "" {
-			rest = without(axes, []string{f.Plot.Lines})
+		err := perPoint(ctx, f, first, pdir, "node-injected-throughput", "injected throughput per node (replicate 0)", "node", "injected flits/cycle",
+			func(r *report.Result) [][2]float64 {
+				var xy [][2]float64
+				for i, v := range r.NodeInjected {
+					xy = append(xy, [2]float64{float64(i), v})
+				}
+				return xy
+			})
+		if err != nil {
+			return err
 		}
-		var labels []string
-		charts := map[string]*figure.Chart{}
-		for _, rec := range first {
-			p := &f.Points[rec.Point]
-			label := strings.Join(pointValues(p, rest), ", ")
-			c, ok := charts[label]
-			if !ok {
-				c = &figure.Chart{Title: title(f, "injected throughput per node (replicate 0)", label), XLabel: "node", YLabel: "injected flits/cycle"}
-				charts[label] = c
-				labels = append(labels, label)
-			}
-			l := figure.Line{Name: name(rec)}
-			if f.Plot.Lines != "" {
-				l.Name, _ = p.Value(f.Plot.Lines)
-			}
-			for i, v := range rec.Result.NodeInjected {
-				l.XY = append(l.XY, [2]float64{float64(i), v})
-			}
-			c.Lines = append(c.Lines, l)
+	}
+	// The Hybrid-HAR paper's Figs. 6 and 9: the latency distribution of
+	// short (and of long) messages, grouped as above.
+	for k, class := range []string{"short", "long"} {
+		if !slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.ClassLatencyCDF) > k && len(r.Result.ClassLatencyCDF[k]) > 0 }) {
+			continue
 		}
-		for _, label := range labels {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := charts[label].Save(filepath.Join(pdir, fileName("node-injected-throughput", label)), formats); err != nil {
-				return err
-			}
+		err := perPoint(ctx, f, first, pdir, class+"-latency-cdf", class+"-message latency distribution (replicate 0)", class+"-message latency (cycles)", "share of "+class+" messages at or below",
+			func(r *report.Result) [][2]float64 {
+				if len(r.ClassLatencyCDF) > k {
+					return r.ClassLatencyCDF[k]
+				}
+				return nil
+			})
+		if err != nil {
+			return err
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	return cdf.Save(filepath.Join(pdir, "latency-cdf"), formats)
+}
+
+// perPoint draws one line per point (replicate 0) of xy's values; with
+// plot.lines, one figure per value of the other axes and one line per
+// value of plot.lines.
+func perPoint(ctx context.Context, f *study.File, first []*Record, pdir, file, what, xLabel, yLabel string, xy func(*report.Result) [][2]float64) error {
+	var rest []string
+	if f.Plot.Lines != "" {
+		rest = without(f.AxisKeys(), []string{f.Plot.Lines})
+	}
+	var labels []string
+	charts := map[string]*figure.Chart{}
+	for _, rec := range first {
+		p := &f.Points[rec.Point]
+		label := strings.Join(pointValues(p, rest), ", ")
+		c, ok := charts[label]
+		if !ok {
+			c = &figure.Chart{Title: title(f, what, label), XLabel: xLabel, YLabel: yLabel}
+			charts[label] = c
+			labels = append(labels, label)
+		}
+		l := figure.Line{Name: p.Label()}
+		if l.Name == "" {
+			l.Name = f.Name
+		}
+		if f.Plot.Lines != "" {
+			l.Name, _ = p.Value(f.Plot.Lines)
+		}
+		l.XY = xy(rec.Result)
+		c.Lines = append(c.Lines, l)
+	}
+	for _, label := range labels {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := charts[label].Save(filepath.Join(pdir, fileName(file, label)), f.Plot.Formats); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // seriesPlot is one time-series figure: its name and the value of a sample.

@@ -96,6 +96,10 @@ type Network struct {
 	K             int    `toml:"k"`
 	Levels        int    `toml:"levels"`
 	Concentration int    `toml:"concentration"`
+	// NodeChannels is the number of channels between a node and its
+	// router: 1, or 2 for a source queue, injection channel and sink
+	// channel per message class (short and long), as Hybrid-HAR's nodes.
+	NodeChannels int `toml:"node_channels"`
 }
 
 // Router is the router microarchitecture and links.
@@ -125,6 +129,16 @@ type Traffic struct {
 	// RampCycles is the ramp process's length: the offered load rises
 	// linearly from 0 at cycle 0 to load_flits_per_node_cycle here.
 	RampCycles int64 `toml:"ramp_cycles"`
+	// LongPacketFlits and LongVolumePercent make sizes bimodal: that share
+	// of the traffic volume (flits, not packets) in long packets (class
+	// 1), the rest in packet_flits-flit short ones (class 0).
+	LongPacketFlits   int     `toml:"long_packet_flits"`
+	LongVolumePercent float64 `toml:"long_volume_percent"`
+	// LoadOfWireCapacity, when > 0, gives the offered load as a share of
+	// the network's wire capacity (every router-to-router channel sending
+	// a flit every cycle), as the Hybrid-HAR paper does, instead of
+	// load_flits_per_node_cycle (WireCapacity).
+	LoadOfWireCapacity float64 `toml:"load_of_wire_capacity"`
 }
 
 // Measure is how a run is measured.
@@ -195,7 +209,7 @@ func Default() Config {
 	return Config{
 		Name:    "torus32-tornado-collective",
 		Seed:    1,
-		Network: Network{Topology: "torus", K: 32, Levels: 3, Concentration: 1},
+		Network: Network{Topology: "torus", K: 32, Levels: 3, Concentration: 1, NodeChannels: 1},
 		Router: Router{Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8,
@@ -474,6 +488,14 @@ func (c *Config) Validate() []error {
 	} else if n.Topology != "mesh" && n.Concentration != 1 {
 		add("network.concentration", n.Concentration, "allowed on a torus: 1 (concentration is for meshes)")
 	}
+	switch {
+	case n.NodeChannels != 1 && n.NodeChannels != 2:
+		add("network.node_channels", n.NodeChannels, "allowed: 1 (one channel per node), 2 (an injection and a sink channel per message class: short and long)")
+	case n.NodeChannels == 2 && n.Topology == "fattree":
+		add("network.node_channels", n.NodeChannels, "a channel per message class exists on meshes and tori only; use 1 on a fat-tree")
+	case n.NodeChannels == 2 && (c.Policy.Injection != "none" && c.Policy.Injection != "noth" || c.Policy.MeasureCircuit):
+		add("network.node_channels", n.NodeChannels, "injection policies and the entropy circuit see one channel per node; use 1 with policy.injection or measure_circuit")
+	}
 	r := &c.Router
 	if spec, ok := router.Routings()[r.Routing]; !ok {
 		add("router.routing", r.Routing, "allowed: "+strings.Join(routingNames(), ", "))
@@ -490,8 +512,8 @@ func (c *Config) Validate() []error {
 	sw, err := router.ParseSwitching(r.Switching)
 	if err != nil {
 		add("router.switching", r.Switching, "allowed: vct, wormhole")
-	} else if sw == router.VirtualCutThrough && r.BufferFlits >= 1 && r.BufferFlits < c.Traffic.PacketFlits {
-		add("router.buffer_flits", r.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least traffic.packet_flits = %d (or switching = \"wormhole\")", c.Traffic.PacketFlits))
+	} else if sw == router.VirtualCutThrough && r.BufferFlits >= 1 && r.BufferFlits < c.maxPacketFlits() {
+		add("router.buffer_flits", r.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least %d flits, the largest packet (or switching = \"wormhole\")", c.maxPacketFlits()))
 	}
 	if r.RoutingDelayCycles < 0 || r.RoutingDelayCycles > 1000 {
 		add("router.routing_delay_cycles", r.RoutingDelayCycles, "allowed: 0..1000")
@@ -537,6 +559,30 @@ func (c *Config) Validate() []error {
 	}
 	if t.PacketFlits < 1 || t.PacketFlits > 65535 {
 		add("traffic.packet_flits", t.PacketFlits, "allowed: 1..65535")
+	}
+	if t.LongPacketFlits < 0 || t.LongPacketFlits > 65535 {
+		add("traffic.long_packet_flits", t.LongPacketFlits, "allowed: 0 (one packet size) or 1..65535 flits")
+	}
+	if !(t.LongVolumePercent >= 0 && t.LongVolumePercent <= 100) {
+		add("traffic.long_volume_percent", t.LongVolumePercent, "allowed: 0..100 (percent of the traffic volume, in flits, sent in long packets)")
+	} else if t.LongVolumePercent > 0 && t.LongPacketFlits == 0 {
+		add("traffic.long_volume_percent", t.LongVolumePercent, "needs traffic.long_packet_flits >= 1 (the long packets' size)")
+	}
+	if !(t.LoadOfWireCapacity >= 0 && t.LoadOfWireCapacity <= 1) {
+		add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "allowed: 0 (off: load_flits_per_node_cycle applies) or > 0 and <= 1 (share of the wire capacity)")
+	} else if t.LoadOfWireCapacity > 0 {
+		switch spec, ok := pats[t.Pattern]; {
+		case t.Process != "bernoulli" && t.Process != "poisson":
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "applies to the bernoulli and poisson processes only")
+		case t.Load != Default().Traffic.Load:
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "give the offered load either here or in load_flits_per_node_cycle, not both")
+		case ok && t.Pattern != "uniform" && !spec.Permutes:
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, fmt.Sprintf("needs the mean route length of the pattern: defined for uniform and permutation patterns, not %q", t.Pattern))
+		case n.Topology == "fattree":
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "defined on meshes and tori")
+		case c.Nodes() > 1<<14:
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, fmt.Sprintf("the mean route length is computed over all node pairs: at most 16384 nodes (this network has %d)", c.Nodes()))
+		}
 	}
 	if !(t.HotspotFraction >= 0 && t.HotspotFraction <= 1) {
 		add("traffic.hotspot_fraction", t.HotspotFraction, "allowed: 0..1")
@@ -648,7 +694,7 @@ func (c *Config) Validate() []error {
 	}
 	// A queue legitimately waits a routing delay, link and credit latencies
 	// and a packet's serialisation; the watchdog needs a wide margin above.
-	if floor := 10 * int64(r.RoutingDelayCycles+r.LinkLatencyCycles+r.CreditLatencyCycles+c.Traffic.PacketFlits); m.WatchdogCycles != 0 && m.WatchdogCycles < floor {
+	if floor := 10 * int64(r.RoutingDelayCycles+r.LinkLatencyCycles+r.CreditLatencyCycles+c.maxPacketFlits()); m.WatchdogCycles != 0 && m.WatchdogCycles < floor {
 		add("measure.watchdog_cycles", m.WatchdogCycles, fmt.Sprintf("allowed: 0 (off) or >= %d (10 x (routing delay + link and credit latencies + packet length))", floor))
 	}
 	if m.SampleCycles < 0 {
@@ -699,15 +745,50 @@ func (c *Config) Nodes() int {
 	return n.K * n.K * max(n.Concentration, 1)
 }
 
-// Topology builds the configuration's topology.
+// Topology builds the configuration's topology, with the node channels
+// and the loopback ports its routing function needs.
 func (c *Config) Topology() (link.Topology, error) {
+	var t link.Topology
+	var err error
 	switch c.Network.Topology {
 	case "torus":
-		return link.NewTorus(c.Network.K)
+		t, err = link.NewTorus(c.Network.K)
 	case "fattree":
-		return link.NewFatTree(c.Network.K, c.Network.Levels)
+		t, err = link.NewFatTree(c.Network.K, c.Network.Levels)
+	default:
+		t, err = link.NewMesh(c.Network.K, c.Network.Concentration)
 	}
-	return link.NewMesh(c.Network.K, c.Network.Concentration)
+	if err != nil {
+		return nil, err
+	}
+	return router.WithPorts(t, c.Router.Routing, max(c.Network.NodeChannels, 1))
+}
+
+// longShare is the share of the traffic volume in long packets.
+func (c *Config) longShare() float64 {
+	if c.Traffic.LongPacketFlits <= 0 {
+		return 0
+	}
+	return c.Traffic.LongVolumePercent / 100
+}
+
+// maxPacketFlits is the largest packet the traffic sends.
+func (c *Config) maxPacketFlits() int {
+	if c.longShare() > 0 {
+		return max(c.Traffic.PacketFlits, c.Traffic.LongPacketFlits)
+	}
+	return c.Traffic.PacketFlits
+}
+
+// minPacketFlits is the smallest packet the traffic sends.
+func (c *Config) minPacketFlits() int {
+	switch s := c.longShare(); {
+	case s >= 1:
+		return c.Traffic.LongPacketFlits
+	case s > 0:
+		return min(c.Traffic.PacketFlits, c.Traffic.LongPacketFlits)
+	}
+	return c.Traffic.PacketFlits
 }
 
 // Geometry is what traffic patterns need to know of the topology.
@@ -723,14 +804,25 @@ func (c *Config) RouterConfig() router.Config {
 	sw, _ := router.ParseSwitching(c.Router.Switching)
 	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
-		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.Traffic.PacketFlits, MinPacketFlits: c.Traffic.PacketFlits,
+		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
 		AllowDeadlock: c.Router.AllowDeadlock}
 }
 
 // TrafficConfig is the traffic package's view of the configuration.
 func (c *Config) TrafficConfig() traffic.Config {
 	t := c.Traffic
-	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: t.Load, PacketsPerNode: t.PacketsPerNode,
-		PacketFlits: t.PacketFlits, PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles,
+	load := t.Load
+	if t.LoadOfWireCapacity > 0 {
+		if wc, err := c.WireCapacity(); err == nil {
+			load = t.LoadOfWireCapacity * wc.FlitsPerNodeCycle
+		}
+	}
+	var long int
+	if c.longShare() > 0 {
+		long = t.LongPacketFlits
+	}
+	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: load, PacketsPerNode: t.PacketsPerNode,
+		PacketFlits: t.PacketFlits, LongFlits: long, LongVolumeShare: c.longShare(),
+		PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles,
 		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction}}
 }

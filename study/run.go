@@ -451,7 +451,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		res.CriticalLoadFlitsPerNodeCycle = criticalLoad(series, m.SampleCycles, m.SmoothSamples, tc.OfferedAt)
 	}
 	if cfg.Traffic.Process == "bernoulli" || cfg.Traffic.Process == "poisson" {
-		res.OfferedFlitsPerNodeCycle = cfg.Traffic.Load
+		res.OfferedFlitsPerNodeCycle = cfg.TrafficConfig().LoadFlits
 	} else if cfg.Traffic.Process == "saturation" {
 		res.OfferedFlitsPerNodeCycle = 1
 	}
@@ -473,10 +473,22 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		lastDelivery = max(lastDelivery, net.NIs[i].LastDelivery)
 	}
 	res.Latency, res.NetworkLatency = report.Summarise(&lat), report.Summarise(&netLat)
-	if classLat[1].Count() > 0 {
+	if classLat[1].Count() > 0 || cfg.Traffic.LongPacketFlits > 0 {
 		for k := range classLat {
 			res.ClassLatency = append(res.ClassLatency, report.Summarise(&classLat[k]))
+			var cdf [][2]float64
+			for _, pt := range classLat[k].CDF() {
+				cdf = append(cdf, [2]float64{pt[0], report.Ratio(pt[1], 1)})
+			}
+			res.ClassLatencyCDF = append(res.ClassLatencyCDF, cdf)
 		}
+	}
+	if cfg.Traffic.LoadOfWireCapacity > 0 {
+		wc, err := cfg.WireCapacity()
+		if err != nil {
+			return nil, err
+		}
+		res.WireCapacity = wc
 	}
 	res.MeanHops = report.Ratio(float64(hops), float64(lat.Count()))
 	if collective {

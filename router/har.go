@@ -1,0 +1,283 @@
+package router
+
+import (
+	"fmt"
+
+	"github.com/icnsim/icnsim/link"
+)
+
+// Hybrid-HAR (papers/004, Liu): hierarchical adaptive wormhole routing for
+// a mix of short and long messages.
+//
+// # Virtual networks
+//
+// The VCs of every router-to-router link form two virtual networks. On a
+// mesh with V VCs (the paper's V = 4): the upper network is VCs 0..V-3
+// (the paper's two), minimal fully adaptive (FAR); the lower network is
+// C1 = VC V-2, dimension order for short and long messages, and C2 = VC
+// V-1, minimal fully adaptive for short messages only. On a torus C1 takes
+// two VCs (V-3 and V-2), a class each: a hop whose remaining route in its
+// dimension crosses the wrap-around link takes class 1, any other class 0,
+// recomputed at every hop (so a packet switches from class 1 to class 0
+// once it has crossed; class-0 channels never include a wrap link and
+// class-1 chains end at one, so C1 has no cycle); the torus needs V >= 4.
+//
+// The routing algorithm's steps, in the paper's order: a message in the
+// upper network (every message starts there) takes a free upper output VC
+// on a productive port (step 1); otherwise the connection channel of its
+// class, CCS or CCL, if free (3.1, 3.2); otherwise it blocks and tries
+// again, step 1 first (4). A message in the lower network takes, if short,
+// a free C2 VC on a productive port (5.1), else C1 on the dimension-order
+// port (5.2); if long, C1 only (5.3); otherwise it blocks (6). A message in
+// the lower network stays there. At its destination's router a message of
+// class c takes VC 0 of sink channel c, from either network.
+//
+// # Connection channels
+//
+// A connection channel is modelled as what the paper's router has: a
+// channel from the upper network's crossbar to the lower network's, here
+// a loopback port of the router (link.Grid2D.Loops: "CCS" and "CCL") whose
+// output is wired back to its own input with the links' latency, carrying
+// one VC (C1's first, so the check counts it among the escape channels).
+// A message "moves into" the lower network by taking that output VC, which
+// is free when the previous message's tail has left, exactly as any output
+// VC of this router; its head then waits in the loopback input, is routed
+// again by the lower network's rules (the 2-cycle routing decision again)
+// and holds the channel until its tail has passed, so at most one message
+// of each class moves down at a router at a time, and a blocked one waits
+// inside the lower network, as the paper's connection channel does. The
+// alternatives were weaker: a per-class budget would put Hybrid-HAR's
+// state in the VC router's allocation loop, and a plain VC would tie the
+// connection to one link. The cost is the loopback's link cycle and second
+// routing decision on moving down, and two more ports per router; a
+// loopback is not a hop between routers (mean_hops does not count it).
+//
+// # Deadlock freedom
+//
+// The escape set is C1 with the connection channels (C1's VC on every
+// port): from any state a message is offered one of them (upper: its
+// connection channel; lower: C1 on the dimension-order port). The upper
+// network's cycles are allowed because an upper message can always move
+// down and nothing in the lower network waits for the upper one. The check
+// (checkDuato) builds Duato's extended dependency graph of the escape set,
+// direct and indirect (through C2) dependencies, for both classes, and
+// finds no cycle. Duato's theory assumes a buffer holds one packet at a
+// time where packets holding escape channels may wait on adaptive ones;
+// this router reallocates a VC when the previous tail has left, so C2 is
+// allocated atomically (only when its downstream buffer is empty:
+// AtomicVCs), which the check requires under wormhole. The upper network
+// and C1 keep the router's usual reallocation. Allowing long messages on
+// C2 as well gives the original Duato adaptive routing (DAR), which the
+// check accepts: the paper keeps C2 for short messages for their latency,
+// not for deadlock freedom; a variant whose lower network routes adaptively
+// on C1 has a cycle and is rejected (TestHybridHARCheck).
+//
+// # The paper's DOR baseline (har-dor)
+//
+// The paper's DOR router "has two levels of virtual networks" like Hybrid-
+// HAR's, with crossbars of the same size. har-dor is read as that same
+// hierarchy with dimension order in both: VCs split in halves, a message
+// starts in the upper half and, when no upper VC on its dimension-order
+// port is free, moves down through its class's connection channel into
+// the lower half, where it stays. No VC is kept for short messages.
+
+// harLoops are the loopback ports of the Hybrid-HAR routings: the
+// connection channels for short and long messages.
+var harLoops = []string{"CCS", "CCL"}
+
+// har is hybrid-har (or, with dorBoth, the paper's DOR baseline).
+type har struct {
+	dor
+	upper   uint64    // VCs of the upper network
+	c1      [2]uint64 // C1 by wrap class (the same twice on a mesh)
+	c2      uint64    // C2: the lower network's adaptive VCs (short messages)
+	lower   uint64    // c1 | c2
+	ccVC    uint64    // the VC of the connection channels
+	cc      [2]int    // connection channel ports by class: CCS, CCL
+	dorBoth bool      // har-dor: dimension order in both networks, no C2
+	// Variants for tests of the deadlock check; never registered.
+	longOnC2       bool // long messages may use C2 too (Duato's DAR)
+	adaptiveEscape bool // C1 minimal fully adaptive (unsafe)
+}
+
+func newHAR(t link.Topology, vcs int, dorBoth bool) *har {
+	g := t.(*link.Grid2D)
+	h := &har{dor: newDor(g, vcs), dorBoth: dorBoth}
+	V := vcs
+	switch {
+	case dorBoth:
+		h.upper = allVCs(V / 2)
+		h.c1[0] = allVCs(V) &^ h.upper
+		h.c1[1] = h.c1[0]
+	case g.Wrap:
+		h.upper = allVCs(V - 3)
+		h.c1 = [2]uint64{1 << (V - 3), 1 << (V - 2)}
+		h.c2 = 1 << (V - 1)
+	default:
+		h.upper = allVCs(V - 2)
+		h.c1 = [2]uint64{1 << (V - 2), 1 << (V - 2)}
+		h.c2 = 1 << (V - 1)
+	}
+	h.lower = h.c1[0] | h.c1[1] | h.c2
+	h.ccVC = h.c1[0] & -h.c1[0]
+	h.cc = [2]int{g.LoopPort(0), g.LoopPort(1)}
+	return h
+}
+
+// harSpecs are the registry entries of hybrid-har and har-dor.
+func harSpecs() []RoutingSpec {
+	return []RoutingSpec{{
+		Name: "hybrid-har", MinVCs: 3, Topologies: []string{"mesh", "torus"}, Loops: harLoops,
+		Doc: "Hybrid-HAR (papers/004): an upper minimal fully adaptive network (VCs 0..V-3; V-4 on a torus) and a lower one of C1 (VC V-2, dimension order, short and long; VCs V-3 and V-2 by wrap class on a torus) and C2 (VC V-1, minimal fully adaptive, short messages only); a message with no free upper VC moves down through the connection channel of its class (loopback ports CCS, CCL) and stays down; 4 VCs on a mesh as the paper (4 or more on a torus), wormhole with routing_delay_cycles = 2",
+		New: func(t link.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, false) },
+	}, {
+		Name: "har-dor", MinVCs: 2, Topologies: []string{"mesh"}, Loops: harLoops,
+		Doc: "the Hybrid-HAR paper's DOR baseline: the VCs split in halves as two levels of virtual networks, dimension order in both; a message starts in the upper half and moves down through its class's connection channel (CCS, CCL) when no upper VC on its dimension-order port is free",
+		New: func(t link.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, true) },
+	}}
+}
+
+// checkHAR reports a VC count the routing cannot use.
+func checkHAR(name string, t link.Topology, vcs int) error {
+	g, ok := t.(*link.Grid2D)
+	if !ok {
+		return nil
+	}
+	switch {
+	case name == "har-dor" && (vcs < 2 || vcs%2 != 0):
+		return fmt.Errorf("routing \"har-dor\" splits the VCs into two virtual networks of equal size: needs an even VC count >= 2 (got %d)", vcs)
+	case name == "hybrid-har" && g.Wrap && vcs < 4:
+		return fmt.Errorf("routing \"hybrid-har\" on a torus needs at least 4 VCs: one or more upper, two C1 (dateline classes) and C2 (got %d)", vcs)
+	case name == "hybrid-har" && vcs < 3:
+		return fmt.Errorf("routing \"hybrid-har\" needs at least 3 VCs: one or more upper, C1 and C2 (the paper's 4: two upper) (got %d)", vcs)
+	}
+	if len(g.Loops) != len(harLoops) || g.Loops[0] != harLoops[0] || g.Loops[1] != harLoops[1] {
+		return fmt.Errorf("routing %q needs the loopback ports %v on every router (the connection channels); the %s has %v", name, harLoops, g, g.Loops)
+	}
+	return nil
+}
+
+// classOf is the connection channel index of a packet: 0 short, 1 long.
+func classOf(f *link.Flit) int { return int(min(f.Class, 1)) }
+
+// c1Hop is the dimension-order hop of a packet at router r for node dst in
+// the lower network: the port and C1's VCs of the hop's wrap class.
+func (h *har) c1Hop(r, dst int) (port int, vcs uint64) {
+	dr, _ := h.nodePort(dst)
+	x, y := h.xy(r)
+	dx, dy := h.xy(dr)
+	a, b, s := x, dx, h.step(x, dx)
+	port = xPort(s)
+	if s == 0 {
+		a, b, s = y, dy, h.step(y, dy)
+		port = yPort(s)
+	}
+	class := 0
+	if h.g.Wrap && ((s > 0 && b < a) || (s < 0 && b > a)) {
+		class = 1
+	}
+	return port, h.c1[class]
+}
+
+// productivePorts is the set of ports of minimal hops from router r
+// towards router dr (0 at dr).
+func (h *har) productivePorts(r, dr int) uint64 {
+	sx, sy, _, _ := h.productive(r, dr)
+	var m uint64
+	if sx != 0 {
+		m |= bit(xPort(sx))
+	}
+	if sy != 0 {
+		m |= bit(yPort(sy))
+	}
+	return m
+}
+
+func (h *har) Route(r, _ int, f *link.Flit, c *Candidates) {
+	dst := int(f.Dst)
+	dr, dp := h.nodePort(dst)
+	if dr == r {
+		c.Add(bit(h.sink(dp, f)), 1)
+		return
+	}
+	cls := classOf(f)
+	if bit(int(f.VC))&h.lower == 0 {
+		// Upper network: steps 1 to 4.
+		ports := h.productivePorts(r, dr)
+		if h.dorBoth {
+			port, _ := h.c1Hop(r, dst)
+			ports = bit(port)
+		}
+		c.Add(ports, h.upper)
+		c.AddFallback(bit(h.cc[cls]), h.ccVC)
+		return
+	}
+	// Lower network: steps 5 and 6.
+	port, c1 := h.c1Hop(r, dst)
+	escape := bit(port)
+	if h.adaptiveEscape {
+		escape = h.productivePorts(r, dr)
+	}
+	if h.c2 != 0 && (cls == 0 || h.longOnC2) {
+		c.Add(h.productivePorts(r, dr), h.c2)
+		c.AddFallback(escape, c1)
+		return
+	}
+	c.Add(escape, c1)
+}
+
+// Escape is the escape sub-function: the connection channel of the
+// packet's class from the upper network, C1 on the dimension-order port in
+// the lower one, the sink at the destination.
+func (h *har) Escape(r, _ int, f *link.Flit, c *Candidates) {
+	dst := int(f.Dst)
+	dr, dp := h.nodePort(dst)
+	switch {
+	case dr == r:
+		c.Add(bit(h.sink(dp, f)), 1)
+	case bit(int(f.VC))&h.lower == 0:
+		c.Add(bit(h.cc[classOf(f)]), h.ccVC)
+	case h.adaptiveEscape:
+		_, c1 := h.c1Hop(r, dst)
+		c.Add(h.productivePorts(r, dr), c1)
+	default:
+		port, c1 := h.c1Hop(r, dst)
+		c.Add(bit(port), c1)
+	}
+}
+
+// EscapeVCs is C1 (which the connection channels carry).
+func (h *har) EscapeVCs() uint64 { return h.c1[0] | h.c1[1] }
+
+// AtomicVCs is C2: packets holding C1 may wait on it.
+func (h *har) AtomicVCs() uint64 { return h.c2 }
+
+func (h *har) duatoChecked() {}
+
+// Classes: short and long messages route differently.
+func (h *har) Classes() int { return 2 }
+
+// InjectVCs: a message enters the upper network by VC 0 of its class's
+// injection channel.
+func (h *har) InjectVCs(int, int) uint64 { return 1 }
+
+// WithPorts returns the topology a routing function runs on: t with the
+// loopback ports the routing needs (RoutingSpec.Loops) and nodeChannels
+// channels between each node and its router (1, or 2: one per message
+// class). t itself is not changed.
+func WithPorts(t link.Topology, routing string, nodeChannels int) (link.Topology, error) {
+	loops := Routings()[routing].Loops
+	if nodeChannels < 1 || nodeChannels > 2 {
+		return nil, fmt.Errorf("%d channels per node (allowed: 1, or 2 for one per message class)", nodeChannels)
+	}
+	if nodeChannels == 1 && loops == nil {
+		return t, nil
+	}
+	g, ok := t.(*link.Grid2D)
+	if !ok {
+		return nil, fmt.Errorf("a channel per message class and loopback ports exist on meshes and tori only, not on a %s", t.Kind())
+	}
+	c := *g
+	c.H, c.Loops = nodeChannels, loops
+	return &c, nil
+}

@@ -1,0 +1,69 @@
+package study
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/traffic"
+)
+
+// WireCapacity is the Hybrid-HAR paper's unit of load: the network's wire
+// capacity, every unidirectional router-to-router channel sending a flit
+// every cycle (loopback ports and node channels are not wires between
+// routers). A load of 1 carries as many flit-hops per cycle as there are
+// channels, so in flits/node/cycle it is channels / (nodes x mean route
+// length), the mean minimal route length of the configured pattern (over
+// all destinations, the source included, for uniform traffic; over the
+// sources for a permutation). Its Hops are router-to-router hops of the
+// configured routing function's minimal routes.
+func (c *Config) WireCapacity() (*report.WireCapacity, error) {
+	topo, err := c.Topology()
+	if err != nil {
+		return nil, err
+	}
+	rf, err := router.NewRouting(c.Router.Routing, topo, c.Router.VCs)
+	if err != nil {
+		return nil, err
+	}
+	channels := 0
+	for r := 0; r < topo.Routers(); r++ {
+		for p := 0; p < topo.Ports(r); p++ {
+			if q := topo.Peer(r, p); q.Router >= 0 && q.Router != r {
+				channels++
+			}
+		}
+	}
+	nodes := topo.Nodes()
+	var hops float64
+	if c.Traffic.Pattern == "uniform" {
+		var sum int64
+		for s := 0; s < nodes; s++ {
+			for d := 0; d < nodes; d++ {
+				sum += int64(rf.Hops(s, d))
+			}
+		}
+		hops = float64(sum) / float64(nodes) / float64(nodes)
+	} else {
+		spec, ok := traffic.Patterns()[c.Traffic.Pattern]
+		if !ok || !spec.Permutes {
+			return nil, fmt.Errorf("the wire capacity needs the mean route length: uniform or a permutation pattern, not %q", c.Traffic.Pattern)
+		}
+		pat, err := traffic.NewPattern(c.Traffic.Pattern, Geometry(topo), traffic.PatternParams{Seed: c.Seed})
+		if err != nil {
+			return nil, err
+		}
+		var sum int64
+		rng := rand.New(rand.NewPCG(0, 0)) // permutations draw nothing
+		for s := 0; s < nodes; s++ {
+			sum += int64(rf.Hops(s, pat.Dest(s, rng)))
+		}
+		hops = float64(sum) / float64(nodes)
+	}
+	if hops == 0 || channels == 0 {
+		return nil, fmt.Errorf("pattern %q on the %s moves no flit between routers: no wire capacity to compare with", c.Traffic.Pattern, topo)
+	}
+	return &report.WireCapacity{Channels: channels, MeanRouteHops: report.Ratio(hops, 1),
+		FlitsPerNodeCycle: float64(channels) / (float64(nodes) * hops)}, nil
+}
