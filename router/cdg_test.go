@@ -149,6 +149,9 @@ func TestStateListsMatchReference(t *testing.T) {
 					if name == "duato" {
 						vcs += 3
 					}
+					if name == "dor-2class" && vcs%2 != 0 {
+						continue // two classes of equal size: NewRouting refuses an odd count
+					}
 					rf, err := NewRouting(name, c.topo, vcs)
 					if err != nil {
 						t.Fatal(err)

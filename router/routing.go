@@ -141,6 +141,7 @@ func Routings() map[string]RoutingSpec {
 				return d
 			},
 		},
+		"dor-2class": dor2ClassSpec(),
 		"fattree-static": {
 			Name: "fattree-static", MinVCs: 1, Topologies: []string{"fattree"},
 			Doc: "up to the nearest common ancestor, then down by destination digits; going up from level l takes up port = destination digit l (d-mod-k), so each destination has one root and a root's down ports are all used",
@@ -185,6 +186,9 @@ func NewRouting(name string, t link.Topology, vcs int) (RoutingFunc, error) {
 	}
 	if name == "duato" && vcs < spec.MinVCs {
 		return nil, fmt.Errorf("routing function \"duato\" needs at least %d VCs: 3 for the escape network and at least one adaptive (got %d)", spec.MinVCs, vcs)
+	}
+	if name == "dor-2class" && (vcs < spec.MinVCs || vcs%2 != 0) {
+		return nil, fmt.Errorf("routing function \"dor-2class\" needs an even number of VCs, at least %d: it splits them into two classes of equal size (got %d)", spec.MinVCs, vcs)
 	}
 	return spec.New(t, vcs), nil
 }
