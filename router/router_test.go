@@ -81,6 +81,8 @@ func TestZeroLoadLatency(t *testing.T) {
 		{torus, "dor-dateline", 3, 1, 1, 8, VirtualCutThrough},
 		{torus, "dor-dateline", 4, 2, 3, 5, Wormhole},
 		{torus5, "dor-dateline", 3, 0, 1, 1, VirtualCutThrough},
+		{torus, "dor-2class", 2, 1, 1, 8, VirtualCutThrough},
+		{torus5, "dor-2class", 4, 2, 2, 4, Wormhole},
 		{mesh, "dor", 1, 1, 1, 8, VirtualCutThrough},
 		{mesh, "dor", 2, 3, 2, 16, Wormhole},
 		{torus, "min-adaptive", 6, 1, 1, 8, VirtualCutThrough},
