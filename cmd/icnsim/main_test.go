@@ -50,7 +50,7 @@ func TestBadInput(t *testing.T) {
 		{"negative k", "[network]\nk = -4\n", []string{":2:", "network.k = -4", "2..1024"}},
 		{"unknown topology", "[network]\ntopology = \"ring\"\n", []string{"network.topology = \"ring\"", "torus, mesh"}},
 		{"concentration on a torus", "[network]\nconcentration = 4\n", []string{"network.concentration = 4", "meshes"}},
-		{"unknown routing", "[router]\nrouting = \"xy\"\n", []string{"router.routing = \"xy\"", "dor, dor-dateline"}},
+		{"unknown routing", "[router]\nrouting = \"xy\"\n", []string{"router.routing = \"xy\"", "dor, dor-2class, dor-dateline"}},
 		{"routing on wrong topology", "[network]\ntopology = \"mesh\"\n", []string{"router.routing = \"dor-dateline\"", "for a mesh use dor"}},
 		{"too few VCs", "[router]\nvcs = 2\n", []string{":2:", "router.vcs = 2", "at least 3", "channel dependency cycle", " -> "}},
 		{"dor on a torus", "[router]\nrouting = \"dor\"\nvcs = 1\n", []string{"router.vcs = 1", "can deadlock", "R(0,0).E vc0 -> R(1,0).E vc0", "allow_deadlock"}},
