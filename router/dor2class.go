@@ -86,7 +86,7 @@ func (d *dor2Class) Route(r, in int, f *link.Flit, c *Candidates) {
 	port, a, dir := d.hop(r, int(f.Dst))
 	switch {
 	case dir == 0:
-		c.Add(bit(port), d.all)
+		c.Add(bit(d.sink(port, f)), d.all)
 	case in == port^1: // arrived in this dimension and direction: keep the class
 		cl := 0
 		if int(f.VC) >= d.half {
