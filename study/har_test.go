@@ -1,0 +1,55 @@
+package study
+
+import (
+	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+)
+
+// harConfig is an 8x8 mesh with Hybrid-HAR's network: a channel per
+// class, 4 VCs, wormhole, 2-cycle routing, 32- and 256-flit messages.
+func harConfig(routing string, longPercent, load float64) Config {
+	c := Default()
+	c.Name = "har-" + routing
+	c.Network = Network{Topology: "mesh", K: 8, Concentration: 1, NodeChannels: 2}
+	c.Router = Router{Routing: routing, VCs: 4, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 2, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+	c.Traffic.Pattern, c.Traffic.Process = "transpose", "poisson"
+	c.Traffic.PacketFlits, c.Traffic.LongPacketFlits, c.Traffic.LongVolumePercent = 32, 256, longPercent
+	c.Traffic.LoadOfWireCapacity = load
+	c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 1000, 3000, 2000
+	return c
+}
+
+// TestHybridHARDeterminism: under heavy load (past saturation) with both
+// classes, every executor and worker count gives the same digest, and
+// both classes are measured.
+func TestHybridHARDeterminism(t *testing.T) {
+	for _, routing := range []string{"hybrid-har", "har-dor"} {
+		t.Run(routing, func(t *testing.T) {
+			r := sameDigestEverywhere(t, harConfig(routing, 50, 0.8))
+			if len(r.ClassLatency) != 2 || r.ClassLatency[0].Count == 0 || r.ClassLatency[1].Count == 0 {
+				t.Fatalf("class latencies %+v", r.ClassLatency)
+			}
+			if r.WireCapacity == nil || r.WireCapacity.Channels != 2*2*8*7 {
+				t.Fatalf("wire capacity %+v, want 224 channels", r.WireCapacity)
+			}
+		})
+	}
+}
+
+// TestHybridHARShortLatencyUnderTranspose: the paper's trend on a small
+// mesh: under transpose at a load DOR cannot carry, Hybrid-HAR keeps the
+// short messages' p99 latency well below har-dor's.
+func TestHybridHARShortLatencyUnderTranspose(t *testing.T) {
+	var p99 [2]uint64
+	for i, routing := range []string{"har-dor", "hybrid-har"} {
+		c := harConfig(routing, 50, 0.3)
+		c.Measure.WarmupCycles, c.Measure.MeasureCycles = 3000, 6000
+		r := mustRun(t, c, Options{Exec: actor.Shards, Workers: 2})
+		p99[i] = r.ClassLatency[0].P99
+	}
+	t.Logf("short-message p99 latency: har-dor %d, hybrid-har %d cycles", p99[0], p99[1])
+	if 2*p99[1] > p99[0] {
+		t.Fatalf("hybrid-har's short p99 %d is not below half of har-dor's %d", p99[1], p99[0])
+	}
+}
