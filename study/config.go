@@ -97,7 +97,7 @@ type Network struct {
 	Levels        int    `toml:"levels"`
 	Concentration int    `toml:"concentration"`
 	// NodeChannels is the number of channels between a node and its
-	// router: 1, or 2 for a source queue, injection channel and sink
+	// router: 1 (0 means 1), or 2 for a source queue, injection channel and sink
 	// channel per message class (short and long), as Hybrid-HAR's nodes.
 	NodeChannels int `toml:"node_channels"`
 }
@@ -489,8 +489,8 @@ func (c *Config) Validate() []error {
 		add("network.concentration", n.Concentration, "allowed on a torus: 1 (concentration is for meshes)")
 	}
 	switch {
-	case n.NodeChannels != 1 && n.NodeChannels != 2:
-		add("network.node_channels", n.NodeChannels, "allowed: 1 (one channel per node), 2 (an injection and a sink channel per message class: short and long)")
+	case n.NodeChannels < 0 || n.NodeChannels > 2:
+		add("network.node_channels", n.NodeChannels, "allowed: 1 (or 0: one channel per node), 2 (an injection and a sink channel per message class: short and long)")
 	case n.NodeChannels == 2 && n.Topology == "fattree":
 		add("network.node_channels", n.NodeChannels, "a channel per message class exists on meshes and tori only; use 1 on a fat-tree")
 	case n.NodeChannels == 2 && (c.Policy.Injection != "none" && c.Policy.Injection != "noth" || c.Policy.MeasureCircuit):

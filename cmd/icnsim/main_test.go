@@ -55,7 +55,7 @@ func TestBadInput(t *testing.T) {
 		{"too few VCs", "[router]\nvcs = 2\n", []string{":2:", "router.vcs = 2", "at least 3", "channel dependency cycle", " -> "}},
 		{"dor on a torus", "[router]\nrouting = \"dor\"\nvcs = 1\n", []string{"router.vcs = 1", "can deadlock", "R(0,0).E vc0 -> R(1,0).E vc0", "allow_deadlock"}},
 		{"too many VCs", "[router]\nvcs = 65\n", []string{"router.vcs = 65", "1..64"}},
-		{"vct buffer smaller than packet", "[router]\nbuffer_flits = 4\n", []string{"router.buffer_flits = 4", "packet_flits = 8"}},
+		{"vct buffer smaller than packet", "[router]\nbuffer_flits = 4\n", []string{"router.buffer_flits = 4", "at least 8 flits, the largest packet"}},
 		{"unknown switching", "[router]\nswitching = \"saf\"\n", []string{"router.switching = \"saf\"", "vct, wormhole"}},
 		{"zero link latency", "[router]\nlink_latency_cycles = 0\n", []string{"router.link_latency_cycles = 0", "1..1000"}},
 		{"load above one", "[traffic]\nprocess = \"bernoulli\"\nload_flits_per_node_cycle = 1.5\n", []string{":3:", "traffic.load_flits_per_node_cycle = 1.5", "<= 1"}},
