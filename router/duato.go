@@ -118,6 +118,22 @@ func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, w
 	// escChannel is the dense index of the escape channel out of port q of
 	// router r on VC w.
 	escChannel := func(r, q, w int) int32 { return escIdx[(base[r]+q)*vcs+w] }
+	// markEscapes sets in into the bit of every escape channel out of
+	// router r that c offers.
+	markEscapes := func(r int, c *Candidates, into []uint64) {
+		for k := 0; k < int(c.N); k++ {
+			for pm := c.G[k].Ports; pm != 0; pm &= pm - 1 {
+				q := bits.TrailingZeros64(pm)
+				for vm := c.G[k].VCs & E; vm != 0; vm &= vm - 1 {
+					if w := bits.TrailingZeros64(vm); w < vcs {
+						if e := escChannel(r, q, w); e >= 0 {
+							into[int(e)/64] |= 1 << (e % 64)
+						}
+					}
+				}
+			}
+		}
+	}
 	route := func(s state, cls, dst int, c *Candidates, escape bool) {
 		*f = link.Flit{Dst: int32(dst), VC: uint8(s.v), Route: s.route, Class: uint8(cls)}
 		c.N = 0
@@ -147,18 +163,7 @@ func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, w
 		arena = append(arena, make([]uint64, W)...)
 		var c Candidates
 		route(s, cls, dst, &c, true)
-		for k := 0; k < int(c.N); k++ {
-			for pm := c.G[k].Ports; pm != 0; pm &= pm - 1 {
-				q := bits.TrailingZeros64(pm)
-				for vm := c.G[k].VCs & E; vm != 0; vm &= vm - 1 {
-					if w := bits.TrailingZeros64(vm); w < vcs {
-						if e := escChannel(s.r, q, w); e >= 0 {
-							arena[at*W+int(e)/64] |= 1 << (e % 64)
-						}
-					}
-				}
-			}
-		}
+		markEscapes(s.r, &c, arena[at*W:(at+1)*W])
 		route(s, cls, dst, &c, false)
 		ok := true
 		var succ []state
@@ -196,18 +201,7 @@ func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, w
 			stack = stack[:len(stack)-1]
 			adaptiveAfterEscape |= 1 << s.v
 			route(s, cls, dst, &c, true)
-			for k := 0; k < int(c.N); k++ {
-				for pm := c.G[k].Ports; pm != 0; pm &= pm - 1 {
-					q := bits.TrailingZeros64(pm)
-					for vm := c.G[k].VCs & E; vm != 0; vm &= vm - 1 {
-						if w := bits.TrailingZeros64(vm); w < vcs {
-							if e := escChannel(s.r, q, w); e >= 0 {
-								into[int(e)/64] |= 1 << (e % 64)
-							}
-						}
-					}
-				}
-			}
+			markEscapes(s.r, &c, into)
 			route(s, cls, dst, &c, false)
 			next(s, cls, dst, &c, func(ns state, escape bool) {
 				if !escape && plainSeen[idx(ns)] != plainStamp {
@@ -277,18 +271,7 @@ func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, w
 				}
 				hi := int(escChannel(int(held.router), int(held.port), s.v))
 				row := adj[hi*W : (hi+1)*W]
-				for k := 0; k < int(ecand.N); k++ {
-					for pm := ecand.G[k].Ports; pm != 0; pm &= pm - 1 {
-						q := bits.TrailingZeros64(pm)
-						for vm := ecand.G[k].VCs & E; vm != 0; vm &= vm - 1 {
-							if w := bits.TrailingZeros64(vm); w < vcs {
-								if e := escChannel(s.r, q, w); e >= 0 {
-									row[int(e)/64] |= 1 << (e % 64)
-								}
-							}
-						}
-					}
-				}
+				markEscapes(s.r, &ecand, row)
 				next(s, cls, dst, &cand, func(ns state, escape bool) {
 					if escape {
 						return
