@@ -325,6 +325,7 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 		if H > 1 {
 			nis[i].extra = &niChannel{vc: vcs[V:], in: int32(nports + i*H + 1), out: -1}
 			nis[i].ch.q.split = &nis[i].extra.q
+			nis[i].ch.next = nis[i].extra
 		}
 		for v := range vcs {
 			vcs[v].credits = int32(B)

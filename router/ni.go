@@ -21,8 +21,8 @@ type Packet struct {
 // On a node with a channel per message class, packets of class 1 and up
 // go on to the other channel's queue (split).
 type SourceQueue struct {
-	ring       []Packet
 	head, size int32
+	ring       []Packet
 	split      *SourceQueue
 }
 
@@ -115,8 +115,9 @@ type reassembly struct {
 
 // NI is a network interface actor: source queue and injection on one side,
 // checking sink on the other. It is 320 bytes; what an idle cycle reads
-// (its input wire, the next generation cycle, its source queue and its
-// gate) is its first cache line.
+// (its input wire, the next generation cycle, its gate, whether it has a
+// second channel, channel 0's source queue length and whether it is sending)
+// is its first cache line (TestNILayout).
 //
 // A node attached by one channel (the default) sends every packet through
 // it from one source queue. A node with a channel per message class (the
@@ -132,15 +133,15 @@ type NI struct {
 	// flits, ejection credits).
 	wires   *link.Wires
 	nextGen clock.Cycle
+	gate    Gate       // nil: always allow
+	extra   *niChannel // class 1 and up's channel; nil with one channel per node
 	ch      niChannel
-	gate    Gate // nil: always allow
 
-	seq   uint32
-	id    int32
-	sh    *niShared
-	src   Source
-	sink  Sink
-	extra *niChannel // class 1 and up's channel; nil with one channel per node
+	seq  uint32
+	id   int32
+	sh   *niShared
+	src  Source
+	sink Sink
 
 	// Counters (read only while the NI is paused).
 	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
@@ -148,18 +149,19 @@ type NI struct {
 	LastDelivery                                        clock.Cycle
 	sentHash, recvHash                                  uint64
 	perDst                                              *PacketCounts // nil unless counted
-	_                                                   [48]byte      // to 320 bytes
+	_                                                   [40]byte      // to 320 bytes
 }
 
 // niChannel is one channel between a node and its router: a source queue,
 // the packet being injected and, per VC, the injection credits and the
 // sink's reassembly.
 type niChannel struct {
-	q       SourceQueue
 	in, out int32
 	sending bool
+	q       SourceQueue
 	cur     link.Flit // next flit of the packet being injected
 	vc      []niVC
+	next    *niChannel // the node's next channel (extra after ch); nil after the last
 }
 
 // PacketCounts counts the packets one NI has started, per destination: a
@@ -231,9 +233,20 @@ func packetHash(src int32, seq uint32, dst int32) uint64 {
 
 // Tick advances the NI by one cycle.
 func (n *NI) Tick(now clock.Cycle) {
-	n.poll(now, &n.ch)
-	if n.extra != nil {
-		n.poll(now, n.extra)
+	// The credit and the flit that arrived on each channel (written out
+	// here rather than called: this is every NI's every cycle).
+	for c := &n.ch; c != nil; c = c.next {
+		f, cr, hasCredit := n.wires.Recv(int(c.in), now)
+		if hasCredit {
+			v := &c.vc[cr.VC].credits
+			*v++
+			if *v > n.sh.depth {
+				panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection VC %d", n.Name(), now, cr.VC))
+			}
+		}
+		if f != nil {
+			n.receive(now, f, c)
+		}
 	}
 	if now >= n.nextGen {
 		before := n.Queued()
@@ -246,21 +259,6 @@ func (n *NI) Tick(now clock.Cycle) {
 	n.inject(now, &n.ch, n.gate)
 	if n.extra != nil {
 		n.inject(now, n.extra, nil)
-	}
-}
-
-// poll takes the credit and the flit that arrived on channel c.
-func (n *NI) poll(now clock.Cycle, c *niChannel) {
-	f, cr, hasCredit := n.wires.Recv(int(c.in), now)
-	if hasCredit {
-		v := &c.vc[cr.VC].credits
-		*v++
-		if *v > n.sh.depth {
-			panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection VC %d", n.Name(), now, cr.VC))
-		}
-	}
-	if f != nil {
-		n.receive(now, f, c)
 	}
 }
 

@@ -225,8 +225,23 @@ func TestNILayout(t *testing.T) {
 	if n := unsafe.Sizeof(NI{}); n%64 != 0 {
 		t.Errorf("NI is %d bytes, not a multiple of 64", n)
 	}
-	if off := unsafe.Offsetof(NI{}.ch) + unsafe.Offsetof(niChannel{}.q) + unsafe.Sizeof(SourceQueue{}); off > 64 {
-		t.Errorf("NI's source queue ends at offset %d, past the first cache line", off)
+	var n NI
+	ch := unsafe.Offsetof(n.ch)
+	for _, f := range []struct {
+		name string
+		end  uintptr
+	}{
+		{"wires", unsafe.Offsetof(n.wires) + unsafe.Sizeof(n.wires)},
+		{"nextGen", unsafe.Offsetof(n.nextGen) + unsafe.Sizeof(n.nextGen)},
+		{"gate", unsafe.Offsetof(n.gate) + unsafe.Sizeof(n.gate)},
+		{"extra", unsafe.Offsetof(n.extra) + unsafe.Sizeof(n.extra)},
+		{"ch.in", ch + unsafe.Offsetof(n.ch.in) + unsafe.Sizeof(n.ch.in)},
+		{"ch.sending", ch + unsafe.Offsetof(n.ch.sending) + unsafe.Sizeof(n.ch.sending)},
+		{"ch.q.size", ch + unsafe.Offsetof(n.ch.q) + unsafe.Offsetof(n.ch.q.size) + unsafe.Sizeof(n.ch.q.size)},
+	} {
+		if f.end > 64 {
+			t.Errorf("NI.%s ends at offset %d, past the first cache line", f.name, f.end)
+		}
 	}
 }
 
