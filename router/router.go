@@ -560,8 +560,34 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 			}
 			r.reqs[b].out = -1
 		}
+		// Grant o to the winner, as grant does, written out here: this
+		// loop runs for every head at every hop, and the call measured 2-4%
+		// of a torus's router cycles (interleaved benchmarks, issue 18).
 		q := &r.reqs[win]
-		r.grant(q.in, o, q.inPort, q.inV, q.outPort, q.outV)
+		w := q.in
+		ov := &r.outs[o]
+		ov.owner, ov.ownPort, ov.ownV = int16(w), q.inPort, q.inV
+		iv := &r.ivc[w]
+		iv.state = vcActive
+		r.freeCand(iv.cand)
+		iv.outPort, iv.outV = q.outPort, q.outV
+		if upd := r.sh.upd; upd != nil {
+			h := &r.pkts[iv.pkFront].hdr
+			h.VC = iv.outV
+			upd.Update(int(r.id), int(iv.outPort), h)
+		}
+		// The head has waited its cycles (it asked only then), so it may
+		// cross the switch now if o has a credit.
+		pt := &r.port[q.inPort]
+		bit := uint64(1) << (q.inV & 63)
+		pt.active |= bit
+		pt.fr |= bit
+		pt.credOK = pt.credOK&^bit | b2u(ov.credits > 0)<<(q.inV&63)
+		r.portChanged(int(q.inPort))
+		if w++; w == n {
+			w = 0
+		}
+		ov.vaPtr = uint16(w)
 	}
 	if r.sh.secondRound {
 		r.secondRound(1)
@@ -591,8 +617,9 @@ func (r *Router) secondRound(need int32) {
 }
 
 // grant gives output VC o (VC ovc of port op) to input VC w (VC inV of
-// port inPort). The head has waited its cycles (it asked only then), so it
-// may cross the switch now if o has a credit.
+// port inPort), as allocateVCs does for the winners of its first round.
+// The head has waited its cycles (it asked only then), so it may cross the
+// switch now if o has a credit.
 func (r *Router) grant(w, o int32, inPort, inV, op, ovc uint8) {
 	ov := &r.outs[o]
 	ov.owner, ov.ownPort, ov.ownV = int16(w), inPort, inV
