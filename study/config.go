@@ -19,6 +19,7 @@ import (
 
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/traffic"
 )
@@ -808,14 +809,24 @@ func (c *Config) RouterConfig() router.Config {
 		AllowDeadlock: c.Router.AllowDeadlock}
 }
 
-// TrafficConfig is the traffic package's view of the configuration.
+// TrafficConfig is the traffic package's view of the configuration. With
+// traffic.load_of_wire_capacity it computes the wire capacity (all node
+// pairs' route lengths under uniform traffic); a run does so once (Build).
 func (c *Config) TrafficConfig() traffic.Config {
+	var wc *report.WireCapacity
+	if c.Traffic.LoadOfWireCapacity > 0 {
+		wc, _ = c.WireCapacity() // Validate has refused the configurations it fails on
+	}
+	return c.trafficConfig(wc)
+}
+
+// trafficConfig is TrafficConfig given the wire capacity (nil when the
+// load is in flits/node/cycle).
+func (c *Config) trafficConfig(wc *report.WireCapacity) traffic.Config {
 	t := c.Traffic
 	load := t.Load
-	if t.LoadOfWireCapacity > 0 {
-		if wc, err := c.WireCapacity(); err == nil {
-			load = t.LoadOfWireCapacity * wc.FlitsPerNodeCycle
-		}
+	if t.LoadOfWireCapacity > 0 && wc != nil {
+		load = t.LoadOfWireCapacity * wc.FlitsPerNodeCycle
 	}
 	var long int
 	if c.longShare() > 0 {

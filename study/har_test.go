@@ -1,6 +1,7 @@
 package study
 
 import (
+	"math"
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
@@ -51,5 +52,36 @@ func TestHybridHARShortLatencyUnderTranspose(t *testing.T) {
 	t.Logf("short-message p99 latency: har-dor %d, hybrid-har %d cycles", p99[0], p99[1])
 	if 2*p99[1] > p99[0] {
 		t.Fatalf("hybrid-har's short p99 %d is not below half of har-dor's %d", p99[1], p99[0])
+	}
+}
+
+// TestWireCapacity: the unit of traffic.load_of_wire_capacity against its
+// closed forms: router-to-router channels, and the mean minimal route
+// length over all pairs (uniform, 2(k^2-1)/3k on a k-mesh, k/2 on an even
+// k-torus) or over the sources (transpose on a k-mesh: 2 E|x-y|).
+func TestWireCapacity(t *testing.T) {
+	for _, tc := range []struct {
+		topology, pattern string
+		k                 int
+		channels          int
+		hops, flits       float64
+	}{
+		{"mesh", "uniform", 16, 2 * 2 * 16 * 15, 10.625, 960 / (256 * 10.625)},
+		{"torus", "uniform", 8, 4 * 64, 4, 1},
+		{"mesh", "transpose", 8, 2 * 2 * 8 * 7, 5.25, 224 / (64 * 5.25)},
+	} {
+		c := harConfig("dor", 0, 0.5)
+		c.Network.Topology, c.Network.K, c.Network.NodeChannels = tc.topology, tc.k, 1
+		c.Traffic.Pattern = tc.pattern
+		wc, err := c.WireCapacity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wc.Channels != tc.channels || math.Abs(wc.MeanRouteHops-tc.hops) > 1e-9 || math.Abs(wc.FlitsPerNodeCycle-tc.flits) > 1e-9 {
+			t.Errorf("%s %d %s: %+v, want %d channels, %g hops, %g flits/node/cycle", tc.topology, tc.k, tc.pattern, wc, tc.channels, tc.hops, tc.flits)
+		}
+		if got := c.TrafficConfig().LoadFlits; math.Abs(got-0.5*tc.flits) > 1e-9 {
+			t.Errorf("%s %d %s: offered load %g flits/node/cycle at half the wire capacity, want %g", tc.topology, tc.k, tc.pattern, got, 0.5*tc.flits)
+		}
 	}
 }

@@ -36,6 +36,9 @@ type Built struct {
 	Entropy *policies.Entropy
 	// SAT is the SAT protocol, nil when not installed.
 	SAT *policies.SATs
+
+	traffic traffic.Config       // Cfg.TrafficConfig(), computed once
+	wireCap *report.WireCapacity // nil unless the load is a share of it
 }
 
 // latencyRangeCycles is the range of latencies a node's histograms hold
@@ -61,7 +64,14 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if err != nil {
 		return nil, err
 	}
-	srcs, err := traffic.New(cfg.TrafficConfig(), Geometry(topo), cfg.Seed)
+	var wc *report.WireCapacity
+	if cfg.Traffic.LoadOfWireCapacity > 0 {
+		if wc, err = cfg.WireCapacity(); err != nil {
+			return nil, err
+		}
+	}
+	tc := cfg.trafficConfig(wc)
+	srcs, err := traffic.New(tc, Geometry(topo), cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +88,6 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if err != nil {
 		return nil, routerError(ctx, cfg, err)
 	}
-	tc := cfg.TrafficConfig()
 	for _, c := range cols {
 		c.SetLatencyRange(latencyRangeCycles(net.MaxZeroLoadLatency(tc.MaxPacketFlits())))
 	}
@@ -98,7 +107,7 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if err != nil {
 		return nil, err
 	}
-	return &Built{Cfg: cfg, Net: net, Collectors: cols, Entropy: ent, SAT: sat}, nil
+	return &Built{Cfg: cfg, Net: net, Collectors: cols, Entropy: ent, SAT: sat, traffic: tc, wireCap: wc}, nil
 }
 
 // routerError names the key behind a router's refusal: a routing that can
@@ -447,11 +456,10 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	}
 	if cfg.Traffic.Process == "ramp" {
 		res.OfferedFlitsPerNodeCycle = cfg.Traffic.Load
-		tc := cfg.TrafficConfig()
-		res.CriticalLoadFlitsPerNodeCycle = criticalLoad(series, m.SampleCycles, m.SmoothSamples, tc.OfferedAt)
+		res.CriticalLoadFlitsPerNodeCycle = criticalLoad(series, m.SampleCycles, m.SmoothSamples, b.traffic.OfferedAt)
 	}
 	if cfg.Traffic.Process == "bernoulli" || cfg.Traffic.Process == "poisson" {
-		res.OfferedFlitsPerNodeCycle = cfg.TrafficConfig().LoadFlits
+		res.OfferedFlitsPerNodeCycle = b.traffic.LoadFlits
 	} else if cfg.Traffic.Process == "saturation" {
 		res.OfferedFlitsPerNodeCycle = 1
 	}
@@ -483,13 +491,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			res.ClassLatencyCDF = append(res.ClassLatencyCDF, cdf)
 		}
 	}
-	if cfg.Traffic.LoadOfWireCapacity > 0 {
-		wc, err := cfg.WireCapacity()
-		if err != nil {
-			return nil, err
-		}
-		res.WireCapacity = wc
-	}
+	res.WireCapacity = b.wireCap
 	res.MeanHops = report.Ratio(float64(hops), float64(lat.Count()))
 	if collective {
 		dur := int64(lastDelivery)
