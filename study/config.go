@@ -117,16 +117,19 @@ type Router struct {
 
 // Traffic is what the nodes send.
 type Traffic struct {
-	Pattern           string  `toml:"pattern"`
-	Process           string  `toml:"process"`
-	Load              float64 `toml:"load_flits_per_node_cycle"`
-	PacketsPerNode    int     `toml:"packets_per_node"`
-	PacketFlits       int     `toml:"packet_flits"`
-	HotspotFraction   float64 `toml:"hotspot_fraction"`
-	HotspotNode       int     `toml:"hotspot_node"`
-	HotRegionFraction float64 `toml:"hot_region_fraction"`
-	PhaseCycle        int64   `toml:"phase_cycle"`
-	PhasePattern      string  `toml:"phase_pattern"`
+	Pattern         string  `toml:"pattern"`
+	Process         string  `toml:"process"`
+	Load            float64 `toml:"load_flits_per_node_cycle"`
+	PacketsPerNode  int     `toml:"packets_per_node"`
+	PacketFlits     int     `toml:"packet_flits"`
+	HotspotFraction float64 `toml:"hotspot_fraction"`
+	// HotspotSourceFraction is the share of sources of the hotspot-sources
+	// pattern that send every packet to the hot-spot node.
+	HotspotSourceFraction float64 `toml:"hotspot_source_fraction"`
+	HotspotNode           int     `toml:"hotspot_node"`
+	HotRegionFraction     float64 `toml:"hot_region_fraction"`
+	PhaseCycle            int64   `toml:"phase_cycle"`
+	PhasePattern          string  `toml:"phase_pattern"`
 	// RampCycles is the ramp process's length: the offered load rises
 	// linearly from 0 at cycle 0 to load_flits_per_node_cycle here.
 	RampCycles int64 `toml:"ramp_cycles"`
@@ -214,7 +217,7 @@ func Default() Config {
 		Router: Router{Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8,
-			HotspotFraction: 0.02, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
+			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
 		Policy: Policy{Injection: "none", RthPercent: 70, ROnPercent: 70, ROffPercent: 90, RnPercent: 25, GuardCycles: 8,
 			Circuit: "auto", CircuitLanes: "dedicated", CircuitLatencyCycles: 1, SATHopLatencyCycles: 1, SATNodeLatencyCycles: 1,
 			SATL: 16, SATK: 16, SATStructure: "ring"},
@@ -588,6 +591,9 @@ func (c *Config) Validate() []error {
 	if !(t.HotspotFraction >= 0 && t.HotspotFraction <= 1) {
 		add("traffic.hotspot_fraction", t.HotspotFraction, "allowed: 0..1")
 	}
+	if !(t.HotspotSourceFraction >= 0 && t.HotspotSourceFraction <= 1) {
+		add("traffic.hotspot_source_fraction", t.HotspotSourceFraction, "allowed: 0..1 (a share of the sources)")
+	}
 	if !(t.HotRegionFraction >= 0 && t.HotRegionFraction <= 1) {
 		add("traffic.hot_region_fraction", t.HotRegionFraction, "allowed: 0..1")
 	}
@@ -835,5 +841,5 @@ func (c *Config) trafficConfig(wc *report.WireCapacity) traffic.Config {
 	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: load, PacketsPerNode: t.PacketsPerNode,
 		PacketFlits: t.PacketFlits, LongFlits: long, LongVolumeShare: c.longShare(),
 		PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles,
-		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction}}
+		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotSourceFraction: t.HotspotSourceFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction}}
 }

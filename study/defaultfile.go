@@ -59,6 +59,7 @@ func DefaultTOML() string {
 	p("long_volume_percent = %v         # share of the traffic volume (flits, not packets) in long messages, 0..100", d.Traffic.LongVolumePercent)
 	p("load_of_wire_capacity = %v       # > 0: the offered load as a share of the wire capacity (every router-to-router channel busy; the Hybrid-HAR paper's unit), instead of load_flits_per_node_cycle", d.Traffic.LoadOfWireCapacity)
 	p("hotspot_fraction = %v         # hotspot pattern: share of packets to the hot-spot node", d.Traffic.HotspotFraction)
+	p("hotspot_source_fraction = %v  # hotspot-sources pattern: share of the sources sending every packet to the hot-spot node (RECN paper: 0.125 case #2, 0.25 case #3)", d.Traffic.HotspotSourceFraction)
 	p("hotspot_node = %d               # -1: the centre node", d.Traffic.HotspotNode)
 	p("hot_region_fraction = %v       # hot-region pattern: share of packets to nodes 0..N/8-1", d.Traffic.HotRegionFraction)
 	p("phase_cycle = %d                 # > 0: packets generated from this cycle on use phase_pattern", d.Traffic.PhaseCycle)

@@ -13,6 +13,7 @@ package traffic
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -43,10 +44,11 @@ type PatternSpec struct {
 
 // PatternParams are the parameters some patterns take.
 type PatternParams struct {
-	HotspotFraction   float64 // share of packets sent to the hot-spot node
-	HotspotNode       int     // -1: the node at the grid centre (or node N/2)
-	HotRegionFraction float64 // share of packets sent to nodes 0..N/8-1
-	Seed              uint64  // for the random permutation
+	HotspotFraction       float64 // share of packets sent to the hot-spot node (hotspot)
+	HotspotSourceFraction float64 // share of sources sending every packet to it (hotspot-sources)
+	HotspotNode           int     // -1: the node at the grid centre (or node N/2)
+	HotRegionFraction     float64 // share of packets sent to nodes 0..N/8-1
+	Seed                  uint64  // for the random permutation
 }
 
 type patternFunc func(src int, rng *rand.Rand) int
@@ -127,13 +129,7 @@ func Patterns() map[string]PatternSpec {
 		"neighbour":         gridPerm("neighbour", "(x, y) -> (x+1 mod k, y)", func(x, y, k int) (int, int) { return (x + 1) % k, y }),
 		"hotspot": {Name: "hotspot", Doc: "a share hotspot_fraction of packets to the hot-spot node (default: the centre), the rest uniform",
 			New: func(g Geometry, p PatternParams) Pattern {
-				h := p.HotspotNode
-				if h < 0 {
-					h = g.Nodes / 2
-					if g.K > 0 {
-						h = ((g.K/2)*g.K + g.K/2) * g.C
-					}
-				}
+				h := hotspotNode(g, p)
 				return patternFunc(func(_ int, rng *rand.Rand) int {
 					if rng.Float64() < p.HotspotFraction {
 						return h
@@ -141,7 +137,52 @@ func Patterns() map[string]PatternSpec {
 					return rng.IntN(g.Nodes)
 				})
 			}},
+		"hotspot-sources": {Name: "hotspot-sources",
+			Doc: "a share hotspot_source_fraction of the sources send every packet to the hot-spot node (default: the centre), the others uniform (the RECN paper's traffic cases); the hot sources are a fixed random set drawn from the seed, the hot-spot node not among them",
+			New: func(g Geometry, p PatternParams) Pattern {
+				hot := HotSources(g, p)
+				h := hotspotNode(g, p)
+				return patternFunc(func(src int, rng *rand.Rand) int {
+					if hot[src] {
+						return h
+					}
+					return rng.IntN(g.Nodes)
+				})
+			}},
 	}
+}
+
+// hotspotNode is the hot-spot node of p: HotspotNode, or for -1 the node
+// at the grid's centre (node N/2 elsewhere).
+func hotspotNode(g Geometry, p PatternParams) int {
+	if p.HotspotNode >= 0 {
+		return p.HotspotNode
+	}
+	if g.K > 0 {
+		return ((g.K/2)*g.K + g.K/2) * g.C
+	}
+	return g.Nodes / 2
+}
+
+// HotSources is the set of sources that the hotspot-sources pattern sends
+// to the hot-spot node: round(HotspotSourceFraction x N) of them (at most
+// N-1), the first of a random permutation of the nodes drawn from the
+// seed, skipping the hot-spot node (a node sending to itself loads no
+// link). The same configuration and seed always give the same set.
+func HotSources(g Geometry, p PatternParams) []bool {
+	h := hotspotNode(g, p)
+	n := min(int(math.Round(p.HotspotSourceFraction*float64(g.Nodes))), g.Nodes-1)
+	hot := make([]bool, g.Nodes)
+	for _, s := range rand.New(rand.NewPCG(p.Seed, 0x686f_7473_7263_7321)).Perm(g.Nodes) {
+		if n == 0 {
+			break
+		}
+		if s != h {
+			hot[s] = true
+			n--
+		}
+	}
+	return hot
 }
 
 // PatternNames lists the registered patterns, sorted.
@@ -170,9 +211,12 @@ func NewPattern(name string, g Geometry, p PatternParams) (Pattern, error) {
 	if name == "transpose" && g.K == 0 && (g.Nodes&(g.Nodes-1) != 0 || log2(g.Nodes)%2 != 0) {
 		return nil, fmt.Errorf("pattern %q swaps the halves of the address and needs 2^(2m) nodes, the network has %d", name, g.Nodes)
 	}
-	if name == "hotspot" {
+	if name == "hotspot" || name == "hotspot-sources" {
 		if p.HotspotFraction < 0 || p.HotspotFraction > 1 {
 			return nil, fmt.Errorf("hotspot_fraction = %g out of range (allowed: 0..1)", p.HotspotFraction)
+		}
+		if p.HotspotSourceFraction < 0 || p.HotspotSourceFraction > 1 {
+			return nil, fmt.Errorf("hotspot_source_fraction = %g out of range (allowed: 0..1)", p.HotspotSourceFraction)
 		}
 		if p.HotspotNode >= g.Nodes || p.HotspotNode < -1 {
 			return nil, fmt.Errorf("hotspot_node = %d out of range (allowed: -1 for the centre, or 0..%d)", p.HotspotNode, g.Nodes-1)

@@ -2,6 +2,7 @@ package traffic
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/icnsim/icnsim/clock"
@@ -98,6 +99,76 @@ func TestPatternErrors(t *testing.T) {
 	}
 	if _, err := NewPattern("hotspot", Geometry{Nodes: 64, K: 8, C: 1}, PatternParams{HotspotFraction: 1.5}); err == nil {
 		t.Error("hotspot fraction 1.5 accepted")
+	}
+	if _, err := NewPattern("hotspot-sources", Geometry{Nodes: 64, K: 8, C: 1}, PatternParams{HotspotSourceFraction: -0.1}); err == nil {
+		t.Error("hotspot source fraction -0.1 accepted")
+	}
+}
+
+// TestHotspotSources: the RECN paper's traffic cases on its configurations
+// (#1 16x16x1, #2 8x8x4, #3 4x4x16, #5 4x4x1 with hot-spot node 10): the
+// hot sources are round(f x N) nodes, the hot-spot node not among them,
+// the same set for the same seed and another for another seed; a hot
+// source sends only to the hot spot and the others spread uniformly.
+func TestHotspotSources(t *testing.T) {
+	for _, tc := range []struct {
+		g        Geometry
+		fraction float64
+		hotNode  int
+		want     int
+	}{
+		{Geometry{Nodes: 256, K: 16, C: 1}, 0.125, 32, 32},
+		{Geometry{Nodes: 256, K: 16, C: 1}, 0.25, 32, 64},
+		{Geometry{Nodes: 256, K: 8, C: 4}, 0.25, 32, 64},
+		{Geometry{Nodes: 256, K: 4, C: 16}, 0.125, 32, 32},
+		{Geometry{Nodes: 16, K: 4, C: 1}, 0.25, 10, 4},
+		{Geometry{Nodes: 16, K: 4, C: 1}, 1, 10, 15},
+		{Geometry{Nodes: 16, K: 4, C: 1}, 0, 10, 0},
+	} {
+		p := PatternParams{HotspotSourceFraction: tc.fraction, HotspotNode: tc.hotNode, Seed: 7}
+		hot := HotSources(tc.g, p)
+		n := 0
+		for s, h := range hot {
+			if h {
+				n++
+				if s == tc.hotNode {
+					t.Errorf("%d nodes, %g: the hot-spot node %d is a hot source", tc.g.Nodes, tc.fraction, s)
+				}
+			}
+		}
+		if n != tc.want {
+			t.Errorf("%d nodes, %g: %d hot sources, want %d", tc.g.Nodes, tc.fraction, n, tc.want)
+		}
+		if !slices.Equal(hot, HotSources(tc.g, p)) {
+			t.Errorf("%d nodes, %g: two draws with seed 7 differ", tc.g.Nodes, tc.fraction)
+		}
+		p.Seed = 8
+		if other := HotSources(tc.g, p); tc.want > 0 && tc.want < tc.g.Nodes-1 && slices.Equal(hot, other) {
+			t.Errorf("%d nodes, %g: seeds 7 and 8 give the same hot sources", tc.g.Nodes, tc.fraction)
+		}
+	}
+	g := Geometry{Nodes: 64, K: 8, C: 1}
+	params := PatternParams{HotspotSourceFraction: 0.25, HotspotNode: -1, Seed: 3}
+	pat, err := NewPattern("hotspot-sources", g, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hot, centre := HotSources(g, params), 4*8+4
+	rng := rand.New(rand.NewPCG(1, 1))
+	for src := range g.Nodes {
+		hits := 0
+		const n = 2000
+		for range n {
+			if pat.Dest(src, rng) == centre {
+				hits++
+			}
+		}
+		if hot[src] && hits != n {
+			t.Errorf("hot source %d sent %d of %d packets to the hot spot", src, hits, n)
+		}
+		if !hot[src] && hits > n/64*3 {
+			t.Errorf("uniform source %d sent %d of %d packets to the hot spot (about %d expected)", src, hits, n, n/64)
+		}
 	}
 }
 

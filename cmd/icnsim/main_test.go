@@ -63,6 +63,7 @@ func TestBadInput(t *testing.T) {
 		{"bit pattern on non-power-of-two", "[network]\nk = 6\n[traffic]\npattern = \"bit-reverse\"\n", []string{"traffic.pattern = \"bit-reverse\"", "36 nodes"}},
 		{"unknown process", "[traffic]\nprocess = \"burst\"\n", []string{"traffic.process = \"burst\"", "collective"}},
 		{"hotspot fraction", "[traffic]\nhotspot_fraction = 2.0\n", []string{"traffic.hotspot_fraction = 2", "0..1"}},
+		{"hotspot source fraction", "[traffic]\nhotspot_source_fraction = 1.5\n", []string{"traffic.hotspot_source_fraction = 1.5", "0..1"}},
 		{"bad phase pattern", "[traffic]\nphase_cycle = 100\nphase_pattern = \"nope\"\n", []string{"traffic.phase_pattern = \"nope\""}},
 		{"unknown injection gate", "[policy]\ninjection = \"entropy\"\n", []string{":2:", "policy.injection = \"entropy\"", "none"}},
 		{"unknown method", "[measure]\nmethod = \"auto\"\n", []string{"measure.method = \"auto\"", "window, batches"}},
