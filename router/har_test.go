@@ -348,6 +348,8 @@ func TestHybridHARNoDeadlock(t *testing.T) {
 	k, cycles := 8, clock.Cycle(8000)
 	if *harLong {
 		k, cycles = 16, 100_000
+	} else if raceEnabled {
+		cycles = 2000 // the full soak runs without -race
 	}
 	for _, routing := range []string{"hybrid-har", "har-dor"} {
 		for _, pattern := range []string{"uniform", "transpose", "centre-reflection"} {
