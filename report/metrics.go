@@ -63,6 +63,8 @@ func Metrics() []Metric {
 		{"sat_starved_node_cycle_share", satMetric(func(s *SATResult) float64 { return s.StarvedNodeCycleShare }), hasSAT},
 		{"offered_wire_capacity_share", wireMetric(func(r *Result) float64 { return r.OfferedFlitsPerNodeCycle }), hasWire},
 		{"accepted_wire_capacity_share", wireMetric(func(r *Result) float64 { return r.AcceptedFlitsPerNodeCycle }), hasWire},
+		{"offered_bisection_share", bisectionMetric(func(r *Result) float64 { return r.OfferedFlitsPerNodeCycle }), hasBisection},
+		{"relative_throughput", bisectionMetric(func(r *Result) float64 { return r.AcceptedFlitsPerNodeCycle }), hasBisection},
 		classMetric("short_latency_mean_cycles", 0, func(s Stats) float64 { return s.Mean }),
 		classMetric("short_latency_p50_cycles", 0, func(s Stats) float64 { return float64(s.P50) }),
 		classMetric("short_latency_p99_cycles", 0, func(s Stats) float64 { return float64(s.P99) }),
@@ -86,6 +88,20 @@ func wireMetric(get func(*Result) float64) func(*Result) float64 {
 			return math.NaN()
 		}
 		return round(get(r) / r.WireCapacity.FlitsPerNodeCycle)
+	}
+}
+
+func hasBisection(r *Result) bool { return r.Bisection != nil }
+
+// bisectionMetric is a throughput in flits/node/cycle as a share of twice
+// the bisection bandwidth (the RECN paper's relative throughput), NaN in a
+// run without it.
+func bisectionMetric(get func(*Result) float64) func(*Result) float64 {
+	return func(r *Result) float64 {
+		if r.Bisection == nil || r.Bisection.FlitsPerNodeCycle == 0 {
+			return math.NaN()
+		}
+		return round(get(r) / r.Bisection.FlitsPerNodeCycle)
 	}
 }
 

@@ -133,6 +133,14 @@ type WireCapacity struct {
 	FlitsPerNodeCycle float64 `json:"flits_per_node_cycle"`
 }
 
+// Bisection is the RECN paper's unit of throughput (study.Config.Bisection):
+// twice the bisection bandwidth, the most that uniform traffic can carry
+// across a k x k mesh or torus, from the channels crossing its bisection.
+type Bisection struct {
+	Channels          int     `json:"channels"`             // unidirectional channels across the cut
+	FlitsPerNodeCycle float64 `json:"flits_per_node_cycle"` // 2 x Channels / nodes
+}
+
 // Result is what one run measured. It holds nothing that depends on how the
 // run was executed (executor, workers, wall time), so its digest is a pure
 // function of the configuration and seed.
@@ -196,6 +204,9 @@ type Result struct {
 	// WireCapacity is the unit of traffic.load_of_wire_capacity, in runs
 	// that use it.
 	WireCapacity *WireCapacity `json:"wire_capacity,omitempty"`
+	// Bisection is the unit of traffic.load_of_bisection and of the
+	// relative throughput, in runs that use it.
+	Bisection *Bisection `json:"bisection,omitempty"`
 }
 
 // Digest is the SHA-256 of the result's canonical JSON encoding.

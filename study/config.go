@@ -143,6 +143,11 @@ type Traffic struct {
 	// a flit every cycle), as the Hybrid-HAR paper does, instead of
 	// load_flits_per_node_cycle (WireCapacity).
 	LoadOfWireCapacity float64 `toml:"load_of_wire_capacity"`
+	// LoadOfBisection, when > 0, gives the offered load as a share of twice
+	// the bisection bandwidth (Bisection), the RECN paper's unit, instead
+	// of load_flits_per_node_cycle; the result then reports the relative
+	// throughput in the same unit.
+	LoadOfBisection float64 `toml:"load_of_bisection"`
 }
 
 // Measure is how a run is measured.
@@ -588,6 +593,23 @@ func (c *Config) Validate() []error {
 			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, fmt.Sprintf("the mean route length is computed over all node pairs: at most 16384 nodes (this network has %d)", c.Nodes()))
 		}
 	}
+	if t.LoadOfBisection != 0 {
+		key, v := "traffic.load_of_bisection", t.LoadOfBisection
+		switch {
+		case !(v > 0):
+			add(key, v, "allowed: 0 (off: load_flits_per_node_cycle applies) or > 0 (share of twice the bisection bandwidth)")
+		case t.Process != "bernoulli" && t.Process != "poisson":
+			add(key, v, "applies to the bernoulli and poisson processes only")
+		case t.Load != Default().Traffic.Load || t.LoadOfWireCapacity > 0:
+			add(key, v, "give the offered load in one key only: load_of_bisection, load_of_wire_capacity or load_flits_per_node_cycle")
+		case n.Topology != "mesh" && n.Topology != "torus":
+			add(key, v, "defined on meshes and tori")
+		default:
+			if bis, err := c.Bisection(); err == nil && v*bis.FlitsPerNodeCycle > 1 {
+				add(key, v, fmt.Sprintf("allowed: at most %.4g here (a node injects at most 1 flit per cycle; 1 is %.4g flits/node/cycle on this network)", 1/bis.FlitsPerNodeCycle, bis.FlitsPerNodeCycle))
+			}
+		}
+	}
 	if !(t.HotspotFraction >= 0 && t.HotspotFraction <= 1) {
 		add("traffic.hotspot_fraction", t.HotspotFraction, "allowed: 0..1")
 	}
@@ -819,20 +841,42 @@ func (c *Config) RouterConfig() router.Config {
 // traffic.load_of_wire_capacity it computes the wire capacity (all node
 // pairs' route lengths under uniform traffic); a run does so once (Build).
 func (c *Config) TrafficConfig() traffic.Config {
-	var wc *report.WireCapacity
-	if c.Traffic.LoadOfWireCapacity > 0 {
-		wc, _ = c.WireCapacity() // Validate has refused the configurations it fails on
-	}
-	return c.trafficConfig(wc)
+	u, _ := c.loadUnits() // Validate has refused the configurations it fails on
+	return c.trafficConfig(u)
 }
 
-// trafficConfig is TrafficConfig given the wire capacity (nil when the
-// load is in flits/node/cycle).
-func (c *Config) trafficConfig(wc *report.WireCapacity) traffic.Config {
+// loadUnits are the units the load is given in, when not in
+// flits/node/cycle: nil fields for those not used.
+type loadUnits struct {
+	wire      *report.WireCapacity
+	bisection *report.Bisection
+}
+
+func (c *Config) loadUnits() (loadUnits, error) {
+	var u loadUnits
+	var err error
+	if c.Traffic.LoadOfWireCapacity > 0 {
+		if u.wire, err = c.WireCapacity(); err != nil {
+			return u, err
+		}
+	}
+	if c.Traffic.LoadOfBisection > 0 {
+		if u.bisection, err = c.Bisection(); err != nil {
+			return u, err
+		}
+	}
+	return u, nil
+}
+
+// trafficConfig is TrafficConfig given the units of the load.
+func (c *Config) trafficConfig(u loadUnits) traffic.Config {
 	t := c.Traffic
 	load := t.Load
-	if t.LoadOfWireCapacity > 0 && wc != nil {
-		load = t.LoadOfWireCapacity * wc.FlitsPerNodeCycle
+	if t.LoadOfWireCapacity > 0 && u.wire != nil {
+		load = t.LoadOfWireCapacity * u.wire.FlitsPerNodeCycle
+	}
+	if t.LoadOfBisection > 0 && u.bisection != nil {
+		load = t.LoadOfBisection * u.bisection.FlitsPerNodeCycle
 	}
 	var long int
 	if c.longShare() > 0 {

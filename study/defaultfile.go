@@ -58,6 +58,7 @@ func DefaultTOML() string {
 	p("long_packet_flits = %d           # > 0: long messages (class 1) of this length", d.Traffic.LongPacketFlits)
 	p("long_volume_percent = %v         # share of the traffic volume (flits, not packets) in long messages, 0..100", d.Traffic.LongVolumePercent)
 	p("load_of_wire_capacity = %v       # > 0: the offered load as a share of the wire capacity (every router-to-router channel busy; the Hybrid-HAR paper's unit), instead of load_flits_per_node_cycle", d.Traffic.LoadOfWireCapacity)
+	p("load_of_bisection = %v           # > 0: the offered load as a share of twice the bisection bandwidth (the RECN paper's unit, 1 = what uniform traffic can carry), instead of load_flits_per_node_cycle; reports relative_throughput", d.Traffic.LoadOfBisection)
 	p("hotspot_fraction = %v         # hotspot pattern: share of packets to the hot-spot node", d.Traffic.HotspotFraction)
 	p("hotspot_source_fraction = %v  # hotspot-sources pattern: share of the sources sending every packet to the hot-spot node (RECN paper: 0.125 case #2, 0.25 case #3)", d.Traffic.HotspotSourceFraction)
 	p("hotspot_node = %d               # -1: the centre node", d.Traffic.HotspotNode)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/report"
 )
 
 // harConfig is an 8x8 mesh with Hybrid-HAR's network: a channel per
@@ -91,5 +92,52 @@ func TestWireCapacity(t *testing.T) {
 		if got := c.TrafficConfig().LoadFlits; math.Abs(got-0.5*tc.flits) > 1e-9 {
 			t.Errorf("%s %d %s: offered load %g flits/node/cycle at half the wire capacity, want %g", tc.topology, tc.k, tc.pattern, got, 0.5*tc.flits)
 		}
+	}
+}
+
+// TestBisection: the RECN paper's unit on its configurations #1 (16x16x1),
+// #3 (4x4x16) and #5 (4x4x1), where twice the bisection bandwidth is 4N
+// flits per cycle for an N x N mesh, and on a torus (twice the cut); a
+// uniform run offered half of it on an 8x8 mesh reports a relative
+// throughput of about one half.
+func TestBisection(t *testing.T) {
+	for _, tc := range []struct {
+		topology     string
+		k, c         int
+		channels     int
+		flitsPerNode float64
+	}{
+		{"mesh", 16, 1, 32, 0.25},
+		{"mesh", 4, 16, 8, 0.0625},
+		{"mesh", 4, 1, 8, 1},
+		{"torus", 8, 1, 32, 1},
+	} {
+		c := Default()
+		c.Network = Network{Topology: tc.topology, K: tc.k, Concentration: tc.c}
+		b, err := c.Bisection()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Channels != tc.channels || math.Abs(b.FlitsPerNodeCycle-tc.flitsPerNode) > 1e-12 {
+			t.Errorf("%s %dx%dx%d: %+v, want %d channels, %g flits/node/cycle", tc.topology, tc.k, tc.k, tc.c, b, tc.channels, tc.flitsPerNode)
+		}
+	}
+	c := Default()
+	c.Network = Network{Topology: "mesh", K: 8, Concentration: 1}
+	c.Router.Routing, c.Router.VCs = "dor", 2
+	c.Traffic.Pattern, c.Traffic.Process, c.Traffic.LoadOfBisection = "uniform", "bernoulli", 0.5
+	c.Measure.WarmupCycles, c.Measure.MeasureCycles = 2000, 6000
+	r := mustRun(t, c, Options{Exec: actor.Serial})
+	if r.Bisection == nil || math.Abs(r.OfferedFlitsPerNodeCycle-0.25) > 1e-9 {
+		t.Fatalf("bisection %+v, offered %g flits/node/cycle, want 0.25", r.Bisection, r.OfferedFlitsPerNodeCycle)
+	}
+	var rel float64
+	for _, m := range report.Metrics() {
+		if m.Name == "relative_throughput" {
+			rel = m.Value(r)
+		}
+	}
+	if math.Abs(rel-0.5) > 0.03 {
+		t.Errorf("relative throughput %g at an offered half of twice the bisection bandwidth, below saturation", rel)
 	}
 }

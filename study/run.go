@@ -37,8 +37,8 @@ type Built struct {
 	// SAT is the SAT protocol, nil when not installed.
 	SAT *policies.SATs
 
-	traffic traffic.Config       // Cfg.TrafficConfig(), computed once
-	wireCap *report.WireCapacity // nil unless the load is a share of it
+	traffic traffic.Config // Cfg.TrafficConfig(), computed once
+	units   loadUnits      // the units of the load, computed once
 }
 
 // latencyRangeCycles is the range of latencies a node's histograms hold
@@ -64,13 +64,11 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if err != nil {
 		return nil, err
 	}
-	var wc *report.WireCapacity
-	if cfg.Traffic.LoadOfWireCapacity > 0 {
-		if wc, err = cfg.WireCapacity(); err != nil {
-			return nil, err
-		}
+	units, err := cfg.loadUnits()
+	if err != nil {
+		return nil, err
 	}
-	tc := cfg.trafficConfig(wc)
+	tc := cfg.trafficConfig(units)
 	srcs, err := traffic.New(tc, Geometry(topo), cfg.Seed)
 	if err != nil {
 		return nil, err
@@ -107,7 +105,7 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if err != nil {
 		return nil, err
 	}
-	return &Built{Cfg: cfg, Net: net, Collectors: cols, Entropy: ent, SAT: sat, traffic: tc, wireCap: wc}, nil
+	return &Built{Cfg: cfg, Net: net, Collectors: cols, Entropy: ent, SAT: sat, traffic: tc, units: units}, nil
 }
 
 // routerError names the key behind a router's refusal: a routing that can
@@ -491,7 +489,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			res.ClassLatencyCDF = append(res.ClassLatencyCDF, cdf)
 		}
 	}
-	res.WireCapacity = b.wireCap
+	res.WireCapacity, res.Bisection = b.units.wire, b.units.bisection
 	res.MeanHops = report.Ratio(float64(hops), float64(lat.Count()))
 	if collective {
 		dur := int64(lastDelivery)

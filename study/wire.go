@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/traffic"
@@ -66,4 +67,27 @@ func (c *Config) WireCapacity() (*report.WireCapacity, error) {
 	}
 	return &report.WireCapacity{Channels: channels, MeanRouteHops: report.Ratio(hops, 1),
 		FlitsPerNodeCycle: float64(channels) / (float64(nodes) * hops)}, nil
+}
+
+// Bisection is the RECN paper's unit of load and throughput: twice the
+// bisection bandwidth of the k x k router grid, the most that uniform
+// traffic can carry (half of it crosses the cut each way). The cut between
+// columns k/2-1 and k/2 crosses k links in each direction on a mesh and 2k
+// on a torus (its wrap links too); each carries a flit per cycle. On an N x N
+// mesh of 8 Gbps links that is the paper's 4N bytes/ns. Concentration
+// changes the nodes, not the cut.
+func (c *Config) Bisection() (*report.Bisection, error) {
+	topo, err := c.Topology()
+	if err != nil {
+		return nil, err
+	}
+	g, ok := topo.(*link.Grid2D)
+	if !ok {
+		return nil, fmt.Errorf("the bisection bandwidth is defined here on meshes and tori, not on %s", topo)
+	}
+	channels := 2 * g.K
+	if g.Wrap {
+		channels *= 2
+	}
+	return &report.Bisection{Channels: channels, FlitsPerNodeCycle: float64(2*channels) / float64(g.Nodes())}, nil
 }
