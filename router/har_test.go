@@ -189,24 +189,6 @@ func TestHybridHARSteps(t *testing.T) {
 	}
 }
 
-// classShot sends one packet of a class at cycle at.
-type classShot struct {
-	dst, size int
-	class     uint8
-	at        clock.Cycle
-}
-
-func (s *classShot) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
-	if s.dst < 0 {
-		return clock.Never
-	}
-	if now < s.at {
-		return s.at
-	}
-	q.Push(now, s.dst, s.size, s.class)
-	return clock.Never
-}
-
 // TestHybridHARZeroLoad: a lone short (32 flits) or long (256 flits)
 // message takes exactly Linj + (H+1)*2 + H + Lej + (S-1) cycles on the
 // 16x16 mesh under hybrid-har and har-dor (2-cycle routing, wormhole).
@@ -221,9 +203,9 @@ func TestHybridHARZeroLoad(t *testing.T) {
 			size := []int{32, 256}[class]
 			srcs := make([]Source, N)
 			for i := range srcs {
-				srcs[i] = &classShot{dst: -1}
+				srcs[i] = &oneShot{dst: -1}
 			}
-			srcs[src] = &classShot{dst: dst, size: size, class: class, at: 5}
+			srcs[src] = &oneShot{dst: dst, size: size, class: class, at: 5}
 			sink := &latencySink{}
 			sinks := make([]Sink, N)
 			for i := range sinks {

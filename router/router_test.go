@@ -12,9 +12,11 @@ import (
 	"github.com/icnsim/icnsim/link"
 )
 
-// oneShot sends one packet of size flits to dst at cycle at, then nothing.
+// oneShot sends one packet of size flits and message class class to dst
+// at cycle at, then nothing.
 type oneShot struct {
 	dst, size int
+	class     uint8
 	at        clock.Cycle
 }
 
@@ -25,7 +27,7 @@ func (s *oneShot) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
 	if now < s.at {
 		return s.at
 	}
-	q.Push(now, s.dst, s.size, 0)
+	q.Push(now, s.dst, s.size, s.class)
 	return clock.Never
 }
 
