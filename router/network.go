@@ -93,7 +93,7 @@ func (n *Network) StateBytes() int {
 	}
 	for _, ni := range n.NIs {
 		b += len(ni.ch.vc)*int(unsafe.Sizeof(niVC{})) + cap(ni.ch.q.ring)*int(unsafe.Sizeof(Packet{}))
-		if c := ni.extra; c != nil {
+		if c := ni.ch.next; c != nil {
 			b += int(unsafe.Sizeof(niChannel{})) + len(c.vc)*int(unsafe.Sizeof(niVC{})) + cap(c.q.ring)*int(unsafe.Sizeof(Packet{}))
 		}
 	}
@@ -141,8 +141,8 @@ func portOfNode(t link.Topology, n int) int {
 
 // channels lists the NI's channels, channel 0 first.
 func (n *NI) channels() []*niChannel {
-	if n.extra != nil {
-		return []*niChannel{&n.ch, n.extra}
+	if n.ch.next != nil {
+		return []*niChannel{&n.ch, n.ch.next}
 	}
 	return []*niChannel{&n.ch}
 }
@@ -323,9 +323,8 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 		nis[i] = NI{id: int32(i), sh: nsh, src: sources[i], sink: sink, wires: n.wires,
 			ch: niChannel{vc: vcs[:V:V], in: int32(nports + i*H), out: -1}}
 		if H > 1 {
-			nis[i].extra = &niChannel{vc: vcs[V:], in: int32(nports + i*H + 1), out: -1}
-			nis[i].ch.q.split = &nis[i].extra.q
-			nis[i].ch.next = nis[i].extra
+			nis[i].ch.next = &niChannel{vc: vcs[V:], in: int32(nports + i*H + 1), out: -1}
+			nis[i].ch.q.split = &nis[i].ch.next.q
 		}
 		for v := range vcs {
 			vcs[v].credits = int32(B)
@@ -349,7 +348,7 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 				ni := n.NIs[peer.Node]
 				c := &ni.ch
 				if h := p - portOfNode(t, peer.Node); h > 0 {
-					c = ni.extra
+					c = ni.ch.next
 				}
 				c.out = int32(n.base[r] + p)
 				rt.port[p].out = c.in
@@ -378,7 +377,7 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 		}
 	}
 	for _, ni := range n.NIs {
-		if ni.ch.out < 0 || (ni.extra != nil && ni.extra.out < 0) {
+		if ni.ch.out < 0 || (ni.ch.next != nil && ni.ch.next.out < 0) {
 			return nil, fmt.Errorf("topology %s: %s is attached to no router port", t, ni.Name())
 		}
 	}

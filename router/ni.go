@@ -124,7 +124,7 @@ type reassembly struct {
 // topology's NodeChannels is 2, as Hybrid-HAR's separate injection and
 // sink channels for short and long messages) keeps a source queue, an
 // injection channel and a sink channel per class: ch for class 0 and
-// extra for class 1 and up, each injecting one packet at a time on its own
+// ch.next for class 1 and up, each injecting one packet at a time on its own
 // link, so a long packet being injected or received never holds up a short
 // one. An injection gate sees channel 0 only.
 type NI struct {
@@ -133,8 +133,7 @@ type NI struct {
 	// flits, ejection credits).
 	wires   *link.Wires
 	nextGen clock.Cycle
-	gate    Gate       // nil: always allow
-	extra   *niChannel // class 1 and up's channel; nil with one channel per node
+	gate    Gate // nil: always allow
 	ch      niChannel
 
 	seq  uint32
@@ -149,7 +148,7 @@ type NI struct {
 	LastDelivery                                        clock.Cycle
 	sentHash, recvHash                                  uint64
 	perDst                                              *PacketCounts // nil unless counted
-	_                                                   [40]byte      // to 320 bytes
+	_                                                   [48]byte      // to 320 bytes
 }
 
 // niChannel is one channel between a node and its router: a source queue,
@@ -158,10 +157,10 @@ type NI struct {
 type niChannel struct {
 	in, out int32
 	sending bool
+	next    *niChannel // class 1 and up's channel after channel 0 (NI.ch); nil after the last
 	q       SourceQueue
 	cur     link.Flit // next flit of the packet being injected
 	vc      []niVC
-	next    *niChannel // the node's next channel (extra after ch); nil after the last
 }
 
 // PacketCounts counts the packets one NI has started, per destination: a
@@ -211,8 +210,8 @@ func (n *NI) SetGate(g Gate) { n.gate = g }
 
 // Queued is the number of packets in the source queues (not yet injecting).
 func (n *NI) Queued() int {
-	if n.extra != nil {
-		return n.ch.q.Len() + n.extra.q.Len()
+	if n.ch.next != nil {
+		return n.ch.q.Len() + n.ch.next.q.Len()
 	}
 	return n.ch.q.Len()
 }
@@ -257,8 +256,8 @@ func (n *NI) Tick(now clock.Cycle) {
 		n.gate.Observe(now, n.ch.q.Len())
 	}
 	n.inject(now, &n.ch, n.gate)
-	if n.extra != nil {
-		n.inject(now, n.extra, nil)
+	if n.ch.next != nil {
+		n.inject(now, n.ch.next, nil)
 	}
 }
 

@@ -240,7 +240,7 @@ func TestNILayout(t *testing.T) {
 		{"wires", unsafe.Offsetof(n.wires) + unsafe.Sizeof(n.wires)},
 		{"nextGen", unsafe.Offsetof(n.nextGen) + unsafe.Sizeof(n.nextGen)},
 		{"gate", unsafe.Offsetof(n.gate) + unsafe.Sizeof(n.gate)},
-		{"extra", unsafe.Offsetof(n.extra) + unsafe.Sizeof(n.extra)},
+		{"ch.next", ch + unsafe.Offsetof(n.ch.next) + unsafe.Sizeof(n.ch.next)},
 		{"ch.in", ch + unsafe.Offsetof(n.ch.in) + unsafe.Sizeof(n.ch.in)},
 		{"ch.sending", ch + unsafe.Offsetof(n.ch.sending) + unsafe.Sizeof(n.ch.sending)},
 		{"ch.q.size", ch + unsafe.Offsetof(n.ch.q) + unsafe.Offsetof(n.ch.q.size) + unsafe.Sizeof(n.ch.q.size)},
