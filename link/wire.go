@@ -145,17 +145,17 @@ func (ws *Wires) Poll(w int, now clock.Cycle) (f *Flit, creditVC uint16, hasFlit
 	return &s.flit, uint16(s.credit), s.flitAt == now, s.credit>>16 == int64(now)
 }
 
-// InTransit calls flit and credit for every value sent on wire w but not
-// yet visible to a reader whose next cycle is next. Both ends must be
-// paused.
+// InTransit calls flit and credit (either may be nil) for every value sent
+// on wire w but not yet visible to a reader whose next cycle is next. Both
+// ends must be paused.
 func (ws *Wires) InTransit(w int, next clock.Cycle, flit func(*Flit), credit func(Credit)) {
 	ring := ws.slots[w<<ws.shift : (w+1)<<ws.shift]
 	for i := range ring {
 		s := &ring[i]
-		if s.flitAt >= next {
+		if flit != nil && s.flitAt >= next {
 			flit(&s.flit)
 		}
-		if s.credit>>16 >= int64(next) {
+		if credit != nil && s.credit>>16 >= int64(next) {
 			credit(Credit{VC: uint16(s.credit)})
 		}
 	}

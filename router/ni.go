@@ -49,6 +49,9 @@ func (q *SourceQueue) Push(now clock.Cycle, dst int, sizeFlits int, class uint8)
 	q.size++
 }
 
+// Pop removes and returns the oldest packet; the queue must not be empty.
+func (q *SourceQueue) Pop() Packet { return q.pop() }
+
 func (q *SourceQueue) pop() Packet {
 	p := q.ring[q.head]
 	q.head++
@@ -107,10 +110,57 @@ type ControlPlane interface {
 	Step(now clock.Cycle, obs Observation)
 }
 
-type reassembly struct {
+// Reassembly is a sink's check of one channel (or VC) on which the flits of
+// one packet at a time arrive: every packet whole, its flits in order, none
+// from another packet in between. The NI keeps one per ejection VC; the
+// input/output-buffered switch's adapters one per link.
+type Reassembly struct {
 	src  int32
 	seq  uint32
 	next uint16 // index of the next expected flit; 0 when idle
+}
+
+// Accept takes the next flit f to arrive and reports whether it is the one
+// expected; when it is not, r is left as it was (for the error message).
+func (r *Reassembly) Accept(f *link.Flit) bool {
+	if f.Index != r.next || (f.Index > 0 && (f.Src != r.src || f.Seq != r.seq)) {
+		return false
+	}
+	r.src, r.seq = f.Src, f.Seq
+	r.next++
+	if f.Index+1 == f.Size {
+		r.next = 0
+	}
+	return true
+}
+
+// Expected describes the flit r waits for, for an error message.
+func (r *Reassembly) Expected() string {
+	if r.next == 0 {
+		return "the head of a new packet"
+	}
+	return fmt.Sprintf("flit %d of packet %d/%d", r.next, r.src, r.seq)
+}
+
+// FlowOrder is a sink's check that the packets of every source arrive in
+// the order their source sent them: sequence numbers, which a source
+// gives its packets in the order it sends them, increase per source.
+type FlowOrder struct {
+	last []uint32 // 1 + the sequence number of the last packet from each source; 0: none yet
+}
+
+// NewFlowOrder returns the check for a network of the given number of nodes.
+func NewFlowOrder(nodes int) FlowOrder { return FlowOrder{last: make([]uint32, nodes)} }
+
+// Accept records packet seq of src and reports whether it came after every
+// earlier one of src.
+func (o *FlowOrder) Accept(src int32, seq uint32) bool {
+	l := &o.last[src]
+	if seq+1 <= *l {
+		return false
+	}
+	*l = seq + 1
+	return true
 }
 
 // NI is a network interface actor: source queue and injection on one side,
@@ -169,6 +219,13 @@ type PacketCounts struct {
 	counts []uint32
 }
 
+// NewPacketCounts returns a row of zero counts for a network of the given
+// number of nodes.
+func NewPacketCounts(nodes int) *PacketCounts { return &PacketCounts{counts: make([]uint32, nodes)} }
+
+// Add counts one packet to dst.
+func (c *PacketCounts) Add(dst int32) { c.counts[dst]++ }
+
 // CountPerDestination makes the NI count the packets it starts per
 // destination from now on (before the run, or while it is paused) and
 // returns the row it counts into.
@@ -189,7 +246,7 @@ func (c *PacketCounts) Snapshot(dst []uint32) []uint32 {
 // VC, and the packet arriving on the ejection VC.
 type niVC struct {
 	credits int32
-	reasm   reassembly
+	reasm   Reassembly
 }
 
 // niShared is what every NI of a network has alike, kept once.
@@ -220,8 +277,10 @@ func (n *NI) Queued() int {
 // (of channel 0).
 func (n *NI) Credits(v int) int { return int(n.ch.vc[v].credits) }
 
-// packetHash mixes a packet's identity for the exactly-once check.
-func packetHash(src int32, seq uint32, dst int32) uint64 {
+// PacketHash mixes a packet's identity for the exactly-once check: a sink
+// sums it over the packets it receives, a source over those it sends, and
+// on a drained network the two sums are equal.
+func PacketHash(src int32, seq uint32, dst int32) uint64 {
 	h := uint64(uint32(src))<<32 | uint64(seq)
 	h ^= uint64(uint32(dst)) * 0x9E3779B97F4A7C15
 	h ^= h >> 31
@@ -287,7 +346,7 @@ func (n *NI) inject(now clock.Cycle, c *niChannel, gate Gate) {
 		if gate != nil {
 			gate.Started(now)
 		}
-		n.sentHash += packetHash(c.cur.Src, c.cur.Seq, c.cur.Dst)
+		n.sentHash += PacketHash(c.cur.Src, c.cur.Seq, c.cur.Dst)
 	}
 	vc := c.cur.VC
 	if c.vc[vc].credits <= 0 {
@@ -337,22 +396,18 @@ func (n *NI) receive(now clock.Cycle, f *link.Flit, c *niChannel) {
 	if int32(f.VC) >= n.sh.vcs {
 		panic(fmt.Sprintf("%s at cycle %d: flit on VC %d", n.Name(), now, f.VC))
 	}
-	r := &c.vc[f.VC].reasm
-	if f.Index != r.next || (f.Index > 0 && (f.Src != r.src || f.Seq != r.seq)) {
-		panic(fmt.Sprintf("%s at cycle %d: flit %d of packet %d/%d on VC %d, expected flit %d of packet %d/%d",
-			n.Name(), now, f.Index, f.Src, f.Seq, f.VC, r.next, r.src, r.seq))
+	if r := &c.vc[f.VC].reasm; !r.Accept(f) {
+		panic(fmt.Sprintf("%s at cycle %d: flit %d of packet %d/%d on VC %d, expected %s",
+			n.Name(), now, f.Index, f.Src, f.Seq, f.VC, r.Expected()))
 	}
-	r.src, r.seq = f.Src, f.Seq
-	r.next++
 	n.FlitsDelivered++
 	if !n.wires.PutCredit(int(c.out), now, link.Credit{VC: uint16(f.VC)}) {
 		panic(fmt.Sprintf("%s at cycle %d: second credit sent in one cycle", n.Name(), now))
 	}
 	if f.Index+1 == f.Size {
-		r.next = 0
 		n.PacketsDelivered++
 		n.LastDelivery = now
-		n.recvHash += packetHash(f.Src, f.Seq, f.Dst)
+		n.recvHash += PacketHash(f.Src, f.Seq, f.Dst)
 		if n.sink != nil {
 			n.sink.Delivered(now, f)
 		}

@@ -1,0 +1,207 @@
+package ioq
+
+import (
+	"fmt"
+
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/router"
+)
+
+// admPkt is a packet in an admission queue.
+type admPkt struct {
+	p    router.Packet
+	next int32
+}
+
+// Adapter is an endnode's input adapter and sink (an actor). Generated
+// packets wait in admission queues, one per destination (VOQnet style,
+// unbounded, their waiting counted in latency); a round-robin arbiter
+// moves one packet at a time, a flit per cycle, into the injection
+// memory, organised as an egress port of a switch; a second round-robin
+// arbiter sends packets from the injection queues onto the link. The sink
+// checks every arriving packet (whole, in order per source, for this
+// node, exactly once) and returns a credit per flit.
+type Adapter struct {
+	id      int32
+	first   int32 // the switch the adapter is attached to
+	in, out int32 // wires read (ejection flits, injection credits) and written
+	nextGen clock.Cycle
+	sh      *shared
+	wires   *link.Wires
+	src     router.Source
+	sink    router.Sink
+	staging router.SourceQueue
+
+	adm      []admPkt
+	admFree  int32
+	admQ     []queue // per destination (head, tail; flits unused)
+	admNE    []uint64
+	admRR    int32
+	admCount int32
+	xfer     int32 // descriptor being filled in the injection memory, -1 none
+	xferQ    int32
+	inj      memory
+	link     outLink
+	pl       pool
+	seq      uint32
+	reasm    router.Reassembly
+	order    router.FlowOrder
+
+	// Counters (read only while the adapter is paused).
+	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
+	FlitsInjected, FlitsDelivered                       uint64
+	LastDelivery                                        clock.Cycle
+	sentHash, recvHash                                  uint64
+	perDst                                              *router.PacketCounts
+}
+
+// Name is the adapter's human name.
+func (a *Adapter) Name() string { return a.sh.topo.NodeName(int(a.id)) }
+
+// Queued is the number of packets generated and not yet moved into the
+// injection memory.
+func (a *Adapter) Queued() int { return a.staging.Len() + int(a.admCount) }
+
+// Tick advances the adapter by one cycle.
+func (a *Adapter) Tick(now clock.Cycle) {
+	f, cq, hasF, hasC := a.wires.Poll(int(a.in), now)
+	if hasC {
+		c := a.link.credit(int(cq))
+		*c++
+		if *c > a.linkCap() {
+			panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection queue %d", a.Name(), now, cq))
+		}
+	}
+	if hasF {
+		a.receive(now, f)
+	}
+	if now >= a.nextGen {
+		a.nextGen = a.src.Generate(now, &a.staging)
+		for a.staging.Len() > 0 {
+			a.admit(a.staging.Pop())
+			a.PacketsGenerated++
+		}
+	}
+	if a.xfer < 0 && a.admCount > 0 {
+		a.startTransfer()
+	}
+	if a.xfer >= 0 {
+		p := &a.pl.p[a.xfer]
+		p.have++
+		a.inj.arrive(now, int(a.xferQ))
+		if p.have == p.hdr.Size {
+			a.xfer = -1
+		}
+	}
+	p, sent := a.link.send(now, a.wires, &a.pl, &a.inj, a.sh, int(a.first), a.Name)
+	if sent {
+		a.FlitsInjected++
+	}
+	if p != nil {
+		// The head of a new packet leaves this cycle.
+		d := min(int64(now)-p.hdr.Gen, 1<<32-1)
+		p.hdr.InjDelay = uint32(d)
+		a.PacketsInjected++
+		a.sentHash += router.PacketHash(p.hdr.Src, p.hdr.Seq, p.hdr.Dst)
+		if a.perDst != nil {
+			a.perDst.Add(p.hdr.Dst)
+		}
+	}
+}
+
+// linkCap is the credit capacity of the injection link, per counter.
+func (a *Adapter) linkCap() int32 {
+	if len(a.link.credits) > 1 {
+		return a.sh.queueCap
+	}
+	return a.sh.memFlits
+}
+
+func (a *Adapter) admit(p router.Packet) {
+	if a.admFree < 0 {
+		n := len(a.adm)
+		grown := make([]admPkt, max(8, 2*n))
+		copy(grown, a.adm)
+		for i := n; i < len(grown); i++ {
+			grown[i].next = int32(i + 1)
+		}
+		grown[len(grown)-1].next = -1
+		a.adm, a.admFree = grown, int32(n)
+	}
+	d := a.admFree
+	a.admFree = a.adm[d].next
+	a.adm[d] = admPkt{p: p, next: -1}
+	q := &a.admQ[p.Dst]
+	if q.tail < 0 {
+		q.head = d
+		a.admNE[p.Dst>>6] |= 1 << (p.Dst & 63)
+	} else {
+		a.adm[q.tail].next = d
+	}
+	q.tail = d
+	a.admCount++
+}
+
+// startTransfer moves the head packet of the next admission queue (round
+// robin over destinations) whose injection queue has room for it.
+func (a *Adapter) startTransfer() {
+	n := len(a.admQ)
+	for pass := 0; pass < 2; pass++ {
+		lo, hi := int(a.admRR), n
+		if pass == 1 {
+			lo, hi = 0, int(a.admRR)
+		}
+		for dst := nextSet(a.admNE, lo); dst >= 0 && dst < hi; dst = nextSet(a.admNE, dst+1) {
+			q := &a.admQ[dst]
+			pk := a.adm[q.head].p
+			iq := a.sh.queueAt(int(a.first), pk.Dst)
+			size := int32(pk.Size)
+			if a.inj.reserved+size > a.sh.memFlits || a.inj.q[iq].reserved+size > a.sh.queueCap {
+				continue
+			}
+			d := q.head
+			q.head = a.adm[d].next
+			if q.head < 0 {
+				q.tail = -1
+				a.admNE[dst>>6] &^= 1 << (dst & 63)
+			}
+			a.adm[d].next = a.admFree
+			a.admFree = d
+			a.admCount--
+			id := a.pl.alloc()
+			p := &a.pl.p[id]
+			p.hdr = link.Flit{Src: a.id, Dst: pk.Dst, Seq: a.seq, Size: pk.Size, Class: pk.Class, Gen: pk.Gen}
+			p.have, p.sent = 0, 0
+			a.seq++
+			a.inj.push(&a.pl, iq, id, size)
+			a.xfer, a.xferQ = id, int32(iq)
+			a.admRR = int32(dst + 1)
+			return
+		}
+	}
+}
+
+func (a *Adapter) receive(now clock.Cycle, f *link.Flit) {
+	if f.Dst != a.id {
+		panic(fmt.Sprintf("%s at cycle %d: received packet %d/%d for node %d", a.Name(), now, f.Src, f.Seq, f.Dst))
+	}
+	if !a.reasm.Accept(f) {
+		panic(fmt.Sprintf("%s at cycle %d: flit %d of packet %d/%d, expected %s", a.Name(), now, f.Index, f.Src, f.Seq, a.reasm.Expected()))
+	}
+	a.FlitsDelivered++
+	if !a.wires.PutCredit(int(a.out), now, link.Credit{}) {
+		panic(fmt.Sprintf("%s at cycle %d: second credit sent in one cycle", a.Name(), now))
+	}
+	if f.Index+1 == f.Size {
+		if !a.order.Accept(f.Src, f.Seq) {
+			panic(fmt.Sprintf("%s at cycle %d: packet %d/%d arrived after a later packet of the same source", a.Name(), now, f.Src, f.Seq))
+		}
+		a.PacketsDelivered++
+		a.LastDelivery = now
+		a.recvHash += router.PacketHash(f.Src, f.Seq, f.Dst)
+		if a.sink != nil {
+			a.sink.Delivered(now, f)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package ioq
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/router"
+)
+
+// Network is a built network of switches and adapters.
+type Network struct {
+	Topo     *link.Grid2D
+	Cfg      Config
+	Switches []*Switch
+	Adapters []*Adapter
+
+	sh     *shared
+	wires  *link.Wires // wire base[s]+p: read by switch s at port p; wire nports+i: read by adapter i
+	base   []int
+	actors []actor.Actor
+	units  []int
+}
+
+var _ router.Fabric = (*Network)(nil)
+
+// Check reports what building a network of cfg on t would refuse.
+func Check(t link.Topology, cfg Config) error {
+	g, ok := t.(*link.Grid2D)
+	if !ok {
+		return fmt.Errorf("the input/output-buffered switch is built on meshes and tori (dimension-order routing), not on a %s", t.Kind())
+	}
+	if g.NodeChannels() != 1 || len(g.Loops) > 0 {
+		return fmt.Errorf("the input/output-buffered switch attaches every endnode by one channel")
+	}
+	if g.Wrap && !cfg.AllowDeadlock {
+		return &router.DeadlockError{Msg: "dimension-order routing on a torus without datelines can deadlock (the switch has no virtual channels); allowed only with allow_deadlock, to study deadlock"}
+	}
+	if _, err := cfg.Validate(4+g.C, g.Nodes()); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Build wires switches and adapters to t, with sources and sinks per node.
+func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.Source, sinks []router.Sink) (*Network, error) {
+	if err := Check(t, cfg); err != nil {
+		return nil, err
+	}
+	g := t.(*link.Grid2D)
+	if len(sources) != g.Nodes() {
+		return nil, fmt.Errorf("%d sources for %d nodes", len(sources), g.Nodes())
+	}
+	P, N := 4+g.C, g.Nodes()
+	Q := queuesPer(cfg.Org, P, N)
+	sh := &shared{topo: g, k: g.K, c: g.C, ports: P, nodes: N, org: cfg.Org, queues: Q,
+		queueCap: int32(cfg.QueueFlits(P, N)), memFlits: int32(cfg.PortMemoryFlits), delay: uint32(cfg.RoutingDelayCycles),
+		wrap: g.Wrap, perQueueC: cfg.Org != OneQ}
+	n := &Network{Topo: g, Cfg: cfg, sh: sh}
+	nr := g.Routers()
+	n.base = make([]int, nr+1)
+	for r := range nr {
+		n.base[r+1] = n.base[r] + P
+	}
+	nports := n.base[nr]
+	n.wires = link.NewWires(nports+N, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
+	words := (Q + 63) / 64
+	// Queue heads of every memory in one arena: 2 per port and one per
+	// adapter.
+	qArena := make([]queue, (2*nports+N)*Q)
+	wArena := make([]uint64, (2*nports+N)*words)
+	mem := func() memory {
+		qs := qArena[:Q:Q]
+		ws := wArena[:words:words]
+		qArena, wArena = qArena[Q:], wArena[words:]
+		return newMemory(Q, qs, ws)
+	}
+	credits := func(toSwitch bool) []int32 {
+		if toSwitch && cfg.Org != OneQ {
+			c := make([]int32, Q)
+			for i := range c {
+				c[i] = sh.queueCap
+			}
+			return c
+		}
+		return []int32{sh.memFlits}
+	}
+	switches := make([]Switch, nr)
+	n.Switches = make([]*Switch, nr)
+	for r := range switches {
+		if r&1023 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s := &switches[r]
+		*s = Switch{id: int32(r), sh: sh, wires: n.wires, in0: int32(n.base[r]),
+			ing: make([]memory, P), egr: make([]memory, P), links: make([]outLink, P),
+			recv: make([]int32, P), recvQ: make([]int32, P), xf: make([]xfer, P), pl: pool{free: -1}}
+		for p := range P {
+			s.ing[p], s.egr[p] = mem(), mem()
+			s.recv[p], s.xf[p].src = -1, -1
+			peer := g.Peer(r, p)
+			s.links[p] = outLink{wire: -1, cur: -1}
+			switch {
+			case peer.Router >= 0:
+				s.conn |= 1 << p
+				s.links[p] = outLink{wire: int32(n.base[peer.Router] + peer.Port), cur: -1, toSwitch: true, credits: credits(true)}
+			case peer.Node >= 0:
+				s.conn |= 1 << p
+				s.links[p] = outLink{wire: int32(nports + peer.Node), cur: -1, credits: credits(false)}
+			}
+		}
+		n.Switches[r] = s
+	}
+	adapters := make([]Adapter, N)
+	n.Adapters = make([]*Adapter, N)
+	for i := range adapters {
+		r, p := g.NodePort(i)
+		a := &adapters[i]
+		*a = Adapter{id: int32(i), first: int32(r), in: int32(nports + i), out: int32(n.base[r] + p), sh: sh, wires: n.wires,
+			src: sources[i], admFree: -1, admQ: make([]queue, N), admNE: make([]uint64, (N+63)/64), xfer: -1,
+			inj: mem(), pl: pool{free: -1}, order: router.NewFlowOrder(N)}
+		if sinks != nil {
+			a.sink = sinks[i]
+		}
+		for d := range a.admQ {
+			a.admQ[d] = queue{head: -1, tail: -1}
+		}
+		a.link = outLink{wire: int32(n.base[r] + p), cur: -1, toSwitch: false, credits: credits(true)}
+		n.Adapters[i] = a
+	}
+	// Actors: each switch followed by its adapters; units follow the grid's rows.
+	first := make([]int, nr)
+	for r := range nr {
+		first[r] = len(n.actors)
+		n.actors = append(n.actors, n.Switches[r])
+		for c := range g.C {
+			n.actors = append(n.actors, n.Adapters[r*g.C+c])
+		}
+	}
+	for _, u := range g.Units() {
+		n.units = append(n.units, first[u])
+	}
+	return n, nil
+}
+
+// Topology is the network's topology.
+func (n *Network) Topology() link.Topology { return n.Topo }
+
+// Actors returns the switches and adapters in their fixed order and the
+// unit boundaries for sharding.
+func (n *Network) Actors() ([]actor.Actor, []int) { return n.actors, n.units }
+
+// Prefetcher is nil: the switch's state is not laid out for prefetching.
+func (n *Network) Prefetcher() func(int, clock.Cycle) { return nil }
+
+// Buffers is 0: the switch does not report buffer occupancy per cycle.
+func (n *Network) Buffers() int { return 0 }
+
+// NodeFlitsInjected is the number of flits adapter i has sent.
+func (n *Network) NodeFlitsInjected(i int) uint64 { return n.Adapters[i].FlitsInjected }
+
+// LastDelivery is the last cycle at which an adapter received a tail.
+func (n *Network) LastDelivery() clock.Cycle {
+	var last clock.Cycle
+	for _, a := range n.Adapters {
+		last = max(last, a.LastDelivery)
+	}
+	return last
+}
+
+// CountPerDestination makes adapter i count the packets it starts per
+// destination.
+func (n *Network) CountPerDestination(i int) *router.PacketCounts {
+	a := n.Adapters[i]
+	if a.perDst == nil {
+		a.perDst = router.NewPacketCounts(len(n.Adapters))
+	}
+	return a.perDst
+}
+
+// ZeroLoadLatency is the latency of a lone packet of sizeFlits flits over
+// h switch-to-switch hops, from its generation to its tail's arrival: the
+// injection link, a routing delay at each of the h+1 switches, h links
+// between them, the ejection link, and the serialisation of the body (the
+// same as the VC router's, see the package doc).
+func ZeroLoadLatency(c Config, h, sizeFlits int) int {
+	return c.LinkLatencyCycles + (h+1)*c.RoutingDelayCycles + h*c.LinkLatencyCycles + c.LinkLatencyCycles + sizeFlits - 1
+}
+
+// Hops is the number of switch-to-switch hops from node src to node dst.
+func (n *Network) Hops(src, dst int) int {
+	h := 0
+	for s := src / n.sh.c; s != dst/n.sh.c; h++ {
+		s = n.Topo.Peer(s, n.sh.route(s, int32(dst))).Router
+	}
+	return h
+}
+
+// MaxZeroLoadLatency is the zero-load latency over the longest route.
+func (n *Network) MaxZeroLoadLatency(sizeFlits int) int {
+	return ZeroLoadLatency(n.Cfg, n.Topo.Diameter(), sizeFlits)
+}
+
+// Totals sums the counters of all actors.
+func (n *Network) Totals() router.Totals {
+	var t router.Totals
+	for _, a := range n.Adapters {
+		t.PacketsGenerated += a.PacketsGenerated
+		t.PacketsInjected += a.PacketsInjected
+		t.PacketsDelivered += a.PacketsDelivered
+		t.FlitsInjected += a.FlitsInjected
+		t.FlitsDelivered += a.FlitsDelivered
+		t.SourceQueued += uint64(a.Queued())
+	}
+	for _, s := range n.Switches {
+		for p := range s.ing {
+			t.FlitsBuffered += uint64(s.ing[p].used + s.egr[p].used)
+		}
+		t.FlitHops += s.FlitHops
+	}
+	return t
+}
+
+// CheckDelivery verifies, on a drained network, that every packet sent
+// was delivered exactly once (by count and by a sum of packet hashes).
+func (n *Network) CheckDelivery() error {
+	var inj, del, sent, recv uint64
+	for _, a := range n.Adapters {
+		inj += a.PacketsInjected
+		del += a.PacketsDelivered
+		sent += a.sentHash
+		recv += a.recvHash
+	}
+	if inj != del || sent != recv {
+		return fmt.Errorf("delivery check failed: %d packets injected, %d delivered, hash sums %x and %x", inj, del, sent, recv)
+	}
+	return nil
+}

@@ -1,0 +1,344 @@
+package ioq
+
+import (
+	"fmt"
+
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+)
+
+// shared is what every switch and adapter of a network has alike.
+type shared struct {
+	topo      *link.Grid2D
+	k, c      int
+	ports     int // per switch: 4 network ports, then c node ports
+	nodes     int
+	org       Org
+	queues    int   // per memory
+	queueCap  int32 // flits per queue (the memory under 1q)
+	memFlits  int32
+	delay     uint32
+	wrap      bool
+	perQueueC bool // credits per queue (VOQ) rather than per port
+}
+
+// route is the output port at switch s of a packet to node dst: dimension
+// order, x first (on a torus the shorter way, ties towards +).
+func (sh *shared) route(s int, dst int32) int {
+	r := int(dst) / sh.c
+	if r == s {
+		return link.PortLocal + int(dst)%sh.c
+	}
+	x, y, tx, ty := s%sh.k, s/sh.k, r%sh.k, r/sh.k
+	if x != tx {
+		if sh.wrap {
+			if (tx-x+sh.k)%sh.k <= sh.k/2 {
+				return link.PortXPlus
+			}
+			return link.PortXMinus
+		}
+		if tx > x {
+			return link.PortXPlus
+		}
+		return link.PortXMinus
+	}
+	if sh.wrap {
+		if (ty-y+sh.k)%sh.k <= sh.k/2 {
+			return link.PortYPlus
+		}
+		return link.PortYMinus
+	}
+	if ty > y {
+		return link.PortYPlus
+	}
+	return link.PortYMinus
+}
+
+// queueAt is the queue, in a memory of switch s (ingress) or of the
+// adapters and egress ports feeding switch s, of a packet to dst: the one
+// queue (1q), the output port it will take at s (VOQsw) or its
+// destination (VOQnet).
+func (sh *shared) queueAt(s int, dst int32) int {
+	switch sh.org {
+	case VOQSw:
+		return sh.route(s, dst)
+	case VOQNet:
+		return int(dst)
+	}
+	return 0
+}
+
+// outLink is the sending side of a link: credits for the memory at its
+// far end and the packet being sent.
+type outLink struct {
+	wire     int32   // the wire written (flits forward, credits of the paired ingress back); -1: unconnected
+	credits  []int32 // per queue of the far memory (VOQ towards a switch), else one for the whole memory
+	cur      int32   // descriptor being sent, -1 for none
+	curQ     int32   // its queue
+	toSwitch bool
+}
+
+// credit is the credit counter of far-end queue q.
+func (l *outLink) credit(q int) *int32 {
+	if len(l.credits) == 1 {
+		return &l.credits[0]
+	}
+	return &l.credits[q]
+}
+
+// send moves the next flit of memory m onto link l, starting the next
+// packet (round robin over m's queues) whose first flit is present and
+// whose whole size the far memory has credits for (virtual cut-through).
+// next is the switch at the far end (-1: an endnode), for the far queue.
+func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh *shared, next int, name func() string) (started *pkt, sent bool) {
+	if l.cur < 0 {
+		if m.used == 0 {
+			return nil, false
+		}
+		for pass := 0; pass < 2 && l.cur < 0; pass++ {
+			lo, hi := int(m.rr), len(m.q)
+			if pass == 1 {
+				lo, hi = 0, int(m.rr)
+			}
+			for i := nextSet(m.nonEmpty, lo); i >= 0 && i < hi; i = nextSet(m.nonEmpty, i + 1) {
+				p := &pl.p[m.q[i].head]
+				if p.have == 0 {
+					continue
+				}
+				far := 0
+				if next >= 0 {
+					far = sh.queueAt(next, p.hdr.Dst)
+				}
+				c := l.credit(far)
+				if *c < int32(p.hdr.Size) {
+					continue
+				}
+				*c -= int32(p.hdr.Size)
+				l.cur, l.curQ = m.q[i].head, int32(i)
+				m.rr = int32(i + 1)
+				started = p
+				break
+			}
+		}
+		if l.cur < 0 {
+			return nil, false
+		}
+	}
+	p := &pl.p[l.cur]
+	if p.have <= p.sent {
+		return started, false
+	}
+	slot, ok := ws.FlitSlot(int(l.wire), now)
+	if !ok {
+		panic(fmt.Sprintf("%s at cycle %d: second flit sent in one cycle", name(), now))
+	}
+	*slot = p.hdr
+	slot.Index = p.sent
+	if l.toSwitch && slot.Hops < 255 {
+		slot.Hops++
+	}
+	p.sent++
+	m.depart(now, int(l.curQ))
+	if p.sent == p.hdr.Size {
+		m.pop(pl, int(l.curQ))
+		l.cur = -1
+	}
+	return started, true
+}
+
+// xfer is a packet crossing the crossbar from an ingress port.
+type xfer struct {
+	src, dst   int32 // its descriptors in the ingress and the egress memory; src -1: none
+	srcQ, dstQ int32
+	out        int32 // egress port
+}
+
+// Switch is the input/output-buffered switch of the RECN paper: per port a
+// memory at ingress and at egress, a crossbar with one packet at a time
+// per input and per output, and links with credits per port or per queue.
+type Switch struct {
+	id      int32
+	sh      *shared
+	wires   *link.Wires
+	in0     int32  // the wire read at port 0 (port p: in0+p)
+	conn    uint64 // ports with something attached
+	outBusy uint64 // egress ports receiving a packet through the crossbar
+	rrIn    int32
+	ing     []memory
+	egr     []memory
+	links   []outLink
+	recv    []int32 // per ingress port, the descriptor arriving and its queue
+	recvQ   []int32
+	xf      []xfer
+	pl      pool
+
+	// FlitHops counts flits through the crossbar (read while paused).
+	FlitHops uint64
+}
+
+// Name is the switch's human name.
+func (s *Switch) Name() string { return s.sh.topo.RouterName(int(s.id)) }
+
+// Tick advances the switch by one cycle: arrivals and credits, crossbar
+// allocation, one flit across the crossbar per transfer, one flit onto
+// every link.
+func (s *Switch) Tick(now clock.Cycle) {
+	for m := s.conn; m != 0; m &= m - 1 {
+		p := trailing(m)
+		f, cq, hasF, hasC := s.wires.Poll(int(s.in0)+p, now)
+		if hasC {
+			c := s.links[p].credit(int(cq))
+			*c++
+			if *c > s.capOf(p) {
+				panic(fmt.Sprintf("%s at cycle %d: credit overflow on %s queue %d", s.Name(), now, s.sh.topo.PortName(int(s.id), p), cq))
+			}
+		}
+		if hasF {
+			s.arrive(now, p, f)
+		}
+	}
+	s.allocate(now)
+	for p := range s.xf {
+		if s.xf[p].src >= 0 {
+			s.cross(now, p)
+		}
+	}
+	for m := s.conn; m != 0; m &= m - 1 {
+		o := trailing(m)
+		l := &s.links[o]
+		next := -1
+		if l.toSwitch {
+			next = s.sh.topo.Peer(int(s.id), o).Router
+		}
+		l.send(now, s.wires, &s.pl, &s.egr[o], s.sh, next, s.Name)
+	}
+}
+
+// capOf is the credit capacity of the link out of port p, per counter.
+func (s *Switch) capOf(p int) int32 {
+	if len(s.links[p].credits) > 1 {
+		return s.sh.queueCap
+	}
+	return s.sh.memFlits
+}
+
+func (s *Switch) arrive(now clock.Cycle, p int, f *link.Flit) {
+	m := &s.ing[p]
+	if f.Index == 0 {
+		d := s.pl.alloc()
+		out := s.sh.route(int(s.id), f.Dst)
+		q := s.sh.queueAt(int(s.id), f.Dst)
+		pk := &s.pl.p[d]
+		pk.hdr, pk.have, pk.sent, pk.out, pk.ready = *f, 0, 0, uint8(out), uint32(now)+s.sh.delay
+		m.push(&s.pl, q, d, int32(f.Size))
+		s.recv[p], s.recvQ[p] = d, int32(q)
+	}
+	d := s.recv[p]
+	if d < 0 || s.pl.p[d].hdr.Src != f.Src || s.pl.p[d].hdr.Seq != f.Seq || s.pl.p[d].have != f.Index {
+		panic(fmt.Sprintf("%s at cycle %d: flit %d of packet %d/%d arrived out of turn on %s", s.Name(), now, f.Index, f.Src, f.Seq, s.sh.topo.PortName(int(s.id), p)))
+	}
+	pk := &s.pl.p[d]
+	pk.have++
+	q := int(s.recvQ[p])
+	m.arrive(now, q)
+	if m.q[q].flits > s.sh.queueCap || m.used > s.sh.memFlits {
+		panic(fmt.Sprintf("%s at cycle %d: %s ingress overflows (queue %d holds %d flits, memory %d)", s.Name(), now, s.sh.topo.PortName(int(s.id), p), q, m.q[q].flits, m.used))
+	}
+	if pk.have == pk.hdr.Size {
+		s.recv[p] = -1
+	}
+}
+
+// allocate grants the crossbar: inputs in rotating order, each offering
+// the packets at the heads of its queues (round robin) that are routed,
+// whose output is free and whose egress queue has room for all of them.
+func (s *Switch) allocate(now clock.Cycle) {
+	P := int32(len(s.ing))
+	s.rrIn++
+	if s.rrIn >= P {
+		s.rrIn = 0
+	}
+	for k := int32(0); k < P; k++ {
+		p := s.rrIn + k
+		if p >= P {
+			p -= P
+		}
+		m := &s.ing[p]
+		if s.xf[p].src >= 0 || m.packets == 0 || s.outBusy == s.conn {
+			continue
+		}
+		for pass := 0; pass < 2; pass++ {
+			lo, hi := int(m.rr), len(m.q)
+			if pass == 1 {
+				lo, hi = 0, int(m.rr)
+			}
+			for i := nextSet(m.nonEmpty, lo); i >= 0 && i < hi; i = nextSet(m.nonEmpty, i + 1) {
+				if s.tryGrant(now, int(p), i) {
+					m.rr = int32(i + 1)
+					pass = 2
+					break
+				}
+			}
+		}
+	}
+}
+
+func (s *Switch) tryGrant(now clock.Cycle, p, i int) bool {
+	src := s.ing[p].q[i].head
+	pk := &s.pl.p[src]
+	if int32(uint32(now)-pk.ready) < 0 {
+		return false
+	}
+	o := int(pk.out)
+	if s.outBusy&(1<<o) != 0 {
+		return false
+	}
+	e := &s.egr[o]
+	next := -1
+	if s.links[o].toSwitch {
+		next = s.sh.topo.Peer(int(s.id), o).Router
+	}
+	q := 0
+	if next >= 0 || s.sh.org == VOQNet {
+		q = s.sh.queueAt(max(next, 0), pk.hdr.Dst)
+	}
+	size := int32(pk.hdr.Size)
+	if e.reserved+size > s.sh.memFlits || e.q[q].reserved+size > s.sh.queueCap {
+		return false
+	}
+	hdr := pk.hdr
+	d := s.pl.alloc()
+	np := &s.pl.p[d]
+	np.hdr, np.have, np.sent = hdr, 0, 0
+	e.push(&s.pl, q, d, size)
+	s.xf[p] = xfer{src: src, dst: d, srcQ: int32(i), dstQ: int32(q), out: int32(o)}
+	s.outBusy |= 1 << o
+	return true
+}
+
+// cross moves the next flit of ingress port p's transfer into its egress
+// memory and returns the credit for it upstream.
+func (s *Switch) cross(now clock.Cycle, p int) {
+	x := &s.xf[p]
+	src := &s.pl.p[x.src]
+	if src.have <= src.sent {
+		return
+	}
+	src.sent++
+	s.ing[p].depart(now, int(x.srcQ))
+	cq := uint16(0)
+	if s.sh.perQueueC {
+		cq = uint16(x.srcQ)
+	}
+	if !s.wires.PutCredit(int(s.links[p].wire), now, link.Credit{VC: cq}) {
+		panic(fmt.Sprintf("%s at cycle %d: second credit sent in one cycle on %s", s.Name(), now, s.sh.topo.PortName(int(s.id), p)))
+	}
+	s.pl.p[x.dst].have++
+	s.egr[x.out].arrive(now, int(x.dstQ))
+	s.FlitHops++
+	if src.sent == src.hdr.Size {
+		s.ing[p].pop(&s.pl, int(x.srcQ))
+		s.outBusy &^= 1 << x.out
+		x.src = -1
+	}
+}
