@@ -65,6 +65,14 @@ func Metrics() []Metric {
 		{"accepted_wire_capacity_share", wireMetric(func(r *Result) float64 { return r.AcceptedFlitsPerNodeCycle }), hasWire},
 		{"offered_bisection_share", bisectionMetric(func(r *Result) float64 { return r.OfferedFlitsPerNodeCycle }), hasBisection},
 		{"relative_throughput", bisectionMetric(func(r *Result) float64 { return r.AcceptedFlitsPerNodeCycle }), hasBisection},
+		{"latency_mean_ns", nsMetric(func(r *Result) float64 { return r.Latency.Mean }), hasSwitch},
+		{"network_latency_mean_ns", nsMetric(func(r *Result) float64 { return r.NetworkLatency.Mean }), hasSwitch},
+		{"accepted_bytes_per_node_ns", func(r *Result) float64 {
+			if r.Switch == nil {
+				return math.NaN()
+			}
+			return round(r.AcceptedFlitsPerNodeCycle * float64(r.Switch.FlitBytes) / r.Switch.CycleNs)
+		}, hasSwitch},
 		classMetric("short_latency_mean_cycles", 0, func(s Stats) float64 { return s.Mean }),
 		classMetric("short_latency_p50_cycles", 0, func(s Stats) float64 { return float64(s.P50) }),
 		classMetric("short_latency_p99_cycles", 0, func(s Stats) float64 { return float64(s.P99) }),
@@ -92,6 +100,19 @@ func wireMetric(get func(*Result) float64) func(*Result) float64 {
 }
 
 func hasBisection(r *Result) bool { return r.Bisection != nil }
+
+func hasSwitch(r *Result) bool { return r.Switch != nil }
+
+// nsMetric is a time in cycles converted to nanoseconds on the
+// input/output-buffered switch, NaN in a run without it.
+func nsMetric(get func(*Result) float64) func(*Result) float64 {
+	return func(r *Result) float64 {
+		if r.Switch == nil {
+			return math.NaN()
+		}
+		return round(get(r) * r.Switch.CycleNs)
+	}
+}
 
 // bisectionMetric is a throughput in flits/node/cycle as a share of twice
 // the bisection bandwidth (the RECN paper's relative throughput), NaN in a

@@ -205,8 +205,22 @@ type Result struct {
 	// that use it.
 	WireCapacity *WireCapacity `json:"wire_capacity,omitempty"`
 	// Bisection is the unit of traffic.load_of_bisection and of the
-	// relative throughput, in runs that use it.
+	// relative throughput, in runs that use it and in every run of the
+	// input/output-buffered switch.
 	Bisection *Bisection `json:"bisection,omitempty"`
+	// Switch describes the input/output-buffered switch (router.kind =
+	// "ioq"); nil for the VC router.
+	Switch *SwitchInfo `json:"switch,omitempty"`
+}
+
+// SwitchInfo is what a run of the input/output-buffered switch reports of
+// it: its queue organisation, its port memory, and how cycles relate to
+// time.
+type SwitchInfo struct {
+	Queues          string  `json:"queues"`
+	PortMemoryFlits int     `json:"port_memory_flits"`
+	FlitBytes       int     `json:"flit_bytes"`
+	CycleNs         float64 `json:"cycle_ns"` // the time a link takes to carry one flit
 }
 
 // Digest is the SHA-256 of the result's canonical JSON encoding.

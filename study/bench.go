@@ -34,7 +34,26 @@ func BenchScenarios() map[string]Config {
 	ft.Router = Router{Routing: "fattree-static", VCs: 1, BufferFlits: 64, Switching: "vct",
 		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
 	ft.Traffic.Pattern, ft.Traffic.Process, ft.Traffic.Load, ft.Traffic.PacketFlits = "uniform", "bernoulli", 0.4, 16
-	return map[string]Config{torus.Name: torus, mesh.Name: mesh, ft.Name: ft}
+	// The RECN paper's configuration #1 (16x16 mesh, 64-byte packets of 8
+	// flits) at half of twice the bisection bandwidth under uniform
+	// traffic, on the VC router (one VC, virtual cut-through, so that each
+	// input has one queue) and on the ioq switch with one queue per port:
+	// the same mesh and load on the two router kinds; and traffic case #3
+	// (a quarter of the sources to node 32) at full load on the switch.
+	vc16 := Default()
+	vc16.Name = "mesh16-vc-uniform"
+	vc16.Network = Network{Topology: "mesh", K: 16, Concentration: 1}
+	vc16.Router = Router{Kind: "vc", Routing: "dor", VCs: 1, BufferFlits: 64, Switching: "vct",
+		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+	vc16.Traffic.Pattern, vc16.Traffic.Process, vc16.Traffic.Load, vc16.Traffic.PacketFlits = "uniform", "bernoulli", 0.125, 8
+	ioq16 := vc16
+	ioq16.Name = "mesh16-ioq-uniform"
+	ioq16.Router = Default().Router
+	ioq16.Router.Kind, ioq16.Router.Routing = "ioq", "dor"
+	hot16 := ioq16
+	hot16.Name = "mesh16-ioq-hotspot"
+	hot16.Traffic.Pattern, hot16.Traffic.HotspotNode, hot16.Traffic.Load = "hotspot-sources", 32, 0.25
+	return map[string]Config{torus.Name: torus, mesh.Name: mesh, ft.Name: ft, vc16.Name: vc16, ioq16.Name: ioq16, hot16.Name: hot16}
 }
 
 // BenchScenarioNames lists the bench scenarios, sorted.
@@ -106,25 +125,25 @@ func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmup
 		return BenchResult{}, err
 	}
 	buildSec := time.Since(built).Seconds()
-	acts, units := b.Net.Actors()
+	acts, units := b.Fabric.Actors()
 	if warmupCycles > 0 {
-		if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, To: clock.Cycle(warmupCycles), Chunk: 1024, Prefetch: b.Net.Prefetcher()}); err != nil {
+		if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, To: clock.Cycle(warmupCycles), Chunk: 1024, Prefetch: b.Fabric.Prefetcher()}); err != nil {
 			return BenchResult{}, err
 		}
 	}
-	before := b.Net.Totals()
+	before := b.Fabric.Totals()
 	var ms0, ms1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&heap1)
 	runtime.ReadMemStats(&ms0)
 	start := time.Now()
 	if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, From: clock.Cycle(warmupCycles),
-		To: clock.Cycle(warmupCycles + cycles), Chunk: 1024, Prefetch: b.Net.Prefetcher()}); err != nil {
+		To: clock.Cycle(warmupCycles + cycles), Chunk: 1024, Prefetch: b.Fabric.Prefetcher()}); err != nil {
 		return BenchResult{}, err
 	}
 	sec := time.Since(start).Seconds()
 	runtime.ReadMemStats(&ms1)
-	after := b.Net.Totals()
+	after := b.Fabric.Totals()
 	w := workers
 	switch exec {
 	case actor.Serial:
@@ -136,14 +155,14 @@ func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmup
 			w = runtime.GOMAXPROCS(0)
 		}
 	}
-	routers := b.Net.Topo.Routers()
+	routers := b.Fabric.Topology().Routers()
 	return BenchResult{
 		Scenario: cfg.Name, Executor: string(exec), Workers: w, Cycles: cycles, Routers: routers, Seconds: sec,
 		RouterCyclesPerSec:   float64(routers) * float64(cycles) / sec,
 		FlitHopsPerSec:       float64(after.FlitHops-before.FlitHops) / sec,
 		PeakRSSBytes:         PeakRSS(),
 		AllocsPerCycle:       float64(ms1.Mallocs-ms0.Mallocs) / float64(cycles),
-		AcceptedFlitsPerNode: float64(after.FlitsDelivered-before.FlitsDelivered) / float64(cycles) / float64(b.Net.Topo.Nodes()),
+		AcceptedFlitsPerNode: float64(after.FlitsDelivered-before.FlitsDelivered) / float64(cycles) / float64(b.Fabric.Topology().Nodes()),
 		GOMAXPROCS:           runtime.GOMAXPROCS(0),
 		BuildSeconds:         buildSec,
 		HeapBytesPerRouter:   float64(int64(heap1.HeapAlloc)-int64(heap0.HeapAlloc)) / float64(routers),

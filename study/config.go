@@ -105,14 +105,28 @@ type Network struct {
 
 // Router is the router microarchitecture and links.
 type Router struct {
-	Routing             string `toml:"routing"`
-	VCs                 int    `toml:"vcs"`
-	BufferFlits         int    `toml:"buffer_flits"`
-	Switching           string `toml:"switching"`
-	RoutingDelayCycles  int    `toml:"routing_delay_cycles"`
-	LinkLatencyCycles   int    `toml:"link_latency_cycles"`
-	CreditLatencyCycles int    `toml:"credit_latency_cycles"`
-	AllowDeadlock       bool   `toml:"allow_deadlock"`
+	// Kind is the microarchitecture: vc (the input-queued VC router) or
+	// ioq (the RECN paper's input/output-buffered switch, package ioq).
+	Kind string `toml:"kind"`
+	// Queues is the ioq switch's queue organisation: 1q, voq-sw, voq-net.
+	Queues string `toml:"queues"`
+	// PortMemoryBytes is the ioq switch's memory at every ingress and
+	// egress port and at every adapter's injection side (128 KB, the
+	// paper's), a whole number of flits.
+	PortMemoryBytes int `toml:"port_memory_bytes"`
+	// FlitBytes and LinkGbps relate cycles to time on the ioq switch: a
+	// cycle is the time a link takes to carry one flit,
+	// flit_bytes * 8 / link_gbps ns (8 ns for 8-byte flits on 8 Gbps links).
+	FlitBytes           int     `toml:"flit_bytes"`
+	LinkGbps            float64 `toml:"link_gbps"`
+	Routing             string  `toml:"routing"`
+	VCs                 int     `toml:"vcs"`
+	BufferFlits         int     `toml:"buffer_flits"`
+	Switching           string  `toml:"switching"`
+	RoutingDelayCycles  int     `toml:"routing_delay_cycles"`
+	LinkLatencyCycles   int     `toml:"link_latency_cycles"`
+	CreditLatencyCycles int     `toml:"credit_latency_cycles"`
+	AllowDeadlock       bool    `toml:"allow_deadlock"`
 }
 
 // Traffic is what the nodes send.
@@ -219,7 +233,7 @@ func Default() Config {
 		Name:    "torus32-tornado-collective",
 		Seed:    1,
 		Network: Network{Topology: "torus", K: 32, Levels: 3, Concentration: 1, NodeChannels: 1},
-		Router: Router{Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
+		Router: Router{Kind: "vc", Queues: "1q", PortMemoryBytes: 128 << 10, FlitBytes: 8, LinkGbps: 8, Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8,
 			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
@@ -506,23 +520,26 @@ func (c *Config) Validate() []error {
 		add("network.node_channels", n.NodeChannels, "injection policies and the entropy circuit see one channel per node; use 1 with policy.injection or measure_circuit")
 	}
 	r := &c.Router
-	if spec, ok := router.Routings()[r.Routing]; !ok {
-		add("router.routing", r.Routing, "allowed: "+strings.Join(routingNames(), ", "))
-	} else if !slices.Contains(spec.Topologies, n.Topology) {
-		add("router.routing", r.Routing, fmt.Sprintf("defined on %s only; for a %s use %s",
-			strings.Join(spec.Topologies, ", "), n.Topology, strings.Join(routingsFor(n.Topology), ", ")))
+	ioqKind := r.Kind == "ioq"
+	switch r.Kind {
+	case "vc", "": // the zero value of a Config built in Go is the VC router
+		d := Default().Router
+		if r.Queues != d.Queues && r.Queues != "" {
+			add("router.queues", r.Queues, `applies to router.kind = "ioq" only (the VC router has one queue per VC)`)
+		}
+		if r.PortMemoryBytes != d.PortMemoryBytes && r.PortMemoryBytes != 0 {
+			add("router.port_memory_bytes", r.PortMemoryBytes, `applies to router.kind = "ioq" only; the VC router's buffers are router.buffer_flits per VC`)
+		}
+		if (r.FlitBytes != d.FlitBytes && r.FlitBytes != 0) || (r.LinkGbps != d.LinkGbps && r.LinkGbps != 0) {
+			add("router.link_gbps", r.LinkGbps, `flit_bytes and link_gbps apply to router.kind = "ioq" only (the VC router counts in flits and cycles)`)
+		}
+	case "ioq":
+		c.validateIOQ(add)
+	default:
+		add("router.kind", r.Kind, "allowed: vc (input-queued virtual-channel router), ioq (the RECN paper's input/output-buffered switch)")
 	}
-	if r.VCs < 1 || r.VCs > 64 {
-		add("router.vcs", r.VCs, "allowed: 1..64")
-	}
-	if r.BufferFlits < 1 || r.BufferFlits > 32768 {
-		add("router.buffer_flits", r.BufferFlits, "allowed: 1..32768 flits per VC")
-	}
-	sw, err := router.ParseSwitching(r.Switching)
-	if err != nil {
-		add("router.switching", r.Switching, "allowed: vct, wormhole")
-	} else if sw == router.VirtualCutThrough && r.BufferFlits >= 1 && r.BufferFlits < c.maxPacketFlits() {
-		add("router.buffer_flits", r.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least %d flits, the largest packet (or switching = \"wormhole\")", c.maxPacketFlits()))
+	if !ioqKind { // validateIOQ checks the switch's routing and topology
+		c.validateVC(add)
 	}
 	if r.RoutingDelayCycles < 0 || r.RoutingDelayCycles > 1000 {
 		add("router.routing_delay_cycles", r.RoutingDelayCycles, "allowed: 0..1000")
@@ -739,6 +756,29 @@ func (c *Config) Validate() []error {
 		add("measure.stall_cycles", m.StallCycles, "allowed: 0 (off) or >= 1")
 	}
 	return errs
+}
+
+// validateVC checks the VC router's routing and buffer keys.
+func (c *Config) validateVC(add func(key string, v any, allowed string)) {
+	r, n := &c.Router, &c.Network
+	if spec, ok := router.Routings()[r.Routing]; !ok {
+		add("router.routing", r.Routing, "allowed: "+strings.Join(routingNames(), ", "))
+	} else if !slices.Contains(spec.Topologies, n.Topology) {
+		add("router.routing", r.Routing, fmt.Sprintf("defined on %s only; for a %s use %s",
+			strings.Join(spec.Topologies, ", "), n.Topology, strings.Join(routingsFor(n.Topology), ", ")))
+	}
+	if r.VCs < 1 || r.VCs > 64 {
+		add("router.vcs", r.VCs, "allowed: 1..64")
+	}
+	if r.BufferFlits < 1 || r.BufferFlits > 32768 {
+		add("router.buffer_flits", r.BufferFlits, "allowed: 1..32768 flits per VC")
+	}
+	sw, err := router.ParseSwitching(r.Switching)
+	if err != nil {
+		add("router.switching", r.Switching, "allowed: vct, wormhole")
+	} else if sw == router.VirtualCutThrough && r.BufferFlits >= 1 && r.BufferFlits < c.maxPacketFlits() {
+		add("router.buffer_flits", r.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least %d flits, the largest packet (or switching = \"wormhole\")", c.maxPacketFlits()))
+	}
 }
 
 func routingNames() []string {

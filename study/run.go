@@ -12,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/router/ioq"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -29,7 +30,10 @@ type Options struct {
 
 // Built is a configuration turned into a network with its collectors.
 type Built struct {
-	Cfg        Config
+	Cfg Config
+	// Fabric is the network whatever its router kind; Net is the same
+	// network when it is made of VC routers (router.kind = "vc"), else nil.
+	Fabric     router.Fabric
 	Net        *router.Network
 	Collectors []*report.Collector
 	// Entropy is the entropy circuit and gates, nil when not installed.
@@ -78,6 +82,22 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	for i, c := range cols {
 		sinks[i] = c
 	}
+	if cfg.Router.Kind == "ioq" {
+		net, err := ioq.Build(ctx, topo, cfg.IOQConfig(), srcs, sinks)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cols {
+			c.SetLatencyRange(latencyRangeCycles(net.MaxZeroLoadLatency(tc.MaxPacketFlits())))
+		}
+		// The switch's runs always report the relative throughput.
+		if units.bisection == nil {
+			if units.bisection, err = cfg.Bisection(); err != nil {
+				return nil, err
+			}
+		}
+		return &Built{Cfg: cfg, Fabric: net, Collectors: cols, traffic: tc, units: units}, nil
+	}
 	rc := cfg.RouterConfig()
 	if deadlockChecked {
 		rc.AllowDeadlock = true
@@ -105,7 +125,7 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if err != nil {
 		return nil, err
 	}
-	return &Built{Cfg: cfg, Net: net, Collectors: cols, Entropy: ent, SAT: sat, traffic: tc, units: units}, nil
+	return &Built{Cfg: cfg, Fabric: net, Net: net, Collectors: cols, Entropy: ent, SAT: sat, traffic: tc, units: units}, nil
 }
 
 // routerError names the key behind a router's refusal: a routing that can
@@ -124,6 +144,9 @@ func checkNetwork(ctx context.Context, cfg Config) error {
 	topo, err := cfg.Topology()
 	if err != nil {
 		return err
+	}
+	if cfg.Router.Kind == "ioq" {
+		return ioq.Check(topo, cfg.IOQConfig())
 	}
 	if _, err := router.Check(ctx, topo, cfg.RouterConfig()); err != nil {
 		return routerError(ctx, cfg, err)
@@ -171,9 +194,9 @@ func gcd(a, b int64) int64 {
 
 // Run executes the built network according to its measurement configuration.
 func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
-	cfg, net := b.Cfg, b.Net
+	cfg, net := b.Cfg, b.Fabric
 	m := cfg.Measure
-	nodes := net.Topo.Nodes()
+	nodes := net.Topology().Nodes()
 	collective := cfg.Traffic.Process == "collective"
 	batches := !collective && m.Method == "batches"
 	pbatches := !collective && m.Method == "packet-batches"
@@ -222,8 +245,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	var perDst []*router.PacketCounts
 	if pbatches {
 		perDst = make([]*router.PacketCounts, nodes)
-		for i, ni := range net.NIs {
-			perDst[i] = ni.CountPerDestination()
+		for i := range perDst {
+			perDst[i] = net.CountPerDestination(i)
 		}
 	}
 	for _, c := range b.Collectors {
@@ -330,7 +353,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 				}
 				s.Entropy = &report.EntropySample{
 					ThrottledNodeShare:   report.Ratio(float64(ent.Throttled()), float64(nodes)),
-					ValidPerRouter:       report.Ratio(float64(truth.Valid), float64(net.Topo.Routers())),
+					ValidPerRouter:       report.Ratio(float64(truth.Valid), float64(net.Topology().Routers())),
 					TrueMobilityRatio:    report.Ratio(trueRa, 1),
 					CircuitMobilityRatio: report.Ratio(readRa, 1),
 				}
@@ -352,8 +375,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		if next == from {
 			atFrom, prevBatch = tot, tot
-			for i, ni := range net.NIs {
-				injFrom[i] = ni.FlitsInjected
+			for i := range injFrom {
+				injFrom[i] = net.NodeFlitsInjected(i)
 			}
 			if b.SAT != nil {
 				satFrom = b.SAT.Totals()
@@ -367,9 +390,10 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		if pbatches && next > from && !windowDone && tot.PacketsDelivered-pbStart.PacketsDelivered >= uint64(m.PacketsPerBatch(nodes)) {
 			dt := float64(now - pbStartAt)
 			inj := make([]float64, nodes)
-			for i, ni := range net.NIs {
-				inj[i] = report.Ratio(float64(ni.FlitsInjected-pbInj[i]), dt)
-				pbInj[i] = ni.FlitsInjected
+			for i := range inj {
+				fi := net.NodeFlitsInjected(i)
+				inj[i] = report.Ratio(float64(fi-pbInj[i]), dt)
+				pbInj[i] = fi
 			}
 			n, _, sum := measuredDel()
 			pBatches = append(pBatches, report.BatchResult{FromCycle: pbStartAt, ToCycle: now, PacketsDelivered: tot.PacketsDelivered - pbStart.PacketsDelivered,
@@ -401,8 +425,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		if next == to && !windowDone {
 			windowDone, atTo = true, tot
-			for i, ni := range net.NIs {
-				injTo[i] = ni.FlitsInjected
+			for i := range injTo {
+				injTo[i] = net.NodeFlitsInjected(i)
 			}
 			if b.SAT != nil {
 				b.SAT.SetWindow(from, to)
@@ -447,8 +471,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	}
 	tot := net.Totals()
 	res := &report.Result{
-		Scenario: cfg.Name, Topology: net.Topo.String(), Routing: cfg.Router.Routing, Pattern: cfg.Traffic.Pattern,
-		Process: cfg.Traffic.Process, Seed: cfg.Seed, Nodes: nodes, Routers: net.Topo.Routers(),
+		Scenario: cfg.Name, Topology: net.Topology().String(), Routing: cfg.Router.Routing, Pattern: cfg.Traffic.Pattern,
+		Process: cfg.Traffic.Process, Seed: cfg.Seed, Nodes: nodes, Routers: net.Topology().Routers(),
 		CyclesSimulated: int64(end), PacketsGenerated: tot.PacketsGenerated, PacketsDelivered: tot.PacketsDelivered,
 		Completed: completed, Series: series,
 	}
@@ -466,8 +490,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	var classLat [report.MaxClasses]report.Histogram
 	var hops uint64
 	perNode := make([]float64, nodes)
-	var lastDelivery clock.Cycle
-	for i, c := range b.Collectors {
+	lastDelivery := net.LastDelivery()
+	for _, c := range b.Collectors {
 		for k := range report.MaxClasses {
 			if h := c.Class(k); h != nil {
 				lat.Merge(&h.Latency)
@@ -476,7 +500,6 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			}
 		}
 		hops += c.Hops
-		lastDelivery = max(lastDelivery, net.NIs[i].LastDelivery)
 	}
 	res.Latency, res.NetworkLatency = report.Summarise(&lat), report.Summarise(&netLat)
 	if classLat[1].Count() > 0 || cfg.Traffic.LongPacketFlits > 0 {
@@ -490,6 +513,10 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 	}
 	res.WireCapacity, res.Bisection = b.units.wire, b.units.bisection
+	if cfg.Router.Kind == "ioq" {
+		res.Switch = &report.SwitchInfo{Queues: cfg.Router.Queues, PortMemoryFlits: cfg.IOQConfig().PortMemoryFlits,
+			FlitBytes: cfg.Router.FlitBytes, CycleNs: report.Ratio(cfg.CycleNs(), 1)}
+	}
 	res.MeanHops = report.Ratio(float64(hops), float64(lat.Count()))
 	if collective {
 		dur := int64(lastDelivery)
@@ -498,7 +525,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		injected := make([]float64, nodes)
 		for i, c := range b.Collectors {
 			perNode[i] = report.Ratio(float64(c.AcceptedFlits), float64(dur+1))
-			injected[i] = report.Ratio(float64(net.NIs[i].FlitsInjected), float64(dur+1))
+			injected[i] = report.Ratio(float64(net.NodeFlitsInjected(i)), float64(dur+1))
 		}
 		res.PerNodeInjected = report.SpreadOf(injected)
 		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsDelivered), float64(dur+1)*float64(nodes))

@@ -2,6 +2,7 @@ package ioq
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
@@ -148,46 +149,135 @@ func (n *Network) Check(next clock.Cycle) error {
 	return nil
 }
 
-// Stuck finds the memories holding flits of which none has left for at
-// least cycles cycles before next, describes up to limit of them and what
-// their front packets wait for, and returns how many there are and the
-// earliest cycle at which one of them last moved.
+// memRef names one memory of the network for Stuck: switch s's ingress
+// (egress false) or egress memory at port p, or adapter -s-1's injection
+// memory (s < 0).
+type memRef struct {
+	s, p   int32
+	egress bool
+}
+
+func (n *Network) mem(r memRef) (*memory, *pool) {
+	if r.s < 0 {
+		a := n.Adapters[-r.s-1]
+		return &a.inj, &a.pl
+	}
+	sw := n.Switches[r.s]
+	if r.egress {
+		return &sw.egr[r.p], &sw.pl
+	}
+	return &sw.ing[r.p], &sw.pl
+}
+
+// waitsFor is the memory the packet p at the head of a queue of memory r
+// needs room in: the egress memory of its output (an ingress memory), the
+// ingress memory at the far end of the link (an egress or injection
+// memory); ok is false when that is an endnode, which always drains.
+func (n *Network) waitsFor(r memRef, p *pkt) (memRef, bool) {
+	switch {
+	case r.s < 0:
+		s, port := n.Topo.NodePort(int(-r.s - 1))
+		return memRef{s: int32(s), p: int32(port)}, true
+	case !r.egress:
+		return memRef{s: r.s, p: int32(p.out), egress: true}, true
+	}
+	peer := n.Topo.Peer(int(r.s), int(r.p))
+	if peer.Router < 0 {
+		return memRef{}, false
+	}
+	return memRef{s: int32(peer.Router), p: int32(peer.Port)}, true
+}
+
+// Stuck finds deadlocked memories: those holding packets of which none
+// has left for at least cycles cycles before next, every queue head of
+// which waits for room in another such memory (the largest closed set of
+// idle memories). A memory whose wait leads, through idle memories, to one
+// that moves or to an endnode is congested, not deadlocked: the far
+// branches of a hot spot's tree may wait a very long time under
+// round-robin arbitration (parking-lot unfairness), and that is a result,
+// not a failure. Memory-level idleness makes the test coarse for VOQ
+// organisations, whose other queues can keep a memory moving; dimension
+// order on a mesh cannot deadlock, so there only a torus built with
+// allow_deadlock can show one. Stuck describes up to limit of them and
+// their front packets, and returns how many there are and the earliest
+// cycle at which one of them last moved.
 func (n *Network) Stuck(next clock.Cycle, cycles int64, limit int) (lines []string, total int, since int64) {
 	since = int64(next)
+	idle := map[memRef]bool{}
+	consider := func(r memRef) {
+		if m, _ := n.mem(r); m.packets > 0 && int64(next)-int64(m.moved) >= cycles {
+			idle[r] = true
+		}
+	}
+	for s, sw := range n.Switches {
+		for p := range sw.ing {
+			consider(memRef{s: int32(s), p: int32(p)})
+			consider(memRef{s: int32(s), p: int32(p), egress: true})
+		}
+	}
+	for i := range n.Adapters {
+		consider(memRef{s: int32(-i - 1)})
+	}
+	// Remove, until none is left to remove, every idle memory with a queue
+	// head that waits for a memory outside the set.
+	for changed := true; changed; {
+		changed = false
+		for r := range idle {
+			m, pl := n.mem(r)
+			for i := nextSet(m.nonEmpty, 0); i >= 0; i = nextSet(m.nonEmpty, i+1) {
+				if w, ok := n.waitsFor(r, &pl.p[m.q[i].head]); !ok || !idle[w] {
+					delete(idle, r)
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	refs := make([]memRef, 0, len(idle))
+	for r := range idle {
+		refs = append(refs, r)
+	}
+	slices.SortFunc(refs, func(a, b memRef) int {
+		if a.s != b.s {
+			return int(a.s - b.s)
+		}
+		if a.p != b.p {
+			return int(a.p - b.p)
+		}
+		if a.egress == b.egress {
+			return 0
+		}
+		if a.egress {
+			return 1
+		}
+		return -1
+	})
 	t := n.Topo
-	look := func(m *memory, pl *pool, name string, why func(p *pkt) string) {
-		if m.packets == 0 {
-			return
-		}
-		idle := int64(next) - int64(m.moved)
-		if idle < cycles {
-			return
-		}
+	for _, r := range refs {
+		m, pl := n.mem(r)
 		total++
 		since = min(since, int64(m.moved))
 		if len(lines) >= limit {
-			return
+			continue
+		}
+		name := ""
+		switch {
+		case r.s < 0:
+			name = t.NodeName(int(-r.s-1)) + " injection"
+		case r.egress:
+			name = t.PortName(int(r.s), int(r.p)) + " egress"
+		default:
+			name = t.PortName(int(r.s), int(r.p)) + " ingress"
 		}
 		i := nextSet(m.nonEmpty, 0)
 		p := &pl.p[m.q[i].head]
-		lines = append(lines, fmt.Sprintf("%s holds %d flits in %d packets, none left for %d cycles; front packet %d->%d (seq %d) of queue %d %s",
-			name, m.used, m.packets, idle, p.hdr.Src, p.hdr.Dst, p.hdr.Seq, i, why(p)))
-	}
-	for r, s := range n.Switches {
-		for p := range s.ing {
-			look(&s.ing[p], &s.pl, t.PortName(r, p)+" ingress", func(pk *pkt) string {
-				o := int(pk.out)
-				return fmt.Sprintf("waits for the crossbar to %s (egress %d of %d flits reserved)", t.PortName(r, o), s.egr[o].reserved, n.sh.memFlits)
-			})
-			look(&s.egr[p], &s.pl, t.PortName(r, p)+" egress", func(pk *pkt) string {
-				return fmt.Sprintf("waits for credits (%v) for its %d flits", s.links[p].credits[:min(len(s.links[p].credits), 8)], pk.hdr.Size)
-			})
+		w, _ := n.waitsFor(r, p)
+		wname := t.PortName(int(w.s), int(w.p)) + " ingress"
+		if w.egress {
+			wname = t.PortName(int(w.s), int(w.p)) + " egress"
 		}
-	}
-	for _, a := range n.Adapters {
-		look(&a.inj, &a.pl, a.Name()+" injection", func(pk *pkt) string {
-			return fmt.Sprintf("waits for credits (%v) for its %d flits", a.link.credits[:min(len(a.link.credits), 8)], pk.hdr.Size)
-		})
+		lines = append(lines, fmt.Sprintf("%s holds %d flits in %d packets, none left for %d cycles; front packet %d->%d (seq %d) of queue %d waits for room in %s, itself stuck",
+			name, m.used, m.packets, int64(next)-int64(m.moved), p.hdr.Src, p.hdr.Dst, p.hdr.Seq, i, wname))
 	}
 	return lines, total, since
 }

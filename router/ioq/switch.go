@@ -100,7 +100,7 @@ func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh 
 			if pass == 1 {
 				lo, hi = 0, int(m.rr)
 			}
-			for i := nextSet(m.nonEmpty, lo); i >= 0 && i < hi; i = nextSet(m.nonEmpty, i + 1) {
+			for i := nextSet(m.nonEmpty, lo); i >= 0 && i < hi; i = nextSet(m.nonEmpty, i+1) {
 				p := &pl.p[m.q[i].head]
 				if p.have == 0 {
 					continue
@@ -163,7 +163,9 @@ type Switch struct {
 	in0     int32  // the wire read at port 0 (port p: in0+p)
 	conn    uint64 // ports with something attached
 	outBusy uint64 // egress ports receiving a packet through the crossbar
-	rrIn    int32
+	rrOut   int32
+	lastIn  []int32 // per output, the input it granted last
+	next    []int32 // per port, the switch at the far end (-1: an endnode or nothing)
 	ing     []memory
 	egr     []memory
 	links   []outLink
@@ -205,12 +207,7 @@ func (s *Switch) Tick(now clock.Cycle) {
 	}
 	for m := s.conn; m != 0; m &= m - 1 {
 		o := trailing(m)
-		l := &s.links[o]
-		next := -1
-		if l.toSwitch {
-			next = s.sh.topo.Peer(int(s.id), o).Router
-		}
-		l.send(now, s.wires, &s.pl, &s.egr[o], s.sh, next, s.Name)
+		s.links[o].send(now, s.wires, &s.pl, &s.egr[o], s.sh, int(s.next[o]), s.Name)
 	}
 }
 
@@ -249,55 +246,79 @@ func (s *Switch) arrive(now clock.Cycle, p int, f *link.Flit) {
 	}
 }
 
-// allocate grants the crossbar: inputs in rotating order, each offering
-// the packets at the heads of its queues (round robin) that are routed,
-// whose output is free and whose egress queue has room for all of them.
+// allocate grants the crossbar, one packet per free input and per free
+// output: the outputs in rotating order, each taking the first input after
+// the one it served last (round robin per output, so that no input starves
+// on a periodic pattern of free space) that offers a packet for it at the
+// head of one of its queues (round robin over the queues of a VOQ input),
+// routed, with room for all of it in the egress queue.
 func (s *Switch) allocate(now clock.Cycle) {
 	P := int32(len(s.ing))
-	s.rrIn++
-	if s.rrIn >= P {
-		s.rrIn = 0
+	s.rrOut++
+	if s.rrOut >= P {
+		s.rrOut = 0
 	}
-	for k := int32(0); k < P; k++ {
-		p := s.rrIn + k
-		if p >= P {
-			p -= P
+	free := s.conn &^ s.outBusy
+	for k := int32(0); k < P && free != 0; k++ {
+		o := s.rrOut + k
+		if o >= P {
+			o -= P
 		}
-		m := &s.ing[p]
-		if s.xf[p].src >= 0 || m.packets == 0 || s.outBusy == s.conn {
+		if free&(1<<o) == 0 {
 			continue
 		}
-		for pass := 0; pass < 2; pass++ {
-			lo, hi := int(m.rr), len(m.q)
-			if pass == 1 {
-				lo, hi = 0, int(m.rr)
+		for j := int32(1); j <= P; j++ {
+			p := s.lastIn[o] + j
+			if p >= P {
+				p -= P
 			}
-			for i := nextSet(m.nonEmpty, lo); i >= 0 && i < hi; i = nextSet(m.nonEmpty, i + 1) {
-				if s.tryGrant(now, int(p), i) {
-					m.rr = int32(i + 1)
-					pass = 2
-					break
-				}
+			if s.xf[p].src >= 0 || s.ing[p].packets == 0 {
+				continue
+			}
+			if s.request(now, int(p), int(o)) {
+				s.lastIn[o] = p
+				free &^= 1 << o
+				break
 			}
 		}
 	}
 }
 
-func (s *Switch) tryGrant(now clock.Cycle, p, i int) bool {
+// request grants input p a transfer to output o if one of its queue heads
+// is routed to o, ready and fits in its egress queue.
+func (s *Switch) request(now clock.Cycle, p, o int) bool {
+	m := &s.ing[p]
+	switch s.sh.org {
+	case OneQ:
+		return m.q[0].head >= 0 && s.tryGrant(now, p, 0, o)
+	case VOQSw:
+		return m.q[o].head >= 0 && s.tryGrant(now, p, o, o)
+	}
+	for pass := 0; pass < 2; pass++ {
+		lo, hi := int(m.rr), len(m.q)
+		if pass == 1 {
+			lo, hi = 0, int(m.rr)
+		}
+		for i := nextSet(m.nonEmpty, lo); i >= 0 && i < hi; i = nextSet(m.nonEmpty, i+1) {
+			if s.tryGrant(now, p, i, o) {
+				m.rr = int32(i + 1)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tryGrant starts the transfer of the head of queue i of input p if it is
+// routed to output o, ready, and fits in its egress queue.
+func (s *Switch) tryGrant(now clock.Cycle, p, i, o int) bool {
 	src := s.ing[p].q[i].head
 	pk := &s.pl.p[src]
-	if int32(uint32(now)-pk.ready) < 0 {
-		return false
-	}
-	o := int(pk.out)
-	if s.outBusy&(1<<o) != 0 {
+	if int(pk.out) != o || int32(uint32(now)-pk.ready) < 0 {
 		return false
 	}
 	e := &s.egr[o]
-	next := -1
-	if s.links[o].toSwitch {
-		next = s.sh.topo.Peer(int(s.id), o).Router
-	}
+	next := int(s.next[o])
 	q := 0
 	if next >= 0 || s.sh.org == VOQNet {
 		q = s.sh.queueAt(max(next, 0), pk.hdr.Dst)

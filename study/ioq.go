@@ -1,0 +1,77 @@
+package study
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/icnsim/icnsim/router/ioq"
+)
+
+// validateIOQ checks the keys of router.kind = "ioq": the queue
+// organisation, the memory in whole flits large enough for a packet per
+// queue, the link rate, dimension-order routing on a mesh (on a torus
+// only to study deadlock), and none of what only the VC router has.
+func (c *Config) validateIOQ(add func(key string, v any, allowed string)) {
+	r, n, d := &c.Router, &c.Network, Default().Router
+	orgOK := true
+	if _, err := ioq.ParseOrg(r.Queues); err != nil {
+		add("router.queues", r.Queues, "allowed: "+strings.Join(ioq.Orgs(), ", "))
+		orgOK = false
+	}
+	flitOK := r.FlitBytes >= 1 && r.FlitBytes <= 4096
+	if !flitOK {
+		add("router.flit_bytes", r.FlitBytes, "allowed: 1..4096 bytes per flit")
+	}
+	if !(r.LinkGbps > 0 && r.LinkGbps <= 1e6) {
+		add("router.link_gbps", r.LinkGbps, "allowed: > 0 and <= 1e6 Gbit/s")
+	}
+	switch {
+	case r.PortMemoryBytes < 1:
+		add("router.port_memory_bytes", r.PortMemoryBytes, "allowed: >= 1 byte, a whole number of flits")
+	case flitOK && r.PortMemoryBytes%r.FlitBytes != 0:
+		add("router.port_memory_bytes", r.PortMemoryBytes, fmt.Sprintf("allowed: a whole number of flits of router.flit_bytes = %d bytes", r.FlitBytes))
+	case flitOK && r.PortMemoryBytes/r.FlitBytes > 1<<24:
+		add("router.port_memory_bytes", r.PortMemoryBytes, fmt.Sprintf("allowed: at most 2^24 flits (%d bytes)", (1<<24)*r.FlitBytes))
+	case flitOK && orgOK && (n.Topology == "mesh" || n.Topology == "torus"):
+		ports := 4 + max(n.Concentration, 1)
+		if _, err := c.IOQConfig().Validate(ports, c.Nodes()); err != nil {
+			add("router.port_memory_bytes", r.PortMemoryBytes, err.Error())
+		}
+	}
+	switch {
+	case n.Topology != "mesh" && n.Topology != "torus":
+		add("network.topology", n.Topology, `router.kind = "ioq" is built on meshes (and, to study deadlock, tori)`)
+	case n.Topology == "torus" && !r.AllowDeadlock:
+		add("router.kind", r.Kind, `the ioq switch has no virtual channels: dimension-order routing on a torus can deadlock; use a mesh, or router.allow_deadlock = true to study deadlock`)
+	}
+	if r.Routing != "dor" {
+		add("router.routing", r.Routing, `router.kind = "ioq" routes in dimension order (X then Y, the RECN paper's): allowed: dor`)
+	}
+	if n.NodeChannels > 1 {
+		add("network.node_channels", n.NodeChannels, `router.kind = "ioq" attaches each endnode by one channel: allowed: 1`)
+	}
+	for _, k := range []struct {
+		key      string
+		v, deflt any
+	}{{"router.vcs", r.VCs, d.VCs}, {"router.buffer_flits", r.BufferFlits, d.BufferFlits}, {"router.switching", r.Switching, d.Switching}} {
+		if k.v != k.deflt {
+			add(k.key, k.v, `applies to router.kind = "vc" only; the ioq switch is virtual cut-through with port memories (router.port_memory_bytes, router.queues)`)
+		}
+	}
+	if p := c.Policy; (p.Injection != "none" && p.Injection != "noth") || p.MeasureCircuit {
+		add("policy.injection", p.Injection, `injection policies and the entropy circuit run on router.kind = "vc" only`)
+	}
+}
+
+// IOQConfig is package ioq's view of the configuration.
+func (c *Config) IOQConfig() ioq.Config {
+	r := c.Router
+	org, _ := ioq.ParseOrg(r.Queues)
+	return ioq.Config{Org: org, PortMemoryFlits: r.PortMemoryBytes / max(r.FlitBytes, 1), RoutingDelayCycles: r.RoutingDelayCycles,
+		LinkLatencyCycles: r.LinkLatencyCycles, CreditLatencyCycles: r.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(),
+		AllowDeadlock: r.AllowDeadlock}
+}
+
+// CycleNs is the length of a cycle in nanoseconds on the ioq switch: the
+// time its links take to carry one flit.
+func (c *Config) CycleNs() float64 { return float64(c.Router.FlitBytes) * 8 / c.Router.LinkGbps }

@@ -1,0 +1,78 @@
+package study
+
+import (
+	"math"
+	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+)
+
+// ioqSmall is a small mesh of ioq switches with queue organisation org.
+func ioqSmall(org string, mod func(*Config)) Config {
+	return small(func(c *Config) {
+		c.Name = "ioq-" + org
+		c.Network = Network{Topology: "mesh", K: 6, Concentration: 2}
+		c.Router.Kind, c.Router.Queues, c.Router.Routing = "ioq", org, "dor"
+		c.Router.PortMemoryBytes = 2048 * 8 // VOQnet: 72 queues of 28 flits
+		c.Traffic.Pattern, c.Traffic.Process, c.Traffic.HotspotNode = "hotspot-sources", "bernoulli", 8
+		mod(c)
+	})
+}
+
+var ioqOrgs = []string{"1q", "voq-sw", "voq-net"}
+
+// TestIOQDeterminism: every queue organisation gives the same digest under
+// every executor, over saturation with a hot spot.
+func TestIOQDeterminism(t *testing.T) {
+	for _, org := range ioqOrgs {
+		t.Run(org, func(t *testing.T) {
+			r := sameDigestEverywhere(t, ioqSmall(org, func(c *Config) { c.Traffic.LoadOfBisection = 0.8 }))
+			if r.PacketsDelivered == 0 || r.Bisection == nil {
+				t.Fatalf("delivered %d, bisection %v", r.PacketsDelivered, r.Bisection)
+			}
+		})
+	}
+}
+
+// TestIOQInvariantsEveryCycle checks memory accounting, credits and flit
+// conservation after every cycle of a hot-spot run over saturation, and
+// exactly-once delivery at the end of a drained collective.
+func TestIOQInvariantsEveryCycle(t *testing.T) {
+	for _, org := range ioqOrgs {
+		t.Run(org, func(t *testing.T) {
+			mustRun(t, ioqSmall(org, func(c *Config) {
+				c.Traffic.LoadOfBisection = 1
+				c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 300, 600, 0
+			}), Options{Exec: actor.Shards, Workers: 2, Checks: true})
+			r := mustRun(t, ioqSmall(org, func(c *Config) {
+				c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketsPerNode = "uniform", "collective", 20
+			}), Options{Checks: true})
+			if !r.Completed || r.PacketsDelivered != 72*20 {
+				t.Fatalf("collective: completed %v, delivered %d", r.Completed, r.PacketsDelivered)
+			}
+		})
+	}
+}
+
+// TestIOQAcceptedTracksOffered: under uniform traffic (the RECN paper's
+// traffic case #1) below saturation, every organisation accepts the
+// offered load.
+func TestIOQAcceptedTracksOffered(t *testing.T) {
+	for _, org := range ioqOrgs {
+		for _, load := range []float64{0.3, 0.6} {
+			c := ioqSmall(org, func(c *Config) {
+				c.Network = Network{Topology: "mesh", K: 8, Concentration: 1}
+				c.Router.PortMemoryBytes = 128 << 10
+				c.Traffic.Pattern, c.Traffic.LoadOfBisection = "uniform", load
+				c.Measure.WarmupCycles, c.Measure.MeasureCycles = 2000, 8000
+			})
+			r := mustRun(t, c, Options{})
+			if rel := math.Abs(r.AcceptedFlitsPerNodeCycle-r.OfferedFlitsPerNodeCycle) / r.OfferedFlitsPerNodeCycle; rel > 0.03 {
+				t.Errorf("%s at %.1f of 2 x bisection: offered %.4f, accepted %.4f (%.1f%% off)", org, load, r.OfferedFlitsPerNodeCycle, r.AcceptedFlitsPerNodeCycle, 100*rel)
+			}
+			if r.MeasuredUndelivered != 0 {
+				t.Errorf("%s at %.1f: %d measured packets undelivered", org, load, r.MeasuredUndelivered)
+			}
+		}
+	}
+}
