@@ -96,7 +96,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		s := &switches[r]
 		*s = Switch{id: int32(r), sh: sh, wires: n.wires, in0: int32(n.base[r]),
 			ing: make([]memory, P), egr: make([]memory, P), links: make([]outLink, P),
-			lastIn: make([]int32, P), next: make([]int32, P), recv: make([]int32, P), recvQ: make([]int32, P), xf: make([]xfer, P), pl: pool{free: -1}}
+			lastIn: make([]int32, P), next: make([]int32, P), req: make([]uint64, P), recv: make([]int32, P), recvQ: make([]int32, P), xf: make([]xfer, P), pl: pool{free: -1}}
 		for p := range P {
 			s.ing[p], s.egr[p] = mem(), mem()
 			s.recv[p], s.xf[p].src = -1, -1

@@ -166,6 +166,7 @@ type Switch struct {
 	rrOut   int32
 	lastIn  []int32 // per output, the input it granted last
 	next    []int32 // per port, the switch at the far end (-1: an endnode or nothing)
+	req     []uint64 // allocate's scratch: per output, the inputs requesting it
 	ing     []memory
 	egr     []memory
 	links   []outLink
@@ -207,7 +208,9 @@ func (s *Switch) Tick(now clock.Cycle) {
 	}
 	for m := s.conn; m != 0; m &= m - 1 {
 		o := trailing(m)
-		s.links[o].send(now, s.wires, &s.pl, &s.egr[o], s.sh, int(s.next[o]), s.Name)
+		if l := &s.links[o]; l.cur >= 0 || s.egr[o].used > 0 {
+			l.send(now, s.wires, &s.pl, &s.egr[o], s.sh, int(s.next[o]), s.Name)
+		}
 	}
 }
 
@@ -259,7 +262,71 @@ func (s *Switch) allocate(now clock.Cycle) {
 		s.rrOut = 0
 	}
 	free := s.conn &^ s.outBusy
-	for k := int32(0); k < P && free != 0; k++ {
+	var inputs uint64 // free inputs holding packets
+	for p := range s.ing {
+		if s.xf[p].src < 0 && s.ing[p].packets > 0 {
+			inputs |= 1 << p
+		}
+	}
+	if inputs == 0 || free == 0 {
+		return
+	}
+	if s.sh.org == VOQNet {
+		s.allocateScan(now, free, inputs)
+		return
+	}
+	// One queue per input (1q) or per output (voq-sw): the requests are
+	// the routed heads, at most one per input and output pair.
+	req := s.req
+	clear(req)
+	for m := inputs; m != 0; m &= m - 1 {
+		p := trailing(m)
+		ing := &s.ing[p]
+		for i := nextSet(ing.nonEmpty, 0); i >= 0; i = nextSet(ing.nonEmpty, i+1) {
+			pk := &s.pl.p[ing.q[i].head]
+			if int32(uint32(now)-pk.ready) >= 0 {
+				req[pk.out] |= 1 << p
+			}
+		}
+	}
+	for k := int32(0); k < P && free != 0 && inputs != 0; k++ {
+		o := s.rrOut + k
+		if o >= P {
+			o -= P
+		}
+		r := req[o] & inputs
+		if free&(1<<o) == 0 || r == 0 {
+			continue
+		}
+		// Inputs after the one o served last, then the others.
+		after := r &^ (uint64(2)<<s.lastIn[o] - 1)
+		for _, m := range [2]uint64{after, r &^ after} {
+			for ; m != 0; m &= m - 1 {
+				p := trailing(m)
+				i := 0
+				if s.sh.org == VOQSw {
+					i = int(o)
+				}
+				if s.tryGrant(now, p, i, int(o)) {
+					s.lastIn[o] = int32(p)
+					free &^= 1 << o
+					inputs &^= 1 << p
+					break
+				}
+			}
+			if free&(1<<o) == 0 {
+				break
+			}
+		}
+	}
+}
+
+// allocateScan is allocate for VOQnet, whose inputs offer the heads of
+// many queues: each free output, in rotating order, scans the inputs
+// after the one it served last for a queue head routed to it.
+func (s *Switch) allocateScan(now clock.Cycle, free, inputs uint64) {
+	P := int32(len(s.ing))
+	for k := int32(0); k < P && free != 0 && inputs != 0; k++ {
 		o := s.rrOut + k
 		if o >= P {
 			o -= P
@@ -272,12 +339,13 @@ func (s *Switch) allocate(now clock.Cycle) {
 			if p >= P {
 				p -= P
 			}
-			if s.xf[p].src >= 0 || s.ing[p].packets == 0 {
+			if inputs&(1<<p) == 0 {
 				continue
 			}
 			if s.request(now, int(p), int(o)) {
 				s.lastIn[o] = p
 				free &^= 1 << o
+				inputs &^= 1 << p
 				break
 			}
 		}
