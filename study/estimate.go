@@ -9,6 +9,7 @@ import (
 	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/router/ioq"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -35,6 +36,9 @@ type Estimate struct {
 	PeakBytes int64
 	// BuildSeconds is the expected time to check and build the network.
 	BuildSeconds float64
+	// FullMemories says NetworkBytes is the input/output-buffered switch's
+	// bound with every memory full, whatever the load.
+	FullMemories bool
 }
 
 // RuntimeBytes is the memory a run takes beside its network: the program,
@@ -56,8 +60,15 @@ func EstimateRun(cfg Config) (Estimate, error) {
 		return Estimate{}, err
 	}
 	rc := cfg.RouterConfig()
-	fp := router.EstimateFootprint(topo, rc)
-	e := Estimate{Routers: topo.Routers(), Nodes: topo.Nodes(), NetworkBytes: fp.StateBytes + fp.TableBytes, CheckBytes: fp.CheckBytes}
+	var e Estimate
+	if cfg.Router.Kind == "ioq" {
+		// The switch's state grows with what it buffers: its bound, every
+		// memory full, rather than a run below saturation.
+		e = Estimate{Routers: topo.Routers(), Nodes: topo.Nodes(), NetworkBytes: ioq.MostStateBytes(topo, cfg.IOQConfig()), FullMemories: true}
+	} else {
+		fp := router.EstimateFootprint(topo, rc)
+		e = Estimate{Routers: topo.Routers(), Nodes: topo.Nodes(), NetworkBytes: fp.StateBytes + fp.TableBytes, CheckBytes: fp.CheckBytes}
+	}
 	for r := 0; r < topo.Routers(); r++ {
 		e.Ports += topo.Ports(r)
 	}
@@ -85,7 +96,11 @@ func EstimateRun(cfg Config) (Estimate, error) {
 // String is the estimate as validate prints it.
 func (e Estimate) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d routers, %d nodes: about %s to run below saturation (network %s, measurement %s",
+	when := "about %s to run below saturation"
+	if e.FullMemories {
+		when = "at most %s with every switch memory full"
+	}
+	fmt.Fprintf(&b, "%d routers, %d nodes: "+when+" (network %s, measurement %s",
 		e.Routers, e.Nodes, FormatBytes(uint64(e.RunBytes)), FormatBytes(uint64(e.NetworkBytes)), FormatBytes(uint64(e.MeasureBytes)))
 	if e.PolicyBytes > 0 {
 		fmt.Fprintf(&b, ", policy %s", FormatBytes(uint64(e.PolicyBytes)))
@@ -208,7 +223,11 @@ func CheckMemory(cfg Config, jobs int, limit MemoryLimit) error {
 	default:
 		keys = append(keys, fmt.Sprintf("network.k = %d (%d routers)", cfg.Network.K, e.Routers))
 	}
-	keys = append(keys, fmt.Sprintf("router.vcs = %d", cfg.Router.VCs))
+	if cfg.Router.Kind == "ioq" {
+		keys = append(keys, fmt.Sprintf("router.port_memory_bytes = %d (the switch's state is bounded by every memory full)", cfg.Router.PortMemoryBytes))
+	} else {
+		keys = append(keys, fmt.Sprintf("router.vcs = %d", cfg.Router.VCs))
+	}
 	if jobs > 1 {
 		keys = append(keys, fmt.Sprintf("%d runs at once (--jobs)", jobs))
 	}

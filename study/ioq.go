@@ -68,7 +68,7 @@ func (c *Config) IOQConfig() ioq.Config {
 	r := c.Router
 	org, _ := ioq.ParseOrg(r.Queues)
 	return ioq.Config{Org: org, PortMemoryFlits: r.PortMemoryBytes / max(r.FlitBytes, 1), RoutingDelayCycles: r.RoutingDelayCycles,
-		LinkLatencyCycles: r.LinkLatencyCycles, CreditLatencyCycles: r.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(),
+		LinkLatencyCycles: r.LinkLatencyCycles, CreditLatencyCycles: r.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
 		AllowDeadlock: r.AllowDeadlock}
 }
 

@@ -65,6 +65,7 @@ type Config struct {
 	LinkLatencyCycles   int // >= 1, switch-to-switch and adapter links
 	CreditLatencyCycles int // >= 1
 	MaxPacketFlits      int // largest packet the traffic will send
+	MinPacketFlits      int // smallest (0: 1), which bounds the packets a memory holds
 	// AllowDeadlock builds a routing that can deadlock (dimension order on
 	// a torus without datelines), to study deadlock.
 	AllowDeadlock bool

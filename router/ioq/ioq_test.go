@@ -246,3 +246,19 @@ func TestForcedDeadlock(t *testing.T) {
 		t.Fatalf("%d memories stuck on a mesh", total)
 	}
 }
+
+// TestMostStateBytes: the paper's configuration #1 (a 16x16 mesh, 128 KB
+// per port memory, 64-byte packets of 8 flits) fits in a few hundred MB
+// with every memory full, under every organisation.
+func TestMostStateBytes(t *testing.T) {
+	g, _ := link.NewMesh(16, 1)
+	for _, org := range orgs {
+		cfg := testConfig(org, 16384, 8)
+		cfg.MinPacketFlits = 8
+		mb := float64(MostStateBytes(g, cfg)) / (1 << 20)
+		t.Logf("%s: at most %.0f MiB of state with every memory full", org, mb)
+		if mb > 400 {
+			t.Errorf("%s: %.0f MiB with every memory full", org, mb)
+		}
+	}
+}

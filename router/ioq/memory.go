@@ -1,6 +1,7 @@
 package ioq
 
 import (
+	"fmt"
 	"math/bits"
 
 	"github.com/icnsim/icnsim/clock"
@@ -28,12 +29,20 @@ type pkt struct {
 type pool struct {
 	p    []pkt
 	free int32 // first free descriptor, -1 for none
+	// most is the most descriptors the actor can hold at once (its
+	// memories full of the smallest packets): the pool never grows past it.
+	most int32
 }
+
+func newPool(most int) pool { return pool{free: -1, most: int32(most)} }
 
 func (pl *pool) alloc() int32 {
 	if pl.free < 0 {
 		n := len(pl.p)
-		grown := make([]pkt, max(8, 2*n))
+		if n >= int(pl.most) {
+			panic(fmt.Sprintf("ioq: more than %d packet descriptors in one actor: its memories hold more packets than fit", pl.most))
+		}
+		grown := make([]pkt, min(max(8, 2*n), int(pl.most)))
 		copy(grown, pl.p)
 		for i := n; i < len(grown); i++ {
 			grown[i].next = int32(i + 1)

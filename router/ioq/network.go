@@ -3,6 +3,7 @@ package ioq
 import (
 	"context"
 	"fmt"
+	"unsafe"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
@@ -67,6 +68,8 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 	nports := n.base[nr]
 	n.wires = link.NewWires(nports+N, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
 	words := (Q + 63) / 64
+	// A memory holds at most this many packets (all of the smallest size).
+	mostPackets := cfg.PortMemoryFlits / max(cfg.MinPacketFlits, 1)
 	// Queue heads of every memory in one arena: 2 per port and one per
 	// adapter.
 	qArena := make([]queue, (2*nports+N)*Q)
@@ -96,7 +99,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		s := &switches[r]
 		*s = Switch{id: int32(r), sh: sh, wires: n.wires, in0: int32(n.base[r]),
 			ing: make([]memory, P), egr: make([]memory, P), links: make([]outLink, P),
-			lastIn: make([]int32, P), next: make([]int32, P), req: make([]uint64, P), recv: make([]int32, P), recvQ: make([]int32, P), xf: make([]xfer, P), pl: pool{free: -1}}
+			lastIn: make([]int32, P), next: make([]int32, P), req: make([]uint64, P), recv: make([]int32, P), recvQ: make([]int32, P), xf: make([]xfer, P), pl: newPool(2 * P * mostPackets)}
 		for p := range P {
 			s.ing[p], s.egr[p] = mem(), mem()
 			s.recv[p], s.xf[p].src = -1, -1
@@ -121,7 +124,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		a := &adapters[i]
 		*a = Adapter{id: int32(i), first: int32(r), in: int32(nports + i), out: int32(n.base[r] + p), sh: sh, wires: n.wires,
 			src: sources[i], admFree: -1, admQ: make([]queue, N), admNE: make([]uint64, (N+63)/64), xfer: -1,
-			inj: mem(), pl: pool{free: -1}, order: router.NewFlowOrder(N)}
+			inj: mem(), pl: newPool(mostPackets), order: router.NewFlowOrder(N)}
 		if sinks != nil {
 			a.sink = sinks[i]
 		}
@@ -144,6 +147,32 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		n.units = append(n.units, first[u])
 	}
 	return n, nil
+}
+
+// MostStateBytes bounds the memory a network of cfg on t can take: its
+// wires, queue heads and bitsets, the switches' per-port state, and every
+// descriptor pool grown to hold its memories full of the smallest packets
+// (not the admission queues, unbounded like any source queue). It builds
+// nothing.
+func MostStateBytes(t link.Topology, cfg Config) int64 {
+	g, ok := t.(*link.Grid2D)
+	if !ok {
+		return 0
+	}
+	P, N, S := int64(4+g.C), int64(g.Nodes()), int64(g.Routers())
+	Q := int64(queuesPer(cfg.Org, int(P), int(N)))
+	most := int64(cfg.PortMemoryFlits / max(cfg.MinPacketFlits, 1))
+	pk, q := int64(unsafe.Sizeof(pkt{})), int64(unsafe.Sizeof(queue{}))
+	slots := int64(1)
+	for slots <= int64(max(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)) {
+		slots *= 2
+	}
+	b := (S*P + N) * slots * link.WireSlotBytes
+	b += (2*S*P + N) * Q * (q + 1) // queue heads and a bit each (rounded up)
+	b += S * (int64(unsafe.Sizeof(Switch{})) + P*(2*int64(unsafe.Sizeof(memory{}))+int64(unsafe.Sizeof(outLink{}))+int64(unsafe.Sizeof(xfer{}))+5*8+Q*4))
+	b += S * 2 * P * most * pk
+	b += N * (int64(unsafe.Sizeof(Adapter{})) + most*pk + N*(q+4+1))
+	return b
 }
 
 // Topology is the network's topology.

@@ -164,8 +164,8 @@ type Switch struct {
 	conn    uint64 // ports with something attached
 	outBusy uint64 // egress ports receiving a packet through the crossbar
 	rrOut   int32
-	lastIn  []int32 // per output, the input it granted last
-	next    []int32 // per port, the switch at the far end (-1: an endnode or nothing)
+	lastIn  []int32  // per output, the input it granted last
+	next    []int32  // per port, the switch at the far end (-1: an endnode or nothing)
 	req     []uint64 // allocate's scratch: per output, the inputs requesting it
 	ing     []memory
 	egr     []memory
