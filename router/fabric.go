@@ -1,6 +1,8 @@
 package router
 
 import (
+	"fmt"
+
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
@@ -62,3 +64,13 @@ func (n *Network) LastDelivery() clock.Cycle {
 
 // CountPerDestination is NI i's CountPerDestination.
 func (n *Network) CountPerDestination(i int) *PacketCounts { return n.NIs[i].CountPerDestination() }
+
+// DeliveryCheck is CheckDelivery's verdict from a network's totals: the
+// packets its sources injected and its sinks received, and the sums of
+// their PacketHash on each side.
+func DeliveryCheck(injected, delivered, sentHash, recvHash uint64) error {
+	if injected != delivered || sentHash != recvHash {
+		return fmt.Errorf("delivery check failed: %d packets injected, %d delivered, hash sums %x and %x", injected, delivered, sentHash, recvHash)
+	}
+	return nil
+}

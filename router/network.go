@@ -562,8 +562,5 @@ func (n *Network) CheckDelivery() error {
 		sent += ni.sentHash
 		recv += ni.recvHash
 	}
-	if inj != del || sent != recv {
-		return fmt.Errorf("delivery check failed: %d packets injected, %d delivered, hash sums %x and %x", inj, del, sent, recv)
-	}
-	return nil
+	return DeliveryCheck(inj, del, sent, recv)
 }

@@ -8,12 +8,6 @@ import (
 	"github.com/icnsim/icnsim/router"
 )
 
-// admPkt is a packet in an admission queue.
-type admPkt struct {
-	p    router.Packet
-	next int32
-}
-
 // Adapter is an endnode's input adapter and sink (an actor). Generated
 // packets wait in admission queues, one per destination (VOQnet style,
 // unbounded, their waiting counted in latency); a round-robin arbiter
@@ -33,20 +27,19 @@ type Adapter struct {
 	sink    router.Sink
 	staging router.SourceQueue
 
-	adm      []admPkt
-	admFree  int32
-	admQ     []queue // per destination (head, tail; flits unused)
-	admNE    []uint64
-	admRR    int32
-	admCount int32
-	xfer     int32 // descriptor being filled in the injection memory, -1 none
-	xferQ    int32
-	inj      memory
-	link     outLink
-	pl       pool
-	seq      uint32
-	reasm    router.Reassembly
-	order    router.FlowOrder
+	// adm holds the admission queues, one per destination, of packets
+	// whose descriptors (head flits, nothing arrived) are in admPool,
+	// which has no bound: like any source queue they wait unbounded.
+	adm     memory
+	admPool pool
+	xfer    int32 // descriptor being filled in the injection memory, -1 none
+	xferQ   int32
+	inj     memory
+	link    outLink
+	pl      pool
+	seq     uint32
+	reasm   router.Reassembly
+	order   router.FlowOrder
 
 	// Counters (read only while the adapter is paused).
 	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
@@ -61,17 +54,13 @@ func (a *Adapter) Name() string { return a.sh.topo.NodeName(int(a.id)) }
 
 // Queued is the number of packets generated and not yet moved into the
 // injection memory.
-func (a *Adapter) Queued() int { return a.staging.Len() + int(a.admCount) }
+func (a *Adapter) Queued() int { return a.staging.Len() + int(a.adm.packets) }
 
 // Tick advances the adapter by one cycle.
 func (a *Adapter) Tick(now clock.Cycle) {
 	f, cq, hasF, hasC := a.wires.Poll(int(a.in), now)
-	if hasC {
-		c := a.link.credit(int(cq))
-		*c++
-		if *c > a.linkCap() {
-			panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection queue %d", a.Name(), now, cq))
-		}
+	if hasC && !a.link.creditBack(int(cq), a.sh) {
+		panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection queue %d", a.Name(), now, cq))
 	}
 	if hasF {
 		a.receive(now, f)
@@ -83,7 +72,7 @@ func (a *Adapter) Tick(now clock.Cycle) {
 			a.PacketsGenerated++
 		}
 	}
-	if a.xfer < 0 && a.admCount > 0 {
+	if a.xfer < 0 && a.adm.packets > 0 {
 		a.startTransfer()
 	}
 	if a.xfer >= 0 {
@@ -94,7 +83,7 @@ func (a *Adapter) Tick(now clock.Cycle) {
 			a.xfer = -1
 		}
 	}
-	p, sent := a.link.send(now, a.wires, &a.pl, &a.inj, a.sh, int(a.first), a.Name)
+	p, sent := a.link.send(now, a.wires, &a.pl, &a.inj, a.sh, int(a.first), a)
 	if sent {
 		a.FlitsInjected++
 	}
@@ -110,73 +99,39 @@ func (a *Adapter) Tick(now clock.Cycle) {
 	}
 }
 
-// linkCap is the credit capacity of the injection link, per counter.
-func (a *Adapter) linkCap() int32 {
-	if len(a.link.credits) > 1 {
-		return a.sh.queueCap
-	}
-	return a.sh.memFlits
-}
-
+// admit queues a generated packet in the admission queue of its
+// destination.
 func (a *Adapter) admit(p router.Packet) {
-	if a.admFree < 0 {
-		n := len(a.adm)
-		grown := make([]admPkt, max(8, 2*n))
-		copy(grown, a.adm)
-		for i := n; i < len(grown); i++ {
-			grown[i].next = int32(i + 1)
-		}
-		grown[len(grown)-1].next = -1
-		a.adm, a.admFree = grown, int32(n)
-	}
-	d := a.admFree
-	a.admFree = a.adm[d].next
-	a.adm[d] = admPkt{p: p, next: -1}
-	q := &a.admQ[p.Dst]
-	if q.tail < 0 {
-		q.head = d
-		a.admNE[p.Dst>>6] |= 1 << (p.Dst & 63)
-	} else {
-		a.adm[q.tail].next = d
-	}
-	q.tail = d
-	a.admCount++
+	d := a.admPool.alloc()
+	a.admPool.p[d].hdr = link.Flit{Src: a.id, Dst: p.Dst, Size: p.Size, Class: p.Class, Gen: p.Gen}
+	a.adm.push(&a.admPool, int(p.Dst), d, 0) // admission counts packets, not flits
 }
 
 // startTransfer moves the head packet of the next admission queue (round
 // robin over destinations) whose injection queue has room for it.
 func (a *Adapter) startTransfer() {
-	n := len(a.admQ)
+	m := &a.adm
 	for pass := 0; pass < 2; pass++ {
-		lo, hi := int(a.admRR), n
+		lo, hi := int(m.rr), len(m.q)
 		if pass == 1 {
-			lo, hi = 0, int(a.admRR)
+			lo, hi = 0, int(m.rr)
 		}
-		for dst := nextSet(a.admNE, lo); dst >= 0 && dst < hi; dst = nextSet(a.admNE, dst+1) {
-			q := &a.admQ[dst]
-			pk := a.adm[q.head].p
-			iq := a.sh.queueAt(int(a.first), pk.Dst)
-			size := int32(pk.Size)
+		for dst := nextSet(m.nonEmpty, lo); dst >= 0 && dst < hi; dst = nextSet(m.nonEmpty, dst+1) {
+			hdr := a.admPool.p[m.q[dst].head].hdr
+			iq := a.sh.queueAt(int(a.first), hdr.Dst)
+			size := int32(hdr.Size)
 			if a.inj.reserved+size > a.sh.memFlits || a.inj.q[iq].reserved+size > a.sh.queueCap {
 				continue
 			}
-			d := q.head
-			q.head = a.adm[d].next
-			if q.head < 0 {
-				q.tail = -1
-				a.admNE[dst>>6] &^= 1 << (dst & 63)
-			}
-			a.adm[d].next = a.admFree
-			a.admFree = d
-			a.admCount--
+			m.pop(&a.admPool, dst)
 			id := a.pl.alloc()
 			p := &a.pl.p[id]
-			p.hdr = link.Flit{Src: a.id, Dst: pk.Dst, Seq: a.seq, Size: pk.Size, Class: pk.Class, Gen: pk.Gen}
-			p.have, p.sent = 0, 0
+			hdr.Seq = a.seq
+			p.hdr, p.have, p.sent = hdr, 0, 0
 			a.seq++
 			a.inj.push(&a.pl, iq, id, size)
 			a.xfer, a.xferQ = id, int32(iq)
-			a.admRR = int32(dst + 1)
+			m.rr = int32(dst + 1)
 			return
 		}
 	}

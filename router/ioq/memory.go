@@ -80,7 +80,7 @@ type memory struct {
 	moved    clock.Cycle // the last cycle a flit left (or arrived into an empty memory)
 }
 
-func newMemory(queues int, qs []queue, words []uint64) memory {
+func newMemory(qs []queue, words []uint64) memory {
 	for i := range qs {
 		qs[i] = queue{head: -1, tail: -1}
 	}

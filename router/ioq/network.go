@@ -3,6 +3,7 @@ package ioq
 import (
 	"context"
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/icnsim/icnsim/actor"
@@ -56,7 +57,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 	}
 	P, N := 4+g.C, g.Nodes()
 	Q := queuesPer(cfg.Org, P, N)
-	sh := &shared{topo: g, k: g.K, c: g.C, ports: P, nodes: N, org: cfg.Org, queues: Q,
+	sh := &shared{topo: g, k: g.K, c: g.C, org: cfg.Org,
 		queueCap: int32(cfg.QueueFlits(P, N)), memFlits: int32(cfg.PortMemoryFlits), delay: uint32(cfg.RoutingDelayCycles),
 		wrap: g.Wrap, perQueueC: cfg.Org != OneQ}
 	n := &Network{Topo: g, Cfg: cfg, sh: sh}
@@ -78,8 +79,11 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		qs := qArena[:Q:Q]
 		ws := wArena[:words:words]
 		qArena, wArena = qArena[Q:], wArena[words:]
-		return newMemory(Q, qs, ws)
+		return newMemory(qs, ws)
 	}
+	// The admission queues: one per destination at every adapter.
+	admWords := (N + 63) / 64
+	admQs, admWs := make([]queue, N*N), make([]uint64, N*admWords)
 	credits := func(toSwitch bool) []int32 {
 		if toSwitch && cfg.Org != OneQ {
 			c := make([]int32, Q)
@@ -123,13 +127,10 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		r, p := g.NodePort(i)
 		a := &adapters[i]
 		*a = Adapter{id: int32(i), first: int32(r), in: int32(nports + i), out: int32(n.base[r] + p), sh: sh, wires: n.wires,
-			src: sources[i], admFree: -1, admQ: make([]queue, N), admNE: make([]uint64, (N+63)/64), xfer: -1,
-			inj: mem(), pl: newPool(mostPackets), order: router.NewFlowOrder(N)}
+			src: sources[i], adm: newMemory(admQs[i*N:(i+1)*N:(i+1)*N], admWs[i*admWords:(i+1)*admWords:(i+1)*admWords]),
+			admPool: newPool(math.MaxInt32), xfer: -1, inj: mem(), pl: newPool(mostPackets), order: router.NewFlowOrder(N)}
 		if sinks != nil {
 			a.sink = sinks[i]
-		}
-		for d := range a.admQ {
-			a.admQ[d] = queue{head: -1, tail: -1}
 		}
 		a.link = outLink{wire: int32(n.base[r] + p), cur: -1, toSwitch: false, credits: credits(true)}
 		n.Adapters[i] = a
@@ -263,8 +264,5 @@ func (n *Network) CheckDelivery() error {
 		sent += a.sentHash
 		recv += a.recvHash
 	}
-	if inj != del || sent != recv {
-		return fmt.Errorf("delivery check failed: %d packets injected, %d delivered, hash sums %x and %x", inj, del, sent, recv)
-	}
-	return nil
+	return router.DeliveryCheck(inj, del, sent, recv)
 }

@@ -11,10 +11,7 @@ import (
 type shared struct {
 	topo      *link.Grid2D
 	k, c      int
-	ports     int // per switch: 4 network ports, then c node ports
-	nodes     int
 	org       Org
-	queues    int   // per memory
 	queueCap  int32 // flits per queue (the memory under 1q)
 	memFlits  int32
 	delay     uint32
@@ -31,36 +28,37 @@ func (sh *shared) route(s int, dst int32) int {
 	}
 	x, y, tx, ty := s%sh.k, s/sh.k, r%sh.k, r/sh.k
 	if x != tx {
-		if sh.wrap {
-			if (tx-x+sh.k)%sh.k <= sh.k/2 {
-				return link.PortXPlus
-			}
-			return link.PortXMinus
-		}
-		if tx > x {
-			return link.PortXPlus
-		}
-		return link.PortXMinus
+		return sh.towards(x, tx, link.PortXPlus, link.PortXMinus)
 	}
+	return sh.towards(y, ty, link.PortYPlus, link.PortYMinus)
+}
+
+// towards is the port, plus or minus, from coordinate from to to in one
+// dimension.
+func (sh *shared) towards(from, to, plus, minus int) int {
 	if sh.wrap {
-		if (ty-y+sh.k)%sh.k <= sh.k/2 {
-			return link.PortYPlus
+		if (to-from+sh.k)%sh.k <= sh.k/2 {
+			return plus
 		}
-		return link.PortYMinus
+		return minus
 	}
-	if ty > y {
-		return link.PortYPlus
+	if to > from {
+		return plus
 	}
-	return link.PortYMinus
+	return minus
 }
 
 // queueAt is the queue, in a memory of switch s (ingress) or of the
 // adapters and egress ports feeding switch s, of a packet to dst: the one
 // queue (1q), the output port it will take at s (VOQsw) or its
-// destination (VOQnet).
+// destination (VOQnet). s < 0 is an endnode (an egress port towards it),
+// where VOQsw has nothing left to route: queue 0.
 func (sh *shared) queueAt(s int, dst int32) int {
 	switch sh.org {
 	case VOQSw:
+		if s < 0 {
+			return 0
+		}
 		return sh.route(s, dst)
 	case VOQNet:
 		return int(dst)
@@ -86,11 +84,22 @@ func (l *outLink) credit(q int) *int32 {
 	return &l.credits[q]
 }
 
+// creditBack counts a credit returned for far-end queue q and reports
+// whether its counter stays within the far memory's (or queue's) capacity.
+func (l *outLink) creditBack(q int, sh *shared) bool {
+	c := l.credit(q)
+	*c++
+	if len(l.credits) > 1 {
+		return *c <= sh.queueCap
+	}
+	return *c <= sh.memFlits
+}
+
 // send moves the next flit of memory m onto link l, starting the next
 // packet (round robin over m's queues) whose first flit is present and
 // whose whole size the far memory has credits for (virtual cut-through).
 // next is the switch at the far end (-1: an endnode), for the far queue.
-func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh *shared, next int, name func() string) (started *pkt, sent bool) {
+func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh *shared, next int, who actorName) (started *pkt, sent bool) {
 	if l.cur < 0 {
 		if m.used == 0 {
 			return nil, false
@@ -105,11 +114,7 @@ func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh 
 				if p.have == 0 {
 					continue
 				}
-				far := 0
-				if next >= 0 {
-					far = sh.queueAt(next, p.hdr.Dst)
-				}
-				c := l.credit(far)
+				c := l.credit(sh.queueAt(next, p.hdr.Dst))
 				if *c < int32(p.hdr.Size) {
 					continue
 				}
@@ -130,7 +135,7 @@ func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh 
 	}
 	slot, ok := ws.FlitSlot(int(l.wire), now)
 	if !ok {
-		panic(fmt.Sprintf("%s at cycle %d: second flit sent in one cycle", name(), now))
+		panic(fmt.Sprintf("%s at cycle %d: second flit sent in one cycle", who.Name(), now))
 	}
 	*slot = p.hdr
 	slot.Index = p.sent
@@ -145,6 +150,9 @@ func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh 
 	}
 	return started, true
 }
+
+// actorName is the actor that owns a link, for its panics.
+type actorName interface{ Name() string }
 
 // xfer is a packet crossing the crossbar from an ingress port.
 type xfer struct {
@@ -189,12 +197,8 @@ func (s *Switch) Tick(now clock.Cycle) {
 	for m := s.conn; m != 0; m &= m - 1 {
 		p := trailing(m)
 		f, cq, hasF, hasC := s.wires.Poll(int(s.in0)+p, now)
-		if hasC {
-			c := s.links[p].credit(int(cq))
-			*c++
-			if *c > s.capOf(p) {
-				panic(fmt.Sprintf("%s at cycle %d: credit overflow on %s queue %d", s.Name(), now, s.sh.topo.PortName(int(s.id), p), cq))
-			}
+		if hasC && !s.links[p].creditBack(int(cq), s.sh) {
+			panic(fmt.Sprintf("%s at cycle %d: credit overflow on %s queue %d", s.Name(), now, s.sh.topo.PortName(int(s.id), p), cq))
 		}
 		if hasF {
 			s.arrive(now, p, f)
@@ -209,17 +213,9 @@ func (s *Switch) Tick(now clock.Cycle) {
 	for m := s.conn; m != 0; m &= m - 1 {
 		o := trailing(m)
 		if l := &s.links[o]; l.cur >= 0 || s.egr[o].used > 0 {
-			l.send(now, s.wires, &s.pl, &s.egr[o], s.sh, int(s.next[o]), s.Name)
+			l.send(now, s.wires, &s.pl, &s.egr[o], s.sh, int(s.next[o]), s)
 		}
 	}
-}
-
-// capOf is the credit capacity of the link out of port p, per counter.
-func (s *Switch) capOf(p int) int32 {
-	if len(s.links[p].credits) > 1 {
-		return s.sh.queueCap
-	}
-	return s.sh.memFlits
 }
 
 func (s *Switch) arrive(now clock.Cycle, p int, f *link.Flit) {
@@ -386,11 +382,7 @@ func (s *Switch) tryGrant(now clock.Cycle, p, i, o int) bool {
 		return false
 	}
 	e := &s.egr[o]
-	next := int(s.next[o])
-	q := 0
-	if next >= 0 || s.sh.org == VOQNet {
-		q = s.sh.queueAt(max(next, 0), pk.hdr.Dst)
-	}
+	q := s.sh.queueAt(int(s.next[o]), pk.hdr.Dst)
 	size := int32(pk.hdr.Size)
 	if e.reserved+size > s.sh.memFlits || e.q[q].reserved+size > s.sh.queueCap {
 		return false
