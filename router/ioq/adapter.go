@@ -5,6 +5,7 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/policies/recn"
 	"github.com/icnsim/icnsim/router"
 )
 
@@ -40,6 +41,11 @@ type Adapter struct {
 	seq     uint32
 	reasm   router.Reassembly
 	order   router.FlowOrder
+	// RECN (nil under the other organisations): the injection side's SAQs,
+	// the control lanes of the network and the messages for the link.
+	rp   *recnPort
+	ctrl []link.Lane[recn.Msg]
+	pend ctrlFIFO
 
 	// Counters (read only while the adapter is paused).
 	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
@@ -65,6 +71,9 @@ func (a *Adapter) Tick(now clock.Cycle) {
 	if hasF {
 		a.receive(now, f)
 	}
+	if a.rp != nil {
+		a.recnStep(now)
+	}
 	if now >= a.nextGen {
 		a.nextGen = a.src.Generate(now, &a.staging)
 		for a.staging.Len() > 0 {
@@ -73,7 +82,7 @@ func (a *Adapter) Tick(now clock.Cycle) {
 		}
 	}
 	if a.xfer < 0 && a.adm.packets > 0 {
-		a.startTransfer()
+		a.startTransfer(now)
 	}
 	if a.xfer >= 0 {
 		p := &a.pl.p[a.xfer]
@@ -83,9 +92,15 @@ func (a *Adapter) Tick(now clock.Cycle) {
 			a.xfer = -1
 		}
 	}
+	if a.rp != nil && sendControl(now, &a.pend, &a.ctrl[a.out], &a.link, &a.pl, a.sh.dedicated) && !a.sh.dedicated {
+		return
+	}
 	p, sent := a.link.send(now, a.wires, &a.pl, &a.inj, a.sh, int(a.first), a)
 	if sent {
 		a.FlitsInjected++
+		if a.rp != nil && (a.link.lastQ > 0 || a.link.poppedMarker >= 0) {
+			a.recnDeparted(int(a.link.lastQ), a.link.poppedMarker)
+		}
 	}
 	if p != nil {
 		// The head of a new packet leaves this cycle.
@@ -109,7 +124,7 @@ func (a *Adapter) admit(p router.Packet) {
 
 // startTransfer moves the head packet of the next admission queue (round
 // robin over destinations) whose injection queue has room for it.
-func (a *Adapter) startTransfer() {
+func (a *Adapter) startTransfer(now clock.Cycle) {
 	m := &a.adm
 	for pass := 0; pass < 2; pass++ {
 		lo, hi := int(m.rr), len(m.q)
@@ -118,7 +133,10 @@ func (a *Adapter) startTransfer() {
 		}
 		for dst := nextSet(m.nonEmpty, lo); dst >= 0 && dst < hi; dst = nextSet(m.nonEmpty, dst+1) {
 			hdr := a.admPool.p[m.q[dst].head].hdr
-			iq := a.sh.queueAt(int(a.first), hdr.Dst)
+			iq, line := a.sh.queueAt(int(a.first), hdr.Dst), -1
+			if a.rp != nil {
+				iq, line = a.sh.recnQueue(a.rp, int(a.first), hdr.Dst, 0)
+			}
 			size := int32(hdr.Size)
 			if a.inj.reserved+size > a.sh.memFlits || a.inj.q[iq].reserved+size > a.sh.queueCap {
 				continue
@@ -132,6 +150,9 @@ func (a *Adapter) startTransfer() {
 			a.inj.push(&a.pl, iq, id, size)
 			a.xfer, a.xferQ = id, int32(iq)
 			m.rr = int32(dst + 1)
+			if line >= 0 {
+				a.rp.Enqueued(int64(now), line)
+			}
 			return
 		}
 	}

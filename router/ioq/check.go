@@ -116,6 +116,14 @@ func (n *Network) Check(next clock.Cycle) error {
 			if err := n.sh.checkMemory(&s.pl, &s.egr[p], t.PortName(r, p)+" egress"); err != nil {
 				return fmt.Errorf("cycle %d: %w", next, err)
 			}
+			if s.rc != nil {
+				if err := s.rc.ing[p].check(t.PortName(r, p) + " ingress"); err != nil {
+					return fmt.Errorf("cycle %d: %w", next, err)
+				}
+				if err := s.rc.egr[p].check(t.PortName(r, p) + " egress"); err != nil {
+					return fmt.Errorf("cycle %d: %w", next, err)
+				}
+			}
 			if x := s.xf[p]; x.src >= 0 {
 				busy |= 1 << x.out
 			}
@@ -140,6 +148,11 @@ func (n *Network) Check(next clock.Cycle) error {
 	for i, a := range n.Adapters {
 		if err := n.sh.checkMemory(&a.pl, &a.inj, a.Name()+" injection"); err != nil {
 			return fmt.Errorf("cycle %d: %w", next, err)
+		}
+		if a.rp != nil {
+			if err := a.rp.check(a.Name() + " injection"); err != nil {
+				return fmt.Errorf("cycle %d: %w", next, err)
+			}
 		}
 		r, p := t.NodePort(i)
 		if err := n.checkLink(next, &a.link, &a.pl, int(a.in), r, &n.Switches[r].ing[p], a.Name()+"->"+t.PortName(r, p)); err != nil {

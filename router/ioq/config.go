@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/icnsim/icnsim/policies/recn"
 )
 
 // Org is a queue organisation: how the memory of a port is divided into
@@ -21,9 +23,14 @@ const (
 	// VOQNet divides every port memory equally into a queue per
 	// destination endnode, with credits per queue.
 	VOQNet
+	// RECN shares every port memory among detection queues (ingress, one
+	// per output port) or a standard queue (egress, adapters) and up to
+	// RECN.SAQs set-aside queues allocated by package policies/recn, with
+	// credits per port and Xon/Xoff per SAQ.
+	RECN
 )
 
-var orgNames = map[string]Org{"1q": OneQ, "voq-sw": VOQSw, "voq-net": VOQNet}
+var orgNames = map[string]Org{"1q": OneQ, "voq-sw": VOQSw, "voq-net": VOQNet, "recn": RECN}
 
 // Orgs lists the organisations' names.
 func Orgs() []string {
@@ -69,10 +76,28 @@ type Config struct {
 	// AllowDeadlock builds a routing that can deadlock (dimension order on
 	// a torus without datelines), to study deadlock.
 	AllowDeadlock bool
+	// RECN configures the recn organisation (recn.Defaults for the paper's).
+	RECN recn.Config
+	// DedicatedControl sends RECN's control messages on lanes of their own;
+	// by default they share the link with data, as the paper's control
+	// packets do (a message takes the link for a cycle, never inside a
+	// packet that is flowing, and goes before the next data packet).
+	DedicatedControl bool
 }
 
-// queuesPer is the number of queues of every port memory under org o on a
-// network of the given ports per switch and nodes.
+// memQueues is the number of queues laid out in every port memory: the
+// split of queuesPer, or under RECN the detection queues (the standard
+// queue is the first) and the SAQs after them.
+func (c Config) memQueues(ports, nodes int) int {
+	if c.Org == RECN {
+		return ports + c.RECN.SAQs
+	}
+	return queuesPer(c.Org, ports, nodes)
+}
+
+// queuesPer is the number of queues that share every port memory equally
+// under org o on a network of the given ports per switch and nodes (1 for
+// the organisations whose queues share the whole memory).
 func queuesPer(o Org, ports, nodes int) int {
 	switch o {
 	case VOQSw:
@@ -106,6 +131,14 @@ func (c Config) Validate(ports, nodes int) (setting string, err error) {
 		return "latency", fmt.Errorf("link and credit latencies must be >= 1 cycle")
 	case c.RoutingDelayCycles < 0:
 		return "delay", fmt.Errorf("routing delay %d: >= 0 cycles", c.RoutingDelayCycles)
+	}
+	if c.Org == RECN {
+		if setting, err := c.RECN.Validate(c.PortMemoryFlits); err != nil {
+			return "recn." + setting, err
+		}
+		if ports+c.RECN.SAQs > 64 {
+			return "recn.saqs", fmt.Errorf("%d SAQs beside %d detection queues per port: at most 64 queues per port memory (allowed: up to %d SAQs)", c.RECN.SAQs, ports, 64-ports)
+		}
 	}
 	return "", nil
 }

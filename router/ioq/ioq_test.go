@@ -10,6 +10,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/policies/recn"
 	"github.com/icnsim/icnsim/router"
 )
 
@@ -72,7 +73,7 @@ func (s *digestSink) Delivered(now clock.Cycle, f *link.Flit) {
 }
 
 func testConfig(org Org, memFlits, size int) Config {
-	return Config{Org: org, PortMemoryFlits: memFlits, RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: size}
+	return Config{Org: org, PortMemoryFlits: memFlits, RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: size, RECN: recn.Defaults(memFlits)}
 }
 
 // run runs n to cycle to under exec, checking every invariant after every
@@ -105,7 +106,7 @@ func runFrom(t *testing.T, n *Network, exec actor.Kind, workers int, from, to cl
 	}
 }
 
-var orgs = []Org{OneQ, VOQSw, VOQNet}
+var orgs = []Org{OneQ, VOQSw, VOQNet, RECN}
 
 func TestZeroLoadLatency(t *testing.T) {
 	for _, org := range orgs {
@@ -187,7 +188,7 @@ func TestInvariantsUnderLoad(t *testing.T) {
 			if err := n.Check(40000); err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: %d packets, %d flit hops", org, tot.PacketsDelivered, tot.FlitHops)
+			t.Logf("%s: %d packets, %d flit hops, SAQs %+v", org, tot.PacketsDelivered, tot.FlitHops, n.SAQs())
 		})
 	}
 }

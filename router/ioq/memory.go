@@ -19,7 +19,9 @@ type pkt struct {
 	sent  uint16 // flits departed from it
 	ready uint32 // low 32 bits of the cycle its head may first request the crossbar
 	out   uint8  // output port at this switch (ingress memories)
-	_     [3]byte
+	// marker: a RECN in-order pointer waits for this packet to leave.
+	marker bool
+	_      [2]byte
 }
 
 // pool holds the packet descriptors of one actor, with a free list. It
@@ -52,7 +54,7 @@ func (pl *pool) alloc() int32 {
 	}
 	d := pl.free
 	pl.free = pl.p[d].next
-	pl.p[d].next = -1
+	pl.p[d].next, pl.p[d].marker = -1, false
 	return d
 }
 
@@ -73,6 +75,7 @@ type queue struct {
 type memory struct {
 	q        []queue
 	nonEmpty []uint64 // bit i: queue i holds a packet
+	mute     uint64   // bit i: queue i may not send (RECN's blocked and stopped SAQs)
 	rr       int32    // the queue after the last one served
 	used     int32    // flits present
 	reserved int32    // flits of the packets it holds, arrived or not

@@ -9,6 +9,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/policies/recn"
 	"github.com/icnsim/icnsim/router"
 )
 
@@ -37,6 +38,9 @@ func Check(t link.Topology, cfg Config) error {
 	if g.NodeChannels() != 1 || len(g.Loops) > 0 {
 		return fmt.Errorf("the input/output-buffered switch attaches every endnode by one channel")
 	}
+	if g.Wrap && cfg.Org == RECN {
+		return fmt.Errorf("RECN matches congested points on the routes of dimension-order routing on a mesh; a torus without virtual channels is not supported (use a mesh)")
+	}
 	if g.Wrap && !cfg.AllowDeadlock {
 		return &router.DeadlockError{Msg: "dimension-order routing on a torus without datelines can deadlock (the switch has no virtual channels); allowed only with allow_deadlock, to study deadlock"}
 	}
@@ -56,10 +60,11 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		return nil, fmt.Errorf("%d sources for %d nodes", len(sources), g.Nodes())
 	}
 	P, N := 4+g.C, g.Nodes()
-	Q := queuesPer(cfg.Org, P, N)
+	Q := cfg.memQueues(P, N)
 	sh := &shared{topo: g, k: g.K, c: g.C, org: cfg.Org,
 		queueCap: int32(cfg.QueueFlits(P, N)), memFlits: int32(cfg.PortMemoryFlits), delay: uint32(cfg.RoutingDelayCycles),
-		wrap: g.Wrap, perQueueC: cfg.Org != OneQ}
+		wrap: g.Wrap, perQueueC: cfg.Org == VOQSw || cfg.Org == VOQNet,
+		recn: cfg.RECN, mesh: recn.Mesh{K: g.K, C: g.C}, dedicated: cfg.DedicatedControl}
 	n := &Network{Topo: g, Cfg: cfg, sh: sh}
 	nr := g.Routers()
 	n.base = make([]int, nr+1)
@@ -68,6 +73,13 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 	}
 	nports := n.base[nr]
 	n.wires = link.NewWires(nports+N, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
+	var ctrl []link.Lane[recn.Msg]
+	if cfg.Org == RECN {
+		ctrl = make([]link.Lane[recn.Msg], nports+N)
+		for w := range ctrl {
+			ctrl[w].Init("recn control", cfg.LinkLatencyCycles)
+		}
+	}
 	words := (Q + 63) / 64
 	// A memory holds at most this many packets (all of the smallest size).
 	mostPackets := cfg.PortMemoryFlits / max(cfg.MinPacketFlits, 1)
@@ -85,7 +97,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 	admWords := (N + 63) / 64
 	admQs, admWs := make([]queue, N*N), make([]uint64, N*admWords)
 	credits := func(toSwitch bool) []int32 {
-		if toSwitch && cfg.Org != OneQ {
+		if toSwitch && sh.perQueueC {
 			c := make([]int32, Q)
 			for i := range c {
 				c[i] = sh.queueCap
@@ -119,6 +131,10 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 				s.links[p] = outLink{wire: int32(nports + peer.Node), cur: -1, credits: credits(false)}
 			}
 		}
+		if ctrl != nil {
+			s.ctrl = ctrl
+			s.rc = &recnSwitch{ing: newRECNPorts(sh, r, P, s.ing, recn.Ingress), egr: newRECNPorts(sh, r, P, s.egr, recn.Egress), pend: make([]ctrlFIFO, P)}
+		}
 		n.Switches[r] = s
 	}
 	adapters := make([]Adapter, N)
@@ -133,6 +149,11 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 			a.sink = sinks[i]
 		}
 		a.link = outLink{wire: int32(n.base[r] + p), cur: -1, toSwitch: false, credits: credits(true)}
+		if ctrl != nil {
+			a.ctrl = ctrl
+			a.rp = &recnPort{q: saqs{m: &a.inj, base: int32(P)}, markers: make([]int32, cfg.RECN.SAQs)}
+			a.rp.Init(&sh.recn, recn.Egress, -1, 0, make([]recn.Line, cfg.RECN.SAQs), &a.rp.q)
+		}
 		n.Adapters[i] = a
 	}
 	// Actors: each switch followed by its adapters; units follow the grid's rows.
@@ -161,7 +182,7 @@ func MostStateBytes(t link.Topology, cfg Config) int64 {
 		return 0
 	}
 	P, N, S := int64(4+g.C), int64(g.Nodes()), int64(g.Routers())
-	Q := int64(queuesPer(cfg.Org, int(P), int(N)))
+	Q := int64(cfg.memQueues(int(P), int(N)))
 	most := int64(cfg.PortMemoryFlits / max(cfg.MinPacketFlits, 1))
 	pk, q := int64(unsafe.Sizeof(pkt{})), int64(unsafe.Sizeof(queue{}))
 	slots := int64(1)
@@ -173,6 +194,14 @@ func MostStateBytes(t link.Topology, cfg Config) int64 {
 	b += S * (int64(unsafe.Sizeof(Switch{})) + P*(2*int64(unsafe.Sizeof(memory{}))+int64(unsafe.Sizeof(outLink{}))+int64(unsafe.Sizeof(xfer{}))+5*8+Q*4))
 	b += S * 2 * P * most * pk
 	b += N * (int64(unsafe.Sizeof(Adapter{})) + most*pk + N*(q+4+1))
+	if cfg.Org == RECN {
+		// CAM lines and in-order pointers per memory, a control lane per
+		// wire, a switch's RECN state.
+		line := int64(unsafe.Sizeof(recn.Line{})) + 4 + int64(unsafe.Sizeof(recnPort{}))/int64(max(cfg.RECN.SAQs, 1))
+		b += (2*S*P + N) * int64(cfg.RECN.SAQs) * line
+		b += (S*P + N) * (int64(unsafe.Sizeof(link.Lane[recn.Msg]{})) + slots*16)
+		b += S * int64(unsafe.Sizeof(recnSwitch{}))
+	}
 	return b
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/policies/recn"
 )
 
 // shared is what every switch and adapter of a network has alike.
@@ -17,6 +18,9 @@ type shared struct {
 	delay     uint32
 	wrap      bool
 	perQueueC bool // credits per queue (VOQ) rather than per port
+	recn      recn.Config
+	mesh      recn.Mesh
+	dedicated bool // RECN's control messages on lanes of their own
 }
 
 // route is the output port at switch s of a packet to node dst: dimension
@@ -74,6 +78,9 @@ type outLink struct {
 	cur      int32   // descriptor being sent, -1 for none
 	curQ     int32   // its queue
 	toSwitch bool
+	// After a send: the queue the flit left and, when that flit ended an
+	// in-order marker packet (RECN), its descriptor, else -1.
+	lastQ, poppedMarker int32
 }
 
 // credit is the credit counter of far-end queue q.
@@ -111,7 +118,7 @@ func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh 
 			}
 			for i := nextSet(m.nonEmpty, lo); i >= 0 && i < hi; i = nextSet(m.nonEmpty, i+1) {
 				p := &pl.p[m.q[i].head]
-				if p.have == 0 {
+				if p.have == 0 || m.mute>>(i&63)&1 != 0 {
 					continue
 				}
 				c := l.credit(sh.queueAt(next, p.hdr.Dst))
@@ -144,7 +151,11 @@ func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh 
 	}
 	p.sent++
 	m.depart(now, int(l.curQ))
+	l.lastQ, l.poppedMarker = l.curQ, -1
 	if p.sent == p.hdr.Size {
+		if p.marker {
+			l.poppedMarker = l.cur
+		}
 		m.pop(pl, int(l.curQ))
 		l.cur = -1
 	}
@@ -182,6 +193,8 @@ type Switch struct {
 	recvQ   []int32
 	xf      []xfer
 	pl      pool
+	rc      *recnSwitch             // RECN's state (nil under the other organisations)
+	ctrl    []link.Lane[recn.Msg] // RECN's control lanes of the network, indexed as its wires
 
 	// FlitHops counts flits through the crossbar (read while paused).
 	FlitHops uint64
@@ -194,6 +207,10 @@ func (s *Switch) Name() string { return s.sh.topo.RouterName(int(s.id)) }
 // allocation, one flit across the crossbar per transfer, one flit onto
 // every link.
 func (s *Switch) Tick(now clock.Cycle) {
+	if s.rc != nil {
+		s.tickRECN(now)
+		return
+	}
 	for m := s.conn; m != 0; m &= m - 1 {
 		p := trailing(m)
 		f, cq, hasF, hasC := s.wires.Poll(int(s.in0)+p, now)
@@ -224,6 +241,9 @@ func (s *Switch) arrive(now clock.Cycle, p int, f *link.Flit) {
 		d := s.pl.alloc()
 		out := s.sh.route(int(s.id), f.Dst)
 		q := s.sh.queueAt(int(s.id), f.Dst)
+		if s.rc != nil {
+			q, _ = s.sh.recnQueue(&s.rc.ing[p], int(s.id), f.Dst, out)
+		}
 		pk := &s.pl.p[d]
 		pk.hdr, pk.have, pk.sent, pk.out, pk.ready = *f, 0, 0, uint8(out), uint32(now)+s.sh.delay
 		m.push(&s.pl, q, d, int32(f.Size))
@@ -242,6 +262,9 @@ func (s *Switch) arrive(now clock.Cycle, p int, f *link.Flit) {
 	}
 	if pk.have == pk.hdr.Size {
 		s.recv[p] = -1
+		if s.rc != nil {
+			s.recnArrived(now, p, q)
+		}
 	}
 }
 
@@ -383,6 +406,9 @@ func (s *Switch) tryGrant(now clock.Cycle, p, i, o int) bool {
 	}
 	e := &s.egr[o]
 	q := s.sh.queueAt(int(s.next[o]), pk.hdr.Dst)
+	if s.rc != nil {
+		q, _ = s.sh.recnQueue(&s.rc.egr[o], int(s.next[o]), pk.hdr.Dst, 0)
+	}
 	size := int32(pk.hdr.Size)
 	if e.reserved+size > s.sh.memFlits || e.q[q].reserved+size > s.sh.queueCap {
 		return false
@@ -414,12 +440,23 @@ func (s *Switch) cross(now clock.Cycle, p int) {
 	if !s.wires.PutCredit(int(s.links[p].wire), now, link.Credit{VC: cq}) {
 		panic(fmt.Sprintf("%s at cycle %d: second credit sent in one cycle on %s", s.Name(), now, s.sh.topo.PortName(int(s.id), p)))
 	}
-	s.pl.p[x.dst].have++
+	dst := &s.pl.p[x.dst]
+	dst.have++
 	s.egr[x.out].arrive(now, int(x.dstQ))
 	s.FlitHops++
 	if src.sent == src.hdr.Size {
+		marker := int32(-1)
+		if src.marker {
+			marker = x.src
+		}
 		s.ing[p].pop(&s.pl, int(x.srcQ))
 		s.outBusy &^= 1 << x.out
 		x.src = -1
+		if s.rc != nil {
+			s.recnEgressArrived(now, int(x.out), int(x.dstQ), p)
+			s.recnDeparted(now, false, p, int(x.srcQ), marker)
+		}
+	} else if s.rc != nil && x.srcQ >= int32(len(s.ing)) {
+		s.recnDeparted(now, false, p, int(x.srcQ), -1)
 	}
 }

@@ -1,0 +1,474 @@
+// Package recn owns the logic of RECN (Regional Explicit Congestion
+// Notification, Duato et al., HPCA 2005, as used by García et al. on
+// meshes): per port memory of the input/output-buffered switch, its CAM of
+// set-aside queues (SAQs), congestion detection, the notifications that
+// grow congestion trees upstream and shrink them from their leaves, the
+// in-order pointer and Xon/Xoff per SAQ. It is a pure state machine in the
+// style of a raft node: a Port is told what happened to its queues
+// (observations) and what messages arrived, and answers with decisions
+// (which queue a packet goes to, which SAQ was allocated and must wait for
+// the in-order pointer) and messages in its outbox (Out), which the switch
+// or adapter that owns it delivers. It moves no data, has no clock of its
+// own and shares no memory: package router/ioq owns the queues and lanes.
+//
+// # Points and routes
+//
+// A congested point is an output port of a switch (Point). RECN's
+// notifications carry the route from the notified port to that point as a
+// sequence of turns (PCI Express AS turnpools) and a CAM line matches a
+// packet whose remaining route begins with it. Under deterministic XY
+// routing on a mesh the route from a port to a point is unique, so "the
+// packet's remaining route begins with the line's route" holds exactly
+// when the packet's XY route from here leaves the point's switch by the
+// point's port (Mesh.Through). A line therefore stores the point and the
+// route's length in switches (Hops) instead of the turns: the same
+// information, matched in O(1).
+//
+// # Queues and sides
+//
+// An ingress port has a detection queue per output port of its switch
+// (packets go to the one of the output they take, unless a line matches)
+// and up to SAQs set-aside queues. An egress port, and an adapter's
+// injection side, has one standard queue and up to SAQs set-aside queues.
+//
+//   - Detection: when a packet's tail arrives in a detection queue that
+//     then holds at least DetectFlits, the output is congested: a line for
+//     (this switch, that output) is allocated, its SAQ takes the detection
+//     queue's packets (the owner swaps the two queues) and the upstream port
+//     is notified. When a tail arrives in an egress standard queue holding
+//     at least DetectFlits, the ingress port that sent it is notified that
+//     this egress port is congested (once, until it answers).
+//   - Propagation: when a tail arrives in a SAQ holding at least
+//     DetectFlits and that SAQ has not notified the port that sent it (the
+//     upstream port, for an ingress SAQ; the sending ingress port, for an
+//     egress SAQ), it notifies it with the route one switch longer at an
+//     ingress port (Hops+1). A notified port allocates a line (its SAQ is
+//     blocked by the in-order pointer until the packets that were in its
+//     standard or detection queue have left), or refuses when all its
+//     SAQs are in use (see Refuse).
+//   - Leaf bit: a line with no notified upstream port (no children) is a
+//     leaf. A leaf whose SAQ is empty and not blocked is deallocated when
+//     its last packet leaves, when its last child deallocates, or when it
+//     has received no packet for IdleCycles (a SAQ allocated for a flow
+//     that stopped); the port then tells the line's parent (Dealloc), which
+//     clears the child and may deallocate in turn, down to the root.
+//   - Xon/Xoff: when a SAQ holds at least XoffFlits it sends Xoff to its
+//     children, which stop sending from their SAQ for that point; when it
+//     drains to XonFlits or fewer it sends them Xon.
+//   - Matching: a packet goes to the SAQ of the oldest line that matches
+//     it. A flow's packets therefore stay in one SAQ while it lives, and a
+//     new line only takes flows whose older packets are in the standard or
+//     detection queue, behind the in-order pointer: delivery stays in
+//     order.
+//
+// # The limit
+//
+// A port has at most SAQs lines (8 by default, the paper's). A
+// notification that finds them all in use is refused: the port answers
+// Refuse, the notifying line records that this child is not to be
+// notified again while it lives (it counts as a leaf for it), and the
+// packets for that point stay in the standard or detection queue, sharing
+// it as without RECN. A detection that finds no free line does nothing.
+// Both are counted in Refusals.
+package recn
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/icnsim/icnsim/link"
+)
+
+// Point is a congested point: output port Port of switch Switch.
+type Point struct {
+	Switch int32
+	Port   uint8
+}
+
+// Kind is a RECN message's kind.
+type Kind uint8
+
+const (
+	// Notify (upstream): allocate a SAQ for the point.
+	Notify Kind = iota + 1
+	// Refuse (downstream): the notified port has no free SAQ.
+	Refuse
+	// Dealloc (downstream): the child's SAQ for the point is gone.
+	Dealloc
+	// Xoff (upstream): stop sending from the SAQ for the point.
+	Xoff
+	// Xon (upstream): resume.
+	Xon
+)
+
+var kindNames = map[Kind]string{Notify: "notify", Refuse: "refuse", Dealloc: "dealloc", Xoff: "xoff", Xon: "xon"}
+
+func (k Kind) String() string {
+	if n, ok := kindNames[k]; ok {
+		return n
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Link is Msg.Port of a message for the port at the other end of the
+// port's link (rather than another port of the same switch).
+const Link = 255
+
+// Msg is a RECN control message. In an outbox, Port says where it goes:
+// Link, or the index of another port of the same switch (an ingress port,
+// for an egress port's messages; the egress port, for an ingress port's).
+type Msg struct {
+	Target Point
+	Kind   Kind
+	Hops   uint8 // switches on the route from the receiving port to Target
+	Port   uint8
+}
+
+// Side says which memory a Port is.
+type Side uint8
+
+const (
+	// Ingress: detection queues per output port, SAQs.
+	Ingress Side = iota
+	// Egress: a standard queue, SAQs; also an adapter's injection side.
+	Egress
+)
+
+// Config is RECN's configuration, the same for every port.
+type Config struct {
+	SAQs        int   // lines (SAQs) per port, 1..64; the paper's 8
+	DetectFlits int32 // congestion detection threshold of a queue
+	XoffFlits   int32 // a SAQ holding this many sends Xoff
+	XonFlits    int32 // and, once down to this many, Xon
+	IdleCycles  int64 // an empty leaf SAQ without arrivals this long is deallocated
+}
+
+// Defaults returns the paper's configuration for port memories of
+// memFlits flits: 8 SAQs, detection and Xoff at 1% of the memory (its
+// footnote 5; at least a flit), Xon at half of that, and empty SAQs that
+// never fill freed after 1024 cycles.
+func Defaults(memFlits int) Config {
+	x := max(int32(memFlits/100), 1)
+	return Config{SAQs: 8, DetectFlits: x, XoffFlits: x, XonFlits: x / 2, IdleCycles: 1024}
+}
+
+// Validate reports what is wrong with c for port memories of memFlits
+// flits, naming the setting.
+func (c Config) Validate(memFlits int) (setting string, err error) {
+	switch {
+	case c.SAQs < 1 || c.SAQs > 64:
+		return "saqs", fmt.Errorf("%d SAQs per port: allowed 1..64", c.SAQs)
+	case c.DetectFlits < 1 || int(c.DetectFlits) > memFlits:
+		return "detect", fmt.Errorf("detection threshold of %d flits: allowed 1..%d (the port memory)", c.DetectFlits, memFlits)
+	case c.XoffFlits < 1 || int(c.XoffFlits) > memFlits:
+		return "xoff", fmt.Errorf("Xoff threshold of %d flits: allowed 1..%d (the port memory)", c.XoffFlits, memFlits)
+	case c.XoffFlits < c.DetectFlits:
+		return "xoff", fmt.Errorf("Xoff threshold of %d flits below the detection threshold (%d): a SAQ would stop a child it has not notified yet", c.XoffFlits, c.DetectFlits)
+	case c.XonFlits < 0 || c.XonFlits >= c.XoffFlits:
+		return "xon", fmt.Errorf("Xon threshold of %d flits: allowed 0..%d (below the Xoff threshold)", c.XonFlits, c.XoffFlits-1)
+	case c.IdleCycles < 1:
+		return "idle", fmt.Errorf("idle time of %d cycles: allowed >= 1", c.IdleCycles)
+	}
+	return "", nil
+}
+
+// Mesh is the XY geometry RECN matches routes on: a K x K mesh of switches
+// with C endnodes each (node n at switch n/C, port link.PortLocal+n%C).
+type Mesh struct{ K, C int }
+
+// Through reports whether the XY route of a packet to node dst, from
+// switch from on (from's own output decision included), leaves switch
+// t.Switch by port t.Port.
+func (g Mesh) Through(from int, dst int32, t Point) bool {
+	r := int(dst) / g.C
+	ts := int(t.Switch)
+	if t.Port >= link.PortLocal {
+		return ts == r && int(t.Port) == link.PortLocal+int(dst)%g.C
+	}
+	x, y, tx, ty, cx, cy := from%g.K, from/g.K, r%g.K, r/g.K, ts%g.K, ts/g.K
+	switch t.Port {
+	case link.PortXPlus:
+		return cy == y && x <= cx && cx < tx
+	case link.PortXMinus:
+		return cy == y && tx < cx && cx <= x
+	case link.PortYPlus:
+		return cx == tx && y <= cy && cy < ty
+	default: // PortYMinus
+		return cx == tx && ty < cy && cy <= y
+	}
+}
+
+// Line is a CAM line: a SAQ and the point it is for.
+type Line struct {
+	Target Point
+	Hops   uint8
+	InUse  bool
+	// Blocked: the in-order pointer holds the SAQ until the packet that
+	// was last in the standard (or detection) queue at allocation leaves.
+	Blocked bool
+	// Stopped: Xoff received from the parent.
+	Stopped bool
+	// Children are the upstream ports notified for the point (bit 0: the
+	// link's far end, at an ingress port; bit p: ingress port p, at an
+	// egress port); Refused those that refused; XoffSent those told Xoff.
+	Children, Refused, XoffSent uint64
+	// Parent is the port the line answers to: the egress port of the
+	// first output on its route (ingress lines) or Link.
+	Parent      uint8
+	filled      bool // a packet has entered the SAQ
+	born        uint64
+	lastArrival int64
+}
+
+// Leaf reports whether the line has no children.
+func (l *Line) Leaf() bool { return l.Children == 0 }
+
+// Queues is what a Port observes of the SAQs its owner keeps: the flits
+// present in line i's SAQ, and whether it holds no packet (none arrived
+// in part either).
+type Queues interface {
+	Flits(line int) int32
+	Empty(line int) bool
+}
+
+// Port is the RECN state of one port memory.
+type Port struct {
+	q     Queues
+	cfg   *Config
+	side  Side
+	here  Point // ingress: (switch, -); egress: (switch, port)
+	Lines []Line
+	inUse int
+	born  uint64
+	// notified: ingress ports told that this egress port is congested
+	// (its standard queue's detection), not yet answered.
+	notified uint64
+	// Out is the outbox: the owner delivers and clears it.
+	Out []Msg
+	// MaxInUse is the most lines in use at once since the last ResetPeak;
+	// Refusals counts notifications and detections that found every line
+	// in use; Allocations counts lines allocated.
+	MaxInUse              int
+	Refusals, Allocations uint64
+}
+
+// Init prepares the port of switch s numbered port (ignored at ingress)
+// on side, its lines in lines (cfg.SAQs of them), its SAQs observed
+// through q.
+func (p *Port) Init(cfg *Config, side Side, s int, port int, lines []Line, q Queues) {
+	*p = Port{q: q, cfg: cfg, side: side, here: Point{Switch: int32(s), Port: uint8(port)}, Lines: lines[:cfg.SAQs:cfg.SAQs]}
+}
+
+// InUse is the number of lines in use.
+func (p *Port) InUse() int { return p.inUse }
+
+// ResetPeak starts a new maximum of lines in use from the current count.
+func (p *Port) ResetPeak() { p.MaxInUse = p.inUse }
+
+// Match returns the line whose SAQ a packet to dst takes here, -1 for the
+// standard or detection queue: the oldest line in use whose point is on
+// the packet's route from switch from (at ingress: this switch; at
+// egress: the next one).
+func (p *Port) Match(g Mesh, from int, dst int32) int {
+	if p.inUse == 0 {
+		return -1
+	}
+	best := -1
+	for i := range p.Lines {
+		l := &p.Lines[i]
+		if l.InUse && g.Through(from, dst, l.Target) && (best < 0 || l.born < p.Lines[best].born) {
+			best = i
+		}
+	}
+	return best
+}
+
+// Find returns the line in use for point t, or -1.
+func (p *Port) Find(t Point) int {
+	for i := range p.Lines {
+		if p.Lines[i].InUse && p.Lines[i].Target == t {
+			return i
+		}
+	}
+	return -1
+}
+
+func (p *Port) alloc(now int64, t Point, hops uint8, parent uint8) int {
+	for i := range p.Lines {
+		l := &p.Lines[i]
+		if !l.InUse {
+			p.born++
+			*l = Line{Target: t, Hops: hops, InUse: true, Parent: parent, born: p.born, lastArrival: now}
+			p.inUse++
+			p.Allocations++
+			p.MaxInUse = max(p.MaxInUse, p.inUse)
+			return i
+		}
+	}
+	p.Refusals++
+	return -1
+}
+
+func (p *Port) send(k Kind, t Point, hops uint8, to uint8) {
+	p.Out = append(p.Out, Msg{Target: t, Kind: k, Hops: hops, Port: to})
+}
+
+// Detected tells an ingress port that a packet's tail arrived in the
+// detection queue of output o, which now holds flits. It returns the line
+// allocated for (this switch, o), whose SAQ must take the detection
+// queue's packets (swap them), or -1; the notification upstream is in Out.
+func (p *Port) Detected(now int64, o int, flits int32) int {
+	if flits < p.cfg.DetectFlits {
+		return -1
+	}
+	t := Point{Switch: p.here.Switch, Port: uint8(o)}
+	i := p.alloc(now, t, 1, uint8(o))
+	if i < 0 {
+		return -1
+	}
+	p.Lines[i].Children, p.Lines[i].filled = 1, true
+	p.send(Notify, t, 1, Link)
+	return i
+}
+
+// StandardArrived tells an egress port that a packet's tail from ingress
+// port from arrived in its standard queue, which now holds flits.
+func (p *Port) StandardArrived(from int, flits int32) {
+	if flits >= p.cfg.DetectFlits && p.notified&(1<<from) == 0 {
+		p.notified |= 1 << from
+		p.send(Notify, p.here, 1, uint8(from))
+	}
+}
+
+// Enqueued tells the port that a packet entered the SAQ of line i (an
+// adapter's injection side, which has no upstream to notify).
+func (p *Port) Enqueued(now int64, i int) {
+	p.Lines[i].lastArrival, p.Lines[i].filled = now, true
+}
+
+// Arrived tells the port that a packet's tail arrived in the SAQ of line
+// i; from is the sending ingress port at an egress port (ignored at
+// ingress, where the sender is the link's far end).
+func (p *Port) Arrived(now int64, i int, from int) {
+	p.Enqueued(now, i)
+	l := &p.Lines[i]
+	flits := p.q.Flits(i)
+	child, to, hops := uint64(1), uint8(Link), l.Hops
+	if p.side == Egress {
+		child, to, hops = 1<<from, uint8(from), l.Hops+1
+	}
+	if flits >= p.cfg.DetectFlits && (l.Children|l.Refused)&child == 0 {
+		l.Children |= child
+		p.send(Notify, l.Target, hops, to)
+	}
+	if flits >= p.cfg.XoffFlits {
+		for m := l.Children &^ l.XoffSent; m != 0; m &= m - 1 {
+			p.send(Xoff, l.Target, 0, p.childPort(m))
+		}
+		l.XoffSent = l.Children
+	}
+}
+
+// childPort is where a message to the child of the lowest bit of m goes.
+func (p *Port) childPort(m uint64) uint8 {
+	if p.side == Ingress {
+		return Link
+	}
+	return uint8(bits.TrailingZeros64(m))
+}
+
+// Departed tells the port that a flit left the SAQ of line i.
+func (p *Port) Departed(i int) {
+	l := &p.Lines[i]
+	if l.XoffSent != 0 && p.q.Flits(i) <= p.cfg.XonFlits {
+		for m := l.XoffSent; m != 0; m &= m - 1 {
+			p.send(Xon, l.Target, 0, p.childPort(m))
+		}
+		l.XoffSent = 0
+	}
+	p.maybeFree(i, false)
+}
+
+// maybeFree deallocates line i if it is a leaf, unblocked, its SAQ is
+// empty, and it has held a packet (or, idle, has waited IdleCycles for
+// one), telling its parent.
+func (p *Port) maybeFree(i int, idle bool) bool {
+	l := &p.Lines[i]
+	if l.Children != 0 || l.Blocked || !(l.filled || idle) || !p.q.Empty(i) {
+		return false
+	}
+	p.send(Dealloc, l.Target, l.Hops, l.Parent)
+	*l = Line{}
+	p.inUse--
+	return true
+}
+
+// Unblock tells the port that the packet the in-order pointer of line i
+// waited for has left.
+func (p *Port) Unblock(i int) {
+	p.Lines[i].Blocked = false
+	p.maybeFree(i, false)
+}
+
+// Sweep deallocates the lines that are empty leaves, unblocked, and have
+// had no arrival for IdleCycles.
+func (p *Port) Sweep(now int64) {
+	if p.inUse == 0 {
+		return
+	}
+	for i := range p.Lines {
+		if l := &p.Lines[i]; l.InUse && now-l.lastArrival >= p.cfg.IdleCycles {
+			p.maybeFree(i, true)
+		}
+	}
+}
+
+// Receive applies message m, which came from the link's far end or (Port
+// set to the sender) from another port of the switch. For a Notify it
+// returns the line allocated, or -1: the owner then points the in-order
+// pointer of that line at the last packet of the standard queue (egress)
+// or of the detection queue of the line's first output (ingress, Parent)
+// and sets Blocked if there is one.
+func (p *Port) Receive(now int64, m Msg, from uint8) int {
+	switch m.Kind {
+	case Notify:
+		if p.Find(m.Target) >= 0 {
+			return -1
+		}
+		parent := uint8(Link)
+		if p.side == Ingress {
+			parent = from
+		}
+		i := p.alloc(now, m.Target, m.Hops, parent)
+		if i < 0 {
+			p.send(Refuse, m.Target, m.Hops, parent)
+		}
+		return i
+	case Xoff, Xon:
+		if i := p.Find(m.Target); i >= 0 {
+			p.Lines[i].Stopped = m.Kind == Xoff
+		}
+	case Refuse, Dealloc:
+		child := uint64(1)
+		if p.side == Egress {
+			child = 1 << from
+		}
+		i := p.Find(m.Target)
+		if i < 0 {
+			if p.side == Egress && m.Target == p.here {
+				p.notified &^= child
+				return -1
+			}
+			panic(fmt.Sprintf("recn: %s for %v from a port that has no line for it", m.Kind, m.Target))
+		}
+		l := &p.Lines[i]
+		l.Children &^= child
+		l.XoffSent &^= child
+		if m.Kind == Refuse {
+			l.Refused |= child
+		}
+		p.maybeFree(i, false)
+	}
+	return -1
+}
+
