@@ -471,4 +471,3 @@ func (p *Port) Receive(now int64, m Msg, from uint8) int {
 	}
 	return -1
 }
-

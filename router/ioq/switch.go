@@ -193,7 +193,7 @@ type Switch struct {
 	recvQ   []int32
 	xf      []xfer
 	pl      pool
-	rc      *recnSwitch             // RECN's state (nil under the other organisations)
+	rc      *recnSwitch           // RECN's state (nil under the other organisations)
 	ctrl    []link.Lane[recn.Msg] // RECN's control lanes of the network, indexed as its wires
 
 	// FlitHops counts flits through the crossbar (read while paused).
