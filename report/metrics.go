@@ -73,6 +73,10 @@ func Metrics() []Metric {
 			}
 			return round(r.AcceptedFlitsPerNodeCycle * float64(r.Switch.FlitBytes) / r.Switch.CycleNs)
 		}, hasSwitch},
+		{"saqs_max_per_port_ingress", saqMetric(func(s *SAQResult) float64 { return float64(s.MaxPerPortIngress) }), hasSAQs},
+		{"saqs_max_per_port_egress", saqMetric(func(s *SAQResult) float64 { return float64(s.MaxPerPortEgress) }), hasSAQs},
+		{"saq_allocations", saqMetric(func(s *SAQResult) float64 { return float64(s.Allocations) }), hasSAQs},
+		{"saq_refusals", saqMetric(func(s *SAQResult) float64 { return float64(s.Refusals) }), hasSAQs},
 		classMetric("short_latency_mean_cycles", 0, func(s Stats) float64 { return s.Mean }),
 		classMetric("short_latency_p50_cycles", 0, func(s Stats) float64 { return float64(s.P50) }),
 		classMetric("short_latency_p99_cycles", 0, func(s Stats) float64 { return float64(s.P99) }),
@@ -102,6 +106,18 @@ func wireMetric(get func(*Result) float64) func(*Result) float64 {
 func hasBisection(r *Result) bool { return r.Bisection != nil }
 
 func hasSwitch(r *Result) bool { return r.Switch != nil }
+
+func hasSAQs(r *Result) bool { return r.SAQs != nil }
+
+// saqMetric is a count of RECN's SAQs, NaN in a run without RECN.
+func saqMetric(get func(*SAQResult) float64) func(*Result) float64 {
+	return func(r *Result) float64 {
+		if r.SAQs == nil {
+			return math.NaN()
+		}
+		return get(r.SAQs)
+	}
+}
 
 // nsMetric is a time in cycles converted to nanoseconds on the
 // input/output-buffered switch, NaN in a run without it.

@@ -63,6 +63,8 @@ type Sample struct {
 	Entropy *EntropySample `json:"entropy,omitempty"`
 	// SAT is the SAT protocol's view, when SAT runs.
 	SAT *SATSample `json:"sat,omitempty"`
+	// SAQs counts RECN's set-aside queues in use, when RECN runs.
+	SAQs *SAQSample `json:"saqs,omitempty"`
 }
 
 // SATSample is SAT over the T cycles before a sample.
@@ -211,6 +213,28 @@ type Result struct {
 	// Switch describes the input/output-buffered switch (router.kind =
 	// "ioq"); nil for the VC router.
 	Switch *SwitchInfo `json:"switch,omitempty"`
+	// SAQs counts RECN's set-aside queues in the measurement window
+	// (router.queues = "recn").
+	SAQs *SAQResult `json:"saqs,omitempty"`
+}
+
+// SAQResult is RECN's use of set-aside queues in the measurement window:
+// the most SAQs in use at once at any one ingress port and at any one
+// egress port (adapters' injection sides count as egress ports), the
+// SAQs allocated, and the notifications or detections refused because
+// every SAQ of a port was in use.
+type SAQResult struct {
+	MaxPerPortIngress int    `json:"max_per_port_ingress"`
+	MaxPerPortEgress  int    `json:"max_per_port_egress"`
+	Allocations       uint64 `json:"allocations"`
+	Refusals          uint64 `json:"refusals"`
+}
+
+// SAQSample is the number of RECN SAQs in use in the whole network at a
+// sample, at ingress and at egress ports.
+type SAQSample struct {
+	InUseIngress int `json:"in_use_ingress"`
+	InUseEgress  int `json:"in_use_egress"`
 }
 
 // SwitchInfo is what a run of the input/output-buffered switch reports of

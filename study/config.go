@@ -108,7 +108,8 @@ type Router struct {
 	// Kind is the microarchitecture: vc (the input-queued VC router) or
 	// ioq (the RECN paper's input/output-buffered switch, package ioq).
 	Kind string `toml:"kind"`
-	// Queues is the ioq switch's queue organisation: 1q, voq-sw, voq-net.
+	// Queues is the ioq switch's queue organisation: 1q, voq-sw, voq-net,
+	// recn.
 	Queues string `toml:"queues"`
 	// PortMemoryBytes is the ioq switch's memory at every ingress and
 	// egress port and at every adapter's injection side (128 KB, the
@@ -127,6 +128,28 @@ type Router struct {
 	LinkLatencyCycles   int     `toml:"link_latency_cycles"`
 	CreditLatencyCycles int     `toml:"credit_latency_cycles"`
 	AllowDeadlock       bool    `toml:"allow_deadlock"`
+	// RECN configures router.queues = "recn".
+	RECN RECN `toml:"recn"`
+}
+
+// RECN is the [router.recn] table: RECN's set-aside queues and thresholds
+// (package policies/recn), as fractions of the port memory.
+type RECN struct {
+	// SAQs is the number of set-aside queues per port memory (the paper's 8).
+	SAQs int `toml:"saqs"`
+	// DetectFraction is the occupancy, as a share of the port memory, at
+	// which a detection, standard or set-aside queue is congested; Xoff
+	// and Xon the occupancies of a SAQ at which it stops and restarts its
+	// upstream SAQs (the paper fixes 1% of the memory for its threshold).
+	DetectFraction float64 `toml:"detect_fraction"`
+	XoffFraction   float64 `toml:"xoff_fraction"`
+	XonFraction    float64 `toml:"xon_fraction"`
+	// IdleCycles frees an empty leaf SAQ that has received no packet for
+	// this long (one that was allocated for a flow that stopped).
+	IdleCycles int64 `toml:"idle_cycles"`
+	// ControlLanes is "shared" (control packets take link cycles between
+	// data packets, as the paper's) or "dedicated" (lanes of their own).
+	ControlLanes string `toml:"control_lanes"`
 }
 
 // Traffic is what the nodes send.
@@ -233,7 +256,8 @@ func Default() Config {
 		Name:    "torus32-tornado-collective",
 		Seed:    1,
 		Network: Network{Topology: "torus", K: 32, Levels: 3, Concentration: 1, NodeChannels: 1},
-		Router: Router{Kind: "vc", Queues: "1q", PortMemoryBytes: 128 << 10, FlitBytes: 8, LinkGbps: 8, Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
+		Router: Router{Kind: "vc", Queues: "1q", PortMemoryBytes: 128 << 10, FlitBytes: 8, LinkGbps: 8,
+			RECN: RECN{SAQs: 8, DetectFraction: 0.01, XoffFraction: 0.01, XonFraction: 0.005, IdleCycles: 1024, ControlLanes: "shared"}, Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8,
 			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
@@ -532,6 +556,9 @@ func (c *Config) Validate() []error {
 		}
 		if (r.FlitBytes != d.FlitBytes && r.FlitBytes != 0) || (r.LinkGbps != d.LinkGbps && r.LinkGbps != 0) {
 			add("router.link_gbps", r.LinkGbps, `flit_bytes and link_gbps apply to router.kind = "ioq" only (the VC router counts in flits and cycles)`)
+		}
+		if r.RECN != d.RECN && r.RECN != (RECN{}) {
+			add("router.recn", r.RECN.SAQs, `applies to router.kind = "ioq" with router.queues = "recn" only`)
 		}
 	case "ioq":
 		c.validateIOQ(add)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/icnsim/icnsim/policies/recn"
 	"github.com/icnsim/icnsim/router/ioq"
 )
 
@@ -58,8 +59,45 @@ func (c *Config) validateIOQ(add func(key string, v any, allowed string)) {
 			add(k.key, k.v, `applies to router.kind = "vc" only; the ioq switch is virtual cut-through with port memories (router.port_memory_bytes, router.queues)`)
 		}
 	}
+	c.validateRECN(add, orgOK && flitOK)
 	if p := c.Policy; (p.Injection != "none" && p.Injection != "noth") || p.MeasureCircuit {
 		add("policy.injection", p.Injection, `injection policies and the entropy circuit run on router.kind = "vc" only`)
+	}
+}
+
+// validateRECN checks [router.recn]: under router.queues = "recn" its
+// values (thresholds that are whole flits of the port memory, in order),
+// elsewhere that it is left alone.
+func (c *Config) validateRECN(add func(key string, v any, allowed string), sizesOK bool) {
+	r, d := &c.Router.RECN, Default().Router.RECN
+	if c.Router.Queues != "recn" {
+		if *r != d && *r != (RECN{}) {
+			add("router.recn", r.SAQs, `applies to router.queues = "recn" only`)
+		}
+		return
+	}
+	if r.ControlLanes != "shared" && r.ControlLanes != "dedicated" {
+		add("router.recn.control_lanes", r.ControlLanes, "allowed: shared (control packets take link cycles between data packets), dedicated")
+	}
+	fracOK := true
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"router.recn.detect_fraction", r.DetectFraction}, {"router.recn.xoff_fraction", r.XoffFraction}, {"router.recn.xon_fraction", r.XonFraction}} {
+		if !(f.v >= 0 && f.v <= 1) {
+			add(f.key, f.v, "allowed: a share of the port memory, 0..1")
+			fracOK = false
+		}
+	}
+	if !sizesOK || !fracOK || c.Router.PortMemoryBytes < 1 {
+		return
+	}
+	cfg := c.IOQConfig()
+	if setting, err := cfg.RECN.Validate(cfg.PortMemoryFlits); err != nil {
+		key := map[string]string{"saqs": "router.recn.saqs", "detect": "router.recn.detect_fraction", "xoff": "router.recn.xoff_fraction",
+			"xon": "router.recn.xon_fraction", "idle": "router.recn.idle_cycles"}[setting]
+		add(key, map[string]any{"router.recn.saqs": r.SAQs, "router.recn.detect_fraction": r.DetectFraction, "router.recn.xoff_fraction": r.XoffFraction,
+			"router.recn.xon_fraction": r.XonFraction, "router.recn.idle_cycles": r.IdleCycles}[key], err.Error()+" (thresholds are the fraction times router.port_memory_bytes, in whole flits)")
 	}
 }
 
@@ -67,9 +105,14 @@ func (c *Config) validateIOQ(add func(key string, v any, allowed string)) {
 func (c *Config) IOQConfig() ioq.Config {
 	r := c.Router
 	org, _ := ioq.ParseOrg(r.Queues)
-	return ioq.Config{Org: org, PortMemoryFlits: r.PortMemoryBytes / max(r.FlitBytes, 1), RoutingDelayCycles: r.RoutingDelayCycles,
+	mem := r.PortMemoryBytes / max(r.FlitBytes, 1)
+	flits := func(f float64) int32 { return int32(f * float64(mem)) }
+	return ioq.Config{Org: org, PortMemoryFlits: mem, RoutingDelayCycles: r.RoutingDelayCycles,
 		LinkLatencyCycles: r.LinkLatencyCycles, CreditLatencyCycles: r.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
-		AllowDeadlock: r.AllowDeadlock}
+		AllowDeadlock: r.AllowDeadlock,
+		RECN: recn.Config{SAQs: r.RECN.SAQs, DetectFlits: flits(r.RECN.DetectFraction), XoffFlits: flits(r.RECN.XoffFraction),
+			XonFlits: flits(r.RECN.XonFraction), IdleCycles: r.RECN.IdleCycles},
+		DedicatedControl: r.RECN.ControlLanes == "dedicated"}
 }
 
 // CycleNs is the length of a cycle in nanoseconds on the ioq switch: the

@@ -298,7 +298,11 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		matFrom, matTo          [][]uint32
 		satFrom, satTo, satLast policies.SATTotals
 		satToSet                bool
-		snapshotMatrix          = func() [][]uint32 {
+		// RECN's SAQ counts: at the window's start and end.
+		saqNet         = recnNetwork(net)
+		saqFrom, saqTo ioq.SAQStats
+		saqToSet       bool
+		snapshotMatrix = func() [][]uint32 {
 			mat := make([][]uint32, nodes)
 			for i, c := range perDst {
 				mat[i] = c.Snapshot(nil)
@@ -358,6 +362,10 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 					CircuitMobilityRatio: report.Ratio(readRa, 1),
 				}
 			}
+			if saqNet != nil {
+				st := saqNet.SAQs()
+				s.SAQs = &report.SAQSample{InUseIngress: st.InUseIngress, InUseEgress: st.InUseEgress}
+			}
 			series = append(series, s)
 			last, lastAt = tot, now
 		}
@@ -380,6 +388,10 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			}
 			if b.SAT != nil {
 				satFrom = b.SAT.Totals()
+			}
+			if saqNet != nil {
+				saqNet.ResetSAQPeaks()
+				saqFrom = saqNet.SAQs()
 			}
 			if pbatches {
 				pbStart, pbStartAt, pbNetN, pbNetSum = tot, now, 0, 0
@@ -431,6 +443,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			if b.SAT != nil {
 				b.SAT.SetWindow(from, to)
 				satTo, satToSet = b.SAT.Totals(), true
+			}
+			if saqNet != nil {
+				saqTo, saqToSet = saqNet.SAQs(), true
 			}
 			if pbatches {
 				matTo = snapshotMatrix()
@@ -513,6 +528,13 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 	}
 	res.WireCapacity, res.Bisection = b.units.wire, b.units.bisection
+	if saqNet != nil {
+		if !saqToSet {
+			saqTo = saqNet.SAQs()
+		}
+		res.SAQs = &report.SAQResult{MaxPerPortIngress: saqTo.MaxPerPortIngress, MaxPerPortEgress: saqTo.MaxPerPortEgress,
+			Allocations: saqTo.Allocations - saqFrom.Allocations, Refusals: saqTo.Refusals - saqFrom.Refusals}
+	}
 	if cfg.Router.Kind == "ioq" {
 		res.Switch = &report.SwitchInfo{Queues: cfg.Router.Queues, PortMemoryFlits: cfg.IOQConfig().PortMemoryFlits,
 			FlitBytes: cfg.Router.FlitBytes, CycleNs: report.Ratio(cfg.CycleNs(), 1)}
@@ -696,4 +718,12 @@ func (e *WatchdogError) Error() string {
 		fmt.Fprintf(&b, "\n  ... and %d more", e.Queues-len(e.Blocked))
 	}
 	return b.String()
+}
+
+// recnNetwork is the network if it runs RECN, whose SAQs a run counts.
+func recnNetwork(f router.Fabric) *ioq.Network {
+	if n, ok := f.(*ioq.Network); ok && n.Cfg.Org == ioq.RECN {
+		return n
+	}
+	return nil
 }
