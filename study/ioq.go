@@ -35,13 +35,15 @@ func (c *Config) validateIOQ(add func(key string, v any, allowed string)) {
 		add("router.port_memory_bytes", r.PortMemoryBytes, fmt.Sprintf("allowed: at most 2^24 flits (%d bytes)", (1<<24)*r.FlitBytes))
 	case flitOK && orgOK && (n.Topology == "mesh" || n.Topology == "torus"):
 		ports := 4 + max(n.Concentration, 1)
-		if _, err := c.IOQConfig().Validate(ports, c.Nodes()); err != nil {
+		if setting, err := c.IOQConfig().Validate(ports, c.Nodes()); err != nil && !strings.HasPrefix(setting, "recn.") {
 			add("router.port_memory_bytes", r.PortMemoryBytes, err.Error())
 		}
 	}
 	switch {
 	case n.Topology != "mesh" && n.Topology != "torus":
 		add("network.topology", n.Topology, `router.kind = "ioq" is built on meshes (and, to study deadlock, tori)`)
+	case n.Topology == "torus" && r.Queues == "recn":
+		add("router.queues", r.Queues, `RECN matches congested points on the routes of dimension-order routing on a mesh: use network.topology = "mesh"`)
 	case n.Topology == "torus" && !r.AllowDeadlock:
 		add("router.kind", r.Kind, `the ioq switch has no virtual channels: dimension-order routing on a torus can deadlock; use a mesh, or router.allow_deadlock = true to study deadlock`)
 	}
@@ -93,9 +95,9 @@ func (c *Config) validateRECN(add func(key string, v any, allowed string), sizes
 		return
 	}
 	cfg := c.IOQConfig()
-	if setting, err := cfg.RECN.Validate(cfg.PortMemoryFlits); err != nil {
-		key := map[string]string{"saqs": "router.recn.saqs", "detect": "router.recn.detect_fraction", "xoff": "router.recn.xoff_fraction",
-			"xon": "router.recn.xon_fraction", "idle": "router.recn.idle_cycles"}[setting]
+	if setting, err := cfg.Validate(4+max(c.Network.Concentration, 1), c.Nodes()); err != nil && strings.HasPrefix(setting, "recn.") {
+		key := map[string]string{"recn.saqs": "router.recn.saqs", "recn.detect": "router.recn.detect_fraction", "recn.xoff": "router.recn.xoff_fraction",
+			"recn.xon": "router.recn.xon_fraction", "recn.idle": "router.recn.idle_cycles"}[setting]
 		add(key, map[string]any{"router.recn.saqs": r.SAQs, "router.recn.detect_fraction": r.DetectFraction, "router.recn.xoff_fraction": r.XoffFraction,
 			"router.recn.xon_fraction": r.XonFraction, "router.recn.idle_cycles": r.IdleCycles}[key], err.Error()+" (thresholds are the fraction times router.port_memory_bytes, in whole flits)")
 	}

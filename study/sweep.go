@@ -345,7 +345,9 @@ func (f *File) checkAxes(typeErrs bool) []error {
 				add(where+".values", v, "allowed: finite numbers")
 				continue
 			}
-			if k, dup := first[FormatParam(v)]; dup {
+			// A zipped axis may repeat a value; its group's tuples may not
+			// (checked below).
+			if k, dup := first[FormatParam(v)]; dup && a.Zip == "" {
 				add(where+".values", v, fmt.Sprintf("value %d repeats value %d; each value once", j, k))
 				continue
 			}
@@ -368,11 +370,30 @@ func (f *File) checkAxes(typeErrs bool) []error {
 	}) {
 		idx := groups[name]
 		first := f.Axes[idx[0]]
+		equal := true
 		for _, j := range idx[1:] {
 			if a := f.Axes[j]; len(a.Values) != len(first.Values) && len(a.Values) > 0 && len(first.Values) > 0 {
+				equal = false
 				errs = append(errs, &FieldError{File: f.Path, Line: a.line, Key: fmt.Sprintf("axis[%d].zip", j), Value: name,
 					Allowed: fmt.Sprintf("zipped axes need equal lengths: %s has %d values, %s has %d", first.Key, len(first.Values), a.Key, len(a.Values))})
 			}
+		}
+		if !equal {
+			continue
+		}
+		seen := map[string]int{}
+		for v := range first.Values {
+			var tuple []string
+			for _, j := range idx {
+				tuple = append(tuple, FormatParam(f.Axes[j].Values[v]))
+			}
+			key := strings.Join(tuple, " ")
+			if k, dup := seen[key]; dup {
+				errs = append(errs, &FieldError{File: f.Path, Line: first.line, Key: fmt.Sprintf("axis[%d].values", idx[0]), Value: key,
+					Allowed: fmt.Sprintf("zip group %q: value %d repeats value %d in every zipped axis; each combination once", name, v, k)})
+				break
+			}
+			seen[key] = v
 		}
 	}
 	return errs

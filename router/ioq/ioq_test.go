@@ -188,7 +188,11 @@ func TestInvariantsUnderLoad(t *testing.T) {
 			if err := n.Check(40000); err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: %d packets, %d flit hops, SAQs %+v", org, tot.PacketsDelivered, tot.FlitHops, n.SAQs())
+			st := n.SAQs()
+			t.Logf("%s: %d packets, %d flit hops, SAQs %+v", org, tot.PacketsDelivered, tot.FlitHops, st)
+			if org == RECN && (st.Allocations == 0 || st.InUseIngress+st.InUseEgress != 0) {
+				t.Fatalf("SAQs %+v: none allocated under overload, or some left after the drain", st)
+			}
 		})
 	}
 }
@@ -212,6 +216,9 @@ func TestDeterminism(t *testing.T) {
 			n, ds := buildRandom(t, g, testConfig(org, 256, 8), 0.15, 0.25, 3, 3000)
 			run(t, n, e.kind, e.workers, 3000, false)
 			got := digest(n, ds)
+			if st := n.SAQs(); org == RECN && (st.Allocations == 0 || int(st.Allocations) == st.InUseIngress+st.InUseEgress) {
+				t.Fatalf("%s/%d: SAQs %+v: none allocated and freed during the run", e.kind, e.workers, st)
+			}
 			if want == "" {
 				want = got
 			} else if got != want {
@@ -238,13 +245,18 @@ func TestForcedDeadlock(t *testing.T) {
 		t.Fatalf("no memory stuck on an overloaded torus with dimension order and no datelines: %+v", n.Totals())
 	}
 	t.Logf("%d stuck, e.g. %s", total, lines[0])
-	// A mesh under the same load keeps moving.
+	// A mesh under the same load keeps moving, under every organisation,
+	// with and without a hot spot.
 	m, _ := link.NewMesh(4, 1)
-	cfg.AllowDeadlock = false
-	n, _ = buildRandom(t, m, cfg, 0.5, 0, 0, 4000)
-	run(t, n, actor.Serial, 1, 4000, false)
-	if _, total, _ := n.Stuck(4000, 1000, 5); total != 0 {
-		t.Fatalf("%d memories stuck on a mesh", total)
+	for _, org := range orgs {
+		for _, hot := range []float64{0, 0.5} {
+			cfg := testConfig(org, 16*16, 8)
+			n, _ = buildRandom(t, m, cfg, 0.5, hot, 5, 4000)
+			run(t, n, actor.Serial, 1, 4000, false)
+			if _, total, _ := n.Stuck(4000, 1000, 5); total != 0 {
+				t.Fatalf("%s, hot-spot share %v: %d memories stuck on a mesh", org, hot, total)
+			}
+		}
 	}
 }
 
