@@ -1,0 +1,204 @@
+package recn
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/icnsim/icnsim/link"
+)
+
+// walk is the XY route of a packet to node dst from switch from, as the
+// (switch, output port) pairs it leaves by, computed hop by hop.
+func walk(g Mesh, from int, dst int) []Point {
+	var route []Point
+	r := dst / g.C
+	for s := from; ; {
+		x, y, tx, ty := s%g.K, s/g.K, r%g.K, r/g.K
+		var p int
+		switch {
+		case x < tx:
+			p, s = link.PortXPlus, s+1
+		case x > tx:
+			p, s = link.PortXMinus, s-1
+		case y < ty:
+			p, s = link.PortYPlus, s+g.K
+		case y > ty:
+			p, s = link.PortYMinus, s-g.K
+		default:
+			return append(route, Point{Switch: int32(r), Port: uint8(link.PortLocal + dst%g.C)})
+		}
+		route = append(route, Point{Switch: int32(x + y*g.K), Port: uint8(p)})
+	}
+}
+
+// TestThrough: a line's point is on a packet's route exactly when the
+// hop-by-hop XY walk leaves that switch by that port.
+func TestThrough(t *testing.T) {
+	for _, g := range []Mesh{{K: 4, C: 1}, {K: 3, C: 2}, {K: 5, C: 1}} {
+		S := g.K * g.K
+		for from := range S {
+			for dst := range S * g.C {
+				on := map[Point]bool{}
+				for _, p := range walk(g, from, dst) {
+					on[p] = true
+				}
+				for s := range S {
+					for port := range link.PortLocal + g.C {
+						pt := Point{Switch: int32(s), Port: uint8(port)}
+						if got := g.Through(from, int32(dst), pt); got != on[pt] {
+							t.Fatalf("%+v from %d to %d: Through(%v) = %v, the walk says %v", g, from, dst, pt, got, on[pt])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// fakeQueues is a port's SAQs as a test sets them.
+type fakeQueues struct{ flits []int32 }
+
+func (q *fakeQueues) Flits(i int) int32 { return q.flits[i] }
+func (q *fakeQueues) Empty(i int) bool  { return q.flits[i] == 0 }
+
+func newPort(side Side, cfg *Config, s, port int) (*Port, *fakeQueues) {
+	q := &fakeQueues{flits: make([]int32, cfg.SAQs)}
+	p := &Port{}
+	p.Init(cfg, side, s, port, make([]Line, cfg.SAQs), q)
+	return p, q
+}
+
+func outbox(p *Port) []string {
+	var s []string
+	for _, m := range p.Out {
+		s = append(s, fmt.Sprintf("%s %d.%d h%d ->%d", m.Kind, m.Target.Switch, m.Target.Port, m.Hops, m.Port))
+	}
+	p.Out = p.Out[:0]
+	return s
+}
+
+func expect(t *testing.T, p *Port, want ...string) {
+	t.Helper()
+	got := outbox(p)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("outbox %q, want %q", got, want)
+	}
+}
+
+// TestIngressLifecycle walks an ingress line through detection,
+// Xoff/Xon, its child's deallocation and its own.
+func TestIngressLifecycle(t *testing.T) {
+	cfg := Config{SAQs: 2, DetectFlits: 10, XoffFlits: 20, XonFlits: 5, IdleCycles: 100}
+	p, q := newPort(Ingress, &cfg, 7, 0)
+	if i := p.Detected(1, 2, 9); i >= 0 {
+		t.Fatal("detection below the threshold")
+	}
+	i := p.Detected(2, 2, 10)
+	if i != 0 || !p.Lines[0].InUse || p.Lines[0].Target != (Point{7, 2}) || p.Lines[0].Leaf() {
+		t.Fatalf("line %d: %+v", i, p.Lines[0])
+	}
+	expect(t, p, "notify 7.2 h1 ->255")
+	q.flits[0] = 20
+	p.Arrived(3, 0, 0)
+	expect(t, p, "xoff 7.2 h0 ->255")
+	p.Arrived(4, 0, 0) // Xoff already sent
+	expect(t, p)
+	q.flits[0] = 6
+	p.Departed(0)
+	expect(t, p)
+	q.flits[0] = 5
+	p.Departed(0)
+	expect(t, p, "xon 7.2 h0 ->255")
+	q.flits[0] = 0
+	p.Departed(0) // empty, but not a leaf: its child lives
+	expect(t, p)
+	p.Receive(5, Msg{Target: Point{7, 2}, Kind: Dealloc, Hops: 1}, Link)
+	expect(t, p, "dealloc 7.2 h1 ->2") // now a leaf and empty: freed, the egress port of output 2 told
+	if p.InUse() != 0 || p.MaxInUse != 1 {
+		t.Fatalf("%d in use, max %d", p.InUse(), p.MaxInUse)
+	}
+}
+
+// TestLimitAndRefusal: a port with every line in use refuses, and the
+// notifier records the refusal and frees its line as a leaf.
+func TestLimitAndRefusal(t *testing.T) {
+	cfg := Config{SAQs: 1, DetectFlits: 4, XoffFlits: 4, XonFlits: 1, IdleCycles: 100}
+	up, _ := newPort(Egress, &cfg, 3, 0) // egress port 0 of switch 3, one line
+	if up.Receive(1, Msg{Target: Point{4, 1}, Kind: Notify, Hops: 1}, Link) != 0 {
+		t.Fatal("no line allocated")
+	}
+	if up.Receive(2, Msg{Target: Point{5, 1}, Kind: Notify, Hops: 2}, Link) >= 0 || up.Refusals != 1 {
+		t.Fatal("a second line allocated past the limit")
+	}
+	expect(t, up, "refuse 5.1 h2 ->255")
+	// The ingress line whose notification was refused.
+	down, dq := newPort(Ingress, &cfg, 5, 3)
+	if down.Receive(1, Msg{Target: Point{5, 1}, Kind: Notify, Hops: 1}, 1) != 0 {
+		t.Fatal("no line")
+	}
+	dq.flits[0] = 4
+	down.Arrived(2, 0, 0)
+	expect(t, down, "notify 5.1 h1 ->255", "xoff 5.1 h0 ->255")
+	down.Receive(3, Msg{Target: Point{5, 1}, Kind: Refuse, Hops: 1}, Link)
+	if l := down.Lines[0]; l.Children != 0 || l.Refused != 1 || l.XoffSent != 0 {
+		t.Fatalf("after the refusal: %+v", l)
+	}
+	down.Arrived(4, 0, 0) // over the threshold again: the refused child is not notified again
+	expect(t, down)
+	dq.flits[0] = 0
+	down.Departed(0)
+	expect(t, down, "dealloc 5.1 h1 ->1")
+}
+
+// TestEgressMatchingAndIdle: an egress line matches the packets whose
+// route from the next switch passes its point, the oldest line wins, and
+// a line that never fills is freed after IdleCycles.
+func TestEgressMatchingAndIdle(t *testing.T) {
+	g := Mesh{K: 4, C: 1}
+	cfg := Config{SAQs: 4, DetectFlits: 4, XoffFlits: 4, XonFlits: 1, IdleCycles: 100}
+	p, q := newPort(Egress, &cfg, 0, link.PortXPlus) // switch 0 towards switch 1
+	far := Point{Switch: 3, Port: link.PortYPlus}     // leaving (3,0) northwards
+	near := Point{Switch: 2, Port: link.PortXPlus}    // leaving (2,0) eastwards
+	p.Receive(10, Msg{Target: far, Kind: Notify, Hops: 3}, Link)
+	p.Receive(11, Msg{Target: near, Kind: Notify, Hops: 2}, Link)
+	// Node 7 is switch (3,1): its route from switch 1 passes both points.
+	if got := p.Match(g, 1, 7); got != 0 {
+		t.Errorf("packet to 7 matched line %d, want the older line 0", got)
+	}
+	// Node 3 is switch (3,0): it passes near only.
+	if got := p.Match(g, 1, 3); got != 1 {
+		t.Errorf("packet to 3 matched line %d, want 1", got)
+	}
+	if got := p.Match(g, 1, 5); got != -1 {
+		t.Errorf("packet to 5 matched line %d, want none", got)
+	}
+	p.Sweep(100)
+	expect(t, p)
+	q.flits[1] = 8 // line 1 holds packets: it stays
+	p.Sweep(111)
+	expect(t, p, "dealloc 3.2 h3 ->255")
+	if p.InUse() != 1 {
+		t.Fatalf("%d lines in use after the sweep", p.InUse())
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, c := range []struct {
+		cfg     Config
+		setting string
+	}{
+		{Defaults(16384), ""},
+		{Config{SAQs: 0, DetectFlits: 1, XoffFlits: 1, IdleCycles: 1}, "saqs"},
+		{Config{SAQs: 8, DetectFlits: 0, XoffFlits: 1, IdleCycles: 1}, "detect"},
+		{Config{SAQs: 8, DetectFlits: 5, XoffFlits: 4, IdleCycles: 1}, "xoff"},
+		{Config{SAQs: 8, DetectFlits: 4, XoffFlits: 4, XonFlits: 4, IdleCycles: 1}, "xon"},
+		{Config{SAQs: 8, DetectFlits: 4, XoffFlits: 4, XonFlits: 2, IdleCycles: 0}, "idle"},
+	} {
+		if s, _ := c.cfg.Validate(16384); s != c.setting {
+			t.Errorf("%+v: setting %q, want %q", c.cfg, s, c.setting)
+		}
+	}
+	if d := Defaults(16384); d.XoffFlits != 163 || d.XonFlits != 81 || d.SAQs != 8 {
+		t.Errorf("defaults for 128 KB of 8-byte flits: %+v", d)
+	}
+}
