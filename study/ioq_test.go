@@ -19,7 +19,7 @@ func ioqSmall(org string, mod func(*Config)) Config {
 	})
 }
 
-var ioqOrgs = []string{"1q", "voq-sw", "voq-net"}
+var ioqOrgs = []string{"1q", "voq-sw", "voq-net", "recn"}
 
 // TestIOQDeterminism: every queue organisation gives the same digest under
 // every executor, over saturation with a hot spot.
@@ -29,6 +29,9 @@ func TestIOQDeterminism(t *testing.T) {
 			r := sameDigestEverywhere(t, ioqSmall(org, func(c *Config) { c.Traffic.LoadOfBisection = 0.8 }))
 			if r.PacketsDelivered == 0 || r.Bisection == nil {
 				t.Fatalf("delivered %d, bisection %v", r.PacketsDelivered, r.Bisection)
+			}
+			if org == "recn" && (r.SAQs == nil || r.SAQs.Allocations == 0) {
+				t.Fatalf("RECN allocated no SAQs in the window: %+v", r.SAQs)
 			}
 		})
 	}
