@@ -34,7 +34,7 @@ func DefaultTOML() string {
 	p("")
 	p("[router]")
 	p("kind = %q                  # vc (input-queued virtual-channel router) or ioq (the RECN paper's input/output-buffered switch: mesh, routing = \"dor\")", d.Router.Kind)
-	p("queues = %q                # ioq only: queue organisation per port memory: 1q, voq-sw (a queue per output port of the next switch), voq-net (a queue per destination)", d.Router.Queues)
+	p("queues = %q                # ioq only: queue organisation per port memory: 1q, voq-sw (a queue per output port of the next switch), voq-net (a queue per destination), recn (detection queues and SAQs, [router.recn])", d.Router.Queues)
 	p("port_memory_bytes = %d   # ioq only: memory at every ingress and egress port and adapter, bytes (a whole number of flits; VOQ splits it equally)", d.Router.PortMemoryBytes)
 	p("flit_bytes = %d              # ioq only: bytes per flit; a cycle is the time a link carries one flit", d.Router.FlitBytes)
 	p("link_gbps = %v               # ioq only: link rate, Gbit/s (a cycle is flit_bytes * 8 / link_gbps ns)", d.Router.LinkGbps)

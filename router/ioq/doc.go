@@ -40,6 +40,25 @@
 // egress queues round robin among those whose head has arrived and whose
 // far queue has credits for the whole packet.
 //
+// RECN (Org RECN): an ingress memory holds a detection queue per output
+// port (the queue of a packet that matches no CAM line is that of its
+// output) and an egress or injection memory a standard queue, beside up
+// to RECN.SAQs set-aside queues, all sharing the memory under per-port
+// credits. Package policies/recn decides, per memory, which SAQ a packet
+// takes (matched when its head arrives, at ingress, or when it is granted
+// the crossbar, at egress), when to allocate and free SAQs, and what to
+// tell the neighbours; this package moves the packets and the messages.
+// A detection swaps the detection queue's packets into the new SAQ. A
+// SAQ blocked by its in-order pointer (the packet last in the standard or
+// detection queue at allocation, flagged in its descriptor) or stopped by
+// Xoff does not send. The crossbar serves detection queues before SAQs.
+// Messages between an ingress and an egress memory of one switch are
+// delivered at once; those for the next switch or adapter wait in a FIFO
+// per link and travel on a control lane of the link's latency, by default
+// only in a cycle in which the link carries no data flit and before the
+// next data packet starts (DedicatedControl: in any cycle). Idle SAQs are
+// swept every 64 cycles.
+//
 // Routing is dimension order, X then Y, computed at each switch from the
 // destination (the paper's deterministic source routes carry the same
 // information). On a mesh it cannot deadlock; on a torus it can (no
