@@ -61,7 +61,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			acts, units := built.Net.Actors()
+			acts, units := built.Fabric.Actors()
 			at := clock.Cycle(0)
 			run := func(cycles clock.Cycle) uint64 {
 				var m0, m1 runtime.MemStats

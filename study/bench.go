@@ -53,7 +53,11 @@ func BenchScenarios() map[string]Config {
 	hot16 := ioq16
 	hot16.Name = "mesh16-ioq-hotspot"
 	hot16.Traffic.Pattern, hot16.Traffic.HotspotNode, hot16.Traffic.Load = "hotspot-sources", 32, 0.25
-	return map[string]Config{torus.Name: torus, mesh.Name: mesh, ft.Name: ft, vc16.Name: vc16, ioq16.Name: ioq16, hot16.Name: hot16}
+	// RECN on the same network, traffic case #3 at full load.
+	recn16 := hot16
+	recn16.Name = "mesh16-recn-hotspot"
+	recn16.Router.Queues = "recn"
+	return map[string]Config{torus.Name: torus, mesh.Name: mesh, ft.Name: ft, vc16.Name: vc16, ioq16.Name: ioq16, hot16.Name: hot16, recn16.Name: recn16}
 }
 
 // BenchScenarioNames lists the bench scenarios, sorted.

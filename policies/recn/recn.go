@@ -256,7 +256,8 @@ type Port struct {
 // on side, its lines in lines (cfg.SAQs of them), its SAQs observed
 // through q.
 func (p *Port) Init(cfg *Config, side Side, s int, port int, lines []Line, q Queues) {
-	*p = Port{q: q, cfg: cfg, side: side, here: Point{Switch: int32(s), Port: uint8(port)}, Lines: lines[:cfg.SAQs:cfg.SAQs]}
+	*p = Port{q: q, cfg: cfg, side: side, here: Point{Switch: int32(s), Port: uint8(port)}, Lines: lines[:cfg.SAQs:cfg.SAQs],
+		Out: make([]Msg, 0, 4)}
 }
 
 // InUse is the number of lines in use.

@@ -133,7 +133,11 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		}
 		if ctrl != nil {
 			s.ctrl = ctrl
-			s.rc = &recnSwitch{ing: newRECNPorts(sh, r, P, s.ing, recn.Ingress), egr: newRECNPorts(sh, r, P, s.egr, recn.Egress), pend: make([]ctrlFIFO, P)}
+			s.rc = &recnSwitch{ing: newRECNPorts(sh, r, P, s.ing, recn.Ingress), egr: newRECNPorts(sh, r, P, s.egr, recn.Egress), pend: make([]ctrlFIFO, P),
+				work: make([]routed, 0, 16)}
+			for p := range s.rc.pend {
+				s.rc.pend[p].msgs = make([]recn.Msg, 0, 8)
+			}
 		}
 		n.Switches[r] = s
 	}
@@ -151,6 +155,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		a.link = outLink{wire: int32(n.base[r] + p), cur: -1, toSwitch: false, credits: credits(true)}
 		if ctrl != nil {
 			a.ctrl = ctrl
+			a.pend.msgs = make([]recn.Msg, 0, 8)
 			a.rp = &recnPort{q: saqs{m: &a.inj, base: int32(P)}, markers: make([]int32, cfg.RECN.SAQs)}
 			a.rp.Init(&sh.recn, recn.Egress, -1, 0, make([]recn.Line, cfg.RECN.SAQs), &a.rp.q)
 		}

@@ -26,9 +26,13 @@ type ctrlFIFO struct {
 
 func (f *ctrlFIFO) len() int { return len(f.msgs) - f.head }
 
+// push appends m; the sent messages ahead of the oldest waiting one are
+// dropped once they are half of the slice, so a link whose FIFO never
+// quite empties reuses its storage instead of growing.
 func (f *ctrlFIFO) push(m recn.Msg) {
-	if f.head > 0 && f.head == len(f.msgs) {
-		f.msgs, f.head = f.msgs[:0], 0
+	if f.head > 0 && 2*f.head >= len(f.msgs) {
+		n := copy(f.msgs, f.msgs[f.head:])
+		f.msgs, f.head = f.msgs[:n], 0
 	}
 	f.msgs = append(f.msgs, m)
 }
