@@ -157,8 +157,8 @@ func TestEgressMatchingAndIdle(t *testing.T) {
 	g := Mesh{K: 4, C: 1}
 	cfg := Config{SAQs: 4, DetectFlits: 4, XoffFlits: 4, XonFlits: 1, IdleCycles: 100}
 	p, q := newPort(Egress, &cfg, 0, link.PortXPlus) // switch 0 towards switch 1
-	far := Point{Switch: 3, Port: link.PortYPlus}     // leaving (3,0) northwards
-	near := Point{Switch: 2, Port: link.PortXPlus}    // leaving (2,0) eastwards
+	far := Point{Switch: 3, Port: link.PortYPlus}    // leaving (3,0) northwards
+	near := Point{Switch: 2, Port: link.PortXPlus}   // leaving (2,0) eastwards
 	p.Receive(10, Msg{Target: far, Kind: Notify, Hops: 3}, Link)
 	p.Receive(11, Msg{Target: near, Kind: Notify, Hops: 2}, Link)
 	// Node 7 is switch (3,1): its route from switch 1 passes both points.
