@@ -263,7 +263,7 @@ func (sh *shared) recnQueue(r *recnPort, from int, dst int32, std int) (q int, l
 	return std, -1
 }
 
-// recnCheck verifies a port's RECN state against its memory: SAQs in use
+// check verifies a port's RECN state against its memory: SAQs in use
 // within the limit, the queues of free lines empty, the mute bits those
 // of the blocked and stopped lines.
 func (r *recnPort) check(name string) error {
@@ -293,6 +293,7 @@ func (r *recnPort) check(name string) error {
 // with the flits, idle SAQs swept every 64 cycles, the crossbar serves
 // detection queues before SAQs, and each link carries a waiting control
 // message before its next data packet (or beside it, on dedicated lanes).
+// The crossbar is allocate's (detection queues before SAQs).
 func (s *Switch) tickRECN(now clock.Cycle) {
 	for m := s.conn; m != 0; m &= m - 1 {
 		p := trailing(m)
@@ -308,7 +309,7 @@ func (s *Switch) tickRECN(now clock.Cycle) {
 	if now&63 == 0 {
 		s.recnSweep(now)
 	}
-	s.allocateRECN(now)
+	s.allocate(now)
 	for p := range s.xf {
 		if s.xf[p].src >= 0 {
 			s.cross(now, p)
@@ -324,60 +325,6 @@ func (s *Switch) tickRECN(now clock.Cycle) {
 		if l.cur >= 0 || s.egr[o].used > 0 {
 			if _, sent := l.send(now, s.wires, &s.pl, &s.egr[o], s.sh, int(s.next[o]), s); sent && (l.lastQ >= P || l.poppedMarker >= 0) {
 				s.recnDeparted(now, true, o, int(l.lastQ), l.poppedMarker)
-			}
-		}
-	}
-}
-
-// allocateRECN grants the crossbar under RECN: first, each free output in
-// rotating order takes the first input after the one it served last whose
-// detection queue for it has a routed head that fits in the egress memory;
-// then the outputs still free do the same with the heads of the inputs'
-// SAQs (round robin over an input's SAQs), skipping SAQs blocked by the
-// in-order pointer or stopped by Xoff. Detection queues thus have
-// priority over SAQs, as in the paper.
-func (s *Switch) allocateRECN(now clock.Cycle) {
-	P := int32(len(s.ing))
-	s.rrOut++
-	if s.rrOut >= P {
-		s.rrOut = 0
-	}
-	free := s.conn &^ s.outBusy
-	var inputs uint64
-	for p := range s.ing {
-		if s.xf[p].src < 0 && s.ing[p].packets > 0 {
-			inputs |= 1 << p
-		}
-	}
-	for phase := 0; phase < 2; phase++ {
-		for k := int32(0); k < P && free != 0 && inputs != 0; k++ {
-			o := s.rrOut + k
-			if o >= P {
-				o -= P
-			}
-			if free&(1<<o) == 0 {
-				continue
-			}
-			for j := int32(1); j <= P; j++ {
-				p := s.lastIn[o] + j
-				if p >= P {
-					p -= P
-				}
-				if inputs&(1<<p) == 0 {
-					continue
-				}
-				granted := false
-				if phase == 0 {
-					granted = s.ing[p].q[o].head >= 0 && s.tryGrant(now, int(p), int(o), int(o))
-				} else {
-					granted = s.grantSAQ(now, int(p), int(o))
-				}
-				if granted {
-					s.lastIn[o] = p
-					free &^= 1 << o
-					inputs &^= 1 << p
-					break
-				}
 			}
 		}
 	}

@@ -273,7 +273,9 @@ func (s *Switch) arrive(now clock.Cycle, p int, f *link.Flit) {
 // the one it served last (round robin per output, so that no input starves
 // on a periodic pattern of free space) that offers a packet for it at the
 // head of one of its queues (round robin over the queues of a VOQ input),
-// routed, with room for all of it in the egress queue.
+// routed, with room for all of it in the egress queue. Under RECN the
+// detection queues are served before the SAQs (blocked or stopped SAQs
+// skipped), as in the paper.
 func (s *Switch) allocate(now clock.Cycle) {
 	P := int32(len(s.ing))
 	s.rrOut++
@@ -290,8 +292,14 @@ func (s *Switch) allocate(now clock.Cycle) {
 	if inputs == 0 || free == 0 {
 		return
 	}
-	if s.sh.org == VOQNet {
-		s.allocateScan(now, free, inputs)
+	switch s.sh.org {
+	case VOQNet:
+		s.allocateScan(now, free, inputs, scanVOQ)
+		return
+	case RECN:
+		// Detection queues first, then SAQs on what is left free.
+		free, inputs = s.allocateScan(now, free, inputs, scanDetection)
+		s.allocateScan(now, free, inputs, scanSAQ)
 		return
 	}
 	// One queue per input (1q) or per output (voq-sw): the requests are
@@ -340,10 +348,21 @@ func (s *Switch) allocate(now clock.Cycle) {
 	}
 }
 
-// allocateScan is allocate for VOQnet, whose inputs offer the heads of
-// many queues: each free output, in rotating order, scans the inputs
-// after the one it served last for a queue head routed to it.
-func (s *Switch) allocateScan(now clock.Cycle, free, inputs uint64) {
+// scan says which queue heads allocateScan offers: any of a VOQnet
+// input's, a RECN input's detection queue for the output, or its SAQs.
+type scan uint8
+
+const (
+	scanVOQ scan = iota
+	scanDetection
+	scanSAQ
+)
+
+// allocateScan is allocate for the organisations whose inputs offer the
+// heads of many queues (VOQnet, RECN): each free output, in rotating
+// order, scans the inputs after the one it served last for a head of the
+// kind which routed to it. It returns the outputs and inputs left free.
+func (s *Switch) allocateScan(now clock.Cycle, free, inputs uint64, which scan) (uint64, uint64) {
 	P := int32(len(s.ing))
 	for k := int32(0); k < P && free != 0 && inputs != 0; k++ {
 		o := s.rrOut + k
@@ -361,7 +380,16 @@ func (s *Switch) allocateScan(now clock.Cycle, free, inputs uint64) {
 			if inputs&(1<<p) == 0 {
 				continue
 			}
-			if s.request(now, int(p), int(o)) {
+			var granted bool
+			switch which {
+			case scanVOQ:
+				granted = s.request(now, int(p), int(o))
+			case scanDetection:
+				granted = s.ing[p].q[o].head >= 0 && s.tryGrant(now, int(p), int(o), int(o))
+			default:
+				granted = s.grantSAQ(now, int(p), int(o))
+			}
+			if granted {
 				s.lastIn[o] = p
 				free &^= 1 << o
 				inputs &^= 1 << p
@@ -369,6 +397,7 @@ func (s *Switch) allocateScan(now clock.Cycle, free, inputs uint64) {
 			}
 		}
 	}
+	return free, inputs
 }
 
 // request grants input p a transfer to output o if one of its queue heads
