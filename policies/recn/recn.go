@@ -55,11 +55,24 @@
 //   - Xon/Xoff: when a SAQ holds at least XoffFlits it sends Xoff to its
 //     children, which stop sending from their SAQ for that point; when it
 //     drains to XonFlits or fewer it sends them Xon.
-//   - Matching: a packet goes to the SAQ of the oldest line that matches
-//     it. A flow's packets therefore stay in one SAQ while it lives, and a
-//     new line only takes flows whose older packets are in the standard or
-//     detection queue, behind the in-order pointer: delivery stays in
-//     order.
+//   - Matching: a packet goes to the SAQ of the matching line whose point
+//     is farthest along its route (the longest turnpool that matches): the
+//     paper stores "every incoming packet that will pass through the
+//     congested point" in the SAQ allocated for it, so a port that holds a
+//     line for a nearer point on the same route (a root detected here, say)
+//     hands the packets for the farther point to the farther point's SAQ,
+//     where its Xon/Xoff reaches them. (Matching the oldest line instead
+//     leaves them in the nearer SAQ, which the farther point's Xoff does
+//     not stop: on configuration #1 under traffic case #3 at full load the
+//     egress SAQs then held 320,000 flits, twelve times what Xoff allows,
+//     and uniform throughput fell 9%.)
+//   - In-order pointer: a new line's flows sent their earlier packets to
+//     the standard or detection queue, or to the SAQ of a nearer point on
+//     the same route (Prefixes). The owner points the new SAQ's in-order
+//     pointer at the last packet of each of those queues, and the SAQ stays
+//     blocked until all of them have left: the paper's pointer at the last
+//     packet of the standard queue, extended to the SAQs that longest-match
+//     takes flows from.
 //
 // # The limit
 //
@@ -198,6 +211,27 @@ func (g Mesh) Through(from int, dst int32, t Point) bool {
 	}
 }
 
+// beyond returns a node whose XY route leaves t.Switch by t.Port (the
+// first node of the switch past the port, or the port's own node) and
+// that switch (-1 for a node port). Every route through t shares its part
+// up to t with the route to that node, which then only ends at next.
+func (g Mesh) beyond(t Point) (dst int32, next int) {
+	s := int(t.Switch)
+	switch t.Port {
+	case link.PortXPlus:
+		next = s + 1
+	case link.PortXMinus:
+		next = s - 1
+	case link.PortYPlus:
+		next = s + g.K
+	case link.PortYMinus:
+		next = s - g.K
+	default:
+		return int32(s*g.C + int(t.Port) - link.PortLocal), -1
+	}
+	return int32(next * g.C), next
+}
+
 // Line is a CAM line: a SAQ and the point it is for.
 type Line struct {
 	Target Point
@@ -267,9 +301,10 @@ func (p *Port) InUse() int { return p.inUse }
 func (p *Port) ResetPeak() { p.MaxInUse = p.inUse }
 
 // Match returns the line whose SAQ a packet to dst takes here, -1 for the
-// standard or detection queue: the oldest line in use whose point is on
-// the packet's route from switch from (at ingress: this switch; at
-// egress: the next one).
+// standard or detection queue: of the lines in use whose point is on the
+// packet's route from switch from (at ingress: this switch; at egress: the
+// next one), the one whose point is farthest (its route the longest; two
+// points on one route are never equally far).
 func (p *Port) Match(g Mesh, from int, dst int32) int {
 	if p.inUse == 0 {
 		return -1
@@ -277,11 +312,29 @@ func (p *Port) Match(g Mesh, from int, dst int32) int {
 	best := -1
 	for i := range p.Lines {
 		l := &p.Lines[i]
-		if l.InUse && g.Through(from, dst, l.Target) && (best < 0 || l.born < p.Lines[best].born) {
+		if l.InUse && g.Through(from, dst, l.Target) && (best < 0 || l.Hops > p.Lines[best].Hops) {
 			best = i
 		}
 	}
 	return best
+}
+
+// Prefixes returns the lines in use (a bit per line) whose point is on the
+// route from switch from to line i's point, before it: the SAQs that
+// packets now matching line i went to before it was allocated. The owner
+// points line i's in-order pointer at their last packets (and at the
+// standard or detection queue's).
+func (p *Port) Prefixes(g Mesh, from int, i int) uint64 {
+	t := p.Lines[i].Target
+	dst, next := g.beyond(t)
+	var m uint64
+	for j := range p.Lines {
+		u := p.Lines[j].Target
+		if j != i && p.Lines[j].InUse && u != t && int(u.Switch) != next && g.Through(from, dst, u) {
+			m |= 1 << j
+		}
+	}
+	return m
 }
 
 // Find returns the line in use for point t, or -1.
@@ -323,6 +376,12 @@ func (p *Port) Detected(now int64, o int, flits int32) int {
 		return -1
 	}
 	t := Point{Switch: p.here.Switch, Port: uint8(o)}
+	if p.Find(t) >= 0 {
+		// A notification from the egress port allocated the line while
+		// this packet was arriving: its SAQ takes the flows from now on,
+		// behind the in-order pointer; the detection queue drains.
+		return -1
+	}
 	i := p.alloc(now, t, 1, uint8(o))
 	if i < 0 {
 		return -1

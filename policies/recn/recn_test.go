@@ -55,6 +55,62 @@ func TestThrough(t *testing.T) {
 	}
 }
 
+// TestPrefixes: a line's prefixes are exactly the lines whose point some
+// XY route from the port passes before the line's point (the same for
+// every route through it), and longest-match prefers the farther point.
+func TestPrefixes(t *testing.T) {
+	cfg := Config{SAQs: 2, DetectFlits: 4, XoffFlits: 4, XonFlits: 1, IdleCycles: 100}
+	for _, g := range []Mesh{{K: 4, C: 1}, {K: 3, C: 2}} {
+		S := g.K * g.K
+		for from := range S {
+			before := map[[2]Point]bool{} // (t, u): u precedes t on a route
+			through := map[Point]bool{}   // points on some route from from
+			for dst := range S * g.C {
+				r := walk(g, from, dst)
+				for b, pt := range r {
+					through[pt] = true
+					for _, u := range r[:b] {
+						before[[2]Point{pt, u}] = true
+					}
+				}
+			}
+			for tp := range through {
+				for s := range S {
+					for port := range link.PortLocal + g.C {
+						u := Point{Switch: int32(s), Port: uint8(port)}
+						if u == tp {
+							continue
+						}
+						p, _ := newPort(Ingress, &cfg, from, 0)
+						p.Receive(0, Msg{Target: tp, Kind: Notify, Hops: 1}, 0)
+						p.Receive(0, Msg{Target: u, Kind: Notify, Hops: 1}, 0)
+						if got := p.Prefixes(g, from, 0)&2 != 0; got != before[[2]Point{tp, u}] {
+							t.Fatalf("%+v from %d: %v before %v: Prefixes says %v", g, from, u, tp, got)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDetectedWithLine: a detection queue that passes the threshold while
+// a notification has already given its output a line (the packet that
+// crossed it was arriving when the line was allocated) allocates no second
+// line for the same point.
+func TestDetectedWithLine(t *testing.T) {
+	cfg := Config{SAQs: 4, DetectFlits: 4, XoffFlits: 4, XonFlits: 1, IdleCycles: 100}
+	p, _ := newPort(Ingress, &cfg, 5, 0)
+	pt := Point{Switch: 5, Port: link.PortXPlus}
+	if i := p.Receive(0, Msg{Target: pt, Kind: Notify, Hops: 1}, link.PortXPlus); i != 0 {
+		t.Fatalf("notification allocated line %d", i)
+	}
+	if i := p.Detected(1, link.PortXPlus, 9); i != -1 || p.InUse() != 1 {
+		t.Fatalf("detection with a line for the point: line %d, %d in use", i, p.InUse())
+	}
+	expect(t, p)
+}
+
 // fakeQueues is a port's SAQs as a test sets them.
 type fakeQueues struct{ flits []int32 }
 
@@ -151,8 +207,8 @@ func TestLimitAndRefusal(t *testing.T) {
 }
 
 // TestEgressMatchingAndIdle: an egress line matches the packets whose
-// route from the next switch passes its point, the oldest line wins, and
-// a line that never fills is freed after IdleCycles.
+// route from the next switch passes its point, the farther point's line
+// wins, and a line that never fills is freed after IdleCycles.
 func TestEgressMatchingAndIdle(t *testing.T) {
 	g := Mesh{K: 4, C: 1}
 	cfg := Config{SAQs: 4, DetectFlits: 4, XoffFlits: 4, XonFlits: 1, IdleCycles: 100}
@@ -163,7 +219,13 @@ func TestEgressMatchingAndIdle(t *testing.T) {
 	p.Receive(11, Msg{Target: near, Kind: Notify, Hops: 2}, Link)
 	// Node 7 is switch (3,1): its route from switch 1 passes both points.
 	if got := p.Match(g, 1, 7); got != 0 {
-		t.Errorf("packet to 7 matched line %d, want the older line 0", got)
+		t.Errorf("packet to 7 matched line %d, want line 0 (the farther point)", got)
+	}
+	if got := p.Prefixes(g, 1, 0); got != 1<<1 {
+		t.Errorf("prefixes of the far line: %b, want the near line's", got)
+	}
+	if got := p.Prefixes(g, 1, 1); got != 0 {
+		t.Errorf("prefixes of the near line: %b, want none", got)
 	}
 	// Node 3 is switch (3,0): it passes near only.
 	if got := p.Match(g, 1, 3); got != 1 {

@@ -133,7 +133,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		}
 		if ctrl != nil {
 			s.ctrl = ctrl
-			s.rc = &recnSwitch{ing: newRECNPorts(sh, r, P, s.ing, recn.Ingress), egr: newRECNPorts(sh, r, P, s.egr, recn.Egress), pend: make([]ctrlFIFO, P),
+			s.rc = &recnSwitch{ing: newRECNPorts(sh, r, P, s.ing, recn.Ingress, s.next), egr: newRECNPorts(sh, r, P, s.egr, recn.Egress, s.next), pend: make([]ctrlFIFO, P),
 				work: make([]routed, 0, 16)}
 			for p := range s.rc.pend {
 				s.rc.pend[p].msgs = make([]recn.Msg, 0, 8)
@@ -156,7 +156,8 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		if ctrl != nil {
 			a.ctrl = ctrl
 			a.pend.msgs = make([]recn.Msg, 0, 8)
-			a.rp = &recnPort{q: saqs{m: &a.inj, base: int32(P)}, markers: make([]int32, cfg.RECN.SAQs)}
+			rp := newRECNPort(sh, &a.inj, P, r)
+			a.rp = &rp
 			a.rp.Init(&sh.recn, recn.Egress, -1, 0, make([]recn.Line, cfg.RECN.SAQs), &a.rp.q)
 		}
 		n.Adapters[i] = a

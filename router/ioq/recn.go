@@ -44,31 +44,60 @@ func (f *ctrlFIFO) pop() recn.Msg {
 }
 
 // recnPort is the RECN side of one memory: its policy state machine, the
-// queues it observes, the in-order pointers of its lines (the descriptor
-// each blocked line waits for), and the messages waiting for its link.
+// queues it observes, the switch its packets' routes are matched from, and
+// the in-order pointers of its lines: the marker packets each blocked line
+// still waits for, and how many.
 type recnPort struct {
 	recn.Port
 	q       saqs
-	markers []int32
+	from    int32 // this switch (ingress), the next one (egress), the attached one (adapter)
+	marks   []marker
+	pending []int32 // per line: marker packets not yet left
+}
+
+// marker is an in-order pointer: line waits for descriptor d to leave.
+type marker struct{ line, d int32 }
+
+// newRECNPort is the RECN side of memory m, whose SAQs follow its P
+// standard or detection queues; Init it in place (it observes its own q).
+func newRECNPort(sh *shared, m *memory, P, from int) recnPort {
+	n := sh.recn.SAQs
+	return recnPort{q: saqs{m: m, base: int32(P)}, from: int32(from), marks: make([]marker, 0, n*(n+1)), pending: make([]int32, n)}
 }
 
 // mark points the in-order pointer of line i, just allocated, at the last
-// packet of queue mq, if any, blocking the SAQ until it has left.
-func (r *recnPort) mark(pl *pool, i int, mq int) {
-	r.markers[i] = -1
-	if t := r.q.m.q[mq].tail; t >= 0 {
+// packet of queue mq (the standard or detection queue the line's flows
+// used) and of each SAQ of a nearer point on its route (whose flows it now
+// takes), blocking the SAQ until all of them have left.
+func (r *recnPort) mark(pl *pool, g recn.Mesh, i int, mq int) {
+	r.pending[i] = 0
+	r.markTail(pl, i, mq)
+	for m := r.Prefixes(g, int(r.from), i); m != 0; m &= m - 1 {
+		r.markTail(pl, i, int(r.q.base)+trailing(m))
+	}
+	r.Lines[i].Blocked = r.pending[i] > 0
+}
+
+func (r *recnPort) markTail(pl *pool, i, q int) {
+	if t := r.q.m.q[q].tail; t >= 0 {
 		pl.p[t].marker = true
-		r.markers[i] = t
-		r.Lines[i].Blocked = true
+		r.marks = append(r.marks, marker{line: int32(i), d: t})
+		r.pending[i]++
 	}
 }
 
 // popped tells the port that descriptor d, an in-order marker, left.
 func (r *recnPort) popped(d int32) {
-	for i, m := range r.markers {
-		if m == d && r.Lines[i].InUse && r.Lines[i].Blocked {
-			r.markers[i] = -1
-			r.Unblock(i)
+	for k := 0; k < len(r.marks); {
+		if r.marks[k].d != d {
+			k++
+			continue
+		}
+		i := r.marks[k].line
+		r.marks[k] = r.marks[len(r.marks)-1]
+		r.marks = r.marks[:len(r.marks)-1]
+		if r.pending[i]--; r.pending[i] == 0 {
+			r.Unblock(int(i))
 		}
 	}
 }
@@ -101,16 +130,18 @@ type routed struct {
 
 // newRECNPorts prepares the RECN state of switch s's P memories mems on
 // one side; their SAQs follow the P detection (or standard) queues.
-func newRECNPorts(sh *shared, s, P int, mems []memory, side recn.Side) []recnPort {
+// Packets' routes are matched from next[p] at egress port p.
+func newRECNPorts(sh *shared, s, P int, mems []memory, side recn.Side, next []int32) []recnPort {
 	n := sh.recn.SAQs
 	rs := make([]recnPort, P)
 	lines := make([]recn.Line, P*n)
-	markers := make([]int32, P*n)
 	for p := range rs {
-		r := &rs[p]
-		r.q = saqs{m: &mems[p], base: int32(P)}
-		r.markers = markers[p*n : (p+1)*n : (p+1)*n]
-		r.Init(&sh.recn, side, s, p, lines[p*n:(p+1)*n], &r.q)
+		from := s
+		if side == recn.Egress {
+			from = int(next[p])
+		}
+		rs[p] = newRECNPort(sh, &mems[p], P, from)
+		rs[p].Init(&sh.recn, side, s, p, lines[p*n:(p+1)*n], &rs[p].q)
 	}
 	return rs
 }
@@ -140,7 +171,7 @@ func (s *Switch) after(now clock.Cycle, egress bool, p int) {
 			if w.egress { // an ingress line waits for the detection queue of its output
 				mq = int(r.Lines[i].Parent)
 			}
-			r.mark(&s.pl, i, mq)
+			r.mark(&s.pl, s.sh.mesh, i, mq)
 		}
 		s.collect(!w.egress, to)
 	}
@@ -168,7 +199,7 @@ func (s *Switch) recvControl(now clock.Cycle, p int) {
 	egress := m.Kind == recn.Notify || m.Kind == recn.Xoff || m.Kind == recn.Xon
 	r := s.rport(egress, p)
 	if i := r.Receive(int64(now), *m, recn.Link); i >= 0 {
-		r.mark(&s.pl, i, 0)
+		r.mark(&s.pl, s.sh.mesh, i, 0)
 	}
 	s.after(now, egress, p)
 }
@@ -270,14 +301,17 @@ func (r *recnPort) check(name string) error {
 	n := 0
 	for i := range r.Lines {
 		l := &r.Lines[i]
+		if l.InUse && r.Find(l.Target) != i {
+			return fmt.Errorf("%s: two CAM lines for %v", name, l.Target)
+		}
 		q := &r.q.m.q[int(r.q.base)+i]
 		if l.InUse {
 			n++
 		} else if q.head >= 0 || q.flits != 0 || q.reserved != 0 {
 			return fmt.Errorf("%s: SAQ %d holds %d flits without a CAM line", name, i, q.flits)
 		}
-		if l.Blocked && (r.markers[i] < 0) {
-			return fmt.Errorf("%s: SAQ %d blocked with no in-order pointer", name, i)
+		if l.Blocked != (r.pending[i] > 0) {
+			return fmt.Errorf("%s: SAQ %d blocked %v with %d in-order pointers pending", name, i, l.Blocked, r.pending[i])
 		}
 	}
 	if n != r.InUse() || n > len(r.Lines) {
@@ -357,7 +391,7 @@ func (s *Switch) grantSAQ(now clock.Cycle, p, o int) bool {
 func (a *Adapter) recnStep(now clock.Cycle) {
 	if m := a.ctrl[a.in].Recv(now); m != nil {
 		if i := a.rp.Receive(int64(now), *m, recn.Link); i >= 0 {
-			a.rp.mark(&a.pl, i, 0)
+			a.rp.mark(&a.pl, a.sh.mesh, i, 0)
 		}
 	}
 	if now&63 == 0 {
