@@ -43,8 +43,8 @@
 //     upstream port, for an ingress SAQ; the sending ingress port, for an
 //     egress SAQ), it notifies it with the route one switch longer at an
 //     ingress port (Hops+1). A notified port allocates a line (its SAQ is
-//     blocked by the in-order pointer until the packets that were in its
-//     standard or detection queue have left), or refuses when all its
+//     blocked by the in-order pointer until the packets its flows left
+//     ahead of it have gone, below), or refuses when all its
 //     SAQs are in use (see Refuse).
 //   - Leaf bit: a line with no notified upstream port (no children) is a
 //     leaf. A leaf whose SAQ is empty and not blocked is deallocated when
@@ -237,8 +237,9 @@ type Line struct {
 	Target Point
 	Hops   uint8
 	InUse  bool
-	// Blocked: the in-order pointer holds the SAQ until the packet that
-	// was last in the standard (or detection) queue at allocation leaves.
+	// Blocked: the in-order pointer holds the SAQ until the packets that
+	// were last in the standard (or detection) queue and in the SAQs of
+	// nearer points on its route (Prefixes) at allocation have left.
 	Blocked bool
 	// Stopped: Xoff received from the parent.
 	Stopped bool
