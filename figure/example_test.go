@@ -37,3 +37,21 @@ func ExampleHeatmap_Save() {
 	fmt.Println(err)
 	// Output: <nil>
 }
+
+// UnitTicks label a wide range without decimals and a narrow one with as
+// many as its step needs.
+func ExampleUnitTicks() {
+	for _, r := range [][2]float64{{0, 13800}, {0, 0.3}, {0.02, 0.025}} {
+		var labels []string
+		for _, t := range (figure.UnitTicks{}).Ticks(r[0], r[1]) {
+			if t.Label != "" {
+				labels = append(labels, t.Label)
+			}
+		}
+		fmt.Println(labels)
+	}
+	// Output:
+	// [0 4000 8000 12000]
+	// [0.00 0.15 0.30]
+	// [0.0200 0.0225 0.0250]
+}

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
@@ -49,7 +50,8 @@ func (c *Chart) Save(base string, formats []string) error {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
 	p.Add(plotter.NewGrid())
-	p.Legend.Top, p.Legend.Left = true, true
+	p.X.Tick.Marker, p.Y.Tick.Marker = UnitTicks{}, UnitTicks{}
+	var all []plotter.XY
 	for i, l := range c.Lines {
 		xys := make(plotter.XYs, 0, len(l.XY))
 		for _, pt := range l.XY {
@@ -64,8 +66,11 @@ func (c *Chart) Save(base string, formats []string) error {
 		if err != nil {
 			return fmt.Errorf("figure %s: line %q: %w", base, l.Name, err)
 		}
+		all = append(all, xys...)
 		line.Color = plotutil.Color(i)
-		line.Dashes = plotutil.Dashes(i / len(plotutil.DefaultColors))
+		// A dash pattern and a glyph per line as well as a colour, so
+		// that lines stay apart in greyscale.
+		line.Dashes = plotutil.Dashes(i)
 		p.Add(line)
 		if c.Points {
 			sc, err := plotter.NewScatter(xys)
@@ -80,7 +85,86 @@ func (c *Chart) Save(base string, formats []string) error {
 			p.Legend.Add(l.Name, line)
 		}
 	}
+	p.Legend.Top, p.Legend.Left = emptyCorner(p, all, len(c.Lines))
 	return save(p, base, formats)
+}
+
+// emptyCorner picks the corner of the plot area for a legend of n entries
+// that covers the fewest data points (ties: top left, top right, bottom
+// left, bottom right), so that the legend does not hide data where the
+// data leaves a corner free.
+func emptyCorner(p *plot.Plot, pts []plotter.XY, n int) (top, left bool) {
+	if len(pts) == 0 {
+		return true, true
+	}
+	xmin, xmax, ymin, ymax := pts[0].X, pts[0].X, pts[0].Y, pts[0].Y
+	for _, pt := range pts {
+		xmin, xmax, ymin, ymax = min(xmin, pt.X), max(xmax, pt.X), min(ymin, pt.Y), max(ymax, pt.Y)
+	}
+	// The legend's share of the area: a third of the width, a line of
+	// about 1/16 of the height per entry.
+	w := (xmax - xmin) * 0.35
+	h := (ymax - ymin) * min(1, 0.07*float64(n)+0.04)
+	best, bestCount := 0, -1
+	for k, corner := range [4][2]bool{{true, true}, {true, false}, {false, true}, {false, false}} {
+		count := 0
+		for _, pt := range pts {
+			inX := pt.X <= xmin+w
+			if !corner[1] {
+				inX = pt.X >= xmax-w
+			}
+			inY := pt.Y >= ymax-h
+			if !corner[0] {
+				inY = pt.Y <= ymin+h
+			}
+			if inX && inY {
+				count++
+			}
+		}
+		if bestCount < 0 || count < bestCount {
+			best, bestCount = k, count
+		}
+	}
+	return best < 2, best%2 == 0
+}
+
+// UnitTicks are gonum's default tick positions labelled with as many
+// decimals as the major ticks need, and no more: 12500, not 12500.00;
+// 0.05, 0.10, not 0.05000000000000001.
+type UnitTicks struct{}
+
+// Ticks returns the ticks between lo and hi.
+func (UnitTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	var major []float64
+	for _, t := range ts {
+		if t.Label != "" {
+			major = append(major, t.Value)
+		}
+	}
+	// The fewest decimals that write every major tick exactly (to a
+	// millionth of the range).
+	eps := (hi - lo) * 1e-6
+	decimals := 0
+	for ; decimals < 12; decimals++ {
+		exact := true
+		for _, v := range major {
+			r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', decimals, 64), 64)
+			exact = exact && math.Abs(r-v) <= eps
+		}
+		if exact {
+			break
+		}
+	}
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', decimals, 64)
+			if ts[i].Label == "-0" {
+				ts[i].Label = "0"
+			}
+		}
+	}
+	return ts
 }
 
 // Heatmap is a metric over two parameters: Z[y][x], with tick labels.

@@ -262,3 +262,24 @@ func TestHistogramTail(t *testing.T) {
 		t.Errorf("after spilling: tail %d, range %d buckets, p50 %d", g.nTail, len(g.low), g.Quantile(0.5))
 	}
 }
+
+// TestLabels: every metric has a label in words, and names without one
+// are written in words with their unit.
+func TestLabels(t *testing.T) {
+	for _, m := range Metrics() {
+		if _, ok := metricLabels[m.Name]; !ok {
+			t.Errorf("metric %s has no label in metricLabels", m.Name)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"latency_mean_cycles", "Mean packet latency (cycles)"},
+		{"queue_depth_flits", "Queue depth (flits)"},
+		{"load_flits_per_node_cycle", "Load (flits/node/cycle)"},
+		{"speedup", "Speedup"},
+		{"k", "K"},
+	} {
+		if got := Label(c.in); got != c.want {
+			t.Errorf("Label(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

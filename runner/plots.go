@@ -55,7 +55,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		}
 		for _, grp := range groupsOf(pts, rest) {
 			for _, m := range metrics {
-				c := &figure.Chart{Title: title(f, m+" vs "+study.ShortKey(x), grp.label), XLabel: x, YLabel: m, Points: true}
+				c := &figure.Chart{Title: title(f, m+" vs "+study.ShortKey(x), grp.label), XLabel: study.KeyLabel(x), YLabel: report.Label(m), Points: true}
 				for _, ln := range groupsOf(grp.members, nonEmpty(lines)) {
 					l := figure.Line{Name: ln.label}
 					if l.Name == "" {
@@ -85,7 +85,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		}
 		xs, ys := axisValues(f, hx), axisValues(f, hy)
 		for _, grp := range groupsOf(pts, without(axes, []string{hx, hy})) {
-			h := &figure.Heatmap{Title: title(f, m, grp.label), XLabel: hx, YLabel: hy, XTicks: xs, YTicks: ys, Z: make([][]float64, len(ys))}
+			h := &figure.Heatmap{Title: title(f, m, grp.label), XLabel: study.KeyLabel(hx), YLabel: study.KeyLabel(hy), XTicks: xs, YTicks: ys, Z: make([][]float64, len(ys))}
 			for r := range h.Z {
 				h.Z[r] = make([]float64, len(xs))
 				for c := range h.Z[r] {
@@ -145,7 +145,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	}
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 }) {
 		for _, s := range series {
-			c := &figure.Chart{Title: f.Name + ": " + s.name + " over time (replicate 0)", XLabel: "cycle", YLabel: s.name}
+			c := &figure.Chart{Title: f.Name + ": " + s.name + " over time (replicate 0)", XLabel: "Cycle", YLabel: report.Label(s.name)}
 			for _, rec := range first {
 				l := figure.Line{Name: name(rec)}
 				for _, smp := range rec.Result.Series {
@@ -163,8 +163,8 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			}
 		}
 	}
-	nodes := &figure.Chart{Title: f.Name + ": accepted throughput per node (replicate 0)", XLabel: "node", YLabel: "accepted flits/cycle"}
-	cdf := &figure.Chart{Title: f.Name + ": packet latency distribution (replicate 0)", XLabel: "packet latency (cycles)", YLabel: "share of packets at or below"}
+	nodes := &figure.Chart{Title: f.Name + ": accepted throughput per node (replicate 0)", XLabel: "Node", YLabel: "Accepted throughput (flits/cycle)"}
+	cdf := &figure.Chart{Title: f.Name + ": packet latency distribution (replicate 0)", XLabel: "Packet latency (cycles)", YLabel: "Share of packets at or below"}
 	for _, rec := range first {
 		l := figure.Line{Name: name(rec)}
 		for i, v := range rec.Result.NodeAccepted {
@@ -183,7 +183,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	// node id, one line per point; with plot.lines, one figure per value of
 	// the other axes and one line per value of plot.lines.
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.NodeInjected) > 0 }) {
-		err := perPoint(ctx, f, first, pdir, "node-injected-throughput", "injected throughput per node (replicate 0)", "node", "injected flits/cycle",
+		err := perPoint(ctx, f, first, pdir, "node-injected-throughput", "injected throughput per node (replicate 0)", "Node", "Injected throughput (flits/cycle)",
 			func(r *report.Result) [][2]float64 {
 				var xy [][2]float64
 				for i, v := range r.NodeInjected {
@@ -201,7 +201,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		if !slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.ClassLatencyCDF) > k && len(r.Result.ClassLatencyCDF[k]) > 0 }) {
 			continue
 		}
-		err := perPoint(ctx, f, first, pdir, class+"-latency-cdf", class+"-message latency distribution (replicate 0)", class+"-message latency (cycles)", "share of "+class+" messages at or below",
+		err := perPoint(ctx, f, first, pdir, class+"-latency-cdf", class+"-message latency distribution (replicate 0)", strings.ToUpper(class[:1])+class[1:]+"-message latency (cycles)", "Share of "+class+" messages at or below",
 			func(r *report.Result) [][2]float64 {
 				if len(r.ClassLatencyCDF) > k {
 					return r.ClassLatencyCDF[k]

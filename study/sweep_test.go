@@ -136,3 +136,23 @@ range = { from = 0.1, to = 0.4, step = 0.1 }
 	//   axis[1] traffic.load_flits_per_node_cycle: 4 values: 0.1, 0.2, 0.3, 0.4
 	// p000001-r001 pattern=uniform load_flits_per_node_cycle=0.2
 }
+
+// TestKeyLabels: the registry's keys are keys of the configuration, and
+// others fall back to their last part in words.
+func TestKeyLabels(t *testing.T) {
+	keys := sweepableKeys()
+	for key := range keyLabels {
+		if key != "seed" && !slices.Contains(keys, key) {
+			t.Errorf("label for %s, which is not a configuration key", key)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"traffic.load_flits_per_node_cycle", "Offered load (flits/node/cycle)"},
+		{"router.recn.idle_cycles", "Idle (cycles)"},
+		{"measure.warmup_cycles", "Warmup (cycles)"},
+	} {
+		if got := KeyLabel(c.in); got != c.want {
+			t.Errorf("KeyLabel(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
