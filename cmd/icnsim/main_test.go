@@ -84,6 +84,7 @@ func TestBadInput(t *testing.T) {
 		{"recn control lanes", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\ncontrol_lanes = \"steal\"\n", []string{"router.recn.control_lanes = \"steal\"", "shared", "dedicated"}},
 		{"recn keys without recn", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"voq-sw\"\n[router.recn]\nsaqs = 4\n", []string{"router.recn = 4", "router.queues = \"recn\" only"}},
 		{"recn on a torus", "[network]\ntopology = \"torus\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\nallow_deadlock = true\n", []string{"router.queues = \"recn\"", "mesh"}},
+		{"recn on a 128x128 mesh", "[network]\ntopology = \"mesh\"\nk = 128\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n", []string{"network.k = 128", "<= 127"}},
 		{"zero link rate", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nlink_gbps = 0.0\n", []string{"router.link_gbps = 0", "> 0"}},
 		{"hotspot source fraction", "[traffic]\nhotspot_source_fraction = 1.5\n", []string{"traffic.hotspot_source_fraction = 1.5", "0..1"}},
 		{"bad phase pattern", "[traffic]\nphase_cycle = 100\nphase_pattern = \"nope\"\n", []string{"traffic.phase_pattern = \"nope\""}},

@@ -41,6 +41,9 @@ func Check(t link.Topology, cfg Config) error {
 	if g.Wrap && cfg.Org == RECN {
 		return fmt.Errorf("RECN matches congested points on the routes of dimension-order routing on a mesh; a torus without virtual channels is not supported (use a mesh)")
 	}
+	if cfg.Org == RECN && 2*g.K > 255 {
+		return fmt.Errorf("RECN on a %dx%d mesh: a CAM line counts its route in switches in one byte, so meshes up to 127x127 are supported", g.K, g.K)
+	}
 	if g.Wrap && !cfg.AllowDeadlock {
 		return &router.DeadlockError{Msg: "dimension-order routing on a torus without datelines can deadlock (the switch has no virtual channels); allowed only with allow_deadlock, to study deadlock"}
 	}

@@ -125,6 +125,13 @@ func TestRECNOnlyOnMeshes(t *testing.T) {
 	if err := Check(g, cfg); err == nil {
 		t.Fatal("RECN accepted on a torus")
 	}
+	big, _ := link.NewMesh(128, 1)
+	if err := Check(big, testConfig(RECN, 256, 8)); err == nil {
+		t.Fatal("RECN accepted on a 128x128 mesh, whose routes overflow a line's one-byte length")
+	}
+	if err := Check(big, testConfig(OneQ, 256, 8)); err != nil {
+		t.Fatalf("1q refused on a 128x128 mesh: %v", err)
+	}
 	m, _ := link.NewMesh(4, 1)
 	cfg.RECN.SAQs = 61 // 5 detection queues + 61 SAQs > 64
 	if err := Check(m, cfg); err == nil {
