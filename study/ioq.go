@@ -78,8 +78,8 @@ func (c *Config) validateRECN(add func(key string, v any, allowed string), sizes
 		}
 		return
 	}
-	if c.Network.Topology == "mesh" && c.Network.K > 127 {
-		add("network.k", c.Network.K, `allowed with router.queues = "recn": <= 127 (a CAM line counts its route in switches in one byte)`)
+	if c.Network.Topology == "mesh" && c.Network.K > ioq.MaxRECNMeshK {
+		add("network.k", c.Network.K, fmt.Sprintf(`allowed with router.queues = "recn": <= %d (a CAM line counts its route in switches in one byte)`, ioq.MaxRECNMeshK))
 	}
 	if r.ControlLanes != "shared" && r.ControlLanes != "dedicated" {
 		add("router.recn.control_lanes", r.ControlLanes, "allowed: shared (control packets take link cycles between data packets), dedicated")

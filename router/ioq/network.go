@@ -29,6 +29,12 @@ type Network struct {
 
 var _ router.Fabric = (*Network)(nil)
 
+// MaxRECNMeshK is the widest mesh RECN runs on: a CAM line and a
+// notification count the route to a congested point in switches in one
+// byte (recn.Line.Hops), and a route on a k x k mesh, plus the egress
+// port's one more, spans up to 2k switches.
+const MaxRECNMeshK = 127
+
 // Check reports what building a network of cfg on t would refuse.
 func Check(t link.Topology, cfg Config) error {
 	g, ok := t.(*link.Grid2D)
@@ -41,8 +47,8 @@ func Check(t link.Topology, cfg Config) error {
 	if g.Wrap && cfg.Org == RECN {
 		return fmt.Errorf("RECN matches congested points on the routes of dimension-order routing on a mesh; a torus without virtual channels is not supported (use a mesh)")
 	}
-	if cfg.Org == RECN && 2*g.K > 255 {
-		return fmt.Errorf("RECN on a %dx%d mesh: a CAM line counts its route in switches in one byte, so meshes up to 127x127 are supported", g.K, g.K)
+	if cfg.Org == RECN && g.K > MaxRECNMeshK {
+		return fmt.Errorf("RECN on a %dx%d mesh: a CAM line counts its route in switches in one byte, so meshes up to %dx%d are supported", g.K, g.K, MaxRECNMeshK, MaxRECNMeshK)
 	}
 	if g.Wrap && !cfg.AllowDeadlock {
 		return &router.DeadlockError{Msg: "dimension-order routing on a torus without datelines can deadlock (the switch has no virtual channels); allowed only with allow_deadlock, to study deadlock"}
