@@ -9,9 +9,11 @@ package figure
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -19,6 +21,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/icnsim/icnsim/internal/atomicfile"
 )
@@ -43,6 +46,32 @@ type Chart struct {
 	// Points marks every point with a glyph (for sparse data such as load
 	// sweeps); dense data (time series, CDFs) is drawn as plain lines.
 	Points bool
+	// YMax, when positive and below the highest point, cuts the y-axis
+	// there: the lines leave the top edge and each point above the cut is
+	// drawn as an upward triangle on the edge.
+	YMax float64
+	// YLog draws the y-axis on a logarithmic scale (points <= 0 are left
+	// out).
+	YLog bool
+	// Marks are vertical dotted lines, each in its line's colour (e.g. the
+	// saturation load of each line), named in the legend by MarkName.
+	Marks    []Mark
+	MarkName string
+	// Refs are published values, drawn as black crosses (one glyph per
+	// source) and named in the legend by source.
+	Refs []Ref
+}
+
+// Mark is a vertical line at X in the colour of Lines[Line].
+type Mark struct {
+	Line int
+	X    float64
+}
+
+// Ref is a published value at (X, Y) from Source.
+type Ref struct {
+	Source string
+	X, Y   float64
 }
 
 // Save writes the chart to base.FORMAT for each format.
@@ -51,12 +80,40 @@ func (c *Chart) Save(base string, formats []string) error {
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
 	p.Add(plotter.NewGrid())
 	p.X.Tick.Marker, p.Y.Tick.Marker = UnitTicks{}, UnitTicks{}
+	if c.YLog {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	drawable := func(y float64) bool { return !math.IsNaN(y) && !math.IsInf(y, 0) && (!c.YLog || y > 0) }
+	cut := math.Inf(1)
+	if c.YMax > 0 {
+		hi := math.Inf(-1)
+		for _, l := range c.Lines {
+			for _, pt := range l.XY {
+				if drawable(pt[1]) {
+					hi = max(hi, pt[1])
+				}
+			}
+		}
+		for _, r := range c.Refs {
+			hi = max(hi, r.Y)
+		}
+		if hi > c.YMax {
+			cut = c.YMax
+		}
+	}
 	var all []plotter.XY
+	var above plotter.XYs
 	for i, l := range c.Lines {
 		xys := make(plotter.XYs, 0, len(l.XY))
+		var in plotter.XYs
 		for _, pt := range l.XY {
-			if !math.IsNaN(pt[1]) && !math.IsInf(pt[1], 0) {
+			if drawable(pt[1]) {
 				xys = append(xys, plotter.XY{X: pt[0], Y: pt[1]})
+				if pt[1] <= cut {
+					in = append(in, xys[len(xys)-1])
+				} else {
+					above = append(above, plotter.XY{X: pt[0], Y: cut})
+				}
 			}
 		}
 		if len(xys) == 0 {
@@ -66,14 +123,14 @@ func (c *Chart) Save(base string, formats []string) error {
 		if err != nil {
 			return fmt.Errorf("figure %s: line %q: %w", base, l.Name, err)
 		}
-		all = append(all, xys...)
+		all = append(all, in...)
 		line.Color = plotutil.Color(i)
 		// A dash pattern and a glyph per line as well as a colour, so
 		// that lines stay apart in greyscale.
 		line.Dashes = plotutil.Dashes(i)
 		p.Add(line)
-		if c.Points {
-			sc, err := plotter.NewScatter(xys)
+		if c.Points && len(in) > 0 {
+			sc, err := plotter.NewScatter(in)
 			if err != nil {
 				return fmt.Errorf("figure %s: line %q: %w", base, l.Name, err)
 			}
@@ -85,8 +142,138 @@ func (c *Chart) Save(base string, formats []string) error {
 			p.Legend.Add(l.Name, line)
 		}
 	}
-	p.Legend.Top, p.Legend.Left = emptyCorner(p, all, len(c.Lines))
+	entries := len(c.Lines)
+	if len(above) > 0 {
+		// Points above the cut: an upward triangle on the top edge,
+		// drawn unclipped (the edge is the plot area's boundary).
+		sc, err := plotter.NewScatter(above)
+		if err != nil {
+			return fmt.Errorf("figure %s: %w", base, err)
+		}
+		sc.Shape, sc.Color, sc.Radius = draw.TriangleGlyph{}, color.Black, vg.Points(4)
+		p.Add(edgeGlyphs{sc})
+		p.Legend.Add(fmt.Sprintf("above %s (cut)", strconv.FormatFloat(cut, 'g', 4, 64)), sc)
+		entries++
+	}
+	for _, m := range c.Marks {
+		if m.Line < 0 || m.Line >= len(c.Lines) || math.IsNaN(m.X) {
+			continue
+		}
+		v := &vline{x: m.X, style: draw.LineStyle{Color: plotutil.Color(m.Line), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}}
+		p.Add(v)
+	}
+	if len(c.Marks) > 0 && c.MarkName != "" {
+		p.Legend.Add(c.MarkName, &vline{style: draw.LineStyle{Color: color.Gray{Y: 96}, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}})
+		entries++
+	}
+	var sources []string
+	for _, r := range c.Refs {
+		if !slices.Contains(sources, r.Source) {
+			sources = append(sources, r.Source)
+		}
+	}
+	for k, src := range sources {
+		var xys plotter.XYs
+		for _, r := range c.Refs {
+			if r.Source == src && drawable(r.Y) {
+				xys = append(xys, plotter.XY{X: r.X, Y: min(r.Y, cut)})
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(xys)
+		if err != nil {
+			return fmt.Errorf("figure %s: reference %q: %w", base, src, err)
+		}
+		sc.Shape = refGlyphs[k%len(refGlyphs)]
+		sc.Color, sc.Radius = color.Black, vg.Points(5)
+		p.Add(edgeGlyphs{sc})
+		p.Legend.Add("Published: "+src, sc)
+		all = append(all, xys...)
+		entries++
+	}
+	if !math.IsInf(cut, 1) {
+		// After every Add, which widens the range to the data.
+		p.Y.Max = cut
+		if !c.YLog {
+			p.Y.Min = min(p.Y.Min, 0)
+		}
+	}
+	top, left, covered := legendCorner(all, entries)
+	if covered > 0 || entries > MaxLegendInside {
+		return saveLegendOutside(p, base, formats)
+	}
+	p.Legend.Top, p.Legend.Left = top, left
 	return save(p, base, formats)
+}
+
+// MaxLegendInside is the most legend entries drawn inside the plot area;
+// a longer legend, or one that would cover data in every corner, goes to
+// the right of the plot area.
+const MaxLegendInside = 8
+
+// saveLegendOutside draws p with its legend in a column to the right of
+// the plot, top-aligned with the plot area, so that it covers no data.
+func saveLegendOutside(p *plot.Plot, base string, formats []string) error {
+	leg := p.Legend
+	p.Legend = plot.NewLegend()
+	leg.Top, leg.Left = true, true
+	title, ts := p.Title.Text, p.Title.TextStyle
+	p.Title.Text = ""
+	ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
+	return render(base, formats, Width, Height, func(dc draw.Canvas) {
+		// The title centred over the whole figure, the legend in a column
+		// on the right from the top of the plot area down.
+		th := vg.Length(0)
+		if title != "" {
+			th = ts.Height(title) + p.Title.Padding + vg.Points(4)
+			dc.FillText(ts, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - vg.Points(2)}, title)
+		}
+		body := draw.Crop(dc, 0, 0, 0, -th)
+		r := leg.Rectangle(body)
+		lw := r.Max.X - r.Min.X + vg.Points(14)
+		p.Draw(draw.Crop(body, 0, -lw, 0, 0))
+		leg.Draw(draw.Crop(body, body.Max.X-body.Min.X-lw+vg.Points(8), 0, 0, -vg.Points(6)))
+	})
+}
+
+// refGlyphs are the glyphs of published values, one per source: none is
+// used by plotutil.Shape for our lines.
+var refGlyphs = []draw.GlyphDrawer{draw.CrossGlyph{}, draw.PlusGlyph{}, draw.BoxGlyph{}}
+
+// edgeGlyphs draws a scatter's glyphs unclipped, so that a glyph on the
+// plot area's edge (a point above the cut) is drawn whole.
+type edgeGlyphs struct{ *plotter.Scatter }
+
+func (e edgeGlyphs) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	for _, p := range e.XYs {
+		c.DrawGlyphNoClip(e.GlyphStyle, vg.Point{X: trX(p.X), Y: trY(p.Y)})
+	}
+}
+
+// vline is a vertical line across the plot area at x; as a legend
+// thumbnail, a short horizontal line in its style.
+type vline struct {
+	x     float64
+	style draw.LineStyle
+}
+
+func (v *vline) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, _ := plt.Transforms(&c)
+	x := trX(v.x)
+	c.StrokeLine2(v.style, x, c.Min.Y, x, c.Max.Y)
+}
+
+// DataRange includes x and nothing of y.
+func (v *vline) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return v.x, v.x, math.Inf(1), math.Inf(-1)
+}
+
+func (v *vline) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(v.style, c.Min.X, y, c.Max.X, y)
 }
 
 // emptyCorner picks the corner of the plot area for a legend of n entries
@@ -94,8 +281,15 @@ func (c *Chart) Save(base string, formats []string) error {
 // left, bottom right), so that the legend does not hide data where the
 // data leaves a corner free.
 func emptyCorner(p *plot.Plot, pts []plotter.XY, n int) (top, left bool) {
+	top, left, _ = legendCorner(pts, n)
+	return top, left
+}
+
+// legendCorner is emptyCorner with the number of points the legend would
+// cover there.
+func legendCorner(pts []plotter.XY, n int) (top, left bool, covered int) {
 	if len(pts) == 0 {
-		return true, true
+		return true, true, 0
 	}
 	xmin, xmax, ymin, ymax := pts[0].X, pts[0].X, pts[0].Y, pts[0].Y
 	for _, pt := range pts {
@@ -125,7 +319,7 @@ func emptyCorner(p *plot.Plot, pts []plotter.XY, n int) (top, left bool) {
 			best, bestCount = k, count
 		}
 	}
-	return best < 2, best%2 == 0
+	return best < 2, best%2 == 0, bestCount
 }
 
 // UnitTicks are gonum's default tick positions labelled with as many

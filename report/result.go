@@ -190,6 +190,8 @@ type Result struct {
 	Series                        []Sample `json:"series,omitempty"`
 	// NodeAccepted is each node's accepted throughput (flits/cycle), by node id.
 	NodeAccepted []float64 `json:"node_accepted_flits_per_cycle,omitempty"`
+	// NodeViews are further per-node values for figures (not in Digest).
+	NodeViews *NodeViews `json:"node_views,omitempty"`
 	// LatencyCDF is the packet-latency distribution: (latency in cycles,
 	// share of packets at or below it), one point per histogram bucket.
 	LatencyCDF [][2]float64 `json:"packet_latency_cdf,omitempty"`
@@ -247,9 +249,26 @@ type SwitchInfo struct {
 	CycleNs         float64 `json:"cycle_ns"` // the time a link takes to carry one flit
 }
 
-// Digest is the SHA-256 of the result's canonical JSON encoding.
+// NodeViews are per-node values that the figures draw (heatmaps over the
+// grid, bars by leaf switch) beside NodeAccepted.
+type NodeViews struct {
+	// InjectedFlitsPerCycle is each node's injected throughput in the
+	// measurement window (in a collective, over its duration).
+	InjectedFlitsPerCycle []float64 `json:"injected_flits_per_cycle"`
+	// LatencyMeanCycles is the mean latency (from generation) of the
+	// measured packets delivered to each node; 0 where none arrived.
+	LatencyMeanCycles []float64 `json:"latency_mean_cycles"`
+}
+
+// Digest is the SHA-256 of the result's canonical JSON encoding, without
+// NodeViews: those views for figures came after the digests that studies
+// and benchmarks compare against, and leaving them out keeps every digest
+// of earlier versions valid. The equivalence tests compare NodeViews
+// across executors separately.
 func (r *Result) Digest() string {
-	b, err := json.Marshal(r)
+	c := *r
+	c.NodeViews = nil
+	b, err := json.Marshal(&c)
 	if err != nil {
 		panic(err) // a Result always encodes
 	}

@@ -69,6 +69,11 @@ func WriteOutputs(ctx context.Context, dir string, f *study.File, recs []*Record
 	if err := write("summary.txt", func(w io.Writer) error { return writeSummary(w, f, len(recs), pts, tables) }); err != nil {
 		return err
 	}
+	if len(f.References) > 0 {
+		if err := write("reference.csv", func(w io.Writer) error { return writeReferenceCSV(w, f, refRows(f, pts)) }); err != nil {
+			return err
+		}
+	}
 	if slices.ContainsFunc(recs, func(r *Record) bool { return len(r.Result.Batches) > 0 }) {
 		if err := write("batches.csv", func(w io.Writer) error { return writeBatchesCSV(w, f, recs) }); err != nil {
 			return err
@@ -90,7 +95,13 @@ func WriteOutputs(ctx context.Context, dir string, f *study.File, recs []*Record
 			return err
 		}
 	}
-	return Plot(ctx, dir, f, recs)
+	if err := Plot(ctx, dir, f, recs); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return WriteReport(dir, f, recs)
 }
 
 func nonNil(s []string) []string {
@@ -289,6 +300,8 @@ func writeSummary(w io.Writer, f *study.File, runs int, pts []*pointStats, table
 		fmt.Fprintf(w, "\n%s\n", t.title)
 		t.writeText(w)
 	}
+	writeSaturations(w, saturations(f, pts))
+	writeReferences(w, f, refRows(f, pts))
 	return nil
 }
 

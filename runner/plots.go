@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -34,30 +35,32 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		return nil
 	}
 	pdir := filepath.Join(dir, "plots")
+	// The figures are redrawn whole: none of an earlier drawing stays
+	// (a figure that options or code no longer draw would mislead).
+	for _, ext := range []string{"png", "svg"} {
+		old, _ := filepath.Glob(filepath.Join(pdir, "*."+ext))
+		for _, o := range old {
+			if err := os.Remove(o); err != nil {
+				return err
+			}
+		}
+	}
 	pts := pointMeans(f, recs)
 	reduce(f, pts) // adds the speedup metric, which plots may show
 	axes := f.AxisKeys()
-	x := f.Plot.X
-	if x == "" && slices.Contains(axes, LoadKey) {
-		x = LoadKey
-	}
-	if x != "" && numericAxis(f, x) {
-		lines := f.Plot.Lines
-		if lines == "" {
-			if others := without(axes, []string{x}); len(others) > 0 {
-				lines = others[0]
-			}
-		}
-		rest := without(axes, []string{x, lines})
+	refs := refRows(f, pts)
+	if x, lines, rest := curveAxes(f); x != "" {
 		metrics := f.Plot.Metrics
 		if len(metrics) == 0 {
 			metrics = []string{"accepted_flits_per_node_cycle", "latency_mean_cycles"}
 		}
+		sats := saturations(f, pts)
 		for _, grp := range groupsOf(pts, rest) {
 			for _, m := range metrics {
-				c := &figure.Chart{Title: title(f, m+" vs "+study.ShortKey(x), grp.label), XLabel: study.KeyLabel(x), YLabel: report.Label(m), Points: true}
+				c := &figure.Chart{Title: title(f, noUnit(report.Label(m))+" vs "+lowerFirst(noUnit(study.KeyLabel(x))), grp.label), XLabel: study.KeyLabel(x), YLabel: report.Label(m), Points: true}
 				for _, ln := range groupsOf(grp.members, nonEmpty(lines)) {
-					l := figure.Line{Name: ln.label}
+					// One key per line: the legend shows its values.
+					l := figure.Line{Name: strings.TrimPrefix(ln.label, study.ShortKey(lines)+"=")}
 					if l.Name == "" {
 						l.Name = f.Name
 					}
@@ -68,6 +71,29 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 					}
 					slices.SortStableFunc(l.XY, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
 					c.Lines = append(c.Lines, l)
+					for _, s := range sats {
+						if s.group == grp.label && s.line == ln.label && !math.IsNaN(s.load) && !s.notReached {
+							c.Marks = append(c.Marks, figure.Mark{Line: len(c.Lines) - 1, X: s.load})
+						}
+					}
+				}
+				if len(c.Marks) > 0 {
+					c.MarkName = "saturation load"
+				}
+				if isLatency(m) {
+					var xys []figureLine
+					for _, l := range c.Lines {
+						xys = append(xys, l.XY)
+					}
+					c.YMax, c.YLog = latencyCut(f, xys), f.Plot.YLog
+				}
+				for _, r := range refs {
+					if r.ref.Metric != m || !slices.Contains(grp.members, pts[r.ref.Point]) {
+						continue
+					}
+					xv, _ := r.point.Value(x)
+					xf, _ := strconv.ParseFloat(xv, 64)
+					c.Refs = append(c.Refs, figure.Ref{Source: paperOf(r.ref.Source), X: xf, Y: r.ref.Value})
 				}
 				if err := ctx.Err(); err != nil {
 					return err
@@ -76,6 +102,30 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 					return err
 				}
 			}
+		}
+	}
+	// Every metric with published values: ours beside theirs, one column
+	// per reference point.
+	for _, m := range refMetrics(f) {
+		c := &figure.Compare{Title: title(f, noUnit(report.Label(m))+": ours and published", ""), YLabel: report.Label(m)}
+		var sources []string
+		for _, r := range refs {
+			if r.ref.Metric != m {
+				continue
+			}
+			c.Labels = append(c.Labels, atLabel(f, r.ref))
+			c.Ours = append(c.Ours, r.ours)
+			c.Published = append(c.Published, r.ref.Value)
+			if !slices.Contains(sources, paperOf(r.ref.Source)) {
+				sources = append(sources, paperOf(r.ref.Source))
+			}
+		}
+		c.Source = strings.Join(sources, "; ")
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := c.Save(filepath.Join(pdir, fileName("reference-"+m, "")), formats); err != nil {
+			return err
 		}
 	}
 	if hx, hy := f.Plot.HeatmapX, f.Plot.HeatmapY; hx != "" && hy != "" {
@@ -145,7 +195,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	}
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 }) {
 		for _, s := range series {
-			c := &figure.Chart{Title: f.Name + ": " + s.name + " over time (replicate 0)", XLabel: "Cycle", YLabel: report.Label(s.name)}
+			c := &figure.Chart{Title: title(f, noUnit(report.Label(s.name))+" over time (replicate 0)", ""), XLabel: "Cycle", YLabel: report.Label(s.name)}
 			for _, rec := range first {
 				l := figure.Line{Name: name(rec)}
 				for _, smp := range rec.Result.Series {
@@ -163,8 +213,8 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			}
 		}
 	}
-	nodes := &figure.Chart{Title: f.Name + ": accepted throughput per node (replicate 0)", XLabel: "Node", YLabel: "Accepted throughput (flits/cycle)"}
-	cdf := &figure.Chart{Title: f.Name + ": packet latency distribution (replicate 0)", XLabel: "Packet latency (cycles)", YLabel: "Share of packets at or below"}
+	nodes := &figure.Chart{Title: title(f, "accepted throughput per node (replicate 0)", ""), XLabel: "Node", YLabel: "Accepted throughput (flits/cycle)"}
+	cdf := &figure.Chart{Title: title(f, "packet latency distribution (replicate 0)", ""), XLabel: "Packet latency (cycles)", YLabel: "Share of packets at or below"}
 	for _, rec := range first {
 		l := figure.Line{Name: name(rec)}
 		for i, v := range rec.Result.NodeAccepted {
@@ -176,13 +226,20 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := nodes.Save(filepath.Join(pdir, "node-throughput"), formats); err != nil {
-		return err
+	if f.Plot.NodeFigures != "topology" {
+		if err := nodes.Save(filepath.Join(pdir, "node-throughput"), formats); err != nil {
+			return err
+		}
+	}
+	if f.Plot.NodeFigures != "line" {
+		if err := topologyFigures(ctx, f, first, pdir); err != nil {
+			return err
+		}
 	}
 	// The fat-tree fairness paper's Fig. 5: each node's injection rate, by
 	// node id, one line per point; with plot.lines, one figure per value of
 	// the other axes and one line per value of plot.lines.
-	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.NodeInjected) > 0 }) {
+	if f.Plot.NodeFigures != "topology" && slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.NodeInjected) > 0 }) {
 		err := perPoint(ctx, f, first, pdir, "node-injected-throughput", "injected throughput per node (replicate 0)", "Node", "Injected throughput (flits/cycle)",
 			func(r *report.Result) [][2]float64 {
 				var xy [][2]float64
@@ -275,6 +332,31 @@ func part[T any](of func(report.Sample) *T, get func(*T) float64) func(report.Sa
 	}
 }
 
+// paperOf is a reference source's paper: its text before the first comma
+// ("Izu & Vallejo, Table I" -> "Izu & Vallejo"); figures name papers,
+// reference.csv and the summary the whole source.
+func paperOf(source string) string {
+	paper, _, _ := strings.Cut(source, ",")
+	return strings.TrimSpace(paper)
+}
+
+// noUnit is a label without its unit ("Offered load (flits/node/cycle)"
+// -> "Offered load").
+func noUnit(label string) string {
+	if i := strings.LastIndex(label, " ("); i > 0 && strings.HasSuffix(label, ")") {
+		return label[:i]
+	}
+	return label
+}
+
+// lowerFirst lowers a label's first letter for the middle of a title.
+func lowerFirst(s string) string {
+	if len(s) < 2 || strings.ToUpper(s[:2]) == s[:2] {
+		return s // empty, or an acronym such as "SAQ"
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
 func nonEmpty(k string) []string {
 	if k == "" {
 		return nil
@@ -282,10 +364,16 @@ func nonEmpty(k string) []string {
 	return []string{k}
 }
 
+// title is a figure's title: the study's name, what the figure shows and
+// the group's axis values, over a line with the parameters every point of
+// the study shares, in words.
 func title(f *study.File, what, group string) string {
 	t := f.Name + ": " + what
 	if group != "" {
 		t += " (" + group + ")"
+	}
+	if w := f.FixedWords(); w != "" {
+		t += "\n" + w
 	}
 	return t
 }

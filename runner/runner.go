@@ -44,6 +44,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/internal/atomicfile"
+	"github.com/icnsim/icnsim/internal/version"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/study"
 )
@@ -118,15 +119,17 @@ type Options struct {
 
 // Record is one finished run, as written to points/ID.json.
 type Record struct {
-	Study     string         `json:"study"`
-	Run       string         `json:"run"`
-	Point     int            `json:"point"`
-	Replicate int            `json:"replicate"`
-	Params    []ParamValue   `json:"params"`
-	Seed      uint64         `json:"seed"`
-	Config    string         `json:"config_toml"`
-	Digest    string         `json:"digest"`
-	Result    *report.Result `json:"result"`
+	Study     string       `json:"study"`
+	Run       string       `json:"run"`
+	Point     int          `json:"point"`
+	Replicate int          `json:"replicate"`
+	Params    []ParamValue `json:"params"`
+	Seed      uint64       `json:"seed"`
+	Config    string       `json:"config_toml"`
+	Digest    string       `json:"digest"`
+	// Version is the icnsim build that ran it (internal/version).
+	Version string         `json:"version,omitempty"`
+	Result  *report.Result `json:"result"`
 }
 
 // ParamValue is an axis value of a run.
@@ -162,7 +165,7 @@ func ConfigTOML(c study.Config) string {
 }
 
 func newRecord(f *study.File, r *study.RunSpec, res *report.Result) *Record {
-	rec := &Record{Study: f.Name, Run: r.ID(), Point: r.Point.Index, Replicate: r.Replicate, Seed: r.Config.Seed,
+	rec := &Record{Study: f.Name, Run: r.ID(), Point: r.Point.Index, Replicate: r.Replicate, Seed: r.Config.Seed, Version: version.String(),
 		Config: ConfigTOML(r.Config), Digest: res.Digest(), Result: res, Params: []ParamValue{}}
 	for _, p := range r.Point.Params {
 		rec.Params = append(rec.Params, ParamValue{Key: p.Key, Value: p.Value})
@@ -210,14 +213,32 @@ func writeRecord(dir string, rec *Record) error {
 	return atomicfile.Write(pointPath(dir, rec.Run), append(b, '\n'))
 }
 
+// sameRuns reports whether the study file old runs exactly f's runs: the
+// same name, points (each with the same configuration), replicates and
+// seeds. A study whose [plot] options, [[reference]] values or comments
+// changed still owns its finished runs, so that published numbers can be
+// added to a finished study and its outputs redrawn.
+func sameRuns(old []byte, f *study.File) bool {
+	g, err := study.ParseFile("study.toml", old)
+	if err != nil || g.Name != f.Name || g.Study != f.Study || len(g.Points) != len(f.Points) {
+		return false
+	}
+	for i := range g.Points {
+		if g.Points[i].Label() != f.Points[i].Label() || ConfigTOML(g.Points[i].Config) != ConfigTOML(f.Points[i].Config) {
+			return false
+		}
+	}
+	return true
+}
+
 // prepare makes the study directory, refusing one that holds another study
 // or, without resume, finished runs.
 func prepare(dir string, f *study.File, resume bool) error {
 	if err := os.MkdirAll(filepath.Join(dir, "points"), 0o755); err != nil {
 		return err
 	}
-	if old, err := os.ReadFile(filepath.Join(dir, "study.toml")); err == nil && !bytes.Equal(old, f.Source) {
-		return fmt.Errorf("%s holds the results of a different study (its study.toml differs from %s); use another --out", dir, f.Path)
+	if old, err := os.ReadFile(filepath.Join(dir, "study.toml")); err == nil && !bytes.Equal(old, f.Source) && !sameRuns(old, f) {
+		return fmt.Errorf("%s holds the results of a different study (its study.toml differs from %s in its runs); use another --out", dir, f.Path)
 	}
 	entries, err := os.ReadDir(filepath.Join(dir, "points"))
 	if err != nil {

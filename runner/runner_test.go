@@ -276,7 +276,7 @@ heatmap_metric = "latency_mean_cycles"
 		"latency_mean_cycles-vs-load_flits_per_node_cycle",
 		"heatmap-latency_mean_cycles",
 		"series-in_flight_packets", "series-accepted_flits_per_node_cycle", "series-valid_buffer_ratio", "series-mobility_ratio",
-		"node-throughput", "latency-cdf",
+		"node-throughput-map", "node-injected-map", "node-latency-map", "latency-cdf",
 	}
 	before := dirtest.Tree(t, filepath.Join(d, "plots"))
 	if len(before) != 2*len(bases) {

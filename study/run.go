@@ -540,6 +540,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			FlitBytes: cfg.Router.FlitBytes, CycleNs: report.Ratio(cfg.CycleNs(), 1)}
 	}
 	res.MeanHops = report.Ratio(float64(hops), float64(lat.Count()))
+	var nodeInjected []float64 // each node's injected throughput (flits/cycle)
 	if collective {
 		dur := int64(lastDelivery)
 		res.CollectiveDurationCycles = dur
@@ -550,6 +551,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			injected[i] = report.Ratio(float64(net.NodeFlitsInjected(i)), float64(dur+1))
 		}
 		res.PerNodeInjected = report.SpreadOf(injected)
+		nodeInjected = injected
 		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsDelivered), float64(dur+1)*float64(nodes))
 		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsInjected), float64(dur+1)*float64(nodes))
 	} else {
@@ -565,6 +567,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		res.PerNodeInjected = report.SpreadOf(injected)
 		injectedPerNode = injected
+		nodeInjected = injected
 		// Accepted throughput counts the flits of packets whose tail arrived
 		// in the window, per node and in aggregate alike.
 		var accepted uint64
@@ -578,6 +581,16 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	}
 	res.PerNodeAccepted = report.SpreadOf(perNode)
 	res.NodeAccepted = perNode
+	res.NodeViews = &report.NodeViews{InjectedFlitsPerCycle: nodeInjected, LatencyMeanCycles: make([]float64, nodes)}
+	for i, c := range b.Collectors {
+		var sum, n uint64
+		for k := 0; k < report.MaxClasses; k++ {
+			if h := c.Class(k); h != nil {
+				sum, n = sum+h.Latency.Sum(), n+h.Latency.Count()
+			}
+		}
+		res.NodeViews.LatencyMeanCycles[i] = report.Ratio(float64(sum), float64(n))
+	}
 	if ent := b.Entropy; ent != nil {
 		res.Injection = ent.Params.String()
 		if len(ent.Gates) > 0 {

@@ -41,6 +41,8 @@ type File struct {
 	Axes   []Axis      `toml:"axis"`
 	Plot   PlotSpec    `toml:"plot"`
 	Reduce []Reduction `toml:"reduce"`
+	// References are published numbers the study reproduces.
+	References []Reference `toml:"reference"`
 
 	// Path and Source are the file's name and bytes (for errors and for
 	// copying the study next to its results).
@@ -95,7 +97,26 @@ type PlotSpec struct {
 	MaxLines int `toml:"max_lines"`
 	// Formats of the image files: png, svg.
 	Formats []string `toml:"formats"`
+	// YMax cuts the y-axis of latency figures (metrics with "latency" in
+	// their name) at this value; 0: at LatencyCut times the zero-load
+	// latency. Points above the cut are drawn as arrows at the top edge.
+	YMax float64 `toml:"y_max"`
+	// LatencyCut is the default cut of latency figures, as a multiple of
+	// the zero-load latency (the latency at the lowest load, of the line
+	// where it is highest); 0 draws every point.
+	LatencyCut float64 `toml:"latency_cut"`
+	// YLog draws latency figures on a logarithmic y-axis.
+	YLog bool `toml:"y_log"`
+	// NodeFigures is the form of the per-node figures: "topology" (a heatmap
+	// over the grid on meshes and tori, bars grouped by leaf switch on
+	// fat-trees), "line" (one line over node ids) or "both".
+	NodeFigures string `toml:"node_figures"`
 }
+
+// DefaultLatencyCut is plot.latency_cut's default: latency figures stop at
+// four times the zero-load latency, where the field's curves leave the
+// page.
+const DefaultLatencyCut = 4
 
 // Reduction is a summary computed over the points' replicate means.
 type Reduction struct {
@@ -239,7 +260,7 @@ func LoadFile(path string) (*File, error) {
 // where known, the key path, the bad value and what is allowed.
 func ParseFile(name string, src []byte) (*File, error) {
 	f := &File{Config: Default(), Study: StudySpec{Replicates: 1, Seeds: "common"},
-		Plot: PlotSpec{MaxLines: 12, Formats: []string{"png", "svg"}}, Path: name, Source: src}
+		Plot: PlotSpec{MaxLines: 12, Formats: []string{"png", "svg"}, LatencyCut: DefaultLatencyCut, NodeFigures: "topology"}, Path: name, Source: src}
 	md, errs, err := decodeAll(name, src, f)
 	if err != nil {
 		return nil, err
@@ -249,7 +270,7 @@ func ParseFile(name string, src []byte) (*File, error) {
 		errs = append(errs, &FieldError{File: name, Line: line, Key: key, Value: v, Allowed: allowed})
 	}
 	for _, k := range md.Undecoded() {
-		if len(k) >= 2 && k[0] == "reduce" && k[1] == "baseline" {
+		if len(k) >= 2 && (k[0] == "reduce" && k[1] == "baseline" || k[0] == "reference" && k[1] == "at") {
 			continue // a map of axis keys, checked below
 		}
 		add(lineOf(src, k), k.String(), "(unknown key)", "not a study or configuration key; allowed here: "+allowedKeys(k))
@@ -277,6 +298,7 @@ func ParseFile(name string, src []byte) (*File, error) {
 		}
 		if len(errs) == 0 {
 			errs = append(errs, f.checkAfterExpand()...)
+			errs = append(errs, f.checkReferences()...)
 		}
 	} else {
 		// The axes are broken; still report what is wrong with the base.
@@ -647,6 +669,17 @@ func (f *File) checkPlotAndReduce() []error {
 		if !slices.Contains(metrics, m) {
 			add("plot.metrics", m, "allowed: "+strings.Join(metrics, ", "))
 		}
+	}
+	if math.IsNaN(f.Plot.YMax) || f.Plot.YMax < 0 || math.IsInf(f.Plot.YMax, 0) {
+		add("plot.y_max", f.Plot.YMax, "allowed: a positive number (the top of latency figures, in the metric's unit), or 0 for the default cut")
+	}
+	if math.IsNaN(f.Plot.LatencyCut) || f.Plot.LatencyCut != 0 && f.Plot.LatencyCut < 1 || math.IsInf(f.Plot.LatencyCut, 0) {
+		add("plot.latency_cut", f.Plot.LatencyCut, "allowed: a multiple of the zero-load latency >= 1, or 0 to draw every point")
+	}
+	switch f.Plot.NodeFigures {
+	case "topology", "line", "both":
+	default:
+		add("plot.node_figures", f.Plot.NodeFigures, `allowed: "topology" (heatmap over the grid, bars by leaf switch), "line" (over node ids) or "both"`)
 	}
 	if f.Plot.MaxLines < 0 || f.Plot.MaxLines > 1000 {
 		add("plot.max_lines", f.Plot.MaxLines, "allowed: 0..1000 (0: no per-point figures)")

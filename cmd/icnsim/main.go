@@ -198,6 +198,26 @@ func newApp(out io.Writer) *cli.App {
 				},
 			},
 			{
+				Name:      "report",
+				Usage:     "rebuild a finished study directory's index.html from its records, summary and figures, without running or drawing anything",
+				ArgsUsage: "DIR",
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return errors.New("report needs exactly one study DIR")
+					}
+					dir := c.Args().First()
+					f, recs, err := runner.Reload(c.Context, dir)
+					if err != nil {
+						return err
+					}
+					if err := runner.WriteReport(dir, f, recs); err != nil {
+						return err
+					}
+					fmt.Fprintf(out, "wrote %s\n", filepath.Join(dir, runner.ReportFile))
+					return nil
+				},
+			},
+			{
 				Name:  "bench",
 				Usage: "measure the simulator's speed (router-cycles per second)",
 				Flags: []cli.Flag{

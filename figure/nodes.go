@@ -1,0 +1,287 @@
+package figure
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/icnsim/icnsim/internal/atomicfile"
+)
+
+// Panel is one point's per-node values in a figure of several panels.
+type Panel struct {
+	Name string
+	// Z[y][x] for a NodeMap (NaN: no node there); Z[0] for LeafBars.
+	Z [][]float64
+}
+
+// NodeMap is a per-node metric over the (x, y) grid of a mesh or torus, one
+// heatmap panel per point, all on one colour scale (shown as a colour bar
+// labelled Label). The colour map (Kindlmann's) grows monotonically in
+// luminance, so that it reads in greyscale.
+type NodeMap struct {
+	Title, Label string
+	Panels       []Panel
+}
+
+// LeafBars is a per-node metric of a fat-tree as bars by node id, grouped by
+// leaf switch (Group nodes each, alternate groups in alternate shades, a
+// gap between groups), one panel per point on one y scale.
+type LeafBars struct {
+	Title, YLabel string
+	Group         int
+	Panels        []Panel
+}
+
+// valueRange is the lowest and highest finite value of the panels.
+func valueRange(panels []Panel) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, p := range panels {
+		for _, row := range p.Z {
+			for _, z := range row {
+				if !math.IsNaN(z) && !math.IsInf(z, 0) {
+					lo, hi = min(lo, z), max(hi, z)
+				}
+			}
+		}
+	}
+	return lo, hi
+}
+
+// Save writes the node map to base.FORMAT for each format.
+func (m *NodeMap) Save(base string, formats []string) error {
+	lo, hi := valueRange(m.Panels)
+	if math.IsInf(lo, 0) {
+		return fmt.Errorf("figure %s: node map has no values", base)
+	}
+	if lo == hi {
+		lo, hi = lo-0.5, hi+0.5
+	}
+	cmap := moreland.Kindlmann()
+	cmap.SetMin(lo)
+	cmap.SetMax(hi)
+	pal := cmap.Palette(64)
+	var plots []*plot.Plot
+	for _, pn := range m.Panels {
+		if len(pn.Z) == 0 || len(pn.Z[0]) == 0 {
+			return fmt.Errorf("figure %s: panel %q is empty", base, pn.Name)
+		}
+		hm := plotter.NewHeatMap(grid{pn.Z}, pal)
+		hm.Min, hm.Max = lo, hi
+		hm.NaN = color.White
+		p := plot.New()
+		p.Title.Text = pn.Name
+		p.Title.TextStyle.Font.Size = vg.Points(9)
+		p.Add(hm)
+		p.X.Label.Text, p.Y.Label.Text = "x", "y"
+		p.X.Tick.Marker, p.Y.Tick.Marker = gridTicks(len(pn.Z[0])), gridTicks(len(pn.Z))
+		p.X.Padding, p.Y.Padding = 0, 0
+		plots = append(plots, p)
+	}
+	bar := plot.New()
+	cb := &plotter.ColorBar{ColorMap: cmap, Vertical: true}
+	bar.Add(cb)
+	bar.HideX()
+	bar.Y.Padding = 0
+	bar.Y.Label.Text = m.Label
+	bar.Y.Tick.Marker = UnitTicks{}
+	return saveTiles(base, formats, m.Title, plots, bar)
+}
+
+// gridTicks labels coordinates 0..n-1 at a step that leaves at most about
+// eight labels.
+func gridTicks(n int) plot.ConstantTicks {
+	step := 1
+	for n/step > 8 {
+		step *= 2
+	}
+	var ts []plot.Tick
+	for i := 0; i < n; i++ {
+		l := ""
+		if i%step == 0 {
+			l = fmt.Sprint(i)
+		}
+		ts = append(ts, plot.Tick{Value: float64(i), Label: l})
+	}
+	return ts
+}
+
+// Save writes the bars to base.FORMAT for each format.
+func (b *LeafBars) Save(base string, formats []string) error {
+	lo, hi := valueRange(b.Panels)
+	if math.IsInf(lo, 0) {
+		return fmt.Errorf("figure %s: no values", base)
+	}
+	group := max(1, b.Group)
+	var plots []*plot.Plot
+	for _, pn := range b.Panels {
+		if len(pn.Z) == 0 || len(pn.Z[0]) == 0 {
+			return fmt.Errorf("figure %s: panel %q is empty", base, pn.Name)
+		}
+		vals := pn.Z[0]
+		groups := (len(vals) + group - 1) / group
+		p := plot.New()
+		p.Title.Text = pn.Name
+		p.Title.TextStyle.Font.Size = vg.Points(9)
+		p.Add(plotter.NewGrid())
+		// A bar is one unit wide; a group of g bars and a gap of one unit
+		// take g+1 units.
+		var ticks []plot.Tick
+		tickStep := 1
+		for groups/tickStep > 8 {
+			tickStep *= 2
+		}
+		for g := 0; g < groups; g++ {
+			part := vals[g*group : min(len(vals), (g+1)*group)]
+			shade := color.Gray{Y: 70}
+			if g%2 == 1 {
+				shade = color.Gray{Y: 150}
+			}
+			p.Add(&bars{x0: float64(g * (group + 1)), ys: part, color: shade})
+			if g%tickStep == 0 {
+				ticks = append(ticks, plot.Tick{Value: float64(g*(group+1)) + float64(len(part))/2, Label: fmt.Sprint(g)})
+			}
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		p.X.Label.Text = fmt.Sprintf("Leaf switch (%d nodes each, by node id)", group)
+		p.Y.Label.Text = b.YLabel
+		p.Y.Tick.Marker = UnitTicks{}
+		p.Y.Min, p.Y.Max = min(0, lo), hi
+		plots = append(plots, p)
+	}
+	return saveTiles(base, formats, b.Title, plots, nil)
+}
+
+// saveTiles draws plots as tiles (as square a grid as fits), with side
+// (a colour bar, or nil) in a narrow column on the right and title above,
+// into base.FORMAT for each format.
+func saveTiles(base string, formats []string, title string, plots []*plot.Plot, side *plot.Plot) error {
+	cols := 1
+	for cols*cols < len(plots) {
+		cols++
+	}
+	rows := (len(plots) + cols - 1) / cols
+	w, h := Width, Height
+	if rows > 2 {
+		h = vg.Length(rows) * 2.6 * vg.Inch
+	}
+	return render(base, formats, w, h, func(dc draw.Canvas) {
+		// The title, centred above the tiles.
+		ts := text.Style{Color: color.Black, Font: plot.DefaultFont, XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
+		ts.Font.Size = vg.Points(12)
+		titleH := vg.Length(strings.Count(title, "\n")+1)*ts.Font.Size*1.25 + vg.Points(8)
+		dc.FillText(ts, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - vg.Points(4)}, title)
+		body := draw.Crop(dc, 0, 0, 0, -titleH)
+		if side != nil {
+			sw := vg.Inch * 1.1
+			side.Draw(draw.Crop(body, body.Max.X-body.Min.X-sw, 0, vg.Points(6), -vg.Points(6)))
+			body = draw.Crop(body, 0, -sw, 0, 0)
+		}
+		grid := make([][]*plot.Plot, rows)
+		for r := range grid {
+			grid[r] = make([]*plot.Plot, cols)
+			for c := range grid[r] {
+				if i := r*cols + c; i < len(plots) {
+					p := plots[i]
+					// Axis labels once: y on the left column, x on the
+					// lowest panel of each column.
+					if c > 0 {
+						p.Y.Label.Text = ""
+					}
+					if i+cols < len(plots) {
+						p.X.Label.Text = ""
+					}
+					p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = vg.Points(8), vg.Points(8)
+					p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = vg.Points(10), vg.Points(10)
+					grid[r][c] = p
+				}
+			}
+		}
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(2)}
+		canvases := plot.Align(grid, tiles, body)
+		for r := range grid {
+			for c, p := range grid[r] {
+				if p != nil {
+					p.Draw(canvases[r][c])
+				}
+			}
+		}
+	})
+}
+
+// render draws fn on a w x h canvas in each format and writes
+// base.FORMAT atomically.
+func render(base string, formats []string, w, h vg.Length, fn func(draw.Canvas)) error {
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return err
+	}
+	for _, format := range formats {
+		var buf bytes.Buffer
+		switch format {
+		case "svg":
+			c := vgsvg.New(w, h)
+			fn(draw.New(c))
+			if _, err := c.WriteTo(&buf); err != nil {
+				return fmt.Errorf("figure %s.svg: %w", base, err)
+			}
+		case "png":
+			c := vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
+			fn(draw.New(c))
+			if _, err := c.WriteTo(&buf); err != nil {
+				return fmt.Errorf("figure %s.png: %w", base, err)
+			}
+		default:
+			return fmt.Errorf("figure %s: format %q: allowed png, svg", base, format)
+		}
+		if err := atomicfile.Write(base+"."+format, buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bars are bars one unit wide, the first centred on x0+0.5, in one colour;
+// NaN and infinite values are left out.
+type bars struct {
+	x0    float64
+	ys    []float64
+	color color.Color
+}
+
+func (b *bars) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	base := max(plt.Y.Min, 0)
+	for i, y := range b.ys {
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			continue
+		}
+		x := b.x0 + float64(i)
+		// A hair of white between bars keeps neighbours apart.
+		x0, x1 := trX(x)+vg.Points(0.3), trX(x+1)-vg.Points(0.3)
+		y0, y1 := trY(base), trY(y)
+		c.FillPolygon(b.color, c.ClipPolygonY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
+	}
+}
+
+func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	ymin, ymax = 0, 0
+	for _, y := range b.ys {
+		if !math.IsNaN(y) && !math.IsInf(y, 0) {
+			ymin, ymax = min(ymin, y), max(ymax, y)
+		}
+	}
+	return b.x0, b.x0 + float64(len(b.ys)), ymin, ymax
+}

@@ -1,0 +1,137 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/icnsim/icnsim/figure"
+	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/study"
+)
+
+// maxPanels is the most points one per-node topology figure shows; more
+// are split over several figures (-2, -3, ...).
+const maxPanels = 16
+
+// nodeValues is one per-node quantity the topology figures draw.
+type nodeValues struct {
+	file, what, label string
+	get               func(*report.Result) []float64
+}
+
+var nodeQuantities = []nodeValues{
+	{"node-throughput-map", "accepted throughput per node", "Accepted throughput (flits/cycle)", func(r *report.Result) []float64 { return r.NodeAccepted }},
+	{"node-injected-map", "injected throughput per node", "Injected throughput (flits/cycle)", func(r *report.Result) []float64 {
+		if r.NodeViews != nil {
+			return r.NodeViews.InjectedFlitsPerCycle
+		}
+		return r.NodeInjected // the packet-batches method's, in records from before NodeViews
+	}},
+	{"node-latency-map", "mean latency of packets delivered to each node", "Mean packet latency (cycles)", func(r *report.Result) []float64 {
+		if r.NodeViews != nil {
+			return r.NodeViews.LatencyMeanCycles
+		}
+		return nil
+	}},
+}
+
+// topologyFigures draws the per-node figures by topology (plot.node_figures
+// "topology" or "both"): on a mesh or torus a heatmap over the (x, y) grid
+// of routers (with concentration, the mean of a router's nodes), one panel
+// per point on one colour scale; on a fat-tree bars by node id grouped by
+// leaf switch, one panel per point on one y scale. With plot.lines, one
+// figure per value of the other axes (as the line form); points whose
+// network differs from the first's are left out of a figure's panels.
+func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir string) error {
+	var rest []string
+	if f.Plot.Lines != "" {
+		rest = without(f.AxisKeys(), []string{f.Plot.Lines})
+	}
+	var labels []string
+	groups := map[string][]*Record{}
+	for _, rec := range first {
+		label := strings.Join(pointValues(&f.Points[rec.Point], rest), ", ")
+		if _, ok := groups[label]; !ok {
+			labels = append(labels, label)
+		}
+		groups[label] = append(groups[label], rec)
+	}
+	for _, q := range nodeQuantities {
+		for _, label := range labels {
+			recs := groups[label]
+			net := f.Points[recs[0].Point].Config.Network
+			recs = slices.DeleteFunc(slices.Clone(recs), func(r *Record) bool {
+				return f.Points[r.Point].Config.Network != net || len(q.get(r.Result)) != f.Points[r.Point].Config.Nodes()
+			})
+			for part := 0; part*maxPanels < len(recs); part++ {
+				chunk := recs[part*maxPanels : min(len(recs), (part+1)*maxPanels)]
+				var panels []figure.Panel
+				for _, rec := range chunk {
+					p := &f.Points[rec.Point]
+					name := p.Label()
+					if f.Plot.Lines != "" {
+						v, _ := p.Value(f.Plot.Lines)
+						name = study.ShortKey(f.Plot.Lines) + "=" + v
+					}
+					if name == "" {
+						name = f.Name
+					}
+					panels = append(panels, figure.Panel{Name: name, Z: layout(net, q.get(rec.Result))})
+				}
+				if len(panels) == 0 {
+					continue
+				}
+				file := fileName(q.file, label)
+				if part > 0 {
+					file += fmt.Sprintf("-%d", part+1)
+				}
+				title := title(f, q.what+" (replicate 0)", label)
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				var err error
+				switch net.Topology {
+				case "mesh", "torus":
+					l := q.label
+					if net.Concentration > 1 {
+						l = strings.Replace(l, "(", fmt.Sprintf("(mean of %d nodes, ", net.Concentration), 1)
+					}
+					err = (&figure.NodeMap{Title: title, Label: l, Panels: panels}).Save(filepath.Join(pdir, file), f.Plot.Formats)
+				case "fattree":
+					file = strings.Replace(file, "-map", "-by-leaf", 1)
+					err = (&figure.LeafBars{Title: title, YLabel: q.label, Group: net.K, Panels: panels}).Save(filepath.Join(pdir, file), f.Plot.Formats)
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// layout arranges per-node values for the network's figure: Z[y][x] over
+// the routers of a mesh or torus (the mean of a router's nodes), one row
+// by node id on a fat-tree.
+func layout(net study.Network, vals []float64) [][]float64 {
+	if net.Topology != "mesh" && net.Topology != "torus" {
+		return [][]float64{vals}
+	}
+	k, c := net.K, max(net.Concentration, 1)
+	z := make([][]float64, k)
+	for y := range z {
+		z[y] = make([]float64, k)
+		for x := range z[y] {
+			r := y*k + x // link.Grid2D.Router(x, y); node n hangs from router n / c
+			sum := 0.0
+			for j := 0; j < c; j++ {
+				sum += vals[r*c+j]
+			}
+			z[y][x] = sum / float64(c)
+		}
+	}
+	return z
+}

@@ -1,0 +1,103 @@
+package runner
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/icnsim/icnsim/study"
+)
+
+// refRow is one published value beside ours.
+type refRow struct {
+	ref   *study.Reference
+	point *study.Point
+	// ours is the mean over the point's replicates; rel is (ours -
+	// published) / |published| (NaN when published is 0 or ours missing).
+	ours, rel float64
+}
+
+// refRows pairs every [[reference]] of the study with our value.
+func refRows(f *study.File, pts []*pointStats) []refRow {
+	var out []refRow
+	for i := range f.References {
+		r := &f.References[i]
+		ps := pts[r.Point]
+		ours := math.NaN()
+		if ps.n > 0 {
+			ours = ps.mean[r.Metric]
+		}
+		rel := math.NaN()
+		if r.Value != 0 && !math.IsNaN(ours) {
+			rel = (ours - r.Value) / math.Abs(r.Value)
+		}
+		out = append(out, refRow{ref: r, point: ps.point, ours: ours, rel: rel})
+	}
+	return out
+}
+
+// atLabel is the reference's point in "key=value" words, in axis order.
+func atLabel(f *study.File, r *study.Reference) string {
+	var parts []string
+	for _, k := range f.AxisKeys() {
+		if v, ok := r.At[k]; ok {
+			parts = append(parts, study.ShortKey(k)+"="+study.FormatParam(v))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// writeReferenceCSV writes reference.csv: per published value, its source,
+// metric, point, the published value, ours and the relative difference.
+func writeReferenceCSV(w io.Writer, f *study.File, rows []refRow) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"source", "metric", "point", "at", "published", "ours", "relative_difference", "note"})
+	for _, r := range rows {
+		cw.Write([]string{r.ref.Source, r.ref.Metric, fmt.Sprint(r.point.Index), atLabel(f, r.ref), fmtG(r.ref.Value), fmtG(r.ours), fmtG(r.rel), r.ref.Note})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeReferences prints the comparison with the published values in the
+// summary, and the largest relative difference.
+func writeReferences(w io.Writer, f *study.File, rows []refRow) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\npublished values beside ours (reference.csv; difference = (ours - published) / published)\n")
+	t := &table{head: []string{"source", "metric", "at", "published", "ours", "difference"}}
+	worst := -1
+	for i, r := range rows {
+		t.rows = append(t.rows, []string{r.ref.Source, r.ref.Metric, atLabel(f, r.ref), fmtG(r.ref.Value), fmtG(r.ours), pct(r.rel)})
+		if !math.IsNaN(r.rel) && (worst < 0 || math.Abs(r.rel) > math.Abs(rows[worst].rel)) {
+			worst = i
+		}
+	}
+	t.writeText(w)
+	if worst >= 0 {
+		r := rows[worst]
+		fmt.Fprintf(w, "largest relative difference: %s (%s, %s, %s)\n", pct(r.rel), r.ref.Source, r.ref.Metric, atLabel(f, r.ref))
+	}
+}
+
+func pct(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*x)
+}
+
+// refMetrics are the metrics the references name, in first-seen order.
+func refMetrics(f *study.File) []string {
+	var out []string
+	for _, r := range f.References {
+		if !slices.Contains(out, r.Metric) {
+			out = append(out, r.Metric)
+		}
+	}
+	return out
+}

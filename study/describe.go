@@ -1,0 +1,57 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// FixedWords says in words what every point of the study has in common: the
+// network, the traffic, the routing and switching, the injection policy,
+// as far as no axis sweeps them ("8x8 mesh, uniform traffic, Bernoulli
+// injection, dor routing, VCT"). Figures print it under their title.
+func (f *File) FixedWords() string {
+	swept := func(keys ...string) bool {
+		return slices.ContainsFunc(f.AxisKeys(), func(k string) bool { return slices.Contains(keys, k) })
+	}
+	c := &f.Config
+	if len(f.Points) > 0 {
+		c = &f.Points[0].Config
+	}
+	var parts []string
+	n := c.Network
+	if !swept("network.topology", "network.k", "network.levels", "network.concentration") {
+		switch n.Topology {
+		case "mesh", "torus":
+			s := fmt.Sprintf("%dx%d %s", n.K, n.K, n.Topology)
+			if n.Concentration > 1 {
+				s += fmt.Sprintf(" (%d nodes per switch)", n.Concentration)
+			}
+			parts = append(parts, s)
+		case "fattree":
+			parts = append(parts, fmt.Sprintf("%d-ary %d-tree (%d nodes)", n.K, n.Levels, int(math.Pow(float64(n.K), float64(n.Levels)))))
+		}
+	}
+	t := c.Traffic
+	if !swept("traffic.pattern") && t.Pattern != "" {
+		parts = append(parts, t.Pattern+" traffic")
+	}
+	if !swept("traffic.process") && t.Process != "" {
+		parts = append(parts, t.Process+" injection")
+	}
+	r := c.Router
+	if !swept("router.routing") && r.Routing != "" {
+		parts = append(parts, r.Routing+" routing")
+	}
+	if !swept("router.queues") && r.Kind == "ioq" && r.Queues != "" {
+		parts = append(parts, r.Queues+" queues")
+	}
+	if !swept("router.switching") && r.Switching != "" {
+		parts = append(parts, strings.ToUpper(r.Switching))
+	}
+	if !swept("policy.injection") && c.Policy.Injection != "" && c.Policy.Injection != "none" {
+		parts = append(parts, "injection policy "+c.Policy.Injection)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,107 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/icnsim/icnsim/report"
+)
+
+// Reference is one published number that a study reproduces: a
+// [[reference]] table naming its source, the metric, the published value
+// and the point it belongs to (a value for axis keys, selecting exactly one
+// point):
+//
+//	[[reference]]
+//	source = "Izu & Vallejo, Table I"
+//	metric = "node_injected_min_flits_per_cycle"
+//	value = 0.39
+//	at = { "traffic.pattern" = "uniform", "policy.injection" = "none" }
+//	note = "phits = flits here"
+//
+// The study's outputs draw each reference beside our value on the figures
+// of its metric, and list published value, ours and the relative
+// difference in reference.csv and summary.txt.
+type Reference struct {
+	Source string         `toml:"source"`
+	Metric string         `toml:"metric"`
+	Value  float64        `toml:"value"`
+	At     map[string]any `toml:"at"`
+	Note   string         `toml:"note"`
+	// Point is the index of the point At selects (set by ParseFile).
+	Point int `toml:"-"`
+}
+
+// checkReferences checks every [[reference]] table against the expanded
+// points and sets each one's Point.
+func (f *File) checkReferences() []error {
+	var errs []error
+	axes := f.AxisKeys()
+	metrics := report.MetricNames()
+	for i := range f.References {
+		r := &f.References[i]
+		line := blockLine(f.Source, "reference", i, "metric")
+		add := func(key string, v any, allowed string) {
+			errs = append(errs, &FieldError{File: f.Path, Line: line, Key: fmt.Sprintf("reference[%d].%s", i, key), Value: v, Allowed: allowed})
+		}
+		if strings.TrimSpace(r.Source) == "" {
+			add("source", r.Source, "the paper and its table, figure or section the number comes from (required)")
+		}
+		if !slices.Contains(metrics, r.Metric) {
+			add("metric", r.Metric, "allowed: "+strings.Join(metrics, ", "))
+		}
+		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
+			add("value", r.Value, "a finite number: the published value in the metric's unit")
+		}
+		keys := make([]string, 0, len(r.At))
+		for k := range r.At {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		bad := false
+		for _, k := range keys {
+			if !slices.Contains(axes, k) {
+				add("at."+k, r.At[k], "allowed: a swept axis key: "+strings.Join(axes, ", "))
+				bad = true
+			}
+		}
+		if bad {
+			continue
+		}
+		var match []int
+		for j := range f.Points {
+			ok := true
+			for _, k := range keys {
+				v, _ := f.Points[j].Value(k)
+				ok = ok && v == FormatParam(r.At[k])
+			}
+			if ok {
+				match = append(match, j)
+			}
+		}
+		switch {
+		case len(match) == 0:
+			add("at", formatAt(r.At, keys), "the values of the axes at one point of the sweep; none has these")
+		case len(match) > 1:
+			missing := without(axes, keys)
+			add("at", formatAt(r.At, keys), fmt.Sprintf("values that select one point; these select %d: give a value for %s too", len(match), strings.Join(missing, ", ")))
+		default:
+			r.Point = match[0]
+		}
+	}
+	return errs
+}
+
+func formatAt(at map[string]any, keys []string) string {
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%q = %s", k, FormatParam(at[k])))
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+func without(all, drop []string) []string {
+	return slices.DeleteFunc(slices.Clone(all), func(k string) bool { return slices.Contains(drop, k) })
+}
