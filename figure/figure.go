@@ -200,6 +200,19 @@ func (c *Chart) Save(base string, formats []string) error {
 			p.Y.Min = min(p.Y.Min, 0)
 		}
 	}
+	// A legend must not hide the marks either: each counts as points
+	// down its height.
+	if len(all) > 0 {
+		ylo, yhi := all[0].Y, all[0].Y
+		for _, pt := range all {
+			ylo, yhi = min(ylo, pt.Y), max(yhi, pt.Y)
+		}
+		for _, m := range c.Marks {
+			for k := 0; k <= 8; k++ {
+				all = append(all, plotter.XY{X: m.X, Y: ylo + (yhi-ylo)*float64(k)/8})
+			}
+		}
+	}
 	top, left, covered := legendCorner(all, entries)
 	if covered > 0 || entries > MaxLegendInside {
 		return saveLegendOutside(p, base, formats)

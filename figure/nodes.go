@@ -190,34 +190,20 @@ func saveTiles(base string, formats []string, title string, plots []*plot.Plot, 
 			side.Draw(draw.Crop(body, body.Max.X-body.Min.X-sw, 0, vg.Points(6), -vg.Points(6)))
 			body = draw.Crop(body, 0, -sw, 0, 0)
 		}
-		grid := make([][]*plot.Plot, rows)
-		for r := range grid {
-			grid[r] = make([]*plot.Plot, cols)
-			for c := range grid[r] {
-				if i := r*cols + c; i < len(plots) {
-					p := plots[i]
-					// Axis labels once: y on the left column, x on the
-					// lowest panel of each column.
-					if c > 0 {
-						p.Y.Label.Text = ""
-					}
-					if i+cols < len(plots) {
-						p.X.Label.Text = ""
-					}
-					p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = vg.Points(8), vg.Points(8)
-					p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = vg.Points(10), vg.Points(10)
-					grid[r][c] = p
-				}
-			}
-		}
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(2)}
-		canvases := plot.Align(grid, tiles, body)
-		for r := range grid {
-			for c, p := range grid[r] {
-				if p != nil {
-					p.Draw(canvases[r][c])
-				}
+		for i, p := range plots {
+			c := i % cols
+			// Axis labels once: y on the left column, x on the lowest
+			// panel of each column.
+			if c > 0 {
+				p.Y.Label.Text = ""
 			}
+			if i+cols < len(plots) {
+				p.X.Label.Text = ""
+			}
+			p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = vg.Points(8), vg.Points(8)
+			p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = vg.Points(10), vg.Points(10)
+			p.Draw(tiles.At(body, c, i/cols))
 		}
 	})
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,11 +31,19 @@ var nodeQuantities = []nodeValues{
 		}
 		return r.NodeInjected // the packet-batches method's, in records from before NodeViews
 	}},
-	{"node-latency-map", "mean latency of packets delivered to each node", "Mean packet latency (cycles)", func(r *report.Result) []float64 {
-		if r.NodeViews != nil {
-			return r.NodeViews.LatencyMeanCycles
+	{"node-latency-map", "mean latency of packets delivered to each node (blank: none delivered)", "Mean packet latency (cycles)", func(r *report.Result) []float64 {
+		if r.NodeViews == nil {
+			return nil
 		}
-		return nil
+		// 0: no measured packet arrived there (a latency is >= 1 cycle);
+		// NaN leaves the cell blank rather than coloured as fast.
+		out := slices.Clone(r.NodeViews.LatencyMeanCycles)
+		for i, v := range out {
+			if v == 0 {
+				out[i] = math.NaN()
+			}
+		}
+		return out
 	}},
 }
 

@@ -19,16 +19,22 @@ import (
 const LoadKey = "traffic.load_flits_per_node_cycle"
 
 // Plot draws the study's figures into DIR/plots, from its records (every
-// run, in order):
+// run, in order), replacing every figure there:
 //
 //   - METRIC-vs-X[-REST]: each of plot.metrics (default accepted throughput
 //     and mean latency) against the x axis (plot.x, default the swept load),
 //     one line per value of plot.lines (default the first other axis), one
 //     figure per combination of the remaining axes; means over replicates;
+//     latency figures cut at plot.y_max or plot.latency_cut times the
+//     zero-load latency (plot.y_log: a log axis); on load curves, each
+//     line's saturation load dotted; published values as crosses;
+//   - reference-METRIC: ours beside the published values of [[reference]];
 //   - heatmap-METRIC[-REST]: plot.heatmap_metric over plot.heatmap_x and
 //     plot.heatmap_y, one per combination of the remaining axes;
-//   - series-SERIES, node-throughput and latency-cdf: one line per point
-//     (replicate 0), when the study has at most plot.max_lines points.
+//   - series-SERIES, latency-cdf, and per node (plot.node_figures)
+//     node-*-map (mesh, torus) or node-*-by-leaf (fat-tree), or the lines
+//     node-throughput and node-injected-throughput: one line or panel per
+//     point (replicate 0), when the study has at most plot.max_lines points.
 func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error {
 	formats := f.Plot.Formats
 	if len(formats) == 0 {

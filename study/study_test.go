@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -107,7 +108,13 @@ func sameDigestEverywhere(t *testing.T, c Config) *Result {
 			first = r
 		} else if d, want := r.Digest(), first.Digest(); d != want {
 			t.Fatalf("%s/%d: digest %s, serial gave %s", o.Exec, o.Workers, d, want)
+		} else if !reflect.DeepEqual(r.NodeViews, first.NodeViews) {
+			// NodeViews are outside the digest: compared here.
+			t.Fatalf("%s/%d: per-node views differ from serial's", o.Exec, o.Workers)
 		}
+	}
+	if v := first.NodeViews; v == nil || len(v.InjectedFlitsPerCycle) != first.Nodes || len(v.LatencyMeanCycles) != first.Nodes {
+		t.Fatalf("per-node views: %+v, want %d nodes", v, first.Nodes)
 	}
 	return first
 }

@@ -1,0 +1,76 @@
+package figure
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden SVG files in testdata/")
+
+// golden compares the SVG the test drew at base.svg with
+// testdata/NAME.svg, or with -update rewrites the latter, so that a change
+// to a figure shows in review as a diff of its SVG.
+func golden(t *testing.T, base, name string) {
+	t.Helper()
+	got, err := os.ReadFile(base + ".svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", name+".svg")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./figure -run Golden -update writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s (%d vs %d bytes): look at both and, if the change is meant, go test ./figure -run Golden -update", base+".svg", path, len(got), len(want))
+	}
+}
+
+// TestGoldenLatencyChart: a latency curve against load with the y-axis cut,
+// points above it, a saturation mark per line and published values.
+func TestGoldenLatencyChart(t *testing.T) {
+	c := &Chart{Title: "golden: mean packet latency vs offered load\n8x8 mesh, uniform traffic", XLabel: "Offered load (flits/node/cycle)",
+		YLabel: "Mean packet latency (cycles)", Points: true, YMax: 100,
+		Lines: []Line{
+			{Name: "dor", XY: [][2]float64{{0.1, 20}, {0.2, 22}, {0.3, 30}, {0.4, 80}, {0.5, 1000}, {0.6, 5000}}},
+			{Name: "adaptive", XY: [][2]float64{{0.1, 21}, {0.2, 24}, {0.3, 40}, {0.4, 400}, {0.5, 2000}, {0.6, math.NaN()}}},
+		},
+		Marks: []Mark{{0, 0.4}, {1, 0.3}}, MarkName: "saturation load",
+		Refs: []Ref{{"Paper A", 0.2, 25}, {"Paper A", 0.3, 33}, {"Paper B", 0.4, 150}}}
+	base := filepath.Join(t.TempDir(), "latency")
+	if err := c.Save(base, []string{"svg"}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, base, "latency-chart")
+}
+
+// TestGoldenNodeMap: per-node heatmaps of two points on one colour scale.
+func TestGoldenNodeMap(t *testing.T) {
+	var panels []Panel
+	for k, name := range []string{"load=0.1", "load=0.4"} {
+		z := make([][]float64, 4)
+		for y := range z {
+			z[y] = make([]float64, 4)
+			for x := range z[y] {
+				z[y][x] = float64(x+y+4*k) / 10
+			}
+		}
+		panels = append(panels, Panel{Name: name, Z: z})
+	}
+	m := &NodeMap{Title: "golden: accepted throughput per node\n4x4 torus, transpose traffic", Label: "Accepted throughput (flits/cycle)", Panels: panels}
+	base := filepath.Join(t.TempDir(), "map")
+	if err := m.Save(base, []string{"svg"}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, base, "node-map")
+}
