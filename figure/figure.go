@@ -80,10 +80,19 @@ func (c *Chart) Save(base string, formats []string) error {
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
 	p.Add(plotter.NewGrid())
 	p.X.Tick.Marker, p.Y.Tick.Marker = UnitTicks{}, UnitTicks{}
-	if c.YLog {
+	yLog := c.YLog
+	if yLog {
+		// A log axis needs a positive value to draw; without one the
+		// figure falls back to a linear axis.
+		positive := slices.ContainsFunc(c.Lines, func(l Line) bool {
+			return slices.ContainsFunc(l.XY, func(pt [2]float64) bool { return pt[1] > 0 && !math.IsInf(pt[1], 0) })
+		}) || slices.ContainsFunc(c.Refs, func(r Ref) bool { return r.Y > 0 && !math.IsInf(r.Y, 0) })
+		yLog = positive
+	}
+	if yLog {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
 	}
-	drawable := func(y float64) bool { return !math.IsNaN(y) && !math.IsInf(y, 0) && (!c.YLog || y > 0) }
+	drawable := func(y float64) bool { return !math.IsNaN(y) && !math.IsInf(y, 0) && (!yLog || y > 0) }
 	cut := math.Inf(1)
 	if c.YMax > 0 {
 		hi := math.Inf(-1)
@@ -94,11 +103,18 @@ func (c *Chart) Save(base string, formats []string) error {
 				}
 			}
 		}
-		for _, r := range c.Refs {
-			hi = max(hi, r.Y)
-		}
 		if hi > c.YMax {
 			cut = c.YMax
+			// Published values are never cut: the axis reaches the
+			// highest of them.
+			for _, r := range c.Refs {
+				if drawable(r.Y) && r.Y > cut {
+					cut = r.Y * 1.05
+				}
+			}
+			if cut >= hi {
+				cut = math.Inf(1)
+			}
 		}
 	}
 	var all []plotter.XY
@@ -176,7 +192,7 @@ func (c *Chart) Save(base string, formats []string) error {
 		var xys plotter.XYs
 		for _, r := range c.Refs {
 			if r.Source == src && drawable(r.Y) {
-				xys = append(xys, plotter.XY{X: r.X, Y: min(r.Y, cut)})
+				xys = append(xys, plotter.XY{X: r.X, Y: r.Y})
 			}
 		}
 		if len(xys) == 0 {
@@ -196,8 +212,10 @@ func (c *Chart) Save(base string, formats []string) error {
 	if !math.IsInf(cut, 1) {
 		// After every Add, which widens the range to the data.
 		p.Y.Max = cut
-		if !c.YLog {
+		if !yLog {
 			p.Y.Min = min(p.Y.Min, 0)
+		} else {
+			p.Y.Min = min(p.Y.Min, cut/10)
 		}
 	}
 	// A legend must not hide the marks either: each counts as points

@@ -45,7 +45,7 @@ type Figure struct {
 
 // Run is one run's provenance.
 type Run struct {
-	ID, Point, Seed, Digest, Version string
+	ID, Point, Seed, Digest string
 }
 
 var prolog = regexp.MustCompile(`(?s)^\s*(<\?xml.*?\?>\s*)?(<!DOCTYPE.*?>\s*)?`)
@@ -58,10 +58,19 @@ func inlineSVG(b []byte) template.HTML {
 	return template.HTML(s)
 }
 
+// active finds what in an SVG could run code or reach out when inlined:
+// scripts, foreign content, event handlers, and javascript: or remote
+// references.
+var active = regexp.MustCompile(`(?i)<script|<foreignObject|\son[a-z]+\s*=|javascript:|(href|src)\s*=\s*["']?(https?:)?//`)
+
+// plainSVG reports whether an SVG is safe to inline: nothing in it is
+// active. gonum's SVGs (text escaped, no scripts) are.
+func plainSVG(b []byte) bool { return !active.Match(b) }
+
 type figureView struct {
 	ID, Name string
 	Inline   template.HTML
-	PNG      template.URL
+	Src      template.URL // an image's data URI, when not inline
 }
 
 // Write renders the page.
@@ -70,10 +79,14 @@ func Write(w io.Writer, p *Page) error {
 	for i, f := range p.Figures {
 		v := figureView{ID: fmt.Sprintf("fig-%d", i+1), Name: f.Name}
 		switch {
-		case len(f.SVG) > 0:
+		case len(f.SVG) > 0 && plainSVG(f.SVG):
 			v.Inline = inlineSVG(f.SVG)
+		case len(f.SVG) > 0:
+			// An SVG that could run a script or fetch something is shown
+			// as an image, where it can do neither.
+			v.Src = template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(f.SVG))
 		case len(f.PNG) > 0:
-			v.PNG = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(f.PNG))
+			v.Src = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(f.PNG))
 		default:
 			return fmt.Errorf("figure %s has neither SVG nor PNG", f.Name)
 		}
@@ -122,16 +135,16 @@ figcaption { font-size: 13px; color: #444; margin-top: 4px; }
 {{range .References}}<tr><td class="l">{{.Source}}</td><td class="l">{{.Metric}}</td><td class="l">{{.At}}</td><td>{{.Published}}</td><td>{{.Ours}}</td><td>{{.Difference}}</td><td class="l">{{.Note}}</td></tr>
 {{end}}</tbody></table>{{end}}
 <h2 id="figures">Figures</h2>
-{{range .Figs}}<figure id="{{.ID}}">{{if .Inline}}{{.Inline}}{{else}}<img alt="{{.Name}}" src="{{.PNG}}">{{end}}<figcaption>{{.Name}}</figcaption></figure>
+{{range .Figs}}<figure id="{{.ID}}">{{if .Inline}}{{.Inline}}{{else}}<img alt="{{.Name}}" src="{{.Src}}">{{end}}<figcaption>{{.Name}}</figcaption></figure>
 {{else}}<p>This study drew no figures (plot.formats is empty, or its records have none to draw).</p>
 {{end}}
 <h2 id="study">Study file</h2>
 <pre>{{.Study}}</pre>
 <h2 id="runs">Runs</h2>
-<table><thead><tr><th>run</th><th>point</th><th>seed</th><th>digest</th><th>icnsim</th></tr></thead><tbody>
-{{range .Runs}}<tr><td class="l">{{.ID}}</td><td class="l">{{.Point}}</td><td>{{.Seed}}</td><td class="l"><code>{{.Digest}}</code></td><td class="l">{{.Version}}</td></tr>
+<table><thead><tr><th>run</th><th>point</th><th>seed</th><th>digest</th></tr></thead><tbody>
+{{range .Runs}}<tr><td class="l">{{.ID}}</td><td class="l">{{.Point}}</td><td>{{.Seed}}</td><td class="l"><code>{{.Digest}}</code></td></tr>
 {{end}}</tbody></table>
-<footer>Written by icnsim {{.Version}}. <code>icnsim report DIR</code> rebuilds this page from the study directory.</footer>
+<footer>Written by icnsim {{.Version}}. A run's digest (SHA-256 of its result) names its result under every executor, worker count and build that reproduces it; the run records in points/ hold each run's full configuration and seed. <code>icnsim report DIR</code> rebuilds this page from the study directory.</footer>
 </body>
 </html>
 `))

@@ -44,7 +44,7 @@ func WriteReport(dir string, f *study.File, recs []*Record) error {
 			Published: fmtG(r.ref.Value), Ours: fmtG(r.ours), Difference: pct(r.rel), Note: r.ref.Note})
 	}
 	names := map[string]bool{}
-	for _, ext := range []string{"svg", "png"} {
+	for _, ext := range f.Plot.Formats {
 		files, _ := filepath.Glob(filepath.Join(dir, "plots", "*."+ext))
 		for _, file := range files {
 			names[strings.TrimSuffix(filepath.Base(file), "."+ext)] = true
@@ -57,25 +57,21 @@ func WriteReport(dir string, f *study.File, recs []*Record) error {
 	slices.SortFunc(sorted, func(a, b string) int { return cmp.Or(cmp.Compare(figureRank(a), figureRank(b)), cmp.Compare(a, b)) })
 	for _, n := range sorted {
 		fig := htmlreport.Figure{Name: n}
-		if b, err := os.ReadFile(filepath.Join(dir, "plots", n+".svg")); err == nil {
+		if b, err := os.ReadFile(filepath.Join(dir, "plots", n+".svg")); err == nil && len(b) > 0 && slices.Contains(f.Plot.Formats, "svg") {
 			fig.SVG = b
-		} else if b, err := os.ReadFile(filepath.Join(dir, "plots", n+".png")); err == nil {
+		} else if b, err := os.ReadFile(filepath.Join(dir, "plots", n+".png")); err == nil && len(b) > 0 {
 			fig.PNG = b
 		} else {
-			return fmt.Errorf("report: figure %s: %w", n, err)
+			return fmt.Errorf("report: figure %s: no readable SVG or PNG in %s", n, filepath.Join(dir, "plots"))
 		}
 		p.Figures = append(p.Figures, fig)
 	}
 	for _, rec := range recs {
-		v := rec.Version
-		if v == "" {
-			v = "(not recorded)"
-		}
 		label := f.Points[rec.Point].Label()
 		if f.Study.Replicates > 1 {
 			label += fmt.Sprintf(" (replicate %d)", rec.Replicate)
 		}
-		p.Runs = append(p.Runs, htmlreport.Run{ID: rec.Run, Point: label, Seed: fmt.Sprint(rec.Seed), Digest: rec.Digest, Version: v})
+		p.Runs = append(p.Runs, htmlreport.Run{ID: rec.Run, Point: label, Seed: fmt.Sprint(rec.Seed), Digest: rec.Digest})
 	}
 	var buf bytes.Buffer
 	if err := htmlreport.Write(&buf, p); err != nil {

@@ -88,7 +88,13 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 					if name == "" {
 						name = f.Name
 					}
-					panels = append(panels, figure.Panel{Name: name, Z: layout(net, q.get(rec.Result))})
+					z := layout(net, q.get(rec.Result))
+					if !slices.ContainsFunc(z, func(row []float64) bool {
+						return slices.ContainsFunc(row, func(v float64) bool { return !math.IsNaN(v) })
+					}) {
+						continue // no value at all (say, no packet arrived anywhere)
+					}
+					panels = append(panels, figure.Panel{Name: name, Z: z})
 				}
 				if len(panels) == 0 {
 					continue
@@ -135,11 +141,18 @@ func layout(net study.Network, vals []float64) [][]float64 {
 		z[y] = make([]float64, k)
 		for x := range z[y] {
 			r := y*k + x // link.Grid2D.Router(x, y); node n hangs from router n / c
-			sum := 0.0
+			// The mean of the router's nodes that have a value (NaN:
+			// none has).
+			sum, n := 0.0, 0
 			for j := 0; j < c; j++ {
-				sum += vals[r*c+j]
+				if v := vals[r*c+j]; !math.IsNaN(v) {
+					sum, n = sum+v, n+1
+				}
 			}
-			z[y][x] = sum / float64(c)
+			z[y][x] = math.NaN()
+			if n > 0 {
+				z[y][x] = sum / float64(n)
+			}
 		}
 	}
 	return z

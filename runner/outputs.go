@@ -61,6 +61,20 @@ func WriteOutputs(ctx context.Context, dir string, f *study.File, recs []*Record
 		return err
 	}
 	tables := reduce(f, pts)
+	// A study resumed with other [[reduce]] or [[reference]] tables keeps
+	// no output of the old ones.
+	stale, _ := filepath.Glob(filepath.Join(dir, "reduce-*.csv"))
+	if len(f.References) == 0 {
+		stale = append(stale, filepath.Join(dir, "reference.csv"))
+	}
+	for _, s := range stale {
+		if slices.ContainsFunc(tables, func(t *table) bool { return filepath.Base(s) == "reduce-"+sanitize(t.name)+".csv" }) {
+			continue
+		}
+		if err := os.Remove(s); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
 	for _, t := range tables {
 		if err := write("reduce-"+sanitize(t.name)+".csv", t.writeCSV); err != nil {
 			return err

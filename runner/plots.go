@@ -37,9 +37,6 @@ const LoadKey = "traffic.load_flits_per_node_cycle"
 //     point (replicate 0), when the study has at most plot.max_lines points.
 func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error {
 	formats := f.Plot.Formats
-	if len(formats) == 0 {
-		return nil
-	}
 	pdir := filepath.Join(dir, "plots")
 	// The figures are redrawn whole: none of an earlier drawing stays
 	// (a figure that options or code no longer draw would mislead).
@@ -50,6 +47,9 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 				return err
 			}
 		}
+	}
+	if len(formats) == 0 {
+		return nil
 	}
 	pts := pointMeans(f, recs)
 	reduce(f, pts) // adds the speedup metric, which plots may show
@@ -91,7 +91,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 					for _, l := range c.Lines {
 						xys = append(xys, l.XY)
 					}
-					c.YMax, c.YLog = latencyCut(f, xys), f.Plot.YLog
+					c.YMax, c.YLog = latencyCut(f, x, xys), f.Plot.YLog
 				}
 				for _, r := range refs {
 					if r.ref.Metric != m || !slices.Contains(grp.members, pts[r.ref.Point]) {

@@ -44,7 +44,6 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/internal/atomicfile"
-	"github.com/icnsim/icnsim/internal/version"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/study"
 )
@@ -119,17 +118,15 @@ type Options struct {
 
 // Record is one finished run, as written to points/ID.json.
 type Record struct {
-	Study     string       `json:"study"`
-	Run       string       `json:"run"`
-	Point     int          `json:"point"`
-	Replicate int          `json:"replicate"`
-	Params    []ParamValue `json:"params"`
-	Seed      uint64       `json:"seed"`
-	Config    string       `json:"config_toml"`
-	Digest    string       `json:"digest"`
-	// Version is the icnsim build that ran it (internal/version).
-	Version string         `json:"version,omitempty"`
-	Result  *report.Result `json:"result"`
+	Study     string         `json:"study"`
+	Run       string         `json:"run"`
+	Point     int            `json:"point"`
+	Replicate int            `json:"replicate"`
+	Params    []ParamValue   `json:"params"`
+	Seed      uint64         `json:"seed"`
+	Config    string         `json:"config_toml"`
+	Digest    string         `json:"digest"`
+	Result    *report.Result `json:"result"`
 }
 
 // ParamValue is an axis value of a run.
@@ -165,7 +162,7 @@ func ConfigTOML(c study.Config) string {
 }
 
 func newRecord(f *study.File, r *study.RunSpec, res *report.Result) *Record {
-	rec := &Record{Study: f.Name, Run: r.ID(), Point: r.Point.Index, Replicate: r.Replicate, Seed: r.Config.Seed, Version: version.String(),
+	rec := &Record{Study: f.Name, Run: r.ID(), Point: r.Point.Index, Replicate: r.Replicate, Seed: r.Config.Seed,
 		Config: ConfigTOML(r.Config), Digest: res.Digest(), Result: res, Params: []ParamValue{}}
 	for _, p := range r.Point.Params {
 		rec.Params = append(rec.Params, ParamValue{Key: p.Key, Value: p.Value})

@@ -68,18 +68,22 @@ func saturations(f *study.File, pts []*pointStats) []saturation {
 			}
 			slices.SortStableFunc(ms, func(a, b *pointStats) int { return cmp.Compare(xOf(a), xOf(b)) })
 			s := saturation{group: grp.label, line: ln.label, load: math.NaN(), accepted: math.NaN(), notReached: true}
+			evaluated := 0
 			for _, ps := range ms {
 				off, acc := ps.mean["offered_flits_per_node_cycle"], ps.mean["accepted_flits_per_node_cycle"]
 				if off <= 0 || math.IsNaN(off) {
-					continue
+					continue // no offered load (a collective, a saturation source)
 				}
+				evaluated++
 				if acc < (1-SaturationShare)*off {
 					s.notReached = false
 					break
 				}
 				s.load, s.accepted = xOf(ps), acc
 			}
-			out = append(out, s)
+			if evaluated > 0 {
+				out = append(out, s)
+			}
 		}
 	}
 	return out
@@ -112,15 +116,15 @@ func orDash(s string) string {
 	return s
 }
 
-// latencyCut is where latency figures cut the y-axis: plot.y_max, else
-// plot.latency_cut times the zero-load latency (the value at the lowest x,
-// of the line where it is highest, so that every line's low-load region
-// shows); 0: no cut.
-func latencyCut(f *study.File, lines []figureLine) float64 {
+// latencyCut is where latency figures cut the y-axis: plot.y_max, else,
+// when x is an offered load, plot.latency_cut times the zero-load latency
+// (the value at the lowest load, of the line where it is highest, so that
+// every line's low-load region shows); 0: no cut.
+func latencyCut(f *study.File, x string, lines []figureLine) float64 {
 	if f.Plot.YMax > 0 {
 		return f.Plot.YMax
 	}
-	if f.Plot.LatencyCut <= 0 {
+	if f.Plot.LatencyCut <= 0 || !strings.Contains(x, "load") {
 		return 0
 	}
 	zero := 0.0

@@ -44,11 +44,17 @@ func (f *File) FixedWords() string {
 	if !swept("router.routing") && r.Routing != "" {
 		parts = append(parts, r.Routing+" routing")
 	}
-	if !swept("router.queues") && r.Kind == "ioq" && r.Queues != "" {
+	if !swept("router.queues", "router.kind") && r.Kind == "ioq" && r.Queues != "" {
 		parts = append(parts, r.Queues+" queues")
 	}
-	if !swept("router.switching") && r.Switching != "" {
-		parts = append(parts, strings.ToUpper(r.Switching))
+	if !swept("router.switching", "router.kind") && r.Kind != "ioq" {
+		switch r.Switching {
+		case "vct":
+			parts = append(parts, "VCT")
+		case "":
+		default:
+			parts = append(parts, r.Switching+" switching")
+		}
 	}
 	if !swept("policy.injection") && c.Policy.Injection != "" && c.Policy.Injection != "none" {
 		parts = append(parts, "injection policy "+c.Policy.Injection)

@@ -25,11 +25,14 @@ import (
 // of its metric, and list published value, ours and the relative
 // difference in reference.csv and summary.txt.
 type Reference struct {
-	Source string         `toml:"source"`
-	Metric string         `toml:"metric"`
-	Value  float64        `toml:"value"`
-	At     map[string]any `toml:"at"`
-	Note   string         `toml:"note"`
+	Source string `toml:"source"`
+	Metric string `toml:"metric"`
+	// Value is the published value (required: RawValue is nil when the
+	// table has no value key).
+	Value    float64        `toml:"-"`
+	RawValue *float64       `toml:"value"`
+	At       map[string]any `toml:"at"`
+	Note     string         `toml:"note"`
 	// Point is the index of the point At selects (set by ParseFile).
 	Point int `toml:"-"`
 }
@@ -52,8 +55,13 @@ func (f *File) checkReferences() []error {
 		if !slices.Contains(metrics, r.Metric) {
 			add("metric", r.Metric, "allowed: "+strings.Join(metrics, ", "))
 		}
-		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
-			add("value", r.Value, "a finite number: the published value in the metric's unit")
+		switch {
+		case r.RawValue == nil:
+			add("value", "(missing)", "a finite number: the published value in the metric's unit (required)")
+		case math.IsNaN(*r.RawValue) || math.IsInf(*r.RawValue, 0):
+			add("value", *r.RawValue, "a finite number: the published value in the metric's unit")
+		default:
+			r.Value = *r.RawValue
 		}
 		keys := make([]string, 0, len(r.At))
 		for k := range r.At {

@@ -39,6 +39,9 @@ at = { "traffic.pattern" = "transpose", "traffic.load_flits_per_node_cycle" = 0.
 		{"no source", `metric = "latency_mean_cycles"
 value = 1
 at = { "traffic.pattern" = "uniform", "traffic.load_flits_per_node_cycle" = 0.1 }`, `reference[0].source`},
+		{"no value", `source = "P"
+metric = "latency_mean_cycles"
+at = { "traffic.pattern" = "uniform", "traffic.load_flits_per_node_cycle" = 0.1 }`, `reference[0].value = "(missing)"`},
 		{"unknown metric", `source = "P"
 metric = "latency_cycles"
 value = 1
