@@ -18,10 +18,13 @@
 //	summary.txt         the text summary table and the reductions
 //	reduce-NAME.csv     one table per [[reduce]]
 //	series/ID.csv       each run's time series, where recorded
-//	plots/*.png, *.svg  the figures
+//	plots/*.png, *.svg  the figures (plots.go), redrawn whole each time
+//	reference.csv       with [[reference]]: published values beside ours
+//	index.html          the report (htmlpage.go; icnsim report DIR)
 //
 // Every file is a function of the study file alone: results do not depend on
-// --jobs, --workers, the executor, sharding or interruptions.
+// --jobs, --workers, the executor, sharding or interruptions. (index.html
+// also names the icnsim build that wrote it, in its footer.)
 package runner
 
 import (
