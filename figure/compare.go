@@ -33,15 +33,31 @@ func (c *Compare) Save(base string, formats []string) error {
 	p.Title.Text, p.Y.Label.Text = c.Title, c.YLabel
 	p.Add(plotter.NewGrid())
 	p.Y.Tick.Marker = UnitTicks{}
+	// A few columns: one "key=value" per line under each; many: the
+	// values alone on one slanted line.
+	rotate := len(c.Labels) > 8
 	labels := make([]string, len(c.Labels))
 	for i, l := range c.Labels {
-		labels[i] = strings.ReplaceAll(l, " ", "\n") // one axis value per line
+		if !rotate {
+			labels[i] = strings.ReplaceAll(l, " ", "\n")
+			continue
+		}
+		var vals []string
+		for _, part := range strings.Fields(l) {
+			_, v, ok := strings.Cut(part, "=")
+			if !ok {
+				v = part
+			}
+			vals = append(vals, v)
+		}
+		labels[i] = strings.Join(vals, ", ")
 	}
 	p.NominalX(labels...)
 	p.X.Tick.Label.Font.Size = vg.Points(8)
-	if len(c.Labels) > 8 {
+	if rotate {
 		p.X.Tick.Label.Rotation = math.Pi / 4
 		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+		p.X.Tick.Label.Font.Size = vg.Points(7)
 	}
 	var all []plotter.XY
 	add := func(vals []float64, name string, shape draw.GlyphDrawer, col color.Color, r vg.Length) error {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/icnsim/icnsim/study"
@@ -56,7 +57,7 @@ func writeReferenceCSV(w io.Writer, f *study.File, rows []refRow) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"source", "metric", "point", "at", "published", "ours", "relative_difference", "note"})
 	for _, r := range rows {
-		cw.Write([]string{r.ref.Source, r.ref.Metric, fmt.Sprint(r.point.Index), atLabel(f, r.ref), fmtG(r.ref.Value), fmtG(r.ours), fmtG(r.rel), r.ref.Note})
+		cw.Write([]string{r.ref.Source, r.ref.Metric, fmt.Sprint(r.point.Index), atLabel(f, r.ref), fmtG(r.ref.Value), fmtG(r.ours), strconv.FormatFloat(r.rel, 'g', 4, 64), r.ref.Note})
 	}
 	cw.Flush()
 	return cw.Error()
