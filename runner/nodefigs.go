@@ -53,7 +53,8 @@ var nodeQuantities = []nodeValues{
 // per point on one colour scale; on a fat-tree bars by node id grouped by
 // leaf switch, one panel per point on one y scale. With plot.lines, one
 // figure per value of the other axes (as the line form); points whose
-// network differs from the first's are left out of a figure's panels.
+// network is not of the first's kind (grid, or fat-tree of its arity) are
+// left out of a figure's panels.
 func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir string) error {
 	var rest []string
 	if f.Plot.Lines != "" {
@@ -71,9 +72,16 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 	for _, q := range nodeQuantities {
 		for _, label := range labels {
 			recs := groups[label]
+			// One figure holds grids (meshes and tori of any size, one
+			// panel each) or fat-trees of one arity (the bars' groups).
 			net := f.Points[recs[0].Point].Config.Network
+			grid := func(n study.Network) bool { return n.Topology == "mesh" || n.Topology == "torus" }
+			concentrated := false
 			recs = slices.DeleteFunc(slices.Clone(recs), func(r *Record) bool {
-				return f.Points[r.Point].Config.Network != net || len(q.get(r.Result)) != f.Points[r.Point].Config.Nodes()
+				n := f.Points[r.Point].Config.Network
+				kin := grid(n) && grid(net) || n.Topology == net.Topology && n.K == net.K
+				concentrated = concentrated || kin && n.Concentration > 1
+				return !kin || len(q.get(r.Result)) != f.Points[r.Point].Config.Nodes()
 			})
 			for part := 0; part*maxPanels < len(recs); part++ {
 				chunk := recs[part*maxPanels : min(len(recs), (part+1)*maxPanels)]
@@ -88,7 +96,7 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 					if name == "" {
 						name = f.Name
 					}
-					z := layout(net, q.get(rec.Result))
+					z := layout(p.Config.Network, q.get(rec.Result))
 					if !slices.ContainsFunc(z, func(row []float64) bool {
 						return slices.ContainsFunc(row, func(v float64) bool { return !math.IsNaN(v) })
 					}) {
@@ -111,8 +119,8 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 				switch net.Topology {
 				case "mesh", "torus":
 					l := q.label
-					if net.Concentration > 1 {
-						l = strings.Replace(l, "(", fmt.Sprintf("(mean of %d nodes, ", net.Concentration), 1)
+					if concentrated {
+						l = strings.Replace(l, "(", "(mean of a router's nodes, ", 1)
 					}
 					err = (&figure.NodeMap{Title: title, Label: l, Panels: panels}).Save(filepath.Join(pdir, file), f.Plot.Formats)
 				case "fattree":

@@ -214,3 +214,84 @@ func TestReportInChromium(t *testing.T) {
 		t.Errorf("a hidden figure and a missing image passed the check: %s", got)
 	}
 }
+
+// TestNodeFigures: per-node figures by topology, including the edge cases
+// of a concentrated mesh at a load so low that some nodes receive nothing
+// (their latency cells are blank, the study does not fail), meshes of two
+// sizes in one figure, and a fat-tree's bars with the line form as well.
+func TestNodeFigures(t *testing.T) {
+	for _, c := range []struct {
+		name, toml string
+		want       []string
+	}{
+		{"mesh-c2-idle", `name = "c2"
+seed = 1
+[network]
+topology = "mesh"
+k = 3
+concentration = 2
+[router]
+routing = "dor"
+[traffic]
+process = "bernoulli"
+[measure]
+warmup_cycles = 50
+measure_cycles = 100
+drain_cycles = 500
+[[axis]]
+key = "traffic.load_flits_per_node_cycle"
+values = [0.00001, 0.01]
+`, []string{"node-throughput-map", "node-injected-map", "node-latency-map"}},
+		{"mesh-two-sizes", `name = "sizes"
+seed = 1
+[network]
+topology = "mesh"
+[router]
+routing = "dor"
+[traffic]
+process = "bernoulli"
+load_flits_per_node_cycle = 0.1
+[measure]
+warmup_cycles = 50
+measure_cycles = 100
+drain_cycles = 500
+[[axis]]
+key = "network.k"
+values = [3, 5]
+`, []string{"node-throughput-map", "node-latency-map"}},
+		{"fattree-both", `name = "ft"
+seed = 1
+[network]
+topology = "fattree"
+k = 4
+levels = 2
+[router]
+routing = "fattree-adaptive"
+vcs = 1
+[traffic]
+process = "bernoulli"
+pattern = "uniform"
+[measure]
+warmup_cycles = 50
+measure_cycles = 100
+drain_cycles = 500
+[[axis]]
+key = "traffic.load_flits_per_node_cycle"
+values = [0.1, 0.3]
+[plot]
+node_figures = "both"
+`, []string{"node-throughput-by-leaf", "node-injected-by-leaf", "node-latency-by-leaf", "node-throughput"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := parse(t, c.toml)
+			d := t.TempDir()
+			run(t, f, Options{Out: d})
+			for _, w := range c.want {
+				checkSVG(t, filepath.Join(d, "plots", w+".svg"))
+			}
+			if _, err := os.Stat(filepath.Join(d, ReportFile)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
