@@ -9,15 +9,21 @@ import (
 	"strings"
 )
 
-// Write writes data to a temporary file in path's directory, syncs
-// it and renames it over path, so readers (and a resumed study after a
+// Write writes data to a temporary file in path's directory (mode 0644),
+// syncs it and renames it over path, so readers (and a resumed study after a
 // crash) see either the old file or the whole new one, never a part.
 func Write(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tempMark+"*")
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(data)
+	// os.CreateTemp makes the file 0600; results, figures and reports
+	// are for sharing (a study directory on a cluster, index.html on a
+	// web server): readable by all, as a file os.Create makes.
+	werr := tmp.Chmod(0o644)
+	if werr == nil {
+		_, werr = tmp.Write(data)
+	}
 	if werr == nil {
 		werr = tmp.Sync()
 	}
