@@ -17,7 +17,7 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette"
+	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -392,11 +392,13 @@ func (UnitTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// Heatmap is a metric over two parameters: Z[y][x], with tick labels.
+// Heatmap is a metric over two parameters: Z[y][x], with tick labels, on
+// Kindlmann's colour map (monotone in luminance, so it reads in greyscale),
+// with a colour bar labelled ZLabel beside the plot.
 type Heatmap struct {
-	Title, XLabel, YLabel string
-	XTicks, YTicks        []string
-	Z                     [][]float64 // NaN: no value
+	Title, XLabel, YLabel, ZLabel string
+	XTicks, YTicks                []string
+	Z                             [][]float64 // NaN: no value
 }
 
 type grid struct{ z [][]float64 }
@@ -415,32 +417,32 @@ func (l cellLabels) Len() int                    { return len(l.xys) }
 func (l cellLabels) XY(i int) (float64, float64) { return l.xys[i].X, l.xys[i].Y }
 func (l cellLabels) Label(i int) string          { return l.labels[i] }
 
+// maxLabelledColumns is the widest grid whose cells are labelled with
+// their values: wider, the labels would run into each other.
+const maxLabelledColumns = 12
+
 // Save writes the heatmap to base.FORMAT for each format. Each cell is
-// labelled with its value (three significant digits) when the grid is small
-// enough to read them.
+// labelled with its value (three significant digits) when the grid is
+// narrow enough to read them; blank cells have no value.
 func (h *Heatmap) Save(base string, formats []string) error {
 	if len(h.Z) == 0 || len(h.Z[0]) == 0 {
 		return fmt.Errorf("figure %s: empty heatmap", base)
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, row := range h.Z {
-		for _, z := range row {
-			if !math.IsNaN(z) {
-				lo, hi = min(lo, z), max(hi, z)
-			}
-		}
-	}
+	lo, hi := valueRange([]Panel{{Z: h.Z}})
 	if math.IsInf(lo, 0) {
 		return fmt.Errorf("figure %s: heatmap has no values", base)
 	}
-	pal := palette.Heat(16, 1)
-	hm := plotter.NewHeatMap(grid{h.Z}, pal)
 	if lo == hi { // a flat grid still needs a range to colour
-		hm.Min, hm.Max = lo-0.5, hi+0.5
+		lo, hi = lo-0.5, hi+0.5
 	}
-	hm.NaN = plotutil.Color(7)
+	cmap := moreland.Kindlmann()
+	cmap.SetMin(lo)
+	cmap.SetMax(hi)
+	hm := plotter.NewHeatMap(grid{h.Z}, cmap.Palette(64))
+	hm.Min, hm.Max = lo, hi
+	hm.NaN = color.White
 	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = h.Title, h.XLabel, h.YLabel
+	p.X.Label.Text, p.Y.Label.Text = h.XLabel, h.YLabel
 	p.Add(hm)
 	ticks := func(labels []string) plot.ConstantTicks {
 		step := max(1, len(labels)/12)
@@ -453,7 +455,7 @@ func (h *Heatmap) Save(base string, formats []string) error {
 		return ts
 	}
 	p.X.Tick.Marker, p.Y.Tick.Marker = ticks(h.XTicks), ticks(h.YTicks)
-	if len(h.Z)*len(h.Z[0]) <= 400 {
+	if len(h.Z[0]) <= maxLabelledColumns && len(h.Z) <= 2*maxLabelledColumns {
 		var cl cellLabels
 		for r, row := range h.Z {
 			for c, z := range row {
@@ -470,17 +472,21 @@ func (h *Heatmap) Save(base string, formats []string) error {
 		for i := range labels.TextStyle {
 			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = -0.5, -0.5
 			labels.TextStyle[i].Font.Size = vg.Points(9)
+			// Dark text on the light end of the map, light on the dark.
+			if v := h.Z[int(cl.xys[i].Y)][int(cl.xys[i].X)]; (v-lo)/(hi-lo) < 0.55 {
+				labels.TextStyle[i].Color = color.White
+			}
 		}
 		p.Add(labels)
 	}
-	// The legend is the colour scale: lowest and highest colour with values.
-	thumbs := plotter.PaletteThumbnailers(pal)
-	p.Legend.Add(fmt.Sprintf("%.3g", hm.Max), thumbs[len(thumbs)-1])
-	p.Legend.Add(fmt.Sprintf("%.3g", hm.Min), thumbs[0])
-	p.Legend.Top = true
-	p.Legend.Left = false
 	p.X.Padding, p.Y.Padding = 0, 0
-	return save(p, base, formats)
+	bar := plot.New()
+	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
+	bar.HideX()
+	bar.Y.Padding = 0
+	bar.Y.Label.Text = h.ZLabel
+	bar.Y.Tick.Marker = UnitTicks{}
+	return saveTiles(base, formats, h.Title, []*plot.Plot{p}, bar)
 }
 
 // save renders p in each format and writes base.FORMAT atomically.

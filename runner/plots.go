@@ -141,7 +141,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		}
 		xs, ys := axisValues(f, hx), axisValues(f, hy)
 		for _, grp := range groupsOf(pts, without(axes, []string{hx, hy})) {
-			h := &figure.Heatmap{Title: title(f, m, grp.label), XLabel: study.KeyLabel(hx), YLabel: study.KeyLabel(hy), XTicks: xs, YTicks: ys, Z: make([][]float64, len(ys))}
+			h := &figure.Heatmap{Title: title(f, noUnit(report.Label(m)), grp.label), XLabel: study.KeyLabel(hx), YLabel: study.KeyLabel(hy), ZLabel: report.Label(m), XTicks: xs, YTicks: ys, Z: make([][]float64, len(ys))}
 			for r := range h.Z {
 				h.Z[r] = make([]float64, len(xs))
 				for c := range h.Z[r] {
