@@ -140,6 +140,16 @@ func (c *Chart) Save(base string, formats []string) error {
 			return fmt.Errorf("figure %s: line %q: %w", base, l.Name, err)
 		}
 		all = append(all, in...)
+		// The legend must not hide the line between its points either.
+		for j := 1; j < len(xys); j++ {
+			a, b := xys[j-1], xys[j]
+			for k := 1; k < 8; k++ {
+				pt := plotter.XY{X: a.X + (b.X-a.X)*float64(k)/8, Y: a.Y + (b.Y-a.Y)*float64(k)/8}
+				if pt.Y <= cut {
+					all = append(all, pt)
+				}
+			}
+		}
 		line.Color = plotutil.Color(i)
 		// A dash pattern and a glyph per line as well as a colour, so
 		// that lines stay apart in greyscale.
