@@ -17,7 +17,6 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -438,22 +437,13 @@ func (h *Heatmap) Save(base string, formats []string) error {
 	if len(h.Z) == 0 || len(h.Z[0]) == 0 {
 		return fmt.Errorf("figure %s: empty heatmap", base)
 	}
-	lo, hi := valueRange([]Panel{{Z: h.Z}})
-	if math.IsInf(lo, 0) {
+	scale, ok := newColourScale([]Panel{{Z: h.Z}})
+	if !ok {
 		return fmt.Errorf("figure %s: heatmap has no values", base)
 	}
-	if lo == hi { // a flat grid still needs a range to colour
-		lo, hi = lo-0.5, hi+0.5
-	}
-	cmap := moreland.Kindlmann()
-	cmap.SetMin(lo)
-	cmap.SetMax(hi)
-	hm := plotter.NewHeatMap(grid{h.Z}, cmap.Palette(64))
-	hm.Min, hm.Max = lo, hi
-	hm.NaN = color.White
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = h.XLabel, h.YLabel
-	p.Add(hm)
+	p.Add(scale.heatMap(h.Z))
 	ticks := func(labels []string) plot.ConstantTicks {
 		step := max(1, len(labels)/12)
 		var ts []plot.Tick
@@ -483,20 +473,14 @@ func (h *Heatmap) Save(base string, formats []string) error {
 			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = -0.5, -0.5
 			labels.TextStyle[i].Font.Size = vg.Points(9)
 			// Dark text on the light end of the map, light on the dark.
-			if v := h.Z[int(cl.xys[i].Y)][int(cl.xys[i].X)]; (v-lo)/(hi-lo) < 0.55 {
+			if v := h.Z[int(cl.xys[i].Y)][int(cl.xys[i].X)]; scale.share(v) < 0.55 {
 				labels.TextStyle[i].Color = color.White
 			}
 		}
 		p.Add(labels)
 	}
 	p.X.Padding, p.Y.Padding = 0, 0
-	bar := plot.New()
-	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
-	bar.HideX()
-	bar.Y.Padding = 0
-	bar.Y.Label.Text = h.ZLabel
-	bar.Y.Tick.Marker = UnitTicks{}
-	return saveTiles(base, formats, h.Title, []*plot.Plot{p}, bar)
+	return saveTiles(base, formats, h.Title, []*plot.Plot{p}, scale.bar(h.ZLabel))
 }
 
 // save renders p in each format and writes base.FORMAT atomically.

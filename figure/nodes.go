@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
@@ -63,9 +64,41 @@ func valueRange(panels []Panel) (lo, hi float64) {
 
 // Save writes the node map to base.FORMAT for each format.
 func (m *NodeMap) Save(base string, formats []string) error {
-	lo, hi := valueRange(m.Panels)
-	if math.IsInf(lo, 0) {
+	scale, ok := newColourScale(m.Panels)
+	if !ok {
 		return fmt.Errorf("figure %s: node map has no values", base)
+	}
+	var plots []*plot.Plot
+	for _, pn := range m.Panels {
+		if len(pn.Z) == 0 || len(pn.Z[0]) == 0 {
+			return fmt.Errorf("figure %s: panel %q is empty", base, pn.Name)
+		}
+		p := plot.New()
+		p.Title.Text = pn.Name
+		p.Title.TextStyle.Font.Size = vg.Points(9)
+		p.Add(scale.heatMap(pn.Z))
+		p.X.Label.Text, p.Y.Label.Text = "x", "y"
+		p.X.Tick.Marker, p.Y.Tick.Marker = gridTicks(len(pn.Z[0])), gridTicks(len(pn.Z))
+		p.X.Padding, p.Y.Padding = 0, 0
+		plots = append(plots, p)
+	}
+	return saveTiles(base, formats, m.Title, plots, scale.bar(m.Label))
+}
+
+// colourScale is one colour scale shared by heatmap panels: Kindlmann's
+// map (monotone in luminance, so that it reads in greyscale) over the
+// panels' finite values.
+type colourScale struct {
+	lo, hi float64
+	cmap   palette.ColorMap
+}
+
+// newColourScale spans the panels' values (a flat grid gets a unit range
+// to colour); false when there is no finite value.
+func newColourScale(panels []Panel) (colourScale, bool) {
+	lo, hi := valueRange(panels)
+	if math.IsInf(lo, 0) {
+		return colourScale{}, false
 	}
 	if lo == hi {
 		lo, hi = lo-0.5, hi+0.5
@@ -73,32 +106,29 @@ func (m *NodeMap) Save(base string, formats []string) error {
 	cmap := moreland.Kindlmann()
 	cmap.SetMin(lo)
 	cmap.SetMax(hi)
-	pal := cmap.Palette(64)
-	var plots []*plot.Plot
-	for _, pn := range m.Panels {
-		if len(pn.Z) == 0 || len(pn.Z[0]) == 0 {
-			return fmt.Errorf("figure %s: panel %q is empty", base, pn.Name)
-		}
-		hm := plotter.NewHeatMap(grid{pn.Z}, pal)
-		hm.Min, hm.Max = lo, hi
-		hm.NaN = color.White
-		p := plot.New()
-		p.Title.Text = pn.Name
-		p.Title.TextStyle.Font.Size = vg.Points(9)
-		p.Add(hm)
-		p.X.Label.Text, p.Y.Label.Text = "x", "y"
-		p.X.Tick.Marker, p.Y.Tick.Marker = gridTicks(len(pn.Z[0])), gridTicks(len(pn.Z))
-		p.X.Padding, p.Y.Padding = 0, 0
-		plots = append(plots, p)
-	}
+	return colourScale{lo: lo, hi: hi, cmap: cmap}, true
+}
+
+// heatMap draws z (Z[y][x]) on the scale, NaN cells blank.
+func (s colourScale) heatMap(z [][]float64) *plotter.HeatMap {
+	hm := plotter.NewHeatMap(grid{z}, s.cmap.Palette(64))
+	hm.Min, hm.Max = s.lo, s.hi
+	hm.NaN = color.White
+	return hm
+}
+
+// share is where v lies on the scale, 0 (lowest) to 1.
+func (s colourScale) share(v float64) float64 { return (v - s.lo) / (s.hi - s.lo) }
+
+// bar is the scale as a vertical colour bar labelled label.
+func (s colourScale) bar(label string) *plot.Plot {
 	bar := plot.New()
-	cb := &plotter.ColorBar{ColorMap: cmap, Vertical: true}
-	bar.Add(cb)
+	bar.Add(&plotter.ColorBar{ColorMap: s.cmap, Vertical: true})
 	bar.HideX()
 	bar.Y.Padding = 0
-	bar.Y.Label.Text = m.Label
+	bar.Y.Label.Text = label
 	bar.Y.Tick.Marker = UnitTicks{}
-	return saveTiles(base, formats, m.Title, plots, bar)
+	return bar
 }
 
 // gridTicks labels coordinates 0..n-1 at a step that leaves at most about
