@@ -88,20 +88,27 @@ func interruptible() (context.Context, func() os.Signal) {
 func newApp(out io.Writer) *cli.App {
 	execFlag := &cli.StringFlag{Name: "exec", Value: "shards", Usage: "executor: serial, actors (one goroutine per router and NI) or shards"}
 	memFlag := &cli.StringFlag{Name: "max-memory", Usage: fmt.Sprintf("refuse to run when the estimated memory exceeds `LIMIT`: a size (8GiB, 512MiB, 16GB), a share of this machine's memory (50%%), or off (default: %.0f%% of the machine's memory)", 100*study.DefaultMemoryShare)}
-	workersFlag := &cli.IntFlag{Name: "workers", Value: 0, Usage: "shard workers (0 = GOMAXPROCS)"}
-	return &cli.App{
+	workersFlag := &cli.IntFlag{Name: "workers", Usage: "shard workers (default: GOMAXPROCS for a single run, 1 per run in a study)"}
+	app := &cli.App{
 		Name:            "icnsim",
 		Usage:           "cycle-accurate interconnection-network simulator",
 		Writer:          out,
 		ErrWriter:       os.Stderr,
 		HideHelpCommand: true,
+		// A mistyped flag or command is one line on stderr and exit 1,
+		// like every other bad input, not a page of help.
+		OnUsageError: usageError,
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(os.Stderr, "icnsim: unknown command %q (allowed: %s; icnsim --help lists them)\n", name, strings.Join(commandNames(c.App), ", "))
+			os.Exit(1)
+		},
 		Commands: []*cli.Command{
 			{
 				Name:      "run",
 				Usage:     "run a study or configuration FILE.toml, or the built-in default scenario when no file is given",
 				ArgsUsage: "[FILE.toml]",
 				Flags: []cli.Flag{execFlag, workersFlag, memFlag,
-					&cli.IntFlag{Name: "jobs", Value: 0, Usage: "runs of a study at once (0 = GOMAXPROCS)"},
+					&cli.IntFlag{Name: "jobs", Usage: "runs of a study at once (default: GOMAXPROCS)"},
 					&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (not with --out: a study directory is a function of its file)"},
 					&cli.StringFlag{Name: "out", Usage: "study directory `DIR` for results, tables and plots (default for a study with axes or replicates: out/NAME)"},
 					&cli.BoolFlag{Name: "resume", Usage: "continue the study in --out: skip finished runs, redo missing or corrupt ones"},
@@ -165,8 +172,11 @@ func newApp(out io.Writer) *cli.App {
 				Name:      "merge",
 				Usage:     "join the study directories of a study's shards into one, and write its tables and plots",
 				ArgsUsage: "DIR...",
-				Flags:     []cli.Flag{&cli.StringFlag{Name: "out", Required: true, Usage: "merged study `DIR` (may be one of the inputs)"}},
+				Flags:     []cli.Flag{&cli.StringFlag{Name: "out", Usage: "merged study `DIR` (required; may be one of the inputs)"}},
 				Action: func(c *cli.Context) error {
+					if c.String("out") == "" {
+						return errors.New("merge needs --out DIR, the merged study directory (it may be one of the inputs)")
+					}
 					if c.NArg() < 1 {
 						return errors.New("merge needs at least one study DIR")
 					}
@@ -237,6 +247,10 @@ func newApp(out io.Writer) *cli.App {
 			},
 		},
 	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = usageError
+	}
+	return app
 }
 
 // flagsFirst moves a command's flags ahead of its positional arguments, so
@@ -285,6 +299,26 @@ func flagsFirst(app *cli.App, args []string) []string {
 	return append(out, pos...)
 }
 
+// usageError turns urfave/cli's complaint about a flag (an unknown one, a
+// value that does not parse) into one clear error, without the help page.
+func usageError(c *cli.Context, err error, _ bool) error {
+	msg := strings.NewReplacer("flag -", "flag --", "defined: -", "defined: --").Replace(err.Error())
+	if c.Command == nil || c.Command.Name == "" || c.Command.Name == c.App.Name {
+		return fmt.Errorf("%s (icnsim --help lists the flags)", msg)
+	}
+	return fmt.Errorf("%s: %s (icnsim %s --help lists the flags)", c.Command.Name, msg, c.Command.Name)
+}
+
+func commandNames(app *cli.App) []string {
+	var names []string
+	for _, c := range app.Commands {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
 func parseExec(s string) (actor.Kind, error) {
 	k, err := actor.ParseKind(s)
 	if err != nil {
@@ -298,11 +332,11 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if c.Int("workers") < 0 {
-		return fmt.Errorf("--workers = %d: allowed: 0 (GOMAXPROCS for a single run, 1 per run in a study) or more", c.Int("workers"))
+	if c.IsSet("workers") && c.Int("workers") < 1 {
+		return fmt.Errorf("--workers = %d: allowed: 1 or more (leave it out for the default: GOMAXPROCS for a single run, 1 per run in a study)", c.Int("workers"))
 	}
-	if c.Int("jobs") < 0 {
-		return fmt.Errorf("--jobs = %d: allowed: 0 (GOMAXPROCS) or more", c.Int("jobs"))
+	if c.IsSet("jobs") && c.Int("jobs") < 1 {
+		return fmt.Errorf("--jobs = %d: allowed: 1 or more (leave it out for the default: GOMAXPROCS)", c.Int("jobs"))
 	}
 	switch c.NArg() {
 	case 0:

@@ -13,82 +13,28 @@ import (
 	"testing"
 	"time"
 
+	"github.com/icnsim/icnsim/internal/badinput"
 	"github.com/icnsim/icnsim/internal/dirtest"
 )
 
 // base is a small valid study; bad cases append to it.
-const base = `name = "bad"
-[network]
-topology = "mesh"
-k = 4
-[router]
-routing = "dor"
-vcs = 2
-[traffic]
-process = "bernoulli"
-[measure]
-warmup_cycles = 100
-measure_cycles = 100
-`
+const base = badinput.StudyBase
 
 // TestBadStudies: each malformed study gives one clear error naming the
 // file, the key path, the bad value and what is allowed, a non-zero exit,
 // and writes nothing.
 func TestBadStudies(t *testing.T) {
-	cases := []struct {
-		name, toml string
-		args       []string // extra run flags
-		env        []string
-		want       []string
-	}{
-		{"unknown axis key", "[[axis]]\nkey = \"router.vc\"\nvalues = [2]\n", nil, nil, []string{":14:", "axis[0].key = \"router.vc\"", "not a configuration key", "router.vcs"}},
-		{"empty axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = []\n", nil, nil, []string{"axis[0].values", "at least one value"}},
-		{"axis without values", "[[axis]]\nkey = \"router.vcs\"\n", nil, nil, []string{"axis[0].values", "at least one value"}},
-		{"wrong value type", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, \"three\"]\n", nil, nil, []string{":14:", "axis[0].values = \"three\"", "router.vcs", "wrong type", "integer"}},
-		{"values not a list", "[[axis]]\nkey = \"traffic.pattern\"\nvalues = \"uniform\"\n", nil, nil, []string{":15:", "axis.values = \"uniform\": wrong type: a string where an array"}},
-		{"negative load", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, -0.2]\n", nil, nil, []string{":14:", "traffic.load_flits_per_node_cycle = -0.2", "> 0 and <= 1"}},
-		{"load range beyond one", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.5, to = 1.5, step = 0.5}\n", nil, nil, []string{"traffic.load_flits_per_node_cycle = 1.5", "<= 1"}},
-		{"zip of unequal lengths", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\nzip = \"a\"\n[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [8, 16, 32]\nzip = \"a\"\n", nil, nil, []string{":18:", "axis[1].zip = \"a\"", "equal lengths", "router.vcs has 2", "router.buffer_flits has 3"}},
-		{"zero step", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.1, to = 0.5, step = 0}\n", nil, nil, []string{"axis[0].range", "step > 0"}},
-		{"range backwards", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.5, to = 0.1, step = 0.1}\n", nil, nil, []string{"axis[0].range", "from <= to"}},
-		{"fractional range on an integer key", "[[axis]]\nkey = \"router.vcs\"\nrange = {from = 2, to = 3, step = 0.5}\n", nil, nil, []string{"axis[0].range", "integers; 2.5"}},
-		{"values and range", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2]\nrange = {from = 2, to = 4, step = 1}\n", nil, nil, []string{"axis[0]", "values or range, not both"}},
-		{"duplicate axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2]\n[[axis]]\nkey = \"router.vcs\"\nvalues = [4]\n", nil, nil, []string{":17:", "axis[1].key = \"router.vcs\"", "already swept by axis[0]"}},
-		{"seed as an axis", "[[axis]]\nkey = \"seed\"\nvalues = [1, 2]\n", nil, nil, []string{"axis[0].key = \"seed\"", "study.replicates"}},
-		{"unknown study key", "[study]\nreplicate = 3\n", nil, nil, []string{":14:", "study.replicate", "unknown key", "replicates, seeds"}},
-		{"zero replicates", "[study]\nreplicates = 0\n", nil, nil, []string{":14:", "study.replicates = 0", "1..1000"}},
-		{"unknown seeds mode", "[study]\nseeds = \"random\"\n", nil, nil, []string{"study.seeds = \"random\"", "per-point"}},
-		{"plot x not an axis", "[plot]\nx = \"router.vcs\"\n", nil, nil, []string{":14:", "plot.x = \"router.vcs\"", "swept axis", "no axes"}},
-		{"unknown plot format", "[plot]\nformats = [\"pdf\"]\n", nil, nil, []string{"plot.formats = \"pdf\"", "png", "svg"}},
-		{"unknown reduction", "[[reduce]]\nkind = \"median\"\nmetric = \"latency_mean_cycles\"\n", nil, nil, []string{":14:", "reduce[0].kind = \"median\"", "speedup, geomean, best"}},
-		{"unknown metric", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n[[reduce]]\nkind = \"best\"\nmetric = \"latency\"\n", nil, nil, []string{"reduce[0].metric = \"latency\"", "latency_mean_cycles"}},
-		{"baseline not on the axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n[[reduce]]\nkind = \"speedup\"\nmetric = \"latency_mean_cycles\"\nbaseline = { \"router.vcs\" = 3 }\n", nil, nil, []string{`reduce[0].baseline = "router.vcs = 3"`, "one of the axis's values"}},
-		{"bad combination at one point", "[[axis]]\nkey = \"network.k\"\nvalues = [4, 6]\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"bit-reverse\"]\n", nil, nil, []string{":17:", "traffic.pattern = \"bit-reverse\"", "power-of-two node count; this network has 36 nodes"}},
-		{"deadlock at one point", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 1]\n[[axis]]\nkey = \"network.topology\"\nvalues = [\"mesh\", \"torus\"]\n", nil, nil, []string{":14:", "axis[0] router.vcs = 1", `routing "dor" with 1 VCs on the 4x4 torus can deadlock`, "R(0,0).E vc0 -> R(1,0).E vc0"}},
-		{"shard 4/3", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", []string{"--shard", "4/3"}, nil, []string{"--shard = \"4/3\"", "1 <= i <= n"}},
-		{"slurm task beyond count", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", []string{"--shard", "slurm"}, []string{"SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MIN=1"}, []string{"SLURM_ARRAY_TASK_ID = \"5\"", "MIN <= ID < MIN+COUNT"}},
-		{"slurm shard outside an array", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", []string{"--shard", "slurm"}, nil, []string{"--shard slurm", "not set"}},
-		{"not-a-number load", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, nan]\n", nil, nil, []string{":14:", "axis[0].values = NaN", "finite"}},
-		{"repeated value", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4, 2]\n", nil, nil, []string{"axis[0].values = 2", "value 2 repeats value 0"}},
-		{"repeated zipped combination", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4, 2]\nzip = \"z\"\n[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [8, 16, 8]\nzip = \"z\"\n", nil, nil, []string{"axis[0].values = \"2 8\"", "value 2 repeats value 0 in every zipped axis"}},
-		{"best by and over the same axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n[[reduce]]\nkind = \"best\"\nmetric = \"latency_mean_cycles\"\nover = [\"traffic.pattern\"]\nby = [\"traffic.pattern\"]\n", nil, nil, []string{"reduce[0].by = \"traffic.pattern\"", "both grouped by"}},
-		{"baseline unreachable through a zip", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\nzip = \"z\"\n[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [8, 16]\nzip = \"z\"\n[[reduce]]\nkind = \"speedup\"\nmetric = \"latency_mean_cycles\"\nbaseline = { \"router.vcs\" = 2 }\n", nil, nil, []string{"reduce[0].baseline", "has no baseline point"}},
-		{"curves over a categorical axis", "[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n[plot]\nx = \"traffic.pattern\"\n", nil, nil, []string{"plot.x = \"traffic.pattern\"", "numeric axis"}},
-		{"max cycles below the window", "max_cycles = 150\n", nil, nil, []string{"measure.max_cycles = 150", ">= warmup_cycles + measure_cycles = 200"}},
-		{"type errors all at once", "[study]\nreplicates = \"three\"\nseeds = 5\n", nil, nil, []string{":14:", "study.replicates = \"three\": wrong type: a string where an integer is needed", ":15:", "study.seeds = 5: wrong type: an integer where a string is needed"}},
-		{"one base problem reported once", "tolerance = 2.0\n[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 3, 4]\n", nil, nil, []string{":13:", "measure.tolerance = 2"}},
-		{"two problems at once", "[study]\nreplicates = -1\n[[axis]]\nkey = \"router.vcs\"\nvalues = []\n", nil, nil, []string{"study.replicates = -1", "axis[0].values"}},
-	}
+	cases := badinput.Studies
 	dir := t.TempDir()
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(dir, strings.NewReplacer(" ", "-", "/", "-").Replace(c.name)+".toml")
-			if err := os.WriteFile(path, []byte(base+c.toml), 0o644); err != nil {
+		t.Run(c.Name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.NewReplacer(" ", "-", "/", "-").Replace(c.Name)+".toml")
+			if err := os.WriteFile(path, []byte(base+c.TOML), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out := filepath.Join(dir, "out-"+strings.NewReplacer(" ", "-", "/", "-").Replace(c.name))
-			cmd := exec.Command(os.Args[0], append([]string{"run", path, "--out", out, "--quiet"}, c.args...)...)
-			cmd.Env = append(append(os.Environ(), "ICNSIM_AS_MAIN=1"), c.env...)
+			out := filepath.Join(dir, "out-"+strings.NewReplacer(" ", "-", "/", "-").Replace(c.Name))
+			cmd := exec.Command(os.Args[0], append([]string{"run", path, "--out", out, "--quiet"}, c.Args...)...)
+			cmd.Env = append(append(os.Environ(), "ICNSIM_AS_MAIN=1"), c.Env...)
 			var o, e bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &o, &e
 			err := cmd.Run()
@@ -99,8 +45,8 @@ func TestBadStudies(t *testing.T) {
 			if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") || !strings.HasPrefix(stderr, "icnsim: ") {
 				t.Errorf("not one clear message:\n%s", stderr)
 			}
-			want := c.want
-			if c.args == nil && c.env == nil {
+			want := c.Want
+			if c.Args == nil && c.Env == nil {
 				want = append(want, path)
 			}
 			for _, w := range want {
@@ -111,10 +57,10 @@ func TestBadStudies(t *testing.T) {
 			if _, err := os.Stat(out); err == nil {
 				t.Errorf("wrote %s", out)
 			}
-			if c.name == "one base problem reported once" && strings.Count(stderr, "tolerance") != 1 {
+			if c.Name == "one base problem reported once" && strings.Count(stderr, "tolerance") != 1 {
 				t.Errorf("reported more than once:\n%s", stderr)
 			}
-			if c.args == nil && c.env == nil { // validate says the same
+			if c.Args == nil && c.Env == nil { // validate says the same
 				err := newApp(&bytes.Buffer{}).RunContext(context.Background(), []string{"icnsim", "validate", path})
 				if err == nil || !strings.Contains("icnsim: "+err.Error()+"\n", strings.TrimSpace(stderr)) {
 					t.Errorf("validate: %v\nrun: %s", err, stderr)
