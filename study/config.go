@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/bits"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -356,6 +357,9 @@ func decodeAll(name string, src []byte, v any) (toml.MetaData, []error, error) {
 		}
 		var pe toml.ParseError
 		if errors.As(err, &pe) && !strings.Contains(pe.Message, "incompatible types") {
+			if key, val, ok := valueOfLine(src, pe); ok {
+				return md, nil, fmt.Errorf("%s:%d: %s = %s: %s", name, pe.Position.Line, key, val, pe.Message)
+			}
 			return md, nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
 		m := typeErrRE.FindStringSubmatch(err.Error())
@@ -377,6 +381,36 @@ func decodeAll(name string, src []byte, v any) (toml.MetaData, []error, error) {
 		src = bytes.Join(lines, []byte("\n"))
 	}
 	return toml.MetaData{}, errs, errors.Join(errs...)
+}
+
+// changedKey names the first field of the table at path (a struct of
+// TOML-tagged fields) whose value differs from the default's, and that value.
+func changedKey[T any](path string, v, def T) (string, any) {
+	rv, rd := reflect.ValueOf(v), reflect.ValueOf(def)
+	for i := range rv.NumField() {
+		if rv.Field(i).Interface() != rd.Field(i).Interface() {
+			tag, _, _ := strings.Cut(rv.Type().Field(i).Tag.Get("toml"), ",")
+			return path + "." + tag, rv.Field(i).Interface()
+		}
+	}
+	return path, nil
+}
+
+// valueOfLine finds the key and value of a parse error's line when the
+// error is in a value (an integer too large, a float out of range), so that
+// the message names the key path like every other.
+func valueOfLine(src []byte, pe toml.ParseError) (key, val string, ok bool) {
+	lines := bytes.Split(src, []byte("\n"))
+	ln := pe.Position.Line
+	if pe.LastKey == "" || ln < 1 || ln > len(lines) {
+		return "", "", false
+	}
+	leaf := pe.LastKey[strings.LastIndex(pe.LastKey, ".")+1:]
+	k, v, found := strings.Cut(string(bytes.TrimSpace(lines[ln-1])), "=")
+	if !found || strings.Trim(strings.TrimSpace(k), `"'`) != leaf {
+		return "", "", false
+	}
+	return pe.LastKey, strings.TrimSpace(v), true
 }
 
 // rawValue is a value as written in the file, printed unquoted.
@@ -554,11 +588,14 @@ func (c *Config) Validate() []error {
 		if r.PortMemoryBytes != d.PortMemoryBytes && r.PortMemoryBytes != 0 {
 			add("router.port_memory_bytes", r.PortMemoryBytes, `applies to router.kind = "ioq" only; the VC router's buffers are router.buffer_flits per VC`)
 		}
-		if (r.FlitBytes != d.FlitBytes && r.FlitBytes != 0) || (r.LinkGbps != d.LinkGbps && r.LinkGbps != 0) {
+		if r.FlitBytes != d.FlitBytes && r.FlitBytes != 0 {
+			add("router.flit_bytes", r.FlitBytes, `flit_bytes and link_gbps apply to router.kind = "ioq" only (the VC router counts in flits and cycles)`)
+		} else if r.LinkGbps != d.LinkGbps && r.LinkGbps != 0 {
 			add("router.link_gbps", r.LinkGbps, `flit_bytes and link_gbps apply to router.kind = "ioq" only (the VC router counts in flits and cycles)`)
 		}
 		if r.RECN != d.RECN && r.RECN != (RECN{}) {
-			add("router.recn", r.RECN.SAQs, `applies to router.kind = "ioq" with router.queues = "recn" only`)
+			key, v := changedKey("router.recn", r.RECN, d.RECN)
+			add(key, v, `applies to router.kind = "ioq" with router.queues = "recn" only`)
 		}
 	case "ioq":
 		c.validateIOQ(add)

@@ -74,7 +74,8 @@ func (c *Config) validateRECN(add func(key string, v any, allowed string), sizes
 	r, d := &c.Router.RECN, Default().Router.RECN
 	if c.Router.Queues != "recn" {
 		if *r != d && *r != (RECN{}) {
-			add("router.recn", r.SAQs, `applies to router.queues = "recn" only`)
+			key, v := changedKey("router.recn", *r, d)
+			add(key, v, `applies to router.queues = "recn" only`)
 		}
 		return
 	}

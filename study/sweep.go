@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -595,6 +596,9 @@ func setKey(cfg *Config, key string, v any) error {
 	}
 	if _, err := toml.Decode(buf.String(), cfg); err != nil {
 		msg := err.Error()
+		if m := valueTypeRE.FindStringSubmatch(msg); m != nil {
+			return fmt.Errorf("wrong type: %s where %s is needed", tomlWord(m[1]), typeWord(m[2]))
+		}
 		if i := strings.Index(msg, "incompatible types: "); i >= 0 {
 			msg = msg[i+len("incompatible types: "):]
 		}
@@ -602,6 +606,9 @@ func setKey(cfg *Config, key string, v any) error {
 	}
 	return nil
 }
+
+// valueTypeRE reads the TOML decoder's type mismatch of one value.
+var valueTypeRE = regexp.MustCompile(`TOML value has type ([^;]+); destination has type (\w+)`)
 
 // studyTables are the tables a study file adds to a configuration.
 func studyTables() map[string]reflect.Type {
