@@ -30,6 +30,8 @@ package runner
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -130,6 +132,23 @@ type Record struct {
 	Config    string         `json:"config_toml"`
 	Digest    string         `json:"digest"`
 	Result    *report.Result `json:"result"`
+	// Checksum is the SHA-256 of the record's JSON with this field empty:
+	// a record changed on disk (a flipped bit in a per-node view, which
+	// Digest leaves out, or an edited seed) is not this run's and is redone.
+	// Records written before it existed have none.
+	Checksum string `json:"checksum,omitempty"`
+}
+
+// checksum is rec's Checksum as it should be.
+func (rec *Record) checksum() string {
+	c := *rec
+	c.Checksum = ""
+	b, err := json.Marshal(&c)
+	if err != nil {
+		panic(err) // a Record always encodes
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // ParamValue is an axis value of a run.
@@ -170,14 +189,17 @@ func newRecord(f *study.File, r *study.RunSpec, res *report.Result) *Record {
 	for _, p := range r.Point.Params {
 		rec.Params = append(rec.Params, ParamValue{Key: p.Key, Value: p.Value})
 	}
+	rec.Checksum = rec.checksum()
 	return rec
 }
 
 func pointPath(dir, id string) string { return filepath.Join(dir, "points", id+".json") }
 
-// loadRecord reads run r's record from dir; ok is false when it is missing,
-// unreadable, corrupt, or not this run's (another configuration).
-func loadRecord(dir string, r *study.RunSpec) (*Record, bool) {
+// loadRecord reads run r of study f from dir; ok is false when the record is
+// missing, unreadable, corrupt, or not this run's: another study, point,
+// replicate, seed or configuration, a result that does not match its
+// digest, or a record changed after it was written (Checksum).
+func loadRecord(dir string, f *study.File, r *study.RunSpec) (*Record, bool) {
 	b, err := os.ReadFile(pointPath(dir, r.ID()))
 	if err != nil {
 		return nil, false
@@ -186,10 +208,29 @@ func loadRecord(dir string, r *study.RunSpec) (*Record, bool) {
 	if err := json.Unmarshal(b, &rec); err != nil || rec.Result == nil {
 		return nil, false
 	}
-	if rec.Run != r.ID() || !sameConfig(rec.Config, r.Config) || rec.Digest != rec.Result.Digest() {
+	if rec.Checksum != "" {
+		// A record of this version is the bytes writeRecord wrote, no
+		// other: an unknown key, a missing one or a changed value is not
+		// this run's (records from before Checksum pass the checks below).
+		canon, err := encodeRecord(&rec)
+		if err != nil || rec.Checksum != rec.checksum() || !bytes.Equal(b, canon) {
+			return nil, false
+		}
+	}
+	want := newRecord(f, r, rec.Result)
+	if rec.Study != want.Study || rec.Run != want.Run || rec.Point != want.Point || rec.Replicate != want.Replicate ||
+		rec.Seed != want.Seed || !sameJSON(rec.Params, want.Params) || rec.Digest != want.Digest || !sameConfig(rec.Config, r.Config) {
 		return nil, false
 	}
 	return &rec, true
+}
+
+// sameJSON reports whether a and b encode alike (axis values read back
+// from JSON are float64 where the study's are int).
+func sameJSON(a, b any) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // sameConfig reports whether a record's configuration text is c: the same
@@ -206,11 +247,17 @@ func sameConfig(recorded string, c study.Config) bool {
 }
 
 func writeRecord(dir string, rec *Record) error {
-	b, err := json.MarshalIndent(rec, "", " ")
+	b, err := encodeRecord(rec)
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(pointPath(dir, rec.Run), append(b, '\n'))
+	return atomicfile.Write(pointPath(dir, rec.Run), b)
+}
+
+// encodeRecord is a record's file: indented JSON and a newline.
+func encodeRecord(rec *Record) ([]byte, error) {
+	b, err := json.MarshalIndent(rec, "", " ")
+	return append(b, '\n'), err
 }
 
 // sameRuns reports whether the study file old runs exactly f's runs: the
@@ -235,7 +282,7 @@ func sameRuns(old []byte, f *study.File) bool {
 // or, without resume, finished runs.
 func prepare(dir string, f *study.File, resume bool) error {
 	if err := os.MkdirAll(filepath.Join(dir, "points"), 0o755); err != nil {
-		return err
+		return fmt.Errorf("cannot make the study directory %s: %w", dir, err)
 	}
 	if old, err := os.ReadFile(filepath.Join(dir, "study.toml")); err == nil && !bytes.Equal(old, f.Source) && !sameRuns(old, f) {
 		return fmt.Errorf("%s holds the results of a different study (its study.toml differs from %s in its runs); use another --out", dir, f.Path)
@@ -324,7 +371,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		}
 		out.Share++
 		if opt.Out != "" && opt.Resume {
-			if rec, ok := loadRecord(opt.Out, &runs[i]); ok {
+			if rec, ok := loadRecord(opt.Out, f, &runs[i]); ok {
 				out.Records[i] = rec
 				out.Resumed++
 				continue
@@ -355,7 +402,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		rec := newRecord(f, &runs[i], res)
 		if opt.Out != "" {
 			if err := writeRecord(opt.Out, rec); err != nil {
-				return err
+				return &writeError{run: rec.Run, path: pointPath(opt.Out, rec.Run), err: err}
 			}
 		}
 		out.Records[i] = rec
@@ -404,6 +451,15 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 			}
 			return out, fmt.Errorf("interrupted: %d of %d runs of this share finished and are kept in %s; continue with --resume", done, out.Share, opt.Out)
 		}
+		if we := (*writeError)(nil); errors.As(err, &we) {
+			kept := 0
+			for _, r := range out.Records {
+				if r != nil {
+					kept++
+				}
+			}
+			return out, fmt.Errorf("%w; the %d runs finished before it are kept in %s: free space there (or make it writable) and continue with --resume", err, kept, opt.Out)
+		}
 		return out, err
 	}
 	out.Complete = true
@@ -419,7 +475,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	}
 	if out.Complete && opt.Out != "" {
 		if err := WriteOutputs(ctx, opt.Out, f, out.Records); err != nil {
-			return out, err
+			return out, outputsError(opt.Out, len(out.Records), err)
 		}
 	}
 	return out, nil
@@ -472,7 +528,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Outcome, error) {
 		}
 		r := &runs[i]
 		for _, d := range sources {
-			if rec, ok := loadRecord(d, r); ok {
+			if rec, ok := loadRecord(d, f, r); ok {
 				res.Records[i] = rec
 				break
 			}
@@ -485,7 +541,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Outcome, error) {
 			missing = append(missing, r.ID()+label)
 			continue
 		}
-		if _, ok := loadRecord(out, r); !ok {
+		if _, ok := loadRecord(out, f, r); !ok {
 			if err := writeRecord(out, res.Records[i]); err != nil {
 				return nil, err
 			}
@@ -504,7 +560,38 @@ func Merge(ctx context.Context, dirs []string, out string) (*Outcome, error) {
 	for _, r := range res.Records {
 		res.Results = append(res.Results, r.Result)
 	}
-	return res, WriteOutputs(ctx, out, f, res.Records)
+	if err := WriteOutputs(ctx, out, f, res.Records); err != nil {
+		return res, outputsError(out, len(res.Records), err)
+	}
+	return res, nil
+}
+
+// writeError is a finished run whose record could not be written (a full
+// disk, a directory made read-only).
+type writeError struct {
+	run, path string
+	err       error
+}
+
+func (e *writeError) Error() string {
+	cause := e.err
+	if pe := (*fs.PathError)(nil); errors.As(e.err, &pe) {
+		cause = pe.Err // the temporary file's name says nothing to a user
+	}
+	return fmt.Sprintf("cannot write run %s to %s: %v", e.run, e.path, cause)
+}
+func (e *writeError) Unwrap() error { return e.err }
+
+// outputsError says what to do when every run is kept but the tables and
+// figures could not be written.
+func outputsError(dir string, runs int, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		err = pe.Err // the temporary file's name says nothing to a user
+	}
+	return fmt.Errorf("cannot write the study's tables and figures to %s: %w; all %d runs are kept there: free space (or make it writable) and write them with icnsim plot %s", dir, err, runs, dir)
 }
 
 // Reload reads every record of a complete study directory (for icnsim plot).
@@ -519,7 +606,7 @@ func Reload(ctx context.Context, dir string) (*study.File, []*Record, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		rec, ok := loadRecord(dir, &runs[i])
+		rec, ok := loadRecord(dir, f, &runs[i])
 		if !ok {
 			return nil, nil, fmt.Errorf("%s: run %s is missing or corrupt; finish the study with icnsim run --resume", dir, runs[i].ID())
 		}
