@@ -357,6 +357,12 @@ func decodeAll(name string, src []byte, v any) (toml.MetaData, []error, error) {
 		}
 		var pe toml.ParseError
 		if errors.As(err, &pe) && !strings.Contains(pe.Message, "incompatible types") {
+			if len(errs) > 0 {
+				// A syntax error only after lines of wrong-typed values
+				// were blanked (the rest of a value over several lines):
+				// the type errors are what is wrong with the file.
+				return toml.MetaData{}, errs, errors.Join(errs...)
+			}
 			if key, val, ok := valueOfLine(src, pe); ok {
 				return md, nil, fmt.Errorf("%s:%d: %s = %s: %s", name, pe.Position.Line, key, val, pe.Message)
 			}

@@ -394,6 +394,11 @@ func (f *File) checkAxes(typeErrs bool) []error {
 		idx := groups[name]
 		first := f.Axes[idx[0]]
 		equal := true
+		for _, j := range idx {
+			if len(f.Axes[j].Values) == 0 {
+				equal = false // an axis without values, reported above
+			}
+		}
 		for _, j := range idx[1:] {
 			if a := f.Axes[j]; len(a.Values) != len(first.Values) && len(a.Values) > 0 && len(first.Values) > 0 {
 				equal = false
