@@ -22,6 +22,17 @@ type Options struct {
 	Workers int        // shard workers; 0 = GOMAXPROCS
 	// Checks verifies the network invariants after every cycle (slow; for tests).
 	Checks bool
+	// CheckEveryCycles verifies the same invariants as Checks (the
+	// network's Check and, with SAT installed, SAT's) before every cycle
+	// that is a multiple of it: 0 never (negative is an error). The
+	// executor's chunk is cut to divide it, so the checks land on exact
+	// multiples; Checks, when set, still checks every cycle.
+	CheckEveryCycles int64
+	// OnCheck, when not nil, is called after each check at a multiple of
+	// CheckEveryCycles has passed, with that cycle (the next to run), while
+	// the network is paused: for a soak test to sample the heap. It may
+	// read the network (Built.Fabric) but must not change it.
+	OnCheck func(cycle int64)
 	// DeadlockChecked says the caller has already run the channel-dependency
 	// check on this configuration's network (File.CheckBuild does, once per
 	// distinct network of a study), so Run skips repeating it.
@@ -194,6 +205,9 @@ func gcd(a, b int64) int64 {
 
 // Run executes the built network according to its measurement configuration.
 func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
+	if opt.CheckEveryCycles < 0 {
+		return nil, fmt.Errorf("study: Options.CheckEveryCycles = %d: allowed 0 (never) or >= 1 cycles", opt.CheckEveryCycles)
+	}
 	cfg, net := b.Cfg, b.Fabric
 	m := cfg.Measure
 	nodes := net.Topology().Nodes()
@@ -205,7 +219,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	// Every phase boundary and sample falls on a multiple of step, and the
 	// run's decisions (samples, phase changes, stopping) are taken at
 	// multiples of step only, whatever the executor's chunk: so options such
-	// as Checks, which runs the hook every cycle, cannot change a result.
+	// as Checks, which runs the hook every cycle, and CheckEveryCycles, which
+	// cuts the chunk to a divisor of its period, cannot change a result.
 	step := int64(0)
 	steps := []int64{warm, m.MeasureCycles, m.BatchCycles, m.SampleCycles}
 	if pbatches {
@@ -228,6 +243,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		chunk--
 	}
 	step = chunk
+	if opt.CheckEveryCycles > 0 {
+		chunk = gcd(chunk, opt.CheckEveryCycles)
+	}
 	if opt.Checks {
 		chunk = 1
 	}
@@ -312,7 +330,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	)
 	hook := func(next clock.Cycle) bool {
 		now := int64(next)
-		if opt.Checks {
+		periodic := opt.CheckEveryCycles > 0 && now%opt.CheckEveryCycles == 0
+		if opt.Checks || periodic {
 			if err := net.Check(next); err != nil {
 				checkErr = err
 				return true
@@ -322,6 +341,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 					checkErr = err
 					return true
 				}
+			}
+			if periodic && opt.OnCheck != nil {
+				opt.OnCheck(now)
 			}
 		}
 		if now%step != 0 && next < clock.Cycle(m.MaxCycles) {

@@ -383,6 +383,30 @@ func TestOptionsDoNotChangeResults(t *testing.T) {
 		if plain.Digest() != checked.Digest() {
 			t.Errorf("%s: checks changed the result: %d vs %d cycles", c.Traffic.Process, plain.CyclesSimulated, checked.CyclesSimulated)
 		}
+		// Periodic checks cut the executor's chunk to a divisor of their
+		// period (7: every chunk one cycle; 1000: the run's own chunk
+		// shortened): neither changes the result, and every multiple of
+		// the period the run reaches is checked once.
+		for _, every := range []int64{7, 1000} {
+			var at []int64
+			opt := Options{Exec: actor.Shards, Workers: 2, CheckEveryCycles: every, OnCheck: func(cycle int64) { at = append(at, cycle) }}
+			r := mustRun(t, c, opt)
+			if plain.Digest() != r.Digest() {
+				t.Errorf("%s: CheckEveryCycles = %d changed the result: %d vs %d cycles", c.Traffic.Process, every, plain.CyclesSimulated, r.CyclesSimulated)
+			}
+			if want := r.CyclesSimulated / every; int64(len(at)) != want {
+				t.Errorf("%s: CheckEveryCycles = %d: %d checks in %d cycles, want %d", c.Traffic.Process, every, len(at), r.CyclesSimulated, want)
+			}
+			for i, cycle := range at {
+				if cycle != int64(i+1)*every {
+					t.Errorf("%s: CheckEveryCycles = %d: check %d at cycle %d, want %d", c.Traffic.Process, every, i, cycle, int64(i+1)*every)
+					break
+				}
+			}
+		}
+	}
+	if _, err := Run(context.Background(), small(func(c *Config) { c.Network.K = 4 }), Options{CheckEveryCycles: -1}); err == nil {
+		t.Error("CheckEveryCycles = -1 was accepted")
 	}
 }
 

@@ -2,6 +2,7 @@ package ioq
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
@@ -61,6 +62,12 @@ func (a *Adapter) Name() string { return a.sh.topo.NodeName(int(a.id)) }
 // Queued is the number of packets generated and not yet moved into the
 // injection memory.
 func (a *Adapter) Queued() int { return a.staging.Len() + int(a.adm.packets) }
+
+// QueuedPacketBytes is the memory a packet counted by Queued takes while
+// it waits: its descriptor in the admission pool, which, like a source
+// queue's ring, grows by doubling and never shrinks (a soak test's bound
+// on heap growth under overload).
+const QueuedPacketBytes = int(unsafe.Sizeof(pkt{}))
 
 // Tick advances the adapter by one cycle.
 func (a *Adapter) Tick(now clock.Cycle) {
