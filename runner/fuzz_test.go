@@ -12,6 +12,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/internal/dirtest"
+	"github.com/icnsim/icnsim/internal/fuzzguard"
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -123,9 +124,7 @@ func FuzzResumeAndMerge(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, kind uint8, pos uint32, data []byte) {
 		k := int(kind) % damageKinds
-		// A hang is a failure the fuzzer should keep, not a stall.
-		hang := time.AfterFunc(30*time.Second, func() { panic(fmt.Sprintf("damage %d at %d with %q: no answer in 30 s", k, pos, data)) })
-		defer hang.Stop()
+		defer fuzzguard.Start(time.Minute, fmt.Sprintf("damage %d at %d with %q", k, pos, data))()
 		dir := filepath.Join(t.TempDir(), "d")
 		copyTree(t, ref, dir)
 		target := record

@@ -12,17 +12,12 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/icnsim/icnsim/internal/badinput"
+	"github.com/icnsim/icnsim/internal/fuzzguard"
 )
 
 // fuzzName is the file name the fuzzed sources are read under: every error
 // must name it.
 const fuzzName = "fuzz.toml"
-
-// hangGuard fails the input (by crashing the fuzz worker, which keeps the
-// input) when the loader has not answered in 20 s.
-func hangGuard(what string, in any) *time.Timer {
-	return time.AfterFunc(20*time.Second, func() { panic(fmt.Sprintf("%s %q: no answer in 20 s", what, in)) })
-}
 
 // checkAccepted checks what every accepted study promises the runner: each
 // point's configuration is valid and survives the round trip through the
@@ -81,7 +76,7 @@ func FuzzStudyFile(f *testing.F) {
 	}
 	f.Add([]byte(DefaultTOML()))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		defer hangGuard("file", src).Stop()
+		defer fuzzguard.Start(time.Minute, src)()
 		sf, err := ParseFile(fuzzName, src)
 		if err != nil {
 			if msg := err.Error(); !strings.Contains(msg, fuzzName) {
@@ -118,7 +113,7 @@ func FuzzConfigValue(f *testing.F) {
 		} else {
 			src = fmt.Sprintf("[%s]\n%s = %s\n", table, leaf, value)
 		}
-		defer hangGuard("file", src).Stop()
+		defer fuzzguard.Start(time.Minute, src)()
 		sf, err := ParseFile(fuzzName, []byte(src))
 		if err == nil {
 			checkAccepted(t, sf)
