@@ -6,8 +6,8 @@ import (
 )
 
 // FuzzParseGate feeds injection-model strings (policy.injection, as the
-// papers write them) to ParseGate: it either rejects one with an error that
-// quotes what it read, or accepts parameters that validate and that print
+// papers write them) to ParseGate: it either rejects one with an error, or
+// accepts parameters that validate and that print
 // (String, which results and figure titles use) as a string that parses
 // back to the same model.
 func FuzzParseGate(f *testing.F) {

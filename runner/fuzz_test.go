@@ -113,6 +113,8 @@ func FuzzResumeAndMerge(f *testing.F) {
 		{spliceRecord, uint32(bytes.Index(recBytes, []byte(`"point"`))), `"point": 1`},
 		{spliceRecord, uint32(bytes.Index(recBytes, []byte(`"study"`))), `"study": "fuzz-resumf"`},
 		{spliceRecord, 40, "\x00\xff"},
+		// the checksum blanked, to pass off an edit the digest leaves out
+		{spliceRecord, uint32(bytes.Index(recBytes, []byte(`"checksum"`))), `"checksum": ""` + strings.Repeat(" ", 64)},
 		{replaceStudy, 0, other},
 		{replaceStudy, 0, "name = \"x\"\n"},
 		{replaceStudy, 0, "not toml ["},
@@ -184,5 +186,21 @@ func copyTree(t *testing.T, from, to string) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestResumeLargeIntegerAxis: an integer axis value above 2^53 (which a
+// float64 would round) keeps its records finished on resume and in plot.
+func TestResumeLargeIntegerAxis(t *testing.T) {
+	f := parse(t, strings.Replace(fuzzStudyTOML, `key = "traffic.load_flits_per_node_cycle"
+values = [0.05, 0.1]`, `key = "measure.watchdog_cycles"
+values = [9007199254740993, 100000]`, 1))
+	d := t.TempDir()
+	run(t, f, Options{Jobs: 1, Out: d})
+	if o := run(t, f, Options{Jobs: 1, Out: d, Resume: true}); o.Resumed != 2 || o.Ran != 0 {
+		t.Fatalf("resume took up %d finished runs and ran %d; want 2 and 0", o.Resumed, o.Ran)
+	}
+	if _, _, err := Reload(context.Background(), d); err != nil {
+		t.Fatal(err)
 	}
 }

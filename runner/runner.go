@@ -204,11 +204,15 @@ func loadRecord(dir string, f *study.File, r *study.RunSpec) (*Record, bool) {
 	if err != nil {
 		return nil, false
 	}
+	// Axis values stay as written (json.Number): an integer above 2^53 read
+	// as a float64 would no longer encode to the bytes on disk.
 	var rec Record
-	if err := json.Unmarshal(b, &rec); err != nil || rec.Result == nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&rec); err != nil || rec.Result == nil {
 		return nil, false
 	}
-	if rec.Checksum != "" {
+	if rec.Checksum != "" || bytes.Contains(b, []byte(`"checksum"`)) {
 		// A record of this version is the bytes writeRecord wrote, no
 		// other: an unknown key, a missing one or a changed value is not
 		// this run's (records from before Checksum pass the checks below).
@@ -222,6 +226,7 @@ func loadRecord(dir string, f *study.File, r *study.RunSpec) (*Record, bool) {
 		rec.Seed != want.Seed || !sameJSON(rec.Params, want.Params) || rec.Digest != want.Digest || !sameConfig(rec.Config, r.Config) {
 		return nil, false
 	}
+	rec.Params = want.Params // the study's own values, equal to those read
 	return &rec, true
 }
 
@@ -543,7 +548,8 @@ func Merge(ctx context.Context, dirs []string, out string) (*Outcome, error) {
 		}
 		if _, ok := loadRecord(out, f, r); !ok {
 			if err := writeRecord(out, res.Records[i]); err != nil {
-				return nil, err
+				we := &writeError{run: r.ID(), path: pointPath(out, r.ID()), err: err}
+				return nil, fmt.Errorf("%w; the runs merged before it are kept in %s: free space there (or make it writable) and merge again", we, out)
 			}
 		}
 	}

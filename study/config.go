@@ -413,7 +413,8 @@ func valueOfLine(src []byte, pe toml.ParseError) (key, val string, ok bool) {
 	}
 	leaf := pe.LastKey[strings.LastIndex(pe.LastKey, ".")+1:]
 	k, v, found := strings.Cut(string(bytes.TrimSpace(lines[ln-1])), "=")
-	if !found || strings.Trim(strings.TrimSpace(k), `"'`) != leaf {
+	k = strings.Trim(strings.TrimSpace(k), `"'`)
+	if !found || (k != leaf && !strings.HasSuffix(pe.LastKey, "."+k) && k != pe.LastKey) {
 		return "", "", false
 	}
 	return pe.LastKey, strings.TrimSpace(v), true

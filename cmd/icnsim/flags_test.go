@@ -84,6 +84,8 @@ func TestBadCommandLines(t *testing.T) {
 		{"report an unfinished study", []string{"report", half}, []string{half, "missing or corrupt"}},
 		// icnsim merge
 		{"merge without --out", []string{"merge", done}, []string{"merge needs --out DIR"}},
+		{"merge --out without its value", []string{"merge", done, otherDone, "--out"}, []string{"merge: flag --out needs a value"}},
+		{"run --out without its value", []string{"run", studyFile, "--out"}, []string{"run: flag --out needs a value"}},
 		{"merge without directories", []string{"merge", "--out", filepath.Join(dir, "m1")}, []string{"merge needs at least one study DIR"}},
 		{"merge two different studies", []string{"merge", "--out", filepath.Join(dir, "m2"), done, otherDone}, []string{done, otherDone, "hold different studies"}},
 		{"merge into another study", []string{"merge", "--out", otherDone, done}, []string{otherDone, "results of a different study"}},

@@ -31,7 +31,10 @@ import (
 func main() {
 	ctx, sig := interruptible()
 	app := newApp(os.Stdout)
-	err := app.RunContext(ctx, flagsFirst(app, os.Args))
+	args, err := flagsFirst(app, os.Args)
+	if err == nil {
+		err = app.RunContext(ctx, args)
+	}
 	if s := sig(); s != nil {
 		// Interrupted: say so once, with what the command kept, and exit
 		// as the shell expects of a process a signal ended.
@@ -98,10 +101,13 @@ func newApp(out io.Writer) *cli.App {
 		// A mistyped flag or command is one line on stderr and exit 1,
 		// like every other bad input, not a page of help.
 		OnUsageError: usageError,
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(os.Stderr, "icnsim: unknown command %q (allowed: %s; icnsim --help lists them)\n", name, strings.Join(commandNames(c.App), ", "))
-			os.Exit(1)
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return fmt.Errorf("unknown command %q (allowed: %s; icnsim --help lists them)", c.Args().First(), strings.Join(commandNames(c.App), ", "))
+			}
+			return cli.ShowAppHelp(c)
 		},
+
 		Commands: []*cli.Command{
 			{
 				Name:      "run",
@@ -256,9 +262,9 @@ func newApp(out io.Writer) *cli.App {
 // flagsFirst moves a command's flags ahead of its positional arguments, so
 // that `icnsim run FILE.toml --out DIR` works: urfave/cli v2 stops parsing
 // flags at the first positional argument. Everything after "--" stays put.
-func flagsFirst(app *cli.App, args []string) []string {
+func flagsFirst(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 3 {
-		return args
+		return args, nil
 	}
 	var cmd *cli.Command
 	for _, c := range app.Commands {
@@ -267,7 +273,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 		}
 	}
 	if cmd == nil {
-		return args
+		return args, nil
 	}
 	takesValue := map[string]bool{}
 	for _, f := range cmd.Flags {
@@ -290,19 +296,24 @@ func flagsFirst(app *cli.App, args []string) []string {
 		}
 		flags = append(flags, a)
 		name := strings.TrimLeft(a, "-")
-		if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
+		if !strings.Contains(name, "=") && takesValue[name] {
+			if i+1 == len(rest) {
+				// Moved ahead, it would take the next argument as its
+				// value (merge A B --out: B merged into A).
+				return nil, fmt.Errorf("%s: flag --%s needs a value (icnsim %s --help lists the flags)", cmd.Name, name, cmd.Name)
+			}
 			flags = append(flags, rest[i+1])
 			i++
 		}
 	}
 	out := append([]string{args[0], args[1]}, flags...)
-	return append(out, pos...)
+	return append(out, pos...), nil
 }
 
 // usageError turns urfave/cli's complaint about a flag (an unknown one, a
 // value that does not parse) into one clear error, without the help page.
 func usageError(c *cli.Context, err error, _ bool) error {
-	msg := strings.NewReplacer("flag -", "flag --", "defined: -", "defined: --").Replace(err.Error())
+	msg := strings.NewReplacer("flag -", "flag --", "defined: -", "defined: --", "argument: -", "argument: --").Replace(err.Error())
 	if c.Command == nil || c.Command.Name == "" || c.Command.Name == c.App.Name {
 		return fmt.Errorf("%s (icnsim --help lists the flags)", msg)
 	}

@@ -126,7 +126,10 @@ func TestBadFlags(t *testing.T) {
 
 func TestFlagsAfterFile(t *testing.T) {
 	app := newApp(&bytes.Buffer{})
-	got := flagsFirst(app, []string{"icnsim", "run", "a.toml", "--out", "d", "--checks", "--seed=3", "--", "-x"})
+	got, err := flagsFirst(app, []string{"icnsim", "run", "a.toml", "--out", "d", "--checks", "--seed=3", "--", "-x"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := []string{"icnsim", "run", "--out", "d", "--checks", "--seed=3", "a.toml", "--", "-x"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("got %v, want %v", got, want)
