@@ -107,6 +107,24 @@ func checkFaultRun(t *testing.T, fr faultRun, study, ref, cause string) {
 	}
 }
 
+// runOnTmpfs runs study on a tmpfs of the given size (a mount option such
+// as 80k) until it ends, and returns what it left, saved to save.
+func runOnTmpfs(t *testing.T, study, save, size string) faultRun {
+	t.Helper()
+	if err := os.MkdirAll(save, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	inMountNamespace(t, `
+mnt=$(mktemp -d)
+mount -t tmpfs -o size="$SIZE" tmpfs "$mnt"
+rc=0
+"$ICNSIM" run "$STUDY" --out "$mnt/out" --quiet --jobs 1 2>"$SAVE/stderr" >/dev/null || rc=$?
+echo $rc >"$SAVE/rc"
+cp -a "$mnt/out" "$SAVE/out"
+`, "STUDY="+study, "SAVE="+save, "SIZE="+size)
+	return readFaultRun(t, save)
+}
+
 // TestFullDisk: a study whose output directory is on a file system that
 // fills part way through stops with a clear error; the runs it finished are
 // whole, and resuming them elsewhere gives an uninterrupted run's files.
@@ -120,32 +138,12 @@ func TestFullDisk(t *testing.T) {
 	if _, stderr, code := icnsim(t, "run", study, "--out", ref, "--quiet", "--jobs", "2"); code != 0 {
 		t.Fatalf("reference run: exit %d: %s", code, stderr)
 	}
-	save := filepath.Join(dir, "save")
-	os.MkdirAll(save, 0o755)
 	// 80 KiB holds the study file and about ten 5 KB records (two pages each).
-	inMountNamespace(t, `
-mnt=$(mktemp -d)
-mount -t tmpfs -o size=80k tmpfs "$mnt"
-rc=0
-"$ICNSIM" run "$STUDY" --out "$mnt/out" --quiet --jobs 1 2>"$SAVE/stderr" >/dev/null || rc=$?
-echo $rc >"$SAVE/rc"
-cp -a "$mnt/out" "$SAVE/out"
-`, "STUDY="+study, "SAVE="+save)
-	checkFaultRun(t, readFaultRun(t, save), study, ref, "no space left on device")
+	checkFaultRun(t, runOnTmpfs(t, study, filepath.Join(dir, "save"), "80k"), study, ref, "no space left on device")
 
 	// A disk that holds every record but fills while the tables and
 	// figures are written: all runs kept, and icnsim plot writes the rest.
-	late := filepath.Join(dir, "late")
-	os.MkdirAll(late, 0o755)
-	inMountNamespace(t, `
-mnt=$(mktemp -d)
-mount -t tmpfs -o size=300k tmpfs "$mnt"
-rc=0
-"$ICNSIM" run "$STUDY" --out "$mnt/out" --quiet --jobs 1 2>"$SAVE/stderr" >/dev/null || rc=$?
-echo $rc >"$SAVE/rc"
-cp -a "$mnt/out" "$SAVE/out"
-`, "STUDY="+study, "SAVE="+late)
-	fr := readFaultRun(t, late)
+	fr := runOnTmpfs(t, study, filepath.Join(dir, "late"), "300k")
 	msg := strings.TrimSpace(fr.stderr)
 	t.Logf("stopped with: %s", msg)
 	if fr.code != 1 || strings.Contains(msg, "\n") || !strings.Contains(msg, "no space left on device") ||
