@@ -49,6 +49,10 @@ func (q *SourceQueue) Push(now clock.Cycle, dst int, sizeFlits int, class uint8)
 	q.size++
 }
 
+// Peek returns the i-th oldest packet (0: the next to leave) without
+// removing it; i must be below Len.
+func (q *SourceQueue) Peek(i int) Packet { return q.ring[(int(q.head)+i)%len(q.ring)] }
+
 // Pop removes and returns the oldest packet; the queue must not be empty.
 func (q *SourceQueue) Pop() Packet { return q.pop() }
 

@@ -126,7 +126,9 @@ func Patterns() map[string]PatternSpec {
 				})
 			}},
 		"centre-reflection": gridPerm("centre-reflection", "(x, y) -> (k-1-x, k-1-y)", func(x, y, k int) (int, int) { return k - 1 - x, k - 1 - y }),
-		"neighbour":         gridPerm("neighbour", "(x, y) -> (x+1 mod k, y)", func(x, y, k int) (int, int) { return (x + 1) % k, y }),
+		"centre-reflection-k": gridPerm("centre-reflection-k", "(x, y) -> ((k-x) mod k, (k-y) mod k): the Hybrid-HAR paper's (16-x, 16-y) on a 16x16 mesh read with coordinates 0..k-1, the off-grid k of a coordinate 0 taken mod k (rows and columns 0 and k/2 keep that coordinate; routers (0,0), (0,k/2), (k/2,0), (k/2,k/2) are fixed points)",
+			func(x, y, k int) (int, int) { return (k - x) % k, (k - y) % k }),
+		"neighbour": gridPerm("neighbour", "(x, y) -> (x+1 mod k, y)", func(x, y, k int) (int, int) { return (x + 1) % k, y }),
 		"hotspot": {Name: "hotspot", Doc: "a share hotspot_fraction of packets to the hot-spot node (default: the centre), the rest uniform",
 			New: func(g Geometry, p PatternParams) Pattern {
 				h := hotspotNode(g, p)

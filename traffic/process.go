@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"unsafe"
 
 	"github.com/icnsim/icnsim/clock"
@@ -45,6 +46,15 @@ type Config struct {
 	PhasePattern string
 	// RampCycles is the length of the ramp (ramp process).
 	RampCycles int64
+	// Self is what a node does with a packet to itself (SelfMode).
+	Self SelfMode
+	// QueuePackets > 0 bounds the source queue (bernoulli, poisson and
+	// ramp processes): a packet that arrives while the queue holds that
+	// many waits outside it and the process draws no further arrival until
+	// it has entered (FSIN's NIC injection buffer, drop = 0). A packet's
+	// latency then counts from its entry into the queue, as FSIN's delay
+	// does. 0: unbounded (every arrival enters at once).
+	QueuePackets int
 }
 
 // OfferedAt is the ramp process's offered load at cycle t, flits/node/cycle.
@@ -79,11 +89,21 @@ func New(c Config, g Geometry, seed uint64) ([]router.Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	silent, err := Silent(c, g, seed)
+	if err != nil {
+		return nil, err
+	}
+	reg := Patterns()
 	rate := c.LoadFlits / c.MeanPacketFlits() // packets per node per cycle
 	longP := c.longPacketShare()
 	srcs := make([]router.Source, g.Nodes)
 	for i := range srcs {
-		s := &source{node: i, cfg: &c, pat: pat, phase: phase, rate: rate, longP: longP,
+		if silent != nil && silent[i] {
+			srcs[i] = silentSource{}
+			continue
+		}
+		s := &source{node: i, nodes: g.Nodes, cfg: &c, pat: pat, phase: phase, rate: rate, longP: longP,
+			permutes: reg[c.Pattern].Permutes, phasePermutes: reg[c.PhasePattern].Permutes,
 			rng: rand.New(rand.NewPCG(seed, uint64(i)))}
 		if rate > 0 && rate < 1 {
 			s.logq = math.Log1p(-rate)
@@ -122,6 +142,11 @@ func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 	if (c.Process == "bernoulli" || c.Process == "poisson" || c.Process == "ramp") && (c.LoadFlits <= 0 || c.LoadFlits > 1) {
 		errs = append(errs, fmt.Errorf("load = %g flits/node/cycle out of range (allowed: > 0 and <= 1)", c.LoadFlits))
 	}
+	if c.QueuePackets < 0 || c.QueuePackets > MaxQueuePackets {
+		errs = append(errs, fmt.Errorf("source queue bound of %d packets out of range (allowed: 0 for unbounded, or 1..%d)", c.QueuePackets, MaxQueuePackets))
+	} else if c.QueuePackets > 0 && c.Process != "bernoulli" && c.Process != "poisson" && c.Process != "ramp" {
+		errs = append(errs, fmt.Errorf("a bounded source queue applies to the bernoulli, poisson and ramp processes, not %q", c.Process))
+	}
 	if c.Process == "collective" && c.PacketsPerNode < 1 {
 		errs = append(errs, fmt.Errorf("packets_per_node = %d out of range (allowed: >= 1)", c.PacketsPerNode))
 	}
@@ -131,8 +156,17 @@ func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 	if c.LongVolumeShare < 0 || c.LongVolumeShare > 1 {
 		errs = append(errs, fmt.Errorf("long_volume_share = %g out of range (allowed: 0..1)", c.LongVolumeShare))
 	}
+	if c.Self > SelfRedraw {
+		errs = append(errs, fmt.Errorf("self-traffic choice %d unknown (allowed: %s)", c.Self, strings.Join(selfNames, ", ")))
+	}
+	if c.Self != SelfLoopback && g.Nodes < 2 {
+		errs = append(errs, fmt.Errorf("self = %q needs another node to send to; the network has %d", c.Self, g.Nodes))
+	}
 	return pat, phase, errors.Join(errs...)
 }
+
+// MaxQueuePackets is the largest source-queue bound.
+const MaxQueuePackets = 1 << 20
 
 // SourceBytes is the memory New takes per node for configuration c: the
 // source with its random stream (and its entry in the list New returns),
@@ -150,29 +184,69 @@ func SourceBytes(c Config) int64 {
 
 type source struct {
 	node  int
+	nodes int
 	cfg   *Config
 	pat   Pattern
 	phase Pattern
-	rng   *rand.Rand
-	rate  float64 // packets per cycle
-	logq  float64 // log(1-rate), for geometric gaps
-	longP float64
-	next  float64     // Poisson: time of the next arrival
-	nextB clock.Cycle // Bernoulli: cycle of the next arrival
-	init  bool
+	// permutes and phasePermutes: pat and phase are permutations.
+	permutes, phasePermutes bool
+	rng                     *rand.Rand
+	rate                    float64 // packets per cycle
+	logq                    float64 // log(1-rate), for geometric gaps
+	longP                   float64
+	next                    float64     // Poisson: time of the next arrival
+	nextB                   clock.Cycle // Bernoulli: cycle of the next arrival
+	init                    bool
+	// pending: an arrival waits for room in a bounded source queue.
+	pending bool
 }
 
 func (s *source) push(now clock.Cycle, q *router.SourceQueue) {
-	pat := s.pat
+	pat, permutes := s.pat, s.permutes
 	if s.phase != nil && int64(now) >= s.cfg.PhaseCycle {
-		pat = s.phase
+		pat, permutes = s.phase, s.phasePermutes
 	}
 	size, class := s.cfg.PacketFlits, uint8(0)
 	if s.longP > 0 && s.rng.Float64() < s.longP {
 		size, class = s.cfg.LongFlits, 1
 	}
-	q.Push(now, pat.Dest(s.node, s.rng), size, class)
+	d := pat.Dest(s.node, s.rng)
+	if d == s.node {
+		switch s.cfg.Self {
+		case SelfSkip:
+			if permutes {
+				return // a fixed point of this phase's permutation sends nothing
+			}
+			for i := 0; d == s.node && i < maxRedraws; i++ {
+				d = pat.Dest(s.node, s.rng)
+			}
+			if d == s.node {
+				d = otherNode(s.node, s.nodes, s.rng)
+			}
+		case SelfRedraw:
+			d = otherNode(s.node, s.nodes, s.rng)
+		}
+	}
+	q.Push(now, d, size, class)
 }
+
+// arrive enters an arrival into the source queue, or, when a bounded
+// queue is full, keeps it waiting (pending) and reports false: the process
+// pauses until it has entered.
+func (s *source) arrive(now clock.Cycle, q *router.SourceQueue) bool {
+	if s.full(q) {
+		s.pending = true
+		return false
+	}
+	s.push(now, q)
+	return true
+}
+
+// silentSource is a node that never sends: a fixed point of the pattern
+// under SelfSkip.
+type silentSource struct{}
+
+func (silentSource) Generate(clock.Cycle, *router.SourceQueue) clock.Cycle { return clock.Never }
 
 // geometricGap draws the number of cycles to the next Bernoulli arrival (>= 1).
 func (s *source) geometricGap() clock.Cycle {
@@ -183,7 +257,41 @@ func (s *source) geometricGap() clock.Cycle {
 	return 1 + clock.Cycle(math.Floor(math.Log(u)/s.logq))
 }
 
+// full reports whether a bounded source queue has no room.
+func (s *source) full(q *router.SourceQueue) bool {
+	return s.cfg.QueuePackets > 0 && q.Len() >= s.cfg.QueuePackets
+}
+
+// admitPending lets a waiting arrival into a bounded source queue when
+// there is room, and reports whether the process may go on drawing.
+func (s *source) admitPending(now clock.Cycle, q *router.SourceQueue) bool {
+	if !s.pending {
+		return true
+	}
+	if s.full(q) {
+		return false
+	}
+	s.push(now, q)
+	s.pending = false
+	return true
+}
+
 func (s *source) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
+	if s.pending {
+		if !s.admitPending(now, q) {
+			return now + 1
+		}
+		// The process resumes from now: the paused arrival clock restarts.
+		switch s.cfg.Process {
+		case "poisson":
+			s.next = float64(now) + s.rng.ExpFloat64()/s.rate
+			return max(clock.Cycle(s.next), now+1)
+		case "bernoulli":
+			s.nextB = now + s.geometricGap()
+			return s.nextB
+		}
+		return now + 1 // ramp: the next cycle's trial
+	}
 	switch s.cfg.Process {
 	case "collective":
 		if now == 0 {
@@ -195,7 +303,7 @@ func (s *source) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
 	case "ramp":
 		// One Bernoulli trial per cycle at the cycle's rate.
 		if s.rng.Float64() < s.cfg.OfferedAt(float64(now))/s.cfg.MeanPacketFlits() {
-			s.push(now, q)
+			s.arrive(now, q)
 		}
 		return now + 1
 	case "saturation":
@@ -209,7 +317,9 @@ func (s *source) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
 			s.next = s.rng.ExpFloat64() / s.rate
 		}
 		for s.next < float64(now+1) {
-			s.push(now, q)
+			if !s.arrive(now, q) {
+				return now + 1
+			}
 			s.next += s.rng.ExpFloat64() / s.rate
 		}
 		return clock.Cycle(s.next)
@@ -219,7 +329,9 @@ func (s *source) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
 			s.nextB = now + s.geometricGap() - 1
 		}
 		if now >= s.nextB {
-			s.push(now, q)
+			if !s.arrive(now, q) {
+				return now + 1
+			}
 			s.nextB = now + s.geometricGap()
 		}
 		return s.nextB
