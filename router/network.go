@@ -54,6 +54,8 @@ type Config struct {
 	MinPacketFlits      int // smallest packet the traffic will send (0 = 1)
 	// AllowDeadlock skips the channel-dependency check, to study deadlock.
 	AllowDeadlock bool
+	// Selection is the selection function (the default, or FSIN's).
+	Selection Selection
 }
 
 // DeadlockError is a configuration whose channel dependency graph has a cycle.
@@ -197,6 +199,9 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSelection(cfg.Selection, cfg.Routing); err != nil {
+		return nil, err
+	}
 	_, atomic := rf.(atomicAllocator)
 	if _, ok := rf.(Escaper); ok && cfg.Switching == Wormhole && !atomic {
 		// A VC is reallocated when the previous packet's tail has left, so
@@ -271,7 +276,7 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	// and grow from there when a run needs more. Each is an allocation of
 	// its own, so that a grown pool's old array is freed.
 	sh := &routerShared{topo: t, rf: rf, upd: upd, depth: int32(B), pkCap: int32(pkCap), delay: uint32(cfg.RoutingDelayCycles),
-		vct: cfg.Switching == VirtualCutThrough}
+		vct: cfg.Switching == VirtualCutThrough, leastOccupied: cfg.Selection == SelectLeastOccupied}
 	if a, ok := rf.(atomicAllocator); ok {
 		sh.atomic = a.AtomicVCs()
 		sh.secondRound = cfg.Switching == Wormhole

@@ -153,6 +153,9 @@ type routerShared struct {
 	// same cycle (Hybrid-HAR's step 1: a free upper VC is taken when there
 	// is one; wormhole only).
 	secondRound bool
+	// leastOccupied selects by SelectLeastOccupied: a waiting head chooses
+	// again every cycle.
+	leastOccupied bool
 	// bodyWait is all ones when a body flit is buffered for one cycle (a
 	// flit that arrives at a dry front joins portState.fr a cycle later),
 	// zero when it may leave in its arrival cycle (routing delay 0).
@@ -532,7 +535,7 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 			}
 			if o, op, ov := r.selectVC(&c.Candidates, need); o >= 0 {
 				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o, inPort: uint8(p), inV: uint8(v), outPort: op, outV: ov})
-			} else {
+			} else if !r.sh.leastOccupied {
 				c.waitPorts = c.ports()
 			}
 		}
@@ -668,6 +671,9 @@ func (c *Candidates) ports() uint64 {
 // credits, ties round robin. It returns the output VC index (-1 for none)
 // with its port and VC.
 func (r *Router) selectVC(s *Candidates, need int32) (best int32, bestPort, bestV uint8) {
+	if r.sh.leastOccupied {
+		return r.selectLeastOccupied(s, need)
+	}
 	V := int(r.vcs)
 	best, bestCred := int32(-1), int32(-1)
 	bestRank := uint32(0)

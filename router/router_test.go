@@ -330,3 +330,35 @@ func TestFootprintIsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeLevelRegistry: a routing function is registered with an escape
+// level exactly when it implements Escaper (the least-occupied selection
+// is refused on those).
+func TestEscapeLevelRegistry(t *testing.T) {
+	for name, spec := range Routings() {
+		var topo link.Topology
+		var err error
+		switch spec.Topologies[0] {
+		case "mesh":
+			topo, err = link.NewMesh(4, 1)
+		case "fattree":
+			topo, err = link.NewFatTree(2, 2)
+		default:
+			topo, err = link.NewTorus(4)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		topo, err = WithPorts(topo, name, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, escaper := spec.New(topo, max(spec.MinVCs, 4)).(Escaper)
+		if escaper != spec.EscapeLevel {
+			t.Errorf("%s: EscapeLevel %v, implements Escaper %v", name, spec.EscapeLevel, escaper)
+		}
+		if err := checkSelection(SelectLeastOccupied, name); (err != nil) != spec.EscapeLevel {
+			t.Errorf("%s: least-occupied selection refused: %v", name, err)
+		}
+	}
+}

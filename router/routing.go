@@ -81,7 +81,11 @@ type RoutingSpec struct {
 	// Loops names the loopback ports the function needs on every router
 	// (link.Grid2D.Loops): Hybrid-HAR's connection channels.
 	Loops []string
-	New   func(t link.Topology, vcs int) RoutingFunc
+	// EscapeLevel: the candidates come in two levels of preference, the
+	// adaptive VCs and then an escape (duato's dateline DOR, Hybrid-HAR's
+	// connection channel and C1); the function implements Escaper.
+	EscapeLevel bool
+	New         func(t link.Topology, vcs int) RoutingFunc
 }
 
 // ClassRouter is implemented by routing functions whose decisions depend
@@ -131,7 +135,7 @@ func Routings() map[string]RoutingSpec {
 			},
 		},
 		"duato": {
-			Name: "duato", MinVCs: 4, Topologies: []string{"torus"},
+			Name: "duato", MinVCs: 4, Topologies: []string{"torus"}, EscapeLevel: true,
 			Doc: "Duato's protocol: VCs 3 and up are minimal fully adaptive; VCs 0-2 are the escape network, dimension order with datelines (class = datelines crossed so far), used when no adaptive VC is free",
 			New: func(t link.Topology, vcs int) RoutingFunc {
 				d := &duato{dor: newDor(t.(*link.Grid2D), vcs), adaptive: allVCs(vcs) &^ 7}
@@ -151,13 +155,14 @@ func Routings() map[string]RoutingSpec {
 		},
 		"fattree-adaptive": {
 			Name: "fattree-adaptive", MinVCs: 1, Topologies: []string{"fattree"},
-			Doc: "up to the nearest common ancestor on the up port with most credits (ties round robin), then down by destination digits",
+			Doc: "up to the nearest common ancestor on an adaptively chosen up port (router.selection: by default a free one with most credits, ties round robin; least-occupied is FSIN's), then down by destination digits",
 			New: func(t link.Topology, vcs int) RoutingFunc {
 				return &fatTree{t: t.(*link.FatTree), all: allVCs(vcs), adaptive: true}
 			},
 		},
 	}
 	for _, s := range harSpecs() {
+		s.EscapeLevel = true // the connection channel, then C1
 		m[s.Name] = s
 	}
 	return m
