@@ -190,6 +190,11 @@ type Result struct {
 	Series                        []Sample `json:"series,omitempty"`
 	// NodeAccepted is each node's accepted throughput (flits/cycle), by node id.
 	NodeAccepted []float64 `json:"node_accepted_flits_per_cycle,omitempty"`
+	// SilentNodes are the nodes that never send (traffic.self = "skip": the
+	// fixed points of a permutation), left out of the per-node statistics
+	// and of the per-node averages; their entries in the per-node arrays
+	// are zeros.
+	SilentNodes []int `json:"silent_nodes,omitempty"`
 	// NodeViews are further per-node values for figures (not in Digest).
 	NodeViews *NodeViews `json:"node_views,omitempty"`
 	// LatencyCDF is the packet-latency distribution: (latency in cycles,

@@ -96,7 +96,7 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 					if name == "" {
 						name = f.Name
 					}
-					z := layout(p.Config.Network, q.get(rec.Result))
+					z := layout(p.Config.Network, blankSilent(rec.Result, q.get(rec.Result)))
 					if !slices.ContainsFunc(z, func(row []float64) bool {
 						return slices.ContainsFunc(row, func(v float64) bool { return !math.IsNaN(v) })
 					}) {
@@ -134,6 +134,22 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 		}
 	}
 	return nil
+}
+
+// blankSilent returns vals with the entries of the nodes that never send
+// (Result.SilentNodes, traffic.self = "skip") set to NaN, so that figures
+// leave them blank rather than drawing them as zeros.
+func blankSilent(r *report.Result, vals []float64) []float64 {
+	if len(r.SilentNodes) == 0 || vals == nil {
+		return vals
+	}
+	out := slices.Clone(vals)
+	for _, n := range r.SilentNodes {
+		if n < len(out) {
+			out[n] = math.NaN()
+		}
+	}
+	return out
 }
 
 // layout arranges per-node values for the network's figure: Z[y][x] over

@@ -224,7 +224,9 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	for _, rec := range first {
 		l := figure.Line{Name: name(rec)}
 		for i, v := range rec.Result.NodeAccepted {
-			l.XY = append(l.XY, [2]float64{float64(i), v})
+			if !slices.Contains(rec.Result.SilentNodes, i) { // a node that never sends is no point
+				l.XY = append(l.XY, [2]float64{float64(i), v})
+			}
 		}
 		nodes.Lines = append(nodes.Lines, l)
 		cdf.Lines = append(cdf.Lines, figure.Line{Name: name(rec), XY: rec.Result.LatencyCDF})
@@ -250,7 +252,9 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			func(r *report.Result) [][2]float64 {
 				var xy [][2]float64
 				for i, v := range r.NodeInjected {
-					xy = append(xy, [2]float64{float64(i), v})
+					if !slices.Contains(r.SilentNodes, i) {
+						xy = append(xy, [2]float64{float64(i), v})
+					}
 				}
 				return xy
 			})

@@ -129,6 +129,10 @@ type Router struct {
 	LinkLatencyCycles   int     `toml:"link_latency_cycles"`
 	CreditLatencyCycles int     `toml:"credit_latency_cycles"`
 	AllowDeadlock       bool    `toml:"allow_deadlock"`
+	// Selection is the VC router's selection function: free-most-credits
+	// (a free VC with room, most credits) or least-occupied (FSIN's: the
+	// least occupied VC offered, waited for; router.Selection).
+	Selection string `toml:"selection"`
 	// RECN configures router.queues = "recn".
 	RECN RECN `toml:"recn"`
 }
@@ -186,6 +190,16 @@ type Traffic struct {
 	// of load_flits_per_node_cycle; the result then reports the relative
 	// throughput in the same unit.
 	LoadOfBisection float64 `toml:"load_of_bisection"`
+	// Self is what a node does with a packet to itself: loopback (through
+	// its own router, the default), skip (never: a permutation's fixed
+	// points send nothing and are left out of per-node statistics; random
+	// patterns draw again) or redraw (a uniformly random other node).
+	Self string `toml:"self"`
+	// SourceQueuePackets > 0 bounds each node's source queue (bernoulli,
+	// poisson, ramp): arrivals wait outside a full queue and the process
+	// pauses, as FSIN's NIC injection buffer; latency then counts from a
+	// packet's entry into the queue. 0: unbounded.
+	SourceQueuePackets int `toml:"source_queue_packets"`
 }
 
 // Measure is how a run is measured.
@@ -259,8 +273,8 @@ func Default() Config {
 		Network: Network{Topology: "torus", K: 32, Levels: 3, Concentration: 1, NodeChannels: 1},
 		Router: Router{Kind: "vc", Queues: "1q", PortMemoryBytes: 128 << 10, FlitBytes: 8, LinkGbps: 8,
 			RECN: RECN{SAQs: 8, DetectFraction: 0.01, XoffFraction: 0.01, XonFraction: 0.005, IdleCycles: 1024, ControlLanes: "shared"}, Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
-			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1},
-		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8,
+			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, Selection: "free-most-credits"},
+		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8, Self: "loopback",
 			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
 		Policy: Policy{Injection: "none", RthPercent: 70, ROnPercent: 70, ROffPercent: 90, RnPercent: 25, GuardCycles: 8,
 			Circuit: "auto", CircuitLanes: "dedicated", CircuitLatencyCycles: 1, SATHopLatencyCycles: 1, SATNodeLatencyCycles: 1,
@@ -606,6 +620,9 @@ func (c *Config) Validate() []error {
 		}
 	case "ioq":
 		c.validateIOQ(add)
+		if r.Selection != "" && r.Selection != Default().Router.Selection {
+			add("router.selection", r.Selection, `applies to router.kind = "vc" only (the ioq switch moves one packet per input and output; its queues are chosen by the organisation)`)
+		}
 	default:
 		add("router.kind", r.Kind, "allowed: vc (input-queued virtual-channel router), ioq (the RECN paper's input/output-buffered switch)")
 	}
@@ -703,6 +720,20 @@ func (c *Config) Validate() []error {
 	}
 	if !(t.HotspotSourceFraction >= 0 && t.HotspotSourceFraction <= 1) {
 		add("traffic.hotspot_source_fraction", t.HotspotSourceFraction, "allowed: 0..1 (a share of the sources)")
+	}
+	if _, err := traffic.ParseSelfMode(t.Self); err != nil {
+		var docs []string
+		for _, m := range traffic.SelfModeNames() {
+			docs = append(docs, m+" ("+traffic.SelfModeDoc(m)+")")
+		}
+		add("traffic.self", t.Self, "allowed: "+strings.Join(docs, "; "))
+	}
+	if t.SourceQueuePackets < 0 || t.SourceQueuePackets > traffic.MaxQueuePackets {
+		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("allowed: 0 (unbounded) or 1..%d packets", traffic.MaxQueuePackets))
+	} else if t.SourceQueuePackets > 0 && t.Process != "bernoulli" && t.Process != "poisson" && t.Process != "ramp" {
+		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("applies to the bernoulli, poisson and ramp processes (arrivals wait while the queue is full); the %s process never queues more than it needs: use 0", t.Process))
+	} else if t.SourceQueuePackets > 0 && n.NodeChannels == 2 {
+		add("traffic.source_queue_packets", t.SourceQueuePackets, "bounds the one source queue of a node; with network.node_channels = 2 (a queue per message class) use 0")
 	}
 	if !(t.HotRegionFraction >= 0 && t.HotRegionFraction <= 1) {
 		add("traffic.hot_region_fraction", t.HotRegionFraction, "allowed: 0..1")
@@ -844,12 +875,29 @@ func (c *Config) validateVC(add func(key string, v any, allowed string)) {
 	if r.BufferFlits < 1 || r.BufferFlits > 32768 {
 		add("router.buffer_flits", r.BufferFlits, "allowed: 1..32768 flits per VC")
 	}
+	if sel, err := router.ParseSelection(r.Selection); err != nil {
+		add("router.selection", r.Selection, "allowed: "+strings.Join(router.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)")
+	} else if spec, ok := router.Routings()[r.Routing]; ok && sel == router.SelectLeastOccupied && spec.EscapeLevel {
+		add("router.selection", r.Selection, fmt.Sprintf("least-occupied waits for the least occupied VC offered, and routing %q offers an escape level after its adaptive one that a head must be free to take: use free-most-credits, or a routing without an escape level (%s)", r.Routing, strings.Join(routingsWithoutEscape(), ", ")))
+	}
 	sw, err := router.ParseSwitching(r.Switching)
 	if err != nil {
 		add("router.switching", r.Switching, "allowed: vct, wormhole")
 	} else if sw == router.VirtualCutThrough && r.BufferFlits >= 1 && r.BufferFlits < c.maxPacketFlits() {
 		add("router.buffer_flits", r.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least %d flits, the largest packet (or switching = \"wormhole\")", c.maxPacketFlits()))
 	}
+}
+
+// routingsWithoutEscape lists the routing functions whose candidates form
+// one level, sorted.
+func routingsWithoutEscape() []string {
+	var names []string
+	for _, n := range routingNames() {
+		if !router.Routings()[n].EscapeLevel {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 func routingNames() []string {
@@ -942,10 +990,11 @@ func Geometry(t link.Topology) traffic.Geometry {
 // RouterConfig is the router package's view of the configuration.
 func (c *Config) RouterConfig() router.Config {
 	sw, _ := router.ParseSwitching(c.Router.Switching)
+	sel, _ := router.ParseSelection(c.Router.Selection)
 	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
-		AllowDeadlock: c.Router.AllowDeadlock}
+		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel}
 }
 
 // TrafficConfig is the traffic package's view of the configuration. With
@@ -993,8 +1042,9 @@ func (c *Config) trafficConfig(u loadUnits) traffic.Config {
 	if c.longShare() > 0 {
 		long = t.LongPacketFlits
 	}
+	self, _ := traffic.ParseSelfMode(t.Self)
 	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: load, PacketsPerNode: t.PacketsPerNode,
 		PacketFlits: t.PacketFlits, LongFlits: long, LongVolumeShare: c.longShare(),
-		PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles,
+		PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles, Self: self, QueuePackets: t.SourceQueuePackets,
 		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotSourceFraction: t.HotspotSourceFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction}}
 }

@@ -48,6 +48,7 @@ func DefaultTOML() string {
 	p("link_latency_cycles = %d    # router-to-router and NI links, >= 1", d.Router.LinkLatencyCycles)
 	p("credit_latency_cycles = %d  # credit return, >= 1", d.Router.CreditLatencyCycles)
 	p("allow_deadlock = %v      # run even if the channel dependency graph has a cycle (to study deadlock)", d.Router.AllowDeadlock)
+	p("selection = %q  # which offered output VC a head asks for: free-most-credits (a free VC with room, most credits, ties rotate) or least-occupied (FSIN's: the least occupied VC offered, waited for if busy; not with duato, hybrid-har, har-dor)", d.Router.Selection)
 	p("")
 	p("[router.recn]              # ioq with queues = \"recn\" only: RECN's set-aside queues (SAQs); thresholds are shares of port_memory_bytes, in whole flits")
 	p("saqs = %d                   # SAQs per port memory (the paper's 8); a notification finding all in use is refused and counted", d.Router.RECN.SAQs)
@@ -79,6 +80,12 @@ func DefaultTOML() string {
 	p("phase_cycle = %d                 # > 0: packets generated from this cycle on use phase_pattern", d.Traffic.PhaseCycle)
 	p("phase_pattern = %q", d.Traffic.PhasePattern)
 	p("ramp_cycles = %d          # ramp process: the offered load rises linearly to load_flits_per_node_cycle over this many cycles", d.Traffic.RampCycles)
+	p("# a packet to its own source (a permutation's fixed points, or a random pattern drawing the source):")
+	for _, m := range traffic.SelfModeNames() {
+		p("#   %-9s %s", m, traffic.SelfModeDoc(m))
+	}
+	p("self = %q", d.Traffic.Self)
+	p("source_queue_packets = %d   # > 0: bound each node's source queue (bernoulli, poisson, ramp); arrivals wait outside a full queue and the process pauses (FSIN's NIC buffer); latency then counts from entry into the queue", d.Traffic.SourceQueuePackets)
 	p("")
 	p("[policy]")
 	p("# entropy throttling (Yokota et al.): the injection model of every node, noth (= none), base, hyst, gt.a or gt.x,")

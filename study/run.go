@@ -54,6 +54,10 @@ type Built struct {
 
 	traffic traffic.Config // Cfg.TrafficConfig(), computed once
 	units   loadUnits      // the units of the load, computed once
+	// silent marks the nodes that never send (traffic.self = "skip": the
+	// pattern's fixed points); nil when every node sends. They are left
+	// out of the per-node statistics and averages.
+	silent []bool
 }
 
 // latencyRangeCycles is the range of latencies a node's histograms hold
@@ -88,6 +92,10 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if err != nil {
 		return nil, err
 	}
+	silent, err := traffic.Silent(tc, Geometry(topo), cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
 	cols := report.NewCollectors(topo.Nodes(), report.Window{From: 0, To: clock.Never})
 	sinks := make([]router.Sink, len(cols))
 	for i, c := range cols {
@@ -107,7 +115,7 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 				return nil, err
 			}
 		}
-		return &Built{Cfg: cfg, Fabric: net, Collectors: cols, traffic: tc, units: units}, nil
+		return &Built{Cfg: cfg, Fabric: net, Collectors: cols, traffic: tc, units: units, silent: silent}, nil
 	}
 	rc := cfg.RouterConfig()
 	if deadlockChecked {
@@ -136,7 +144,7 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if err != nil {
 		return nil, err
 	}
-	return &Built{Cfg: cfg, Fabric: net, Net: net, Collectors: cols, Entropy: ent, SAT: sat, traffic: tc, units: units}, nil
+	return &Built{Cfg: cfg, Fabric: net, Net: net, Collectors: cols, Entropy: ent, SAT: sat, traffic: tc, units: units, silent: silent}, nil
 }
 
 // routerError names the key behind a router's refusal: a routing that can
@@ -215,6 +223,10 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	batches := !collective && m.Method == "batches"
 	pbatches := !collective && m.Method == "packet-batches"
 	warm := m.Warmup()
+	// Per-node averages are over the sending nodes (all of them unless
+	// traffic.self = "skip" silences a permutation's fixed points).
+	senders := float64(nodes - countTrue(b.silent))
+	sending := func(xs []float64) []float64 { return withoutSilent(xs, b.silent) }
 
 	// Every phase boundary and sample falls on a multiple of step, and the
 	// run's decisions (samples, phase changes, stopping) are taken at
@@ -286,7 +298,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		prevBatch   router.Totals
 		prevLatSum  uint64
 		prevLatN    uint64
-		expect      = uint64(nodes * cfg.Traffic.PacketsPerNode)
+		expect      = uint64(nodes-countTrue(b.silent)) * uint64(cfg.Traffic.PacketsPerNode)
 		stallAt     router.Totals
 		stallSince  int64
 		injFrom     = make([]uint64, nodes)
@@ -362,7 +374,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 				SourceQueuedPackets:       tot.SourceQueued,
 				ValidBufferRatio:          report.Ratio(float64(tot.SumValid-last.SumValid), dt*buffers),
 				MobilityRatio:             report.Ratio(float64(tot.SumActive-last.SumActive), float64(tot.SumValid-last.SumValid)),
-				AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-last.FlitsDelivered), dt*float64(nodes))}
+				AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-last.FlitsDelivered), dt*senders)}
 			if sat := b.SAT; sat != nil {
 				t := sat.Totals()
 				cells := dt * float64(nodes)
@@ -431,7 +443,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			}
 			n, _, sum := measuredDel()
 			pBatches = append(pBatches, report.BatchResult{FromCycle: pbStartAt, ToCycle: now, PacketsDelivered: tot.PacketsDelivered - pbStart.PacketsDelivered,
-				NodeInjected: report.SpreadOf(inj), AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-pbStart.FlitsDelivered), dt*float64(nodes)),
+				NodeInjected: report.SpreadOf(sending(inj)), AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-pbStart.FlitsDelivered), dt*senders),
 				NetworkLatencyMeanCycles: report.Ratio(float64(sum-pbNetSum), float64(n-pbNetN))})
 			pbStart, pbStartAt, pbNetN, pbNetSum = tot, now, n, sum
 			if len(pBatches) == m.PacketBatches {
@@ -443,7 +455,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		if batches && next > from && (now-int64(from))%m.BatchCycles == 0 && !windowDone {
 			n, sum, _ := measuredDel()
-			batchMeans = append(batchMeans, float64(tot.FlitsDelivered-prevBatch.FlitsDelivered)/float64(m.BatchCycles)/float64(nodes))
+			batchMeans = append(batchMeans, float64(tot.FlitsDelivered-prevBatch.FlitsDelivered)/float64(m.BatchCycles)/senders)
 			// A batch with no measured delivery has no latency of its own;
 			// it does not enter the latency stability test.
 			if n > prevLatN {
@@ -572,10 +584,10 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			perNode[i] = report.Ratio(float64(c.AcceptedFlits), float64(dur+1))
 			injected[i] = report.Ratio(float64(net.NodeFlitsInjected(i)), float64(dur+1))
 		}
-		res.PerNodeInjected = report.SpreadOf(injected)
+		res.PerNodeInjected = report.SpreadOf(sending(injected))
 		nodeInjected = injected
-		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsDelivered), float64(dur+1)*float64(nodes))
-		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsInjected), float64(dur+1)*float64(nodes))
+		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsDelivered), float64(dur+1)*senders)
+		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsInjected), float64(dur+1)*senders)
 	} else {
 		if !windowDone {
 			return nil, fmt.Errorf("run ended at cycle %d (measure.max_cycles = %d) before the measurement window closed", end, m.MaxCycles)
@@ -587,7 +599,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			perNode[i] = report.Ratio(float64(c.AcceptedFlits), w)
 			injected[i] = report.Ratio(float64(injTo[i]-injFrom[i]), w)
 		}
-		res.PerNodeInjected = report.SpreadOf(injected)
+		res.PerNodeInjected = report.SpreadOf(sending(injected))
 		injectedPerNode = injected
 		nodeInjected = injected
 		// Accepted throughput counts the flits of packets whose tail arrived
@@ -596,13 +608,18 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		for _, c := range b.Collectors {
 			accepted += c.AcceptedFlits
 		}
-		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(accepted), w*float64(nodes))
-		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(atTo.FlitsInjected-atFrom.FlitsInjected), w*float64(nodes))
+		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(accepted), w*senders)
+		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(atTo.FlitsInjected-atFrom.FlitsInjected), w*senders)
 		n, _, _ := measuredDel()
 		res.MeasuredUndelivered = atTo.PacketsGenerated - atFrom.PacketsGenerated - n
 	}
-	res.PerNodeAccepted = report.SpreadOf(perNode)
+	res.PerNodeAccepted = report.SpreadOf(sending(perNode))
 	res.NodeAccepted = perNode
+	for i, q := range b.silent {
+		if q {
+			res.SilentNodes = append(res.SilentNodes, i)
+		}
+	}
 	res.NodeViews = &report.NodeViews{InjectedFlitsPerCycle: nodeInjected, LatencyMeanCycles: make([]float64, nodes)}
 	for i, c := range b.Collectors {
 		var sum, n uint64
@@ -652,6 +669,32 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		res.LatencyCDF = append(res.LatencyCDF, [2]float64{pt[0], report.Ratio(pt[1], 1)})
 	}
 	return res, nil
+}
+
+// countTrue is the number of true values in xs.
+func countTrue(xs []bool) int {
+	n := 0
+	for _, x := range xs {
+		if x {
+			n++
+		}
+	}
+	return n
+}
+
+// withoutSilent returns xs without the entries that silent marks (xs
+// itself when silent is nil).
+func withoutSilent(xs []float64, silent []bool) []float64 {
+	if silent == nil {
+		return xs
+	}
+	out := make([]float64, 0, len(xs))
+	for i, x := range xs {
+		if !silent[i] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // criticalLoad is the ramp-load method's critical load ratio (the extended
