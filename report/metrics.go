@@ -18,6 +18,16 @@ type Metric struct {
 	Has func(*Result) bool
 }
 
+// MetricByName returns the registered metric of that name.
+func MetricByName(name string) (Metric, bool) {
+	for _, m := range Metrics() {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
 // Metrics lists the metrics of a Result in CSV column order. It returns a
 // fresh slice: callers may not change the package's registry.
 func Metrics() []Metric {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -194,6 +195,9 @@ type pointStats struct {
 	std   map[string]float64
 	// results are its runs' results.
 	results []*report.Result
+	// generated is the mean over its runs of the load the sources
+	// generated in the window (generatedLoad; NaN if any run is NaN).
+	generated float64
 }
 
 func pointMeans(f *study.File, recs []*Record) []*pointStats {
@@ -211,6 +215,11 @@ func pointMeans(f *study.File, recs []*Record) []*pointStats {
 			}
 			ps.mean[m.Name], ps.std[m.Name] = report.MeanStd(xs)
 		}
+		var gen []float64
+		for _, r := range byPoint[i] {
+			gen = append(gen, generatedLoad(&f.Points[i].Config, r))
+		}
+		ps.generated, _ = report.MeanStd(gen)
 		pts[i] = ps
 	}
 	return pts
@@ -404,6 +413,40 @@ func reduce(f *study.File, pts []*pointStats) []*table {
 			t.head = append(slices.Clone(keep), "points", "geomean_"+red.Metric)
 			for _, g := range geoGroups(pts, keep, red.Metric) {
 				t.rows = append(t.rows, append(pointValues(g.first, keep), strconv.Itoa(g.n), fmtG(g.value)))
+			}
+		case "saturation":
+			load := study.LoadAxes(axes)[0] // validated: exactly one
+			rest := without(axes, []string{load})
+			t.title = fmt.Sprintf("%s at the saturation load (the highest load up to which, at every load, the accepted throughput is within %g%% of the load generated in the window and every packet generated in it was delivered), per %s; highest_%s is the largest over the whole sweep, past saturation too", red.Metric, SaturationShare*100, orAll(rest), red.Metric)
+			t.head = append(slices.Clone(rest), "saturation_load", red.Metric, "highest_"+red.Metric, "note")
+			xOf := func(ps *pointStats) float64 {
+				v, _ := ps.point.Value(load)
+				x, _ := strconv.ParseFloat(v, 64)
+				return x
+			}
+			for _, g := range groupsOf(pts, rest) {
+				ms := slices.Clone(g.members)
+				slices.SortStableFunc(ms, func(a, b *pointStats) int { return cmp.Compare(xOf(a), xOf(b)) })
+				s, ok := saturationOf(ms, xOf)
+				if !ok {
+					continue
+				}
+				highest := math.Inf(-1)
+				for _, ps := range ms {
+					highest = max(highest, ps.mean[red.Metric])
+				}
+				at, note := math.NaN(), ""
+				switch {
+				case s.at == nil:
+					note = "saturated at the lowest load"
+				case s.notReached:
+					note = "not saturated at the highest load"
+				}
+				if s.at != nil {
+					at = s.at.mean[red.Metric]
+				}
+				row := pointValues(ms[0].point, rest)
+				t.rows = append(t.rows, append(row, fmtG(s.load), fmtG(at), fmtG(highest), note))
 			}
 		case "best":
 			keep := without(axes, red.Over)

@@ -105,7 +105,7 @@ func TestReport(t *testing.T) {
 	var pub, ours, rel float64
 	fields := strings.Split(rows[1], ",")
 	for i, p := range []*float64{&pub, &ours, &rel} {
-		v, err := strconv.ParseFloat(fields[len(fields)-4+i], 64)
+		v, err := strconv.ParseFloat(fields[len(fields)-7+i], 64)
 		if err != nil {
 			t.Fatalf("reference.csv row %q: %v", rows[1], err)
 		}
@@ -113,6 +113,11 @@ func TestReport(t *testing.T) {
 	}
 	if pub != 0.05 || math.Abs(ours-0.05) > 0.01 || math.Abs(rel-(ours-pub)/pub) > 1e-4 {
 		t.Errorf("reference row: published %v, ours %v, difference %v", pub, ours, rel)
+	}
+	// One replicate: ours is the one run, its lowest and highest replicate
+	// are ours.
+	if is, lo, hi := fields[len(fields)-4], fields[len(fields)-3], fields[len(fields)-2]; is != "the one run" || lo != fields[len(fields)-6] || hi != lo {
+		t.Errorf("reference row: ours_is %q, replicates %s..%s (ours %s)", is, lo, hi, fields[len(fields)-6])
 	}
 	summary, _ := os.ReadFile(filepath.Join(d, "summary.txt"))
 	for _, want := range []string{"largest relative difference", "saturation throughput"} {

@@ -123,7 +123,9 @@ const DefaultLatencyCut = 4
 type Reduction struct {
 	// Name names the output table (reduce-NAME.csv); default kind-metric.
 	Name string `toml:"name"`
-	// Kind is speedup, geomean or best.
+	// Kind is speedup, geomean, best or saturation (per line of the
+	// load sweep, the saturation load by the summary's rule and Metric
+	// there; the line is every axis but the offered load).
 	Kind string `toml:"kind"`
 	// Metric is a result metric, or "speedup" (the output of an earlier
 	// speedup reduction).
@@ -710,9 +712,9 @@ func (f *File) checkPlotAndReduce() []error {
 			errs = append(errs, &FieldError{File: f.Path, Line: line, Key: fmt.Sprintf("reduce[%d].%s", i, key), Value: v, Allowed: allowed})
 		}
 		switch r.Kind {
-		case "speedup", "geomean", "best":
+		case "speedup", "geomean", "best", "saturation":
 		default:
-			radd("kind", r.Kind, "allowed: speedup, geomean, best")
+			radd("kind", r.Kind, "allowed: speedup, geomean, best, saturation")
 			continue
 		}
 		if r.Metric == "speedup" && !haveSpeedup {
@@ -770,9 +772,30 @@ func (f *File) checkPlotAndReduce() []error {
 			if len(r.Over) == 0 {
 				radd("over", "[]", "a geomean needs the axes to average over")
 			}
+		case "saturation":
+			if len(r.Over) > 0 || len(r.By) > 0 {
+				radd("by", append(r.Over, r.By...), "a saturation reduction has one row per combination of the axes other than the offered load; leave by and over out")
+			}
+			if loads := LoadAxes(axes); len(loads) != 1 {
+				radd("kind", r.Kind, fmt.Sprintf("a saturation reduction needs exactly one swept offered-load axis (%s); this study sweeps %d", strings.Join(loadKeys, ", "), len(loads)))
+			}
 		}
 	}
 	return errs
+}
+
+// loadKeys are the keys that give the offered load, in its units.
+var loadKeys = []string{"traffic.load_flits_per_node_cycle", "traffic.load_of_wire_capacity", "traffic.load_of_bisection"}
+
+// LoadAxes are the offered-load keys among axes, in axis order.
+func LoadAxes(axes []string) []string {
+	var out []string
+	for _, a := range axes {
+		if slices.Contains(loadKeys, a) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
