@@ -94,7 +94,9 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 					c.YMax, c.YLog = latencyCut(f, x, xys), f.Plot.YLog
 				}
 				for _, r := range refs {
-					if r.ref.Metric != m || !slices.Contains(grp.members, pts[r.ref.Point]) {
+					// A saturation throughput belongs to a line, at no one
+					// load: it is in the reference figure and tables only.
+					if r.ref.Metric != m || r.ref.Reduce != "" || !slices.Contains(grp.members, pts[r.ref.Point]) {
 						continue
 					}
 					xv, _ := r.point.Value(x)

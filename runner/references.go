@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -44,6 +45,24 @@ func refRows(f *study.File, pts []*pointStats) []refRow {
 	for i := range f.References {
 		r := &f.References[i]
 		ps := pts[r.Point]
+		if r.Reduce != "" {
+			// The line's saturation point: ours is the metric there.
+			var line []*pointStats
+			for _, j := range r.Line {
+				line = append(line, pts[j])
+			}
+			xOf := func(p *pointStats) float64 {
+				v, _ := p.point.Value(r.LoadKey)
+				x, _ := strconv.ParseFloat(v, 64)
+				return x
+			}
+			slices.SortStableFunc(line, func(a, b *pointStats) int { return cmp.Compare(xOf(a), xOf(b)) })
+			if s, ok := saturationOf(line, xOf); ok && s.at != nil {
+				ps = s.at
+			} else {
+				ps = &pointStats{point: ps.point} // no saturation point: no value
+			}
+		}
 		ours := math.NaN()
 		if ps.n > 0 {
 			ours = ps.mean[r.Metric]

@@ -189,3 +189,59 @@ BAD
 		}
 	}
 }
+
+// TestSaturationReference: a [[reference]] naming a saturation reduction
+// compares the published value with the metric at the line's saturation
+// load, and is refused with a load in at or a reduction of another kind.
+func TestSaturationReference(t *testing.T) {
+	base := `name = "satref"
+[network]
+topology = "mesh"
+k = 4
+[router]
+routing = "dor"
+[traffic]
+process = "bernoulli"
+[[axis]]
+key = "traffic.pattern"
+values = ["uniform", "transpose"]
+[[axis]]
+key = "traffic.load_flits_per_node_cycle"
+values = [0.1, 0.2, 0.3]
+[[reduce]]
+name = "sat"
+kind = "saturation"
+metric = "accepted_flits_per_node_cycle"
+[[reference]]
+source = "Paper, Fig. 1"
+metric = "accepted_flits_per_node_cycle"
+value = 0.12
+`
+	f := parse(t, base+`reduce = "sat"
+at = { "traffic.pattern" = "transpose" }
+`)
+	accepted := []float64{0.1, 0.2, 0.22, 0.1, 0.15, 0.25}
+	var pts []*pointStats
+	for i := range f.Points {
+		off, _ := f.Points[i].Value("traffic.load_flits_per_node_cycle")
+		o := map[string]float64{"0.1": 0.1, "0.2": 0.2, "0.3": 0.3}[off]
+		pts = append(pts, &pointStats{point: &f.Points[i], n: 1, generated: o, mean: map[string]float64{"offered_flits_per_node_cycle": o, "accepted_flits_per_node_cycle": accepted[i]}})
+	}
+	rows := refRows(f, pts)
+	// transpose saturates after 0.1, where it accepted 0.1 (not the 0.25
+	// it reaches at 0.3).
+	if len(rows) != 1 || rows[0].ours != 0.1 || rows[0].point.Index != 3 {
+		t.Errorf("reference rows %+v, want ours 0.1 at point 3", rows)
+	}
+	for _, bad := range []string{
+		"reduce = \"sat\"\nat = { \"traffic.pattern\" = \"transpose\", \"traffic.load_flits_per_node_cycle\" = 0.1 }\n",
+		"reduce = \"nosuch\"\nat = { \"traffic.pattern\" = \"transpose\" }\n",
+		"reduce = \"sat\"\nat = {}\n",
+	} {
+		path := filepath.Join(t.TempDir(), "s.toml")
+		os.WriteFile(path, []byte(base+bad), 0o644)
+		if _, err := study.LoadFile(path); err == nil || !strings.Contains(err.Error(), "reference[0]") {
+			t.Errorf("%q: got %v, want a reference[0] error", bad, err)
+		}
+	}
+}

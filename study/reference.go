@@ -24,6 +24,19 @@ import (
 // The study's outputs draw each reference beside our value on the figures
 // of its metric, and list published value, ours and the relative
 // difference in reference.csv and summary.txt.
+//
+// A published throughput of a load sweep (a routing's saturation
+// throughput) is no one point's value: with reduce naming a [[reduce]] of
+// kind saturation, at selects a line of that reduction (a value for every
+// axis but the offered load) and ours is the metric at that line's
+// saturation load:
+//
+//	[[reference]]
+//	source = "Liu, Fig. 5(b)"
+//	reduce = "saturation-throughput"
+//	metric = "accepted_wire_capacity_share"
+//	value = 0.20
+//	at = { "router.routing" = "har-dor", "traffic.long_volume_percent" = 0 }
 type Reference struct {
 	Source string `toml:"source"`
 	Metric string `toml:"metric"`
@@ -33,8 +46,16 @@ type Reference struct {
 	RawValue *float64       `toml:"value"`
 	At       map[string]any `toml:"at"`
 	Note     string         `toml:"note"`
-	// Point is the index of the point At selects (set by ParseFile).
+	// Reduce names a [[reduce]] of kind saturation when the value is a
+	// line's saturation throughput rather than a point's value.
+	Reduce string `toml:"reduce"`
+	// Point is the index of the point At selects (set by ParseFile); with
+	// Reduce, the line's point at the lowest load.
 	Point int `toml:"-"`
+	// Line are the indices of the line's points (with Reduce), and LoadKey
+	// its offered-load axis.
+	Line    []int  `toml:"-"`
+	LoadKey string `toml:"-"`
 }
 
 // checkReferences checks every [[reference]] table against the expanded
@@ -78,6 +99,27 @@ func (f *File) checkReferences() []error {
 		if bad {
 			continue
 		}
+		selectAxes := axes // the axes that must select exactly one point (or line)
+		if r.Reduce != "" {
+			red := slices.IndexFunc(f.Reduce, func(x Reduction) bool { return x.Name == r.Reduce })
+			if red < 0 || f.Reduce[red].Kind != "saturation" {
+				var names []string
+				for _, x := range f.Reduce {
+					if x.Kind == "saturation" {
+						names = append(names, x.Name)
+					}
+				}
+				add("reduce", r.Reduce, "the name of a [[reduce]] of kind saturation in this study: "+orNone(names))
+				continue
+			}
+			loads := LoadAxes(axes)
+			r.LoadKey = loads[0] // the saturation reduction has exactly one
+			if _, ok := r.At[r.LoadKey]; ok {
+				add("at."+r.LoadKey, r.At[r.LoadKey], "a saturation throughput belongs to a line of the sweep, not one load: leave the offered load out of at")
+				continue
+			}
+			selectAxes = without(axes, loads)
+		}
 		var match []int
 		for j := range f.Points {
 			ok := true
@@ -89,17 +131,28 @@ func (f *File) checkReferences() []error {
 				match = append(match, j)
 			}
 		}
+		missing := without(selectAxes, keys)
 		switch {
 		case len(match) == 0:
 			add("at", formatAt(r.At, keys), "the values of the axes at one point of the sweep; none has these")
+		case r.Reduce != "" && len(missing) > 0:
+			add("at", formatAt(r.At, keys), fmt.Sprintf("values that select one line of the load sweep: give a value for %s too", strings.Join(missing, ", ")))
+		case r.Reduce != "":
+			r.Line, r.Point = match, match[0]
 		case len(match) > 1:
-			missing := without(axes, keys)
 			add("at", formatAt(r.At, keys), fmt.Sprintf("values that select one point; these select %d: give a value for %s too", len(match), strings.Join(missing, ", ")))
 		default:
 			r.Point = match[0]
 		}
 	}
 	return errs
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "(none here)"
+	}
+	return strings.Join(names, ", ")
 }
 
 func formatAt(at map[string]any, keys []string) string {
