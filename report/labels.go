@@ -17,6 +17,7 @@ var metricLabels = map[string]string{
 	"node_injected_min_flits_per_cycle":  "Lowest node's injected throughput (flits/cycle)",
 	"node_injected_max_flits_per_cycle":  "Highest node's injected throughput (flits/cycle)",
 	"node_injected_jain":                 "Jain fairness of injected throughput",
+	"node_injected_min_share_of_mean":    "Lowest node's injected throughput (share of the mean)",
 	"latency_mean_cycles":                "Mean packet latency (cycles)",
 	"latency_p50_cycles":                 "Median packet latency (cycles)",
 	"latency_p99_cycles":                 "99th-percentile packet latency (cycles)",

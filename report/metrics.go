@@ -45,6 +45,9 @@ func Metrics() []Metric {
 		{"node_injected_min_flits_per_cycle", func(r *Result) float64 { return r.PerNodeInjected.Min }, nil},
 		{"node_injected_max_flits_per_cycle", func(r *Result) float64 { return r.PerNodeInjected.Max }, nil},
 		{"node_injected_jain", func(r *Result) float64 { return r.PerNodeInjected.Jain }, nil},
+		// The fat-tree fairness paper's "the minimum value is now 57% of its
+		// average value": the lowest node's injected throughput over the mean.
+		{"node_injected_min_share_of_mean", func(r *Result) float64 { return Ratio(r.PerNodeInjected.Min, r.PerNodeInjected.Mean) }, nil},
 		{"latency_mean_cycles", func(r *Result) float64 { return r.Latency.Mean }, nil},
 		{"latency_p50_cycles", u(func(r *Result) uint64 { return r.Latency.P50 }), nil},
 		{"latency_p99_cycles", u(func(r *Result) uint64 { return r.Latency.P99 }), nil},
