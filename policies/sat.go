@@ -78,6 +78,18 @@ import (
 //
 // which is the paper's 2n + 1 with defaults.
 //
+// A packet counts against the quota when its head leaves the NI into the
+// network, the paper's "injection count register, incremented each time a
+// packet is injected"; the gate holds back the packet at the head of the
+// source queue. (Counting packets instead as they enter a bounded NIC
+// buffer, as a gate at FSIN's generation would, was measured and does not
+// reproduce the paper's delays either: see studies/README.md.) How many
+// packets per interval the network lets a node start depends on the
+// router's selection function: under transpose on the 256-node 4-ary
+// 4-tree, l32k32 reaches the paper's 0.548 only with FSIN's least-occupied
+// selection (router.Selection); with the default, nodes hold the signal
+// and the interval stretches from 936 to about 1,140 cycles (0.45).
+//
 // At cycle 0 node 0 holds the ring's signal (as if it had just arrived)
 // and the tree's root sends it down. Exactly one signal exists in the ring
 // at all times; in the tree, exactly one wave: every switch is either idle
