@@ -442,4 +442,4 @@ func noDeadlock(t *testing.T, k int, routing, pattern string, longPct float64, c
 	t.Logf("%d packets delivered in %d cycles", n.Totals().PacketsDelivered, cycles)
 }
 
-var harLong = flag.Bool("har.long", false, "run the Hybrid-HAR deadlock soak on the paper's 16x16 mesh for 100,000 cycles")
+var harLong = flag.Bool("har.long", false, "run the Hybrid-HAR deadlock soak and the short-behind-long count (TestShortBehindLong) on the paper's 16x16 mesh for 100,000 cycles")
