@@ -228,13 +228,13 @@ func countShortBehindLong(t *testing.T, k int, c shortLongRun, cycles clock.Cycl
 // volume), transpose at 0.20 and uniform at 0.36 of the wire capacity (the
 // paper's Figs. 9 and 6), with 4- and 8-flit buffers; with the default
 // tail-sent some do, so the counter can fail. Here on the paper's 16x16
-// mesh for 3,000 cycles: hybrid-har under tail-sent and upper-empty at
+// mesh for 2,000 cycles: hybrid-har under tail-sent and upper-empty at
 // every mix, all-empty and har-dor's upper-empty at 50% long. Every case
 // for 100,000 cycles, in a table:
 //
 //	go test ./router -run TestShortBehindLong -har.long -v -timeout 0
 func TestShortBehindLong(t *testing.T) {
-	k, cycles := 16, clock.Cycle(3000)
+	k, cycles := 16, clock.Cycle(2000)
 	all := []float64{0, 25, 50, 75, 100}
 	type group struct {
 		routing string
