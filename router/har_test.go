@@ -364,7 +364,9 @@ func TestHybridHARShortNeverBehindLong(t *testing.T) {
 // offered load of 1.0 flit/node/cycle (far past saturation) under uniform,
 // transpose and centre reflection, on an 8x8 mesh, keeps moving: flits
 // are delivered in every window of 2,000 cycles, the invariants hold, and
-// the watchdog-like check (no flit moved for 1,000 cycles) never fires.
+// the watchdog-like check (no flit moved for 1,000 cycles) never fires;
+// the router.har.free rules other than the default at 50% long (every mix
+// with -har.long).
 // The 16x16 mesh for 100,000 cycles: go test ./router -run NoDeadlock -har.long.
 func TestHybridHARNoDeadlock(t *testing.T) {
 	k, cycles := 8, clock.Cycle(8000)
@@ -375,19 +377,24 @@ func TestHybridHARNoDeadlock(t *testing.T) {
 	}
 	for _, routing := range []string{"hybrid-har", "har-dor"} {
 		for _, pattern := range []string{"uniform", "transpose", "centre-reflection"} {
-			for _, longPct := range []float64{0, 25, 50, 75, 100} {
-				t.Run(fmt.Sprintf("%s/%s/%g", routing, pattern, longPct), func(t *testing.T) {
-					if testing.Short() && k == 8 && longPct != 50 {
-						t.Skip("short: one mix")
+			for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
+				for _, longPct := range []float64{0, 25, 50, 75, 100} {
+					if free != HARTailSent && !*harLong && longPct != 50 {
+						continue // the other rules at one mix, but the long soak
 					}
-					noDeadlock(t, k, routing, pattern, longPct, cycles)
-				})
+					t.Run(fmt.Sprintf("%s/%s/%s/%g", routing, pattern, free, longPct), func(t *testing.T) {
+						if testing.Short() && k == 8 && longPct != 50 {
+							t.Skip("short: one mix")
+						}
+						noDeadlock(t, k, routing, pattern, free, longPct, cycles)
+					})
+				}
 			}
 		}
 	}
 }
 
-func noDeadlock(t *testing.T, k int, routing, pattern string, longPct float64, cycles clock.Cycle) {
+func noDeadlock(t *testing.T, k int, routing, pattern string, free HARFree, longPct float64, cycles clock.Cycle) {
 	g := harTopo(t, k, false, routing)
 	N := g.Nodes()
 	dest := func(src int, rng *rand.Rand) int {
@@ -408,7 +415,9 @@ func noDeadlock(t *testing.T, k int, routing, pattern string, longPct float64, c
 	for i := range srcs {
 		srcs[i] = &harSource{node: i, nodes: N, p: 1 / mean, pLong: pLong, rng: rand.New(rand.NewPCG(5, uint64(i))), dest: dest}
 	}
-	n := build(t, g, harConfig(routing, 4), srcs, nil)
+	cfg := harConfig(routing, 4)
+	cfg.HARFree = free
+	n := build(t, g, cfg, srcs, nil)
 	acts, units := n.Actors()
 	var checkErr error
 	var lastDelivered uint64
