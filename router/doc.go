@@ -21,7 +21,9 @@
 //     lane, a credit goes upstream, and a tail frees its output VC.
 //
 // An output VC is free again as soon as the tail of its packet has been sent,
-// so a downstream VC buffer can hold flits of several packets (as BookSim2).
+// so a downstream VC buffer can hold flits of several packets (as BookSim2),
+// except the VCs a routing function allocates atomically (atomicAllocator):
+// those are free only when the downstream buffer is empty, all credits back.
 // Under virtual cut-through a head may only take an output VC with credits
 // for its whole packet; under wormhole one credit per flit suffices.
 //
@@ -139,11 +141,16 @@
 // needs of the router is declared, not special-cased: the loopback ports
 // (RoutingSpec.Loops, link.Grid2D.Loops), VCs allocated only when their
 // downstream buffer is empty (C2, for Duato's condition under wormhole:
-// routerShared.atomic), and a second round of VC allocation in which a
+// routerShared.atomicAt), and a second round of VC allocation in which a
 // head that lost the arbitration for its VC asks again among those still
-// free (so that "a free upper VC is taken" holds). A node with a channel
-// per message class (link.Grid2D.H = 2) has two injection and two sink
-// links, each with its own source queue (NI).
+// free (so that "a free upper VC is taken" holds). Config.HARFree
+// (router.har.free) makes more channels atomic: the upper network's VCs
+// (upper-empty), so that no short message ever queues behind a long one
+// there, as the paper's routing guarantees, or every VC and both
+// connection channels (all-empty), the paper's "free" read alike in every
+// step of its algorithm; har.go quotes the paper and gives the reasons.
+// A node with a channel per message class (link.Grid2D.H = 2) has two
+// injection and two sink links, each with its own source queue (NI).
 //
 // # Network interface
 //

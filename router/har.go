@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/icnsim/icnsim/link"
 )
@@ -41,10 +42,11 @@ import (
 // one VC (C1's first, so the check counts it among the escape channels).
 // A message "moves into" the lower network by taking that output VC, which
 // is free when the previous message's tail has left, exactly as any output
-// VC of this router; its head then waits in the loopback input, is routed
-// again by the lower network's rules (the 2-cycle routing decision again)
-// and holds the channel until its tail has passed, so at most one message
-// of each class moves down at a router at a time, and a blocked one waits
+// VC of this router (only when empty, under router.har.free = all-empty);
+// its head then waits in the loopback input, is routed again by the lower
+// network's rules (the 2-cycle routing decision again) and holds the
+// channel until its tail has passed, so at most one message of each class
+// moves down at a router at a time, and a blocked one waits
 // inside the lower network, as the paper's connection channel does. The
 // alternatives were weaker: a per-class budget would put Hybrid-HAR's
 // state in the VC router's allocation loop, and a plain VC would tie the
@@ -66,7 +68,8 @@ import (
 // this router reallocates a VC when the previous tail has left, so C2 is
 // allocated atomically (only when its downstream buffer is empty:
 // AtomicVCs), which the check requires under wormhole. The upper network
-// and C1 keep the router's usual reallocation. Allowing long messages on
+// and C1 keep the router's usual reallocation unless router.har.free says
+// otherwise (below). Allowing long messages on
 // C2 as well gives the original Duato adaptive routing (DAR), which the
 // check accepts: the paper keeps C2 for short messages for their latency,
 // not for deadlock freedom; a variant whose lower network routes adaptively
@@ -80,6 +83,108 @@ import (
 // starts in the upper half and, when no upper VC on its dimension-order
 // port is free, moves down through its class's connection channel into
 // the lower half, where it stays. No VC is kept for short messages.
+//
+// # When a channel is free (router.har.free)
+//
+// The paper's routing algorithm takes a channel when it is "free", one
+// word for every channel: "1 If one OVC is free by FAR, forward the message
+// along that channel"; "3.1 If the message is short and CCS is free, move
+// it into SVN"; "5.1 If the message is short and one OVC in C_2 is free by
+// DFR, forward it". From that rule it concludes (Sect. 4): "a short message
+// will never be blocked by a long message in the higher virtual network,
+// since the connection channel will allow the blocked short message in the
+// higher virtual network to move into the lower virtual network". That
+// holds only if a short message that waits is at the front of its buffer,
+// where it sees the connection channel: if an upper VC could take the
+// short message while the long message before it still fills the buffer
+// downstream, the short one would queue behind the long one's flits, and
+// no connection channel could help it. The reading under which the
+// sentence holds is that a channel is free when no message occupies it,
+// its buffer downstream included: the paper's virtual channel, which "has
+// its own buffer queue and control signals" (Sect. 2, after Dally and
+// Seitz), serves one message at a time. The paper's analysis of the lower
+// network reads the same way: a short message is blocked by a long one
+// there only when C_2 holds a cycle of short messages and "all the
+// corresponding virtual channels in C_1 must be occupied by long
+// messages", so a short message that took C_1 does not queue behind a
+// long one inside its buffer.
+//
+// This router reallocates an output VC once the previous message's tail
+// has been sent (Router, package doc), which lets a VC buffer hold the end
+// of one message and the start of the next. HARFree chooses, for the
+// routings here, which channels instead are free only when empty
+// downstream, that is, with all their credits back (the upstream router's
+// only view of the buffer; it lags the buffer by the credit latency):
+//
+//   - tail-sent (the default, the behaviour before the option existed):
+//     only C_2, which Duato's condition needs (see Deadlock freedom);
+//   - upper-empty: the upper network's VCs too, the least the paper's
+//     guarantee needs: an upper buffer then holds one message at a time,
+//     so no short message ever queues behind a long one there. The
+//     connection channels keep the tail rule: each carries one class, so
+//     no short message can queue behind a long one in them;
+//   - all-empty: every router-to-router VC of both networks and both
+//     connection channels, the paper's "free" read alike in steps 1, 3
+//     and 5.
+//
+// har-dor follows the same rule: the paper's DOR router "has two levels of
+// virtual networks" and "the models of DOR and Hybrid-HAR are similar to
+// each other", so its channels are free under the same condition (upper-
+// empty: its upper half; all-empty: both halves and the connection
+// channels). The node's sink channels keep the tail rule under every
+// choice: each carries one class and the NI takes a flit every cycle, so
+// a message never queues there behind another.
+//
+// The deadlock check is unchanged by the choice: the channel dependency
+// graph depends on what the routing offers, not on when a channel counts
+// as free, and allocating a channel only when empty removes states (two
+// messages in one buffer) without adding any; Duato's condition asks the
+// adaptive channels that packets holding escape channels wait on (C_2) to
+// be atomic, which they are under every choice, and allows any escape
+// channel to be. The upper network never waits on the lower one (a
+// message in the lower network stays there), so making its VCs atomic
+// adds no dependency, and an upper message that finds every upper VC
+// taken still has its connection channel, freed when the message ahead
+// of it drains into the deadlock-free lower network. TestHybridHARCheck
+// runs the check under each choice.
+
+// HARFree is when the routers of hybrid-har and har-dor count a channel
+// free for a new message (router.har.free; see har.go).
+type HARFree uint8
+
+const (
+	// HARTailSent: once the previous message's tail has been sent on (C2
+	// only when empty downstream, for Duato's condition). The default.
+	HARTailSent HARFree = iota
+	// HARUpperEmpty: the upper network's VCs (and C2) only when empty
+	// downstream.
+	HARUpperEmpty
+	// HARAllEmpty: every router-to-router VC and both connection channels
+	// only when empty downstream.
+	HARAllEmpty
+)
+
+var harFreeNames = [...]string{"tail-sent", "upper-empty", "all-empty"}
+
+func (f HARFree) String() string {
+	if int(f) < len(harFreeNames) {
+		return harFreeNames[f]
+	}
+	return fmt.Sprintf("HARFree(%d)", f)
+}
+
+// HARFreeNames lists the choices of router.har.free, the default first.
+func HARFreeNames() []string { return harFreeNames[:] }
+
+// ParseHARFree reads a choice of router.har.free.
+func ParseHARFree(s string) (HARFree, error) {
+	for i, n := range harFreeNames {
+		if s == n {
+			return HARFree(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown free rule %q (allowed: %s)", s, strings.Join(harFreeNames[:], ", "))
+}
 
 // harLoops are the loopback ports of the Hybrid-HAR routings: the
 // connection channels for short and long messages.
@@ -95,6 +200,7 @@ type har struct {
 	ccVC    uint64    // the VC of the connection channels
 	cc      [2]int    // connection channel ports by class: CCS, CCL
 	dorBoth bool      // har-dor: dimension order in both networks, no C2
+	free    HARFree   // which channels are free only when empty downstream
 	// Variants for tests of the deadlock check; never registered.
 	longOnC2       bool // long messages may use C2 too (Duato's DAR)
 	adaptiveEscape bool // C1 minimal fully adaptive (unsafe)
@@ -249,8 +355,31 @@ func (h *har) Escape(r, _ int, f *link.Flit, c *Candidates) {
 // EscapeVCs is C1 (which the connection channels carry).
 func (h *har) EscapeVCs() uint64 { return h.c1[0] | h.c1[1] }
 
-// AtomicVCs is C2: packets holding C1 may wait on it.
-func (h *har) AtomicVCs() uint64 { return h.c2 }
+// AtomicVCs is the set of VCs a router-to-router port allocates only when
+// empty downstream: C2 (packets holding C1 may wait on it), and by
+// router.har.free the upper network's VCs or every VC.
+func (h *har) AtomicVCs() uint64 {
+	switch h.free {
+	case HARUpperEmpty:
+		return h.c2 | h.upper
+	case HARAllEmpty:
+		return h.c2 | h.upper | h.lower
+	}
+	return h.c2
+}
+
+// AtomicVCsAt is AtomicVCs on the router-to-router ports, the connection
+// channels' VC on the loopback ports under all-empty, and nothing on the
+// sink channels.
+func (h *har) AtomicVCsAt(p int) uint64 {
+	switch {
+	case p < link.PortLocal:
+		return h.AtomicVCs()
+	case (p == h.cc[0] || p == h.cc[1]) && h.free == HARAllEmpty:
+		return h.ccVC
+	}
+	return 0
+}
 
 func (h *har) duatoChecked() {}
 

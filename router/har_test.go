@@ -43,7 +43,9 @@ func harChecked(routing string, vcs int) Config {
 }
 
 // TestHybridHARCheck: Duato's extended check accepts hybrid-har (both
-// classes, mesh and torus) and har-dor, and the variant that lets long
+// classes, mesh and torus) and har-dor under every router.har.free rule
+// (which changes when a channel is free, not what the routing offers),
+// and the variant that lets long
 // messages use C2 as well (the original DAR); it rejects, with a printed
 // cycle, a lower network that routes adaptively on C1, and under wormhole a
 // C2 that is not allocated atomically.
@@ -63,8 +65,12 @@ func TestHybridHARCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Check(ctx, g, harConfig(c.name, c.vcs)); err != nil {
-			t.Errorf("%s on %s, %d VCs: %v", c.name, g, c.vcs, err)
+		for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
+			cfg := harConfig(c.name, c.vcs)
+			cfg.HARFree = free
+			if _, err := Check(ctx, g, cfg); err != nil {
+				t.Errorf("%s on %s, %d VCs, free %s: %v", c.name, g, c.vcs, free, err)
+			}
 		}
 		h := rf.(*har)
 		h.longOnC2 = true
@@ -87,6 +93,19 @@ func TestHybridHARCheck(t *testing.T) {
 	}
 	if err := checkDeadlockFree(ctx, g, &nonAtomic{h}, 4, false); err != nil {
 		t.Fatalf("C2 not atomic under virtual cut-through: %v", err)
+	}
+	// The free rule is Hybrid-HAR's: another routing, or a rule that does
+	// not exist, is refused.
+	dg, _ := link.NewMesh(4, 1)
+	for _, cfg := range []Config{{Routing: "dor", VCs: 2, BufferFlits: 4, Switching: Wormhole, LinkLatencyCycles: 1, CreditLatencyCycles: 1, HARFree: HARUpperEmpty},
+		func() Config { c := harConfig("hybrid-har", 4); c.HARFree = HARAllEmpty + 1; return c }()} {
+		topo := link.Topology(dg)
+		if cfg.Routing != "dor" {
+			topo = g
+		}
+		if _, err := Check(ctx, topo, cfg); err == nil || !strings.Contains(err.Error(), "hybrid-har or har-dor only") {
+			t.Errorf("routing %s with free rule %s: got %v", cfg.Routing, cfg.HARFree, err)
+		}
 	}
 	// A routing that forgets C1 for short messages in the lower network has
 	// an escape sub-function offering what the routing does not.
@@ -121,36 +140,57 @@ func TestHybridHARSteps(t *testing.T) {
 	for i := range srcs {
 		srcs[i] = &oneShot{dst: -1}
 	}
-	n := build(t, g, harConfig("hybrid-har", 4), srcs, nil)
+	nets := map[HARFree]*Network{}
+	for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
+		cfg := harConfig("hybrid-har", 4)
+		cfg.HARFree = free
+		nets[free] = build(t, g, cfg, srcs, nil)
+	}
 	r := g.Router(1, 1)
-	rt := n.Routers[r]
 	E, Nn := link.PortXPlus, link.PortYPlus
 	ccs, ccl := g.LoopPort(0), g.LoopPort(1)
+	_, sink := g.NodePort(r) // the short messages' sink channel
 	type vc struct{ port, v int }
 	cases := []struct {
 		name  string
+		free  HARFree
 		class uint8
 		inVC  uint8 // the VC the head arrived on: 0 upper, 2 C1, 3 C2
 		busy  []vc  // output VCs held by other packets
 		dry   []vc  // output VCs free but with fewer credits than the buffer
 		want  []vc  // the allowed answers; none: the message blocks
 	}{
-		{"1: a free upper VC first", 0, 0, nil, nil, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}},
-		{"1: long too", 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}}, nil, []vc{{Nn, 1}}},
-		{"3.1: short moves down by CCS", 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, nil, []vc{{ccs, 2}}},
-		{"3.2: long moves down by CCL", 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, nil, []vc{{ccl, 2}}},
-		{"4: short blocks when CCS is held, CCL free", 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}, {ccs, 2}}, nil, nil},
-		{"4: the lower network is not the upper's", 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}, {ccs, 2}, {ccl, 2}}, nil, nil},
-		{"5.1: short takes C2 first", 0, 2, nil, nil, []vc{{E, 3}, {Nn, 3}}},
-		{"5.1: C2 adaptive", 0, 3, []vc{{E, 3}}, nil, []vc{{Nn, 3}}},
-		{"5.2: short takes C1 on the DOR port", 0, 3, []vc{{E, 3}, {Nn, 3}}, nil, []vc{{E, 2}}},
-		{"5.2: C2 atomic: a free C2 whose buffer is not empty is not taken", 0, 3, nil, []vc{{E, 3}, {Nn, 3}}, []vc{{E, 2}}},
-		{"5.3: long takes C1 only", 1, 2, nil, nil, []vc{{E, 2}}},
-		{"6: long blocks with C2 free", 1, 2, []vc{{E, 2}}, nil, nil},
-		{"6: lower stays lower with upper VCs free", 0, 2, []vc{{E, 2}, {E, 3}, {Nn, 3}}, nil, nil},
+		{"1: a free upper VC first", HARTailSent, 0, 0, nil, nil, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}},
+		{"1: long too", HARTailSent, 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}}, nil, []vc{{Nn, 1}}},
+		{"3.1: short moves down by CCS", HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, nil, []vc{{ccs, 2}}},
+		{"3.2: long moves down by CCL", HARTailSent, 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, nil, []vc{{ccl, 2}}},
+		{"4: short blocks when CCS is held, CCL free", HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}, {ccs, 2}}, nil, nil},
+		{"4: the lower network is not the upper's", HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}, {ccs, 2}, {ccl, 2}}, nil, nil},
+		{"5.1: short takes C2 first", HARTailSent, 0, 2, nil, nil, []vc{{E, 3}, {Nn, 3}}},
+		{"5.1: C2 adaptive", HARTailSent, 0, 3, []vc{{E, 3}}, nil, []vc{{Nn, 3}}},
+		{"5.2: short takes C1 on the DOR port", HARTailSent, 0, 3, []vc{{E, 3}, {Nn, 3}}, nil, []vc{{E, 2}}},
+		{"5.2: C2 atomic: a free C2 whose buffer is not empty is not taken", HARTailSent, 0, 3, nil, []vc{{E, 3}, {Nn, 3}}, []vc{{E, 2}}},
+		{"5.3: long takes C1 only", HARTailSent, 1, 2, nil, nil, []vc{{E, 2}}},
+		{"6: long blocks with C2 free", HARTailSent, 1, 2, []vc{{E, 2}}, nil, nil},
+		{"6: lower stays lower with upper VCs free", HARTailSent, 0, 2, []vc{{E, 2}, {E, 3}, {Nn, 3}}, nil, nil},
+		{"tail-sent: a free upper VC whose buffer is not empty is taken", HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}}, []vc{{Nn, 1}}, []vc{{Nn, 1}}},
+		{"upper-empty: a free upper VC whose buffer is not empty is not taken", HARUpperEmpty, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}}, []vc{{Nn, 1}}, []vc{{ccs, 2}}},
+		{"upper-empty: an empty one is", HARUpperEmpty, 1, 0, []vc{{E, 0}, {Nn, 0}}, []vc{{E, 1}}, []vc{{Nn, 1}}},
+		{"upper-empty: CCS whose buffer is not empty is taken", HARUpperEmpty, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, []vc{{ccs, 2}}, []vc{{ccs, 2}}},
+		{"upper-empty: C1 whose buffer is not empty is taken", HARUpperEmpty, 0, 3, []vc{{E, 3}, {Nn, 3}}, []vc{{E, 2}}, []vc{{E, 2}}},
+		{"all-empty: CCS whose buffer is not empty is not taken", HARAllEmpty, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, []vc{{ccs, 2}}, nil},
+		{"all-empty: CCL empty is", HARAllEmpty, 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, []vc{{ccs, 2}}, []vc{{ccl, 2}}},
+		{"all-empty: C1 whose buffer is not empty is not taken", HARAllEmpty, 0, 3, []vc{{E, 3}, {Nn, 3}}, []vc{{E, 2}}, nil},
+		{"all-empty: the sink channel keeps the tail rule", HARAllEmpty, 0, 0, nil, []vc{{sink, 0}}, []vc{{sink, 0}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			n := nets[c.free]
+			rt := n.Routers[r]
+			dst := int32(g.Router(3, 3))
+			if c.want != nil && c.want[0].port == sink {
+				dst = int32(r) // the message is at its destination's router
+			}
 			for o := range rt.outs {
 				if rt.port[o/4].out >= 0 {
 					rt.outs[o].owner, rt.outs[o].credits = -1, 8
@@ -163,7 +203,7 @@ func TestHybridHARSteps(t *testing.T) {
 				rt.outs[d.port*4+d.v].credits = 5
 			}
 			for trial := 0; trial < 8; trial++ { // every tie-break rotation
-				f := link.Flit{Dst: int32(g.Router(3, 3)), VC: c.inVC, Class: c.class, Size: 32}
+				f := link.Flit{Dst: dst, VC: c.inVC, Class: c.class, Size: 32}
 				var cand Candidates
 				n.Routing.Route(r, link.PortXMinus, &f, &cand)
 				o, op, ov := rt.selectVC(&cand, 1)
@@ -324,7 +364,9 @@ func TestHybridHARShortNeverBehindLong(t *testing.T) {
 // offered load of 1.0 flit/node/cycle (far past saturation) under uniform,
 // transpose and centre reflection, on an 8x8 mesh, keeps moving: flits
 // are delivered in every window of 2,000 cycles, the invariants hold, and
-// the watchdog-like check (no flit moved for 1,000 cycles) never fires.
+// the watchdog-like check (no flit moved for 1,000 cycles) never fires;
+// the router.har.free rules other than the default at 50% long (every mix
+// with -har.long).
 // The 16x16 mesh for 100,000 cycles: go test ./router -run NoDeadlock -har.long.
 func TestHybridHARNoDeadlock(t *testing.T) {
 	k, cycles := 8, clock.Cycle(8000)
@@ -335,19 +377,24 @@ func TestHybridHARNoDeadlock(t *testing.T) {
 	}
 	for _, routing := range []string{"hybrid-har", "har-dor"} {
 		for _, pattern := range []string{"uniform", "transpose", "centre-reflection"} {
-			for _, longPct := range []float64{0, 25, 50, 75, 100} {
-				t.Run(fmt.Sprintf("%s/%s/%g", routing, pattern, longPct), func(t *testing.T) {
-					if testing.Short() && k == 8 && longPct != 50 {
-						t.Skip("short: one mix")
+			for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
+				for _, longPct := range []float64{0, 25, 50, 75, 100} {
+					if free != HARTailSent && !*harLong && longPct != 50 {
+						continue // the other rules at one mix, but the long soak
 					}
-					noDeadlock(t, k, routing, pattern, longPct, cycles)
-				})
+					t.Run(fmt.Sprintf("%s/%s/%s/%g", routing, pattern, free, longPct), func(t *testing.T) {
+						if testing.Short() && k == 8 && longPct != 50 {
+							t.Skip("short: one mix")
+						}
+						noDeadlock(t, k, routing, pattern, free, longPct, cycles)
+					})
+				}
 			}
 		}
 	}
 }
 
-func noDeadlock(t *testing.T, k int, routing, pattern string, longPct float64, cycles clock.Cycle) {
+func noDeadlock(t *testing.T, k int, routing, pattern string, free HARFree, longPct float64, cycles clock.Cycle) {
 	g := harTopo(t, k, false, routing)
 	N := g.Nodes()
 	dest := func(src int, rng *rand.Rand) int {
@@ -368,7 +415,9 @@ func noDeadlock(t *testing.T, k int, routing, pattern string, longPct float64, c
 	for i := range srcs {
 		srcs[i] = &harSource{node: i, nodes: N, p: 1 / mean, pLong: pLong, rng: rand.New(rand.NewPCG(5, uint64(i))), dest: dest}
 	}
-	n := build(t, g, harConfig(routing, 4), srcs, nil)
+	cfg := harConfig(routing, 4)
+	cfg.HARFree = free
+	n := build(t, g, cfg, srcs, nil)
 	acts, units := n.Actors()
 	var checkErr error
 	var lastDelivered uint64
@@ -402,4 +451,4 @@ func noDeadlock(t *testing.T, k int, routing, pattern string, longPct float64, c
 	t.Logf("%d packets delivered in %d cycles", n.Totals().PacketsDelivered, cycles)
 }
 
-var harLong = flag.Bool("har.long", false, "run the Hybrid-HAR deadlock soak on the paper's 16x16 mesh for 100,000 cycles")
+var harLong = flag.Bool("har.long", false, "run the Hybrid-HAR deadlock soak and the short-behind-long count (TestShortBehindLong) on the paper's 16x16 mesh for 100,000 cycles")

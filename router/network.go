@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/icnsim/icnsim/actor"
@@ -56,6 +57,10 @@ type Config struct {
 	AllowDeadlock bool
 	// Selection is the selection function (the default, or FSIN's).
 	Selection Selection
+	// HARFree is when the routers of hybrid-har and har-dor count a
+	// channel free for a new message (see har.go); the zero value,
+	// HARTailSent, is the behaviour of every other routing.
+	HARFree HARFree
 }
 
 // DeadlockError is a configuration whose channel dependency graph has a cycle.
@@ -202,6 +207,11 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 	if err := checkSelection(cfg.Selection, cfg.Routing); err != nil {
 		return nil, err
 	}
+	if h, ok := rf.(*har); ok && cfg.HARFree <= HARAllEmpty {
+		h.free = cfg.HARFree
+	} else if cfg.HARFree != HARTailSent {
+		return nil, fmt.Errorf("har free rule %s: allowed %s, with routing hybrid-har or har-dor only (routing %q)", cfg.HARFree, strings.Join(HARFreeNames(), ", "), cfg.Routing)
+	}
 	_, atomic := rf.(atomicAllocator)
 	if _, ok := rf.(Escaper); ok && cfg.Switching == Wormhole && !atomic {
 		// A VC is reallocated when the previous packet's tail has left, so
@@ -278,7 +288,14 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	sh := &routerShared{topo: t, rf: rf, upd: upd, depth: int32(B), pkCap: int32(pkCap), delay: uint32(cfg.RoutingDelayCycles),
 		vct: cfg.Switching == VirtualCutThrough, leastOccupied: cfg.Selection == SelectLeastOccupied}
 	if a, ok := rf.(atomicAllocator); ok {
-		sh.atomic = a.AtomicVCs()
+		P := 0
+		for r := 0; r < nr; r++ {
+			P = max(P, t.Ports(r))
+		}
+		sh.atomicAt = make([]uint64, P)
+		for p := range sh.atomicAt {
+			sh.atomicAt[p] = a.AtomicVCsAt(p)
+		}
 		sh.secondRound = cfg.Switching == Wormhole
 	}
 	if body == 1 {

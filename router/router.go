@@ -144,11 +144,12 @@ type routerShared struct {
 	pkCap int32        // most packets behind the front one that a VC can hold
 	delay uint32       // routing delay, cycles
 	vct   bool
-	// atomic is the set of VCs allocated atomically: an output VC in it is
-	// free for a new packet only when the downstream buffer is empty (all
-	// its credits back), as Duato's theory needs of adaptive channels
-	// under wormhole (atomicAllocator); 0 for most routing functions.
-	atomic uint64
+	// atomicAt[p] is the set of VCs allocated atomically at output port p:
+	// an output VC in it is free for a new packet only when the downstream
+	// buffer is empty (all its credits back), as Duato's theory needs of
+	// adaptive channels under wormhole, and as Hybrid-HAR's router.har.free
+	// chooses (atomicAllocator); nil for most routing functions.
+	atomicAt []uint64
 	// secondRound lets heads that lost a VC arbitration ask again in the
 	// same cycle (Hybrid-HAR's step 1: a free upper VC is taken when there
 	// is one; wormhole only).
@@ -677,13 +678,17 @@ func (r *Router) selectVC(s *Candidates, need int32) (best int32, bestPort, best
 	V := int(r.vcs)
 	best, bestCred := int32(-1), int32(-1)
 	bestRank := uint32(0)
-	atomic, depth := r.sh.atomic, r.sh.depth
+	atomicAt, depth := r.sh.atomicAt, r.sh.depth
 	for g := 0; g < int(s.N); g++ {
 		if best >= 0 && s.Level[g] != s.Level[g-1] {
 			break // a free VC at a more preferred level
 		}
 		for pm := s.G[g].Ports; pm != 0; pm &= pm - 1 {
 			p := bits.TrailingZeros64(pm)
+			var atomic uint64
+			if atomicAt != nil {
+				atomic = atomicAt[p]
+			}
 			for vm := s.G[g].VCs; vm != 0; vm &= vm - 1 {
 				v := bits.TrailingZeros64(vm)
 				o := int32(p*V + v)

@@ -95,10 +95,17 @@ type ClassRouter interface {
 	Classes() int
 }
 
-// atomicAllocator is implemented by routing functions some of whose VCs
-// must be allocated atomically (Router.sh.atomic): AtomicVCs is that set.
+// atomicAllocator is implemented by routing functions some of whose output
+// VCs are allocated atomically: free for a new packet only when the
+// downstream buffer is empty (routerShared.atomicAt).
 type atomicAllocator interface {
+	// AtomicVCs is that set of VCs on the router-to-router ports, where
+	// checkDuato asks for it.
 	AtomicVCs() uint64
+	// AtomicVCsAt is the set on output port p of every router (port
+	// numbers mean the same on every router of the topologies that have
+	// such routings).
+	AtomicVCsAt(p int) uint64
 }
 
 // Routings returns the registry of routing functions by name.

@@ -108,7 +108,8 @@ func (r *Router) selectLeastOccupied(s *Candidates, need int32) (best int32, bes
 	if r.selRR++; r.selRR == uint32(len(r.outs)) {
 		r.selRR = 0
 	}
-	if r.outs[best].owner >= 0 || bestCred < need || (r.sh.atomic>>(bestV&63)&1 != 0 && bestCred != r.sh.depth) {
+	atomic := r.sh.atomicAt != nil && r.sh.atomicAt[bestPort]>>(bestV&63)&1 != 0
+	if r.outs[best].owner >= 0 || bestCred < need || (atomic && bestCred != r.sh.depth) {
 		return -1, 0, 0
 	}
 	return best, bestPort, bestV

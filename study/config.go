@@ -135,6 +135,8 @@ type Router struct {
 	Selection string `toml:"selection"`
 	// RECN configures router.queues = "recn".
 	RECN RECN `toml:"recn"`
+	// HAR configures router.routing = "hybrid-har" and "har-dor".
+	HAR HAR `toml:"har"`
 }
 
 // RECN is the [router.recn] table: RECN's set-aside queues and thresholds
@@ -272,7 +274,8 @@ func Default() Config {
 		Seed:    1,
 		Network: Network{Topology: "torus", K: 32, Levels: 3, Concentration: 1, NodeChannels: 1},
 		Router: Router{Kind: "vc", Queues: "1q", PortMemoryBytes: 128 << 10, FlitBytes: 8, LinkGbps: 8,
-			RECN: RECN{SAQs: 8, DetectFraction: 0.01, XoffFraction: 0.01, XonFraction: 0.005, IdleCycles: 1024, ControlLanes: "shared"}, Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
+			RECN: RECN{SAQs: 8, DetectFraction: 0.01, XoffFraction: 0.01, XonFraction: 0.005, IdleCycles: 1024, ControlLanes: "shared"},
+			HAR:  HAR{Free: "tail-sent"}, Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, Selection: "free-most-credits"},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8, Self: "loopback",
 			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
@@ -629,6 +632,7 @@ func (c *Config) Validate() []error {
 	if !ioqKind { // validateIOQ checks the switch's routing and topology
 		c.validateVC(add)
 	}
+	c.validateHAR(add)
 	if r.RoutingDelayCycles < 0 || r.RoutingDelayCycles > 1000 {
 		add("router.routing_delay_cycles", r.RoutingDelayCycles, "allowed: 0..1000")
 	}
@@ -994,7 +998,7 @@ func (c *Config) RouterConfig() router.Config {
 	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
-		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel}
+		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, HARFree: c.harFree()}
 }
 
 // TrafficConfig is the traffic package's view of the configuration. With

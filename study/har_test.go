@@ -2,6 +2,7 @@ package study
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
@@ -24,11 +25,18 @@ func harConfig(routing string, longPercent, load float64) Config {
 
 // TestHybridHARDeterminism: under heavy load (past saturation) with both
 // classes, every executor and worker count gives the same digest, and
-// both classes are measured.
+// both classes are measured; for
+// hybrid-har also with router.har.free = all-empty (atomic VCs on every
+// port kind: router-to-router and the connection channels).
 func TestHybridHARDeterminism(t *testing.T) {
-	for _, routing := range []string{"hybrid-har", "har-dor"} {
-		t.Run(routing, func(t *testing.T) {
-			c := harConfig(routing, 50, 0.8)
+	for _, tc := range []struct{ routing, free string }{{"hybrid-har", ""}, {"har-dor", ""}, {"hybrid-har", "all-empty"}} {
+		name := tc.routing
+		if tc.free != "" {
+			name += "/" + tc.free
+		}
+		t.Run(name, func(t *testing.T) {
+			c := harConfig(tc.routing, 50, 0.8)
+			c.Router.HAR.Free = tc.free
 			if raceEnabled {
 				// Five runs each: shorter under the race detector.
 				c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 500, 1500, 1000
@@ -139,5 +147,54 @@ func TestBisection(t *testing.T) {
 	}
 	if math.Abs(rel-0.5) > 0.03 {
 		t.Errorf("relative throughput %g at an offered half of twice the bisection bandwidth, below saturation", rel)
+	}
+}
+
+// TestHARFreeKey: router.har.free reaches the router (the Go zero value
+// and "tail-sent" are the same run, upper-empty another), and bad values
+// are refused with the key named.
+func TestHARFreeKey(t *testing.T) {
+	for _, tc := range []struct {
+		routing, free string
+		want          []string // substrings of the error; nil: valid
+	}{
+		{"hybrid-har", "", nil},
+		{"hybrid-har", "tail-sent", nil},
+		{"hybrid-har", "upper-empty", nil},
+		{"har-dor", "all-empty", nil},
+		{"dor", "tail-sent", nil},
+		{"hybrid-har", "empty", []string{`router.har.free = "empty"`, "tail-sent, upper-empty, all-empty"}},
+		{"dor", "upper-empty", []string{`router.har.free = "upper-empty"`, "hybrid-har", "har-dor"}},
+	} {
+		c := harConfig(tc.routing, 50, 0.3)
+		c.Router.HAR.Free = tc.free
+		if tc.routing == "dor" {
+			c.Router.VCs = 2
+		}
+		var msgs []string
+		for _, err := range c.Validate() {
+			msgs = append(msgs, err.Error())
+		}
+		got := strings.Join(msgs, "; ")
+		switch {
+		case tc.want == nil && got != "":
+			t.Errorf("%s, free %q: %s", tc.routing, tc.free, got)
+		case tc.want != nil:
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%s, free %q: error %q lacks %q", tc.routing, tc.free, got, w)
+				}
+			}
+		}
+	}
+	run := func(free string) string {
+		c := harConfig("hybrid-har", 50, 0.4)
+		c.Router.HAR.Free = free
+		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 500, 1500, 1000
+		return mustRun(t, c, Options{Exec: actor.Serial}).Digest()
+	}
+	zero, tail, upper := run(""), run("tail-sent"), run("upper-empty")
+	if zero != tail || tail == upper {
+		t.Fatalf("digests: zero value %s, tail-sent %s, upper-empty %s: want the first two equal and the third different", zero, tail, upper)
 	}
 }

@@ -82,6 +82,8 @@ var Configs = []Config{
 	{"recn on a torus", "[network]\ntopology = \"torus\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\nallow_deadlock = true\n", []string{"router.queues = \"recn\"", "mesh"}},
 	{"recn on a 128x128 mesh", "[network]\ntopology = \"mesh\"\nk = 128\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n", []string{"network.k = 128", "<= 127"}},
 	{"zero link rate", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nlink_gbps = 0.0\n", []string{"router.link_gbps = 0", "> 0"}},
+	{"unknown har free rule", "[network]\ntopology = \"mesh\"\nk = 4\nnode_channels = 2\n[router]\nrouting = \"hybrid-har\"\nvcs = 4\nswitching = \"wormhole\"\n[router.har]\nfree = \"empty\"\n", []string{":10:", "router.har.free = \"empty\"", "tail-sent, upper-empty, all-empty"}},
+	{"har free rule without har", "[router.har]\nfree = \"upper-empty\"\n", []string{":2:", "router.har.free = \"upper-empty\"", "hybrid-har", "har-dor"}},
 	{"hotspot source fraction", "[traffic]\nhotspot_source_fraction = 1.5\n", []string{"traffic.hotspot_source_fraction = 1.5", "0..1"}},
 	{"bad phase pattern", "[traffic]\nphase_cycle = 100\nphase_pattern = \"nope\"\n", []string{"traffic.phase_pattern = \"nope\""}},
 	{"unknown injection gate", "[policy]\ninjection = \"entropy\"\n", []string{":2:", "policy.injection = \"entropy\"", "none"}},
