@@ -71,7 +71,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 	P, N := 4+g.C, g.Nodes()
 	Q := cfg.memQueues(P, N)
 	sh := &shared{topo: g, k: g.K, c: g.C, org: cfg.Org,
-		queueCap: int32(cfg.QueueFlits(P, N)), memFlits: int32(cfg.PortMemoryFlits), delay: uint32(cfg.RoutingDelayCycles),
+		queueCap: int32(cfg.QueueFlits(P, N)), memFlits: int32(cfg.PortMemoryFlits), minFlits: int32(max(cfg.MinPacketFlits, 1)), delay: uint32(cfg.RoutingDelayCycles),
 		wrap: g.Wrap, perQueueC: cfg.Org == VOQSw || cfg.Org == VOQNet,
 		recn: cfg.RECN, mesh: recn.Mesh{K: g.K, C: g.C}, dedicated: cfg.DedicatedControl}
 	n := &Network{Topo: g, Cfg: cfg, sh: sh}
@@ -146,6 +146,9 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 				work: make([]routed, 0, 16)}
 			for p := range s.rc.pend {
 				s.rc.pend[p].msgs = make([]recn.Msg, 0, 8)
+				if cfg.RECN.Scope == recn.Feeders && s.links[p].toSwitch {
+					s.links[p].held = &s.rc.egr[p].Port
+				}
 			}
 		}
 		n.Switches[r] = s
@@ -168,6 +171,9 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 			rp := newRECNPort(sh, &a.inj, P, r)
 			a.rp = &rp
 			a.rp.Init(&sh.recn, recn.Egress, -1, 0, make([]recn.Line, cfg.RECN.SAQs), &a.rp.q)
+			if cfg.RECN.Scope == recn.Feeders {
+				a.link.held = &a.rp.Port
+			}
 		}
 		n.Adapters[i] = a
 	}
@@ -288,6 +294,7 @@ func (n *Network) Totals() router.Totals {
 		t.FlitsInjected += a.FlitsInjected
 		t.FlitsDelivered += a.FlitsDelivered
 		t.SourceQueued += uint64(a.Queued())
+		t.InjectionMemory += uint64(a.Waiting())
 	}
 	for _, s := range n.Switches {
 		for p := range s.ing {

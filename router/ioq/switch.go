@@ -15,6 +15,7 @@ type shared struct {
 	org       Org
 	queueCap  int32 // flits per queue (the memory under 1q)
 	memFlits  int32
+	minFlits  int32 // the smallest packet the traffic sends (at least 1)
 	delay     uint32
 	wrap      bool
 	perQueueC bool // credits per queue (VOQ) rather than per port
@@ -78,6 +79,10 @@ type outLink struct {
 	cur      int32   // descriptor being sent, -1 for none
 	curQ     int32   // its queue
 	toSwitch bool
+	// held is the RECN state of the memory the link sends from when its
+	// SAQs' Xoff stops every feeder (Feeders scope): the points full at the
+	// far end, whose packets do not start. nil otherwise.
+	held *recn.Port
 	// After a send: the queue the flit left and, when that flit ended an
 	// in-order marker packet (RECN), its descriptor, else -1.
 	lastQ, poppedMarker int32
@@ -120,6 +125,9 @@ func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh 
 				p := &pl.p[m.q[i].head]
 				if p.have == 0 || m.mute>>(i&63)&1 != 0 {
 					continue
+				}
+				if l.held != nil && len(l.held.Held) > 0 && l.held.Holds(sh.mesh, next, p.hdr.Dst) {
+					continue // its route passes a full SAQ at the far end (RECN, Feeders scope)
 				}
 				c := l.credit(sh.queueAt(next, p.hdr.Dst))
 				if *c < int32(p.hdr.Size) {
@@ -257,6 +265,9 @@ func (s *Switch) arrive(now clock.Cycle, p int, f *link.Flit) {
 	pk.have++
 	q := int(s.recvQ[p])
 	m.arrive(now, q)
+	if s.rc != nil && q >= len(s.ing) {
+		s.rc.ing[p].saw(q)
+	}
 	if m.q[q].flits > s.sh.queueCap || m.used > s.sh.memFlits {
 		panic(fmt.Sprintf("%s at cycle %d: %s ingress overflows (queue %d holds %d flits, memory %d)", s.Name(), now, s.sh.topo.PortName(int(s.id), p), q, m.q[q].flits, m.used))
 	}
@@ -436,7 +447,16 @@ func (s *Switch) tryGrant(now clock.Cycle, p, i, o int) bool {
 	e := &s.egr[o]
 	q := s.sh.queueAt(int(s.next[o]), pk.hdr.Dst)
 	if s.rc != nil {
-		q, _ = s.sh.recnQueue(&s.rc.egr[o], int(s.next[o]), pk.hdr.Dst, 0)
+		var line int
+		q, line = s.sh.recnQueue(&s.rc.egr[o], int(s.next[o]), pk.hdr.Dst, 0)
+		if e.full>>q&1 != 0 {
+			// A full SAQ (Feeders scope) takes nothing more; the input is
+			// told to set the point's packets aside if it does not yet.
+			if s.rc.egr[o].Holding(line, p) {
+				s.after(now, true, o)
+			}
+			return false
+		}
 	}
 	size := int32(pk.hdr.Size)
 	if e.reserved+size > s.sh.memFlits || e.q[q].reserved+size > s.sh.queueCap {
@@ -472,6 +492,9 @@ func (s *Switch) cross(now clock.Cycle, p int) {
 	dst := &s.pl.p[x.dst]
 	dst.have++
 	s.egr[x.out].arrive(now, int(x.dstQ))
+	if s.rc != nil && x.dstQ >= int32(len(s.ing)) {
+		s.rc.egr[x.out].saw(int(x.dstQ))
+	}
 	s.FlitHops++
 	if src.sent == src.hdr.Size {
 		marker := int32(-1)
