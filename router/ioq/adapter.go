@@ -173,7 +173,7 @@ func (a *Adapter) startTransfer(now clock.Cycle) {
 			if a.inj.reserved+size > a.sh.memFlits || a.inj.q[iq].reserved+size > a.sh.queueCap {
 				continue
 			}
-			if line >= 0 && a.inj.full>>iq&1 != 0 { // a full SAQ (Feeders scope) takes nothing more
+			if line >= 0 && a.rp.full>>iq&1 != 0 { // a full SAQ (Feeders scope) takes nothing more
 				continue
 			}
 			m.pop(&a.admPool, dst)

@@ -76,7 +76,6 @@ type memory struct {
 	q        []queue
 	nonEmpty []uint64 // bit i: queue i holds a packet
 	mute     uint64   // bit i: queue i may not send (RECN's blocked and stopped SAQs)
-	full     uint64   // bit i: queue i may not receive (RECN's full SAQs, Feeders scope)
 	rr       int32    // the queue after the last one served
 	used     int32    // flits present
 	reserved int32    // flits of the packets it holds, arrived or not

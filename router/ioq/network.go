@@ -71,7 +71,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 	P, N := 4+g.C, g.Nodes()
 	Q := cfg.memQueues(P, N)
 	sh := &shared{topo: g, k: g.K, c: g.C, org: cfg.Org,
-		queueCap: int32(cfg.QueueFlits(P, N)), memFlits: int32(cfg.PortMemoryFlits), minFlits: int32(max(cfg.MinPacketFlits, 1)), delay: uint32(cfg.RoutingDelayCycles),
+		queueCap: int32(cfg.QueueFlits(P, N)), memFlits: int32(cfg.PortMemoryFlits), delay: uint32(cfg.RoutingDelayCycles),
 		wrap: g.Wrap, perQueueC: cfg.Org == VOQSw || cfg.Org == VOQNet,
 		recn: cfg.RECN, mesh: recn.Mesh{K: g.K, C: g.C}, dedicated: cfg.DedicatedControl}
 	n := &Network{Topo: g, Cfg: cfg, sh: sh}

@@ -55,6 +55,9 @@ type recnPort struct {
 	from    int32 // this switch (ingress), the next one (egress), the attached one (adapter)
 	marks   []marker
 	pending []int32 // per line: marker packets not yet left
+	// full is the set of its queues that may not receive (the full SAQs,
+	// Feeders scope), as muted() is of those that may not send.
+	full uint64
 	// peakFlits is the most flits any of its SAQs has held at once since
 	// the network was built; swapFlits the most a detection queue held
 	// when it was swapped into a new SAQ (ingress).
@@ -203,7 +206,7 @@ func (s *Switch) after(now clock.Cycle, egress bool, p int) {
 
 func (s *Switch) collect(egress bool, p int) {
 	r := s.rport(egress, p)
-	r.q.m.mute, r.q.m.full = r.muted(), r.fulls()
+	r.q.m.mute, r.full = r.muted(), r.fulls()
 	for _, m := range r.Out {
 		s.rc.work = append(s.rc.work, routed{m: m, egress: egress, port: uint8(p)})
 	}
@@ -346,8 +349,8 @@ func (r *recnPort) check(name string) error {
 	if r.q.m.mute != r.muted() {
 		return fmt.Errorf("%s: queues muted %b, lines say %b", name, r.q.m.mute, r.muted())
 	}
-	if r.q.m.full != r.fulls() {
-		return fmt.Errorf("%s: queues full %b, lines say %b", name, r.q.m.full, r.fulls())
+	if r.full != r.fulls() {
+		return fmt.Errorf("%s: queues full %b, lines say %b", name, r.full, r.fulls())
 	}
 	return nil
 }
@@ -366,6 +369,9 @@ func (s *Switch) tickRECN(now clock.Cycle) {
 		}
 		if hasF {
 			s.arrive(now, p, f)
+			if q := int(s.recvQ[p]); q >= len(s.ing) { // a flit into a SAQ
+				s.rc.ing[p].saw(q)
+			}
 		}
 		s.recvControl(now, p)
 	}
@@ -373,12 +379,15 @@ func (s *Switch) tickRECN(now clock.Cycle) {
 		s.recnSweep(now)
 	}
 	s.allocate(now)
+	P := int32(len(s.ing))
 	for p := range s.xf {
-		if s.xf[p].src >= 0 {
+		if x := &s.xf[p]; x.src >= 0 {
 			s.cross(now, p)
+			if x.dstQ >= P { // a flit into a SAQ
+				s.rc.egr[x.out].saw(int(x.dstQ))
+			}
 		}
 	}
-	P := int32(len(s.ing))
 	for m := s.conn; m != 0; m &= m - 1 {
 		o := trailing(m)
 		l := &s.links[o]
@@ -449,7 +458,7 @@ func (a *Adapter) recnDeparted(q int, d int32) {
 // go to its switch).
 func (a *Adapter) recnAfter() {
 	a.admBlocked = false // lines or full SAQs may have changed
-	a.inj.mute, a.inj.full = a.rp.muted(), a.rp.fulls()
+	a.inj.mute, a.rp.full = a.rp.muted(), a.rp.fulls()
 	for _, m := range a.rp.Out {
 		a.pend.push(m)
 	}

@@ -15,7 +15,6 @@ type shared struct {
 	org       Org
 	queueCap  int32 // flits per queue (the memory under 1q)
 	memFlits  int32
-	minFlits  int32 // the smallest packet the traffic sends (at least 1)
 	delay     uint32
 	wrap      bool
 	perQueueC bool // credits per queue (VOQ) rather than per port
@@ -265,9 +264,6 @@ func (s *Switch) arrive(now clock.Cycle, p int, f *link.Flit) {
 	pk.have++
 	q := int(s.recvQ[p])
 	m.arrive(now, q)
-	if s.rc != nil && q >= len(s.ing) {
-		s.rc.ing[p].saw(q)
-	}
 	if m.q[q].flits > s.sh.queueCap || m.used > s.sh.memFlits {
 		panic(fmt.Sprintf("%s at cycle %d: %s ingress overflows (queue %d holds %d flits, memory %d)", s.Name(), now, s.sh.topo.PortName(int(s.id), p), q, m.q[q].flits, m.used))
 	}
@@ -449,7 +445,7 @@ func (s *Switch) tryGrant(now clock.Cycle, p, i, o int) bool {
 	if s.rc != nil {
 		var line int
 		q, line = s.sh.recnQueue(&s.rc.egr[o], int(s.next[o]), pk.hdr.Dst, 0)
-		if e.full>>q&1 != 0 {
+		if s.rc.egr[o].full>>q&1 != 0 {
 			// A full SAQ (Feeders scope) takes nothing more; the input is
 			// told to set the point's packets aside if it does not yet.
 			if s.rc.egr[o].Holding(line, p) {
@@ -492,9 +488,6 @@ func (s *Switch) cross(now clock.Cycle, p int) {
 	dst := &s.pl.p[x.dst]
 	dst.have++
 	s.egr[x.out].arrive(now, int(x.dstQ))
-	if s.rc != nil && x.dstQ >= int32(len(s.ing)) {
-		s.rc.egr[x.out].saw(int(x.dstQ))
-	}
 	s.FlitHops++
 	if src.sent == src.hdr.Size {
 		marker := int32(-1)
