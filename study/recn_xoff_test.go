@@ -8,16 +8,16 @@ import (
 	"github.com/icnsim/icnsim/router/ioq"
 )
 
-var recnLong = flag.Bool("recn-long", false, "run RECN's Xoff bound on the paper's configurations #1, #4 and #5 under traffic case #3 at full load for 600,000 cycles (about 15 minutes on 2 cores)")
+var recnLong = flag.Bool("recn-long", false, "run RECN's Xoff bound on the paper's configurations #1, #4 and #5 under traffic case #3 at full load for 600,000 cycles (minutes)")
 
 // TestRECNXoffBound: on the RECN paper's configurations #1 (16x16 mesh),
 // #4 (8x8) and #5 (4x4), traffic case #3 (a quarter of the sources to the
 // hot spot) at full load (load_of_bisection = 1.0), for 600,000 cycles,
-// no SAQ holds more than ioq.XoffBounds under Xoff scope feeders, the
-// watchdog never fires, and the window's relative throughput is printed
-// beside the paper's Xoff scope (children), whose SAQs are printed too.
-// Behind -recn-long (go test ./study -run TestRECNXoffBound -recn-long -v
-// -timeout 60m); router/ioq's TestRECNXoffBound is the fast version.
+// no SAQ holds more than ioq.XoffBounds under Xoff scope feeders, and the
+// watchdog never fires. Behind -recn-long (go test ./study -run
+// TestRECNXoffBound -recn-long -v -timeout 60m); router/ioq's
+// TestRECNXoffBound is the fast version, and studies/mesh-recn-xoff.toml
+// runs the same points under both scopes (peaks and throughput).
 func TestRECNXoffBound(t *testing.T) {
 	if !*recnLong {
 		t.Skip("600,000 cycles on three networks: run with -recn-long")
@@ -26,12 +26,12 @@ func TestRECNXoffBound(t *testing.T) {
 		name    string
 		k, node int
 	}{{"#1", 16, 32}, {"#4", 8, 32}, {"#5", 4, 10}} {
-		for _, scope := range []string{"feeders", "children"} {
+		for _, scope := range []string{"feeders"} {
 			cfg := Default()
 			cfg.Name = "recn-xoff"
 			cfg.Network = Network{Topology: "mesh", K: c.k, Concentration: 1, NodeChannels: 1}
 			cfg.Router.Kind, cfg.Router.Routing, cfg.Router.Queues = "ioq", "dor", "recn"
-			cfg.Router.RECN.XoffScope = scope
+			cfg.Router.RECN.XoffScope, cfg.Router.RECN.IdleCycles = scope, 0 // as mesh-recn-xoff.toml
 			cfg.Traffic.Pattern, cfg.Traffic.Process, cfg.Traffic.HotspotNode = "hotspot-sources", "bernoulli", c.node
 			cfg.Traffic.HotspotSourceFraction, cfg.Traffic.LoadOfBisection = 0.25, 1.0
 			cfg.Measure.WarmupCycles, cfg.Measure.MeasureCycles, cfg.Measure.DrainCycles = 400_000, 200_000, 0
