@@ -119,8 +119,9 @@
 // it before the far end has it: the flits on the link, those sent while
 // the Xoff waits for the reverse link and crosses it, and the rest of a
 // packet started: 2L + W + P - 2 flits for a link of latency L and a wait
-// W. On configuration #1 under case #3 at full load no SAQ held more than
-// 184 flits (bound 186).
+// W. On configurations #1, #4 and #5 under cases #1-#3 at full load for
+// 600,000 cycles no SAQ held more than its bound (184 flits against 163
+// and a bound of 186 under case #3).
 //
 // Deadlock: a held packet waits for a SAQ farther along its own route;
 // that SAQ's packets wait only for room farther along theirs (their
@@ -134,12 +135,20 @@
 // the rate of the congested flows. RECN puts such packets in shared queues
 // by design: before a port has a line for the point, and after, ahead of
 // its in-order pointer (the point's packets already in the standard or
-// detection queue or a nearer point's SAQ). Measured on configuration #1
-// at full load (cycles 100,000-150,000), relative throughput falls from
-// 0.942 to 0.903 under traffic case #1, 0.872 to 0.703 under case #2 and
-// 0.757 to 0.563 under case #3; of the flows stuck behind a held packet,
-// most (by flits) waited in a nearer point's ingress SAQ behind packets
-// that the blocked line for the full point waited for.
+// detection queue or a nearer point's SAQ); sampled on configuration #1
+// under case #3, most of the flits stuck behind a held packet were in a
+// nearer point's ingress SAQ, behind packets that the blocked line for the
+// full point waited for. Under Children the same packets go on into the
+// full SAQ, which grows instead; a SAQ that fills its whole port memory
+// then blocks every flow through that port. Measured at full load over
+// cycles 400,000-600,000 (studies/mesh-recn-xoff.toml), relative
+// throughput Children against Feeders: about equal under uniform traffic
+// (0.919 and 0.915 on configuration #1, 0.880 and 0.910 on #4); under a
+// hot spot on the larger networks Feeders loses 14-21% (#1: 0.857 and
+// 0.734 under case #2, 0.746 and 0.604 under case #3; #2 and #3 alike,
+// #3 less), and on #5 (4x4) it gains (0.668 and 0.817 under case #2,
+// 0.501 and 0.717 under case #3), where Children's SAQs fill the memories
+// of the adapters and egress ports by cycle 330,000.
 //
 // # The limit
 //
