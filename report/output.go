@@ -87,19 +87,44 @@ func WriteCSV(w io.Writer, rs []*Result) error {
 	return cw.Error()
 }
 
-// WriteSeriesCSV writes a run's time series, one row per sample.
+// WriteSeriesCSV writes a run's time series, one row per sample. A run of
+// the input/output-buffered switch (Result.Switch) has no valid_buffer_ratio
+// or mobility_ratio (the switch does not count its buffers per cycle) and
+// adds injection_memory_packets; one with RECN adds its SAQs in use, the
+// flits they hold and those of the fullest; one with SAT its interval and
+// shares of nodes.
 func WriteSeriesCSV(w io.Writer, r *Result) error {
 	cw := csv.NewWriter(w)
-	head := []string{"cycle", "in_flight_packets", "source_queued_packets", "valid_buffer_ratio", "mobility_ratio", "accepted_flits_per_node_cycle"}
+	ioq := r.Switch != nil
+	head := []string{"cycle", "in_flight_packets", "source_queued_packets"}
+	if ioq {
+		head = append(head, "injection_memory_packets")
+	} else {
+		head = append(head, "valid_buffer_ratio", "mobility_ratio")
+	}
+	head = append(head, "accepted_flits_per_node_cycle")
+	saqs := len(r.Series) > 0 && r.Series[0].SAQs != nil
+	if saqs {
+		head = append(head, "saqs_in_use_ingress", "saqs_in_use_egress", "saq_flits", "saq_fullest_flits")
+	}
 	sat := len(r.Series) > 0 && r.Series[0].SAT != nil
 	if sat {
 		head = append(head, "sat_interval_mean_cycles", "sat_waiting_node_share", "sat_starved_node_share")
 	}
 	cw.Write(head)
 	f := FormatFloat
+	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	for _, s := range r.Series {
-		row := []string{strconv.FormatInt(s.Cycle, 10), strconv.FormatUint(s.InFlightPackets, 10),
-			strconv.FormatUint(s.SourceQueuedPackets, 10), f(s.ValidBufferRatio), f(s.MobilityRatio), f(s.AcceptedFlitsPerNodeCycle)}
+		row := []string{strconv.FormatInt(s.Cycle, 10), u(s.InFlightPackets), u(s.SourceQueuedPackets)}
+		if ioq {
+			row = append(row, u(s.InjectionMemoryPackets))
+		} else {
+			row = append(row, f(s.ValidBufferRatio), f(s.MobilityRatio))
+		}
+		row = append(row, f(s.AcceptedFlitsPerNodeCycle))
+		if saqs && s.SAQs != nil {
+			row = append(row, strconv.Itoa(s.SAQs.InUseIngress), strconv.Itoa(s.SAQs.InUseEgress), strconv.FormatInt(s.SAQs.Flits, 10), strconv.Itoa(s.SAQs.FullestFlits))
+		}
 		if sat && s.SAT != nil {
 			row = append(row, f(s.SAT.IntervalMeanCycles), f(s.SAT.WaitingNodeShare), f(s.SAT.StarvedNodeShare))
 		}

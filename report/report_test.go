@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -97,7 +98,7 @@ func TestDigestAndCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
-	if err != nil || len(rows) != 3 || len(rows[0]) != len(CSVHeader(MetricsFor([]*Result{r, &r2}))) || len(MetricsFor([]*Result{r})) != len(Metrics())-27 { // SAT, wire, bisection, class, switch and SAQ metrics are gated off
+	if err != nil || len(rows) != 3 || len(rows[0]) != len(CSVHeader(MetricsFor([]*Result{r, &r2}))) || len(MetricsFor([]*Result{r})) != len(Metrics())-32 { // SAT, wire, bisection, class, switch and SAQ metrics are gated off
 		t.Fatalf("csv: %v rows, err %v", len(rows), err)
 	}
 	for _, h := range rows[0][8:27] {
@@ -281,5 +282,55 @@ func TestLabels(t *testing.T) {
 		if got := Label(c.in); got != c.want {
 			t.Errorf("Label(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestSeriesCSVAndDigestOfSwitchRuns: the time series of a run of the
+// input/output-buffered switch has no buffer ratios (the switch counts no
+// buffers per cycle) but the packets in its adapters' injection memories,
+// and with RECN the SAQ columns; those injection-memory counts stay out
+// of the digest (the digests of such runs predate them), the SAQ columns
+// do not.
+func TestSeriesCSVAndDigestOfSwitchRuns(t *testing.T) {
+	vc := &Result{Scenario: "vc", Series: []Sample{{Cycle: 100, InFlightPackets: 3, ValidBufferRatio: 0.5, MobilityRatio: 0.25}}}
+	ioq := &Result{Scenario: "ioq", Switch: &SwitchInfo{Queues: "recn"},
+		Series: []Sample{{Cycle: 100, InFlightPackets: 3, SourceQueuedPackets: 2, SAQs: &SAQSample{InUseIngress: 4, InUseEgress: 5, Flits: 600, FullestFlits: 170}}}}
+	header := func(r *Result) ([]string, []string) {
+		var buf bytes.Buffer
+		if err := WriteSeriesCSV(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&buf).ReadAll()
+		if err != nil || len(rows) != 2 {
+			t.Fatalf("%s: %d rows, %v", r.Scenario, len(rows), err)
+		}
+		return rows[0], rows[1]
+	}
+	h, row := header(vc)
+	if !slices.Contains(h, "valid_buffer_ratio") || !slices.Contains(h, "mobility_ratio") || slices.Contains(h, "injection_memory_packets") || slices.Contains(h, "saq_flits") {
+		t.Errorf("VC router's series columns %v", h)
+	}
+	if row[slices.Index(h, "valid_buffer_ratio")] != "0.5" {
+		t.Errorf("VC row %v", row)
+	}
+	before := ioq.Digest()
+	ioq.Series[0].InjectionMemoryPackets = 7
+	if ioq.Digest() != before {
+		t.Error("the injection-memory count changed the digest")
+	}
+	if ioq.Series[0].InjectionMemoryPackets != 7 {
+		t.Error("Digest changed the result")
+	}
+	h, row = header(ioq)
+	want := []string{"cycle", "in_flight_packets", "source_queued_packets", "injection_memory_packets", "accepted_flits_per_node_cycle", "saqs_in_use_ingress", "saqs_in_use_egress", "saq_flits", "saq_fullest_flits"}
+	if !slices.Equal(h, want) {
+		t.Errorf("switch's series columns %v, want %v", h, want)
+	}
+	if got := strings.Join(row, ","); got != "100,3,2,7,0,4,5,600,170" {
+		t.Errorf("switch's row %s", got)
+	}
+	ioq.Series[0].SAQs.FullestFlits = 171
+	if ioq.Digest() == before {
+		t.Error("a SAQ count left the digest unchanged")
 	}
 }

@@ -65,6 +65,11 @@ type Sample struct {
 	SAT *SATSample `json:"sat,omitempty"`
 	// SAQs counts RECN's set-aside queues in use, when RECN runs.
 	SAQs *SAQSample `json:"saqs,omitempty"`
+	// InjectionMemoryPackets is the input/output-buffered switch's packets
+	// that have left their admission queue for the adapter's injection
+	// memory and not yet started on the link: neither source-queued nor in
+	// flight. (Not in Digest: see there.)
+	InjectionMemoryPackets uint64 `json:"injection_memory_packets,omitempty"`
 }
 
 // SATSample is SAT over the T cycles before a sample.
@@ -229,19 +234,30 @@ type Result struct {
 // the most SAQs in use at once at any one ingress port and at any one
 // egress port (adapters' injection sides count as egress ports), the
 // SAQs allocated, and the notifications or detections refused because
-// every SAQ of a port was in use.
+// every SAQ of a port was in use; and over the whole run (from cycle 0 to
+// the end, warm-up and drain included): the most SAQs in use at once in
+// one port, and the most flits any one SAQ held at once, at ingress and
+// at egress, beside the Xoff threshold.
 type SAQResult struct {
-	MaxPerPortIngress int    `json:"max_per_port_ingress"`
-	MaxPerPortEgress  int    `json:"max_per_port_egress"`
-	Allocations       uint64 `json:"allocations"`
-	Refusals          uint64 `json:"refusals"`
+	MaxPerPortIngress    int    `json:"max_per_port_ingress"`
+	MaxPerPortEgress     int    `json:"max_per_port_egress"`
+	Allocations          uint64 `json:"allocations"`
+	Refusals             uint64 `json:"refusals"`
+	MaxPerPortIngressRun int    `json:"max_per_port_ingress_run,omitempty"`
+	MaxPerPortEgressRun  int    `json:"max_per_port_egress_run,omitempty"`
+	PeakFlitsIngress     int    `json:"peak_flits_ingress,omitempty"`
+	PeakFlitsEgress      int    `json:"peak_flits_egress,omitempty"`
+	XoffFlits            int    `json:"xoff_flits,omitempty"`
 }
 
-// SAQSample is the number of RECN SAQs in use in the whole network at a
-// sample, at ingress and at egress ports.
+// SAQSample is RECN's SAQs in the whole network at a sample: how many are
+// in use at ingress and at egress ports, the flits they hold, and the
+// flits in the fullest.
 type SAQSample struct {
-	InUseIngress int `json:"in_use_ingress"`
-	InUseEgress  int `json:"in_use_egress"`
+	InUseIngress int   `json:"in_use_ingress"`
+	InUseEgress  int   `json:"in_use_egress"`
+	Flits        int64 `json:"flits,omitempty"`
+	FullestFlits int   `json:"fullest_flits,omitempty"`
 }
 
 // SwitchInfo is what a run of the input/output-buffered switch reports of
@@ -266,13 +282,23 @@ type NodeViews struct {
 }
 
 // Digest is the SHA-256 of the result's canonical JSON encoding, without
-// NodeViews: those views for figures came after the digests that studies
-// and benchmarks compare against, and leaving them out keeps every digest
-// of earlier versions valid. The equivalence tests compare NodeViews
-// across executors separately.
+// NodeViews and the series' InjectionMemoryPackets: those came after the
+// digests that studies and benchmarks compare against (the latter would
+// change those of every input/output-buffered switch's run with a time
+// series), and leaving them out keeps every digest of earlier versions
+// valid. The equivalence tests compare them across executors separately.
 func (r *Result) Digest() string {
 	c := *r
 	c.NodeViews = nil
+	for i := range c.Series {
+		if c.Series[i].InjectionMemoryPackets != 0 {
+			c.Series = append([]Sample(nil), c.Series...)
+			for j := range c.Series {
+				c.Series[j].InjectionMemoryPackets = 0
+			}
+			break
+		}
+	}
 	b, err := json.Marshal(&c)
 	if err != nil {
 		panic(err) // a Result always encodes

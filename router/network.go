@@ -468,8 +468,11 @@ type Totals struct {
 	FlitsInjected, FlitsDelivered                       uint64
 	FlitsBuffered                                       uint64 // in router input buffers
 	SourceQueued                                        uint64 // packets waiting in source queues
-	FlitHops                                            uint64 // flits moved through router switches
-	SumValid, SumActive                                 uint64
+	// InjectionMemory is the ioq switch's packets in adapters' injection
+	// memories that have not started on the link (0 for the VC router).
+	InjectionMemory     uint64
+	FlitHops            uint64 // flits moved through router switches
+	SumValid, SumActive uint64
 }
 
 // Totals sums the counters of all actors (in actor order).

@@ -179,27 +179,60 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		return f.Name
 	}
 	series := []seriesPlot{
-		{"in_flight_packets", func(s report.Sample) float64 { return float64(s.InFlightPackets) }},
-		{"accepted_flits_per_node_cycle", func(s report.Sample) float64 { return s.AcceptedFlitsPerNodeCycle }},
-		{"valid_buffer_ratio", func(s report.Sample) float64 { return s.ValidBufferRatio }},
-		{"mobility_ratio", func(s report.Sample) float64 { return s.MobilityRatio }},
+		{name: "in_flight_packets", get: func(s report.Sample) float64 { return float64(s.InFlightPackets) }},
+		{name: "accepted_flits_per_node_cycle", get: func(s report.Sample) float64 { return s.AcceptedFlitsPerNodeCycle }},
+	}
+	// The VC router's buffer ratios; the input/output-buffered switch counts
+	// no buffers per cycle (its runs would draw zeros) and has packets waiting
+	// in its adapters' injection memories instead.
+	ioq := func(r *Record) bool { return r.Result.Switch != nil }
+	if slices.ContainsFunc(first, func(r *Record) bool { return !ioq(r) }) {
+		vc := func(get func(report.Sample) float64) func(*Record, report.Sample) float64 {
+			return func(r *Record, s report.Sample) float64 {
+				if ioq(r) {
+					return math.NaN()
+				}
+				return get(s)
+			}
+		}
+		series = append(series,
+			seriesPlot{name: "valid_buffer_ratio", perRun: vc(func(s report.Sample) float64 { return s.ValidBufferRatio })},
+			seriesPlot{name: "mobility_ratio", perRun: vc(func(s report.Sample) float64 { return s.MobilityRatio })})
+	}
+	if slices.ContainsFunc(first, ioq) {
+		series = append(series, seriesPlot{name: "source_queued_packets", get: func(s report.Sample) float64 { return float64(s.SourceQueuedPackets) }},
+			seriesPlot{name: "injection_memory_packets", perRun: func(r *Record, s report.Sample) float64 {
+				if !ioq(r) {
+					return math.NaN()
+				}
+				return float64(s.InjectionMemoryPackets)
+			}})
+	}
+	// With RECN: the SAQs in use and the flits they hold.
+	saq := func(s report.Sample) *report.SAQSample { return s.SAQs }
+	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 && r.Result.Series[0].SAQs != nil }) {
+		series = append(series,
+			seriesPlot{name: "saqs_in_use_ingress", get: part(saq, func(e *report.SAQSample) float64 { return float64(e.InUseIngress) })},
+			seriesPlot{name: "saqs_in_use_egress", get: part(saq, func(e *report.SAQSample) float64 { return float64(e.InUseEgress) })},
+			seriesPlot{name: "saq_flits", get: part(saq, func(e *report.SAQSample) float64 { return float64(e.Flits) })},
+			seriesPlot{name: "saq_fullest_flits", get: part(saq, func(e *report.SAQSample) float64 { return float64(e.FullestFlits) })})
 	}
 	// With entropy throttling: the extended paper's %thr, %ba and %mr (Fig. 9).
 	entropy := func(s report.Sample) *report.EntropySample { return s.Entropy }
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 && r.Result.Series[0].Entropy != nil }) {
 		series = append(series,
-			seriesPlot{"throttled_node_share", part(entropy, func(e *report.EntropySample) float64 { return e.ThrottledNodeShare })},
-			seriesPlot{"valid_buffers_per_router", part(entropy, func(e *report.EntropySample) float64 { return e.ValidPerRouter })},
-			seriesPlot{"circuit_mobility_ratio", part(entropy, func(e *report.EntropySample) float64 { return e.CircuitMobilityRatio })},
-			seriesPlot{"true_mobility_ratio", part(entropy, func(e *report.EntropySample) float64 { return e.TrueMobilityRatio })})
+			seriesPlot{name: "throttled_node_share", get: part(entropy, func(e *report.EntropySample) float64 { return e.ThrottledNodeShare })},
+			seriesPlot{name: "valid_buffers_per_router", get: part(entropy, func(e *report.EntropySample) float64 { return e.ValidPerRouter })},
+			seriesPlot{name: "circuit_mobility_ratio", get: part(entropy, func(e *report.EntropySample) float64 { return e.CircuitMobilityRatio })},
+			seriesPlot{name: "true_mobility_ratio", get: part(entropy, func(e *report.EntropySample) float64 { return e.TrueMobilityRatio })})
 	}
 	// With SAT: the interval and the shares of nodes waiting and starved.
 	sat := func(s report.Sample) *report.SATSample { return s.SAT }
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 && r.Result.Series[0].SAT != nil }) {
 		series = append(series,
-			seriesPlot{"sat_interval_mean_cycles", part(sat, func(e *report.SATSample) float64 { return e.IntervalMeanCycles })},
-			seriesPlot{"sat_waiting_node_share", part(sat, func(e *report.SATSample) float64 { return e.WaitingNodeShare })},
-			seriesPlot{"sat_starved_node_share", part(sat, func(e *report.SATSample) float64 { return e.StarvedNodeShare })})
+			seriesPlot{name: "sat_interval_mean_cycles", get: part(sat, func(e *report.SATSample) float64 { return e.IntervalMeanCycles })},
+			seriesPlot{name: "sat_waiting_node_share", get: part(sat, func(e *report.SATSample) float64 { return e.WaitingNodeShare })},
+			seriesPlot{name: "sat_starved_node_share", get: part(sat, func(e *report.SATSample) float64 { return e.StarvedNodeShare })})
 	}
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 }) {
 		for _, s := range series {
@@ -207,7 +240,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			for _, rec := range first {
 				l := figure.Line{Name: name(rec)}
 				for _, smp := range rec.Result.Series {
-					if v := s.get(smp); !math.IsNaN(v) {
+					if v := s.value(rec, smp); !math.IsNaN(v) {
 						l.XY = append(l.XY, [2]float64{float64(smp.Cycle), v})
 					}
 				}
@@ -331,6 +364,16 @@ func perPoint(ctx context.Context, f *study.File, first []*Record, pdir, file, w
 type seriesPlot struct {
 	name string
 	get  func(report.Sample) float64
+	// perRun, when set instead of get, reads a value that depends on the
+	// run too (NaN, not drawn, for runs that do not have it).
+	perRun func(*Record, report.Sample) float64
+}
+
+func (p seriesPlot) value(r *Record, s report.Sample) float64 {
+	if p.perRun != nil {
+		return p.perRun(r, s)
+	}
+	return p.get(s)
 }
 
 // part reads a value of a mechanism's part of a sample, NaN (not drawn)

@@ -316,6 +316,56 @@ heatmap_metric = "latency_mean_cycles"
 	}
 }
 
+// TestSwitchSeriesPlots: a study of the input/output-buffered switch draws
+// no buffer-ratio series (the switch counts no buffers; they would be
+// zeros) but the packets waiting at the sources, in the admission queues
+// and in the adapters' injection memories, and with RECN its SAQs.
+func TestSwitchSeriesPlots(t *testing.T) {
+	f := parse(t, `name = "ioq-series"
+seed = 3
+[network]
+topology = "mesh"
+k = 4
+[router]
+kind = "ioq"
+routing = "dor"
+[traffic]
+pattern = "hotspot-sources"
+process = "bernoulli"
+hotspot_node = 10
+load_of_bisection = 1.0
+[measure]
+warmup_cycles = 500
+measure_cycles = 500
+drain_cycles = 0
+sample_cycles = 100
+[[axis]]
+key = "router.queues"
+values = ["voq-sw", "recn"]
+`)
+	d := t.TempDir()
+	run(t, f, Options{Out: d})
+	plots := dirtest.Tree(t, filepath.Join(d, "plots"))
+	for _, base := range []string{"series-in_flight_packets", "series-source_queued_packets", "series-injection_memory_packets",
+		"series-saqs_in_use_ingress", "series-saqs_in_use_egress", "series-saq_flits", "series-saq_fullest_flits"} {
+		if _, ok := plots[base+".svg"]; !ok {
+			t.Errorf("no %s", base)
+		}
+	}
+	for _, base := range []string{"series-valid_buffer_ratio", "series-mobility_ratio"} {
+		if _, ok := plots[base+".svg"]; ok {
+			t.Errorf("%s drawn for the switch", base)
+		}
+	}
+	series, err := os.ReadFile(filepath.Join(d, "series", "p000001-r000.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head, _, _ := bytes.Cut(series, []byte("\n")); !bytes.Contains(head, []byte("injection_memory_packets")) || !bytes.Contains(head, []byte("saq_fullest_flits")) || bytes.Contains(head, []byte("mobility")) {
+		t.Errorf("RECN run's series header %s", head)
+	}
+}
+
 func checkPNG(t *testing.T, path string) {
 	t.Helper()
 	fh, err := os.Open(path)

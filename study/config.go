@@ -152,11 +152,18 @@ type RECN struct {
 	XoffFraction   float64 `toml:"xoff_fraction"`
 	XonFraction    float64 `toml:"xon_fraction"`
 	// IdleCycles frees an empty leaf SAQ that has received no packet for
-	// this long (one that was allocated for a flow that stopped).
+	// this long (one that was allocated for a flow that stopped); 0 never
+	// does (the paper frees a SAQ only when it empties).
 	IdleCycles int64 `toml:"idle_cycles"`
 	// ControlLanes is "shared" (control packets take link cycles between
 	// data packets, as the paper's) or "dedicated" (lanes of their own).
 	ControlLanes string `toml:"control_lanes"`
+	// XoffScope is what a SAQ's Xoff stops: "children" (the upstream SAQs
+	// for its point, the paper's text, which bounds no SAQ) or "feeders"
+	// (every queue of every port feeding it, for the packets that would
+	// enter it: no SAQ holds more than its Xoff threshold plus what is in
+	// flight; see package policies/recn).
+	XoffScope string `toml:"xoff_scope"`
 }
 
 // Traffic is what the nodes send.
@@ -274,7 +281,7 @@ func Default() Config {
 		Seed:    1,
 		Network: Network{Topology: "torus", K: 32, Levels: 3, Concentration: 1, NodeChannels: 1},
 		Router: Router{Kind: "vc", Queues: "1q", PortMemoryBytes: 128 << 10, FlitBytes: 8, LinkGbps: 8,
-			RECN: RECN{SAQs: 8, DetectFraction: 0.01, XoffFraction: 0.01, XonFraction: 0.005, IdleCycles: 1024, ControlLanes: "shared"},
+			RECN: RECN{SAQs: 8, DetectFraction: 0.01, XoffFraction: 0.01, XonFraction: 0.005, IdleCycles: 1024, ControlLanes: "shared", XoffScope: "children"},
 			HAR:  HAR{Free: "tail-sent"}, Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, Selection: "free-most-credits"},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8, Self: "loopback",

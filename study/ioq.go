@@ -85,6 +85,12 @@ func (c *Config) validateRECN(add func(key string, v any, allowed string), sizes
 	if r.ControlLanes != "shared" && r.ControlLanes != "dedicated" {
 		add("router.recn.control_lanes", r.ControlLanes, "allowed: shared (control packets take link cycles between data packets), dedicated")
 	}
+	if _, ok := recn.ParseScope(r.XoffScope); !ok {
+		add("router.recn.xoff_scope", r.XoffScope, "allowed: children (Xoff stops the upstream SAQs for the point, the paper's text), feeders (every queue feeding the SAQ: bounds it)")
+	}
+	if r.IdleCycles < 0 {
+		add("router.recn.idle_cycles", r.IdleCycles, "allowed: 0 (never free an idle SAQ, as the paper) or >= 1 cycles")
+	}
 	fracOK := true
 	for _, f := range []struct {
 		key string
@@ -95,15 +101,15 @@ func (c *Config) validateRECN(add func(key string, v any, allowed string), sizes
 			fracOK = false
 		}
 	}
-	if !sizesOK || !fracOK || c.Router.PortMemoryBytes < 1 {
+	if !sizesOK || !fracOK || c.Router.PortMemoryBytes < 1 || r.IdleCycles < 0 {
 		return
 	}
 	cfg := c.IOQConfig()
 	if setting, err := cfg.Validate(4+max(c.Network.Concentration, 1), c.Nodes()); err != nil && strings.HasPrefix(setting, "recn.") {
 		key := map[string]string{"recn.saqs": "router.recn.saqs", "recn.detect": "router.recn.detect_fraction", "recn.xoff": "router.recn.xoff_fraction",
-			"recn.xon": "router.recn.xon_fraction", "recn.idle": "router.recn.idle_cycles"}[setting]
+			"recn.xon": "router.recn.xon_fraction", "recn.idle": "router.recn.idle_cycles", "recn.scope": "router.recn.xoff_scope"}[setting]
 		add(key, map[string]any{"router.recn.saqs": r.SAQs, "router.recn.detect_fraction": r.DetectFraction, "router.recn.xoff_fraction": r.XoffFraction,
-			"router.recn.xon_fraction": r.XonFraction, "router.recn.idle_cycles": r.IdleCycles}[key], err.Error()+" (thresholds are the fraction times router.port_memory_bytes, in whole flits)")
+			"router.recn.xon_fraction": r.XonFraction, "router.recn.idle_cycles": r.IdleCycles, "router.recn.xoff_scope": r.XoffScope}[key], err.Error()+" (thresholds are the fraction times router.port_memory_bytes, in whole flits)")
 	}
 }
 
@@ -113,11 +119,12 @@ func (c *Config) IOQConfig() ioq.Config {
 	org, _ := ioq.ParseOrg(r.Queues)
 	mem := r.PortMemoryBytes / max(r.FlitBytes, 1)
 	flits := func(f float64) int32 { return int32(f * float64(mem)) }
+	scope, _ := recn.ParseScope(r.RECN.XoffScope)
 	return ioq.Config{Org: org, PortMemoryFlits: mem, RoutingDelayCycles: r.RoutingDelayCycles,
 		LinkLatencyCycles: r.LinkLatencyCycles, CreditLatencyCycles: r.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
 		AllowDeadlock: r.AllowDeadlock,
 		RECN: recn.Config{SAQs: r.RECN.SAQs, DetectFlits: flits(r.RECN.DetectFraction), XoffFlits: flits(r.RECN.XoffFraction),
-			XonFlits: flits(r.RECN.XonFraction), IdleCycles: r.RECN.IdleCycles},
+			XonFlits: flits(r.RECN.XonFraction), IdleCycles: r.RECN.IdleCycles, Scope: scope},
 		DedicatedControl: r.RECN.ControlLanes == "dedicated"}
 }
 

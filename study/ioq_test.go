@@ -2,6 +2,7 @@ package study
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
@@ -13,13 +14,17 @@ func ioqSmall(org string, mod func(*Config)) Config {
 		c.Name = "ioq-" + org
 		c.Network = Network{Topology: "mesh", K: 6, Concentration: 2}
 		c.Router.Kind, c.Router.Queues, c.Router.Routing = "ioq", org, "dor"
+		if org == "recn-feeders" {
+			c.Router.Queues, c.Router.RECN.XoffScope = "recn", "feeders"
+		}
 		c.Router.PortMemoryBytes = 2048 * 8 // VOQnet: 72 queues of 28 flits
 		c.Traffic.Pattern, c.Traffic.Process, c.Traffic.HotspotNode = "hotspot-sources", "bernoulli", 8
 		mod(c)
 	})
 }
 
-var ioqOrgs = []string{"1q", "voq-sw", "voq-net", "recn"}
+// ioqOrgs are the queue organisations, and RECN with Xoff scope feeders.
+var ioqOrgs = []string{"1q", "voq-sw", "voq-net", "recn", "recn-feeders"}
 
 // TestIOQDeterminism: every queue organisation gives the same digest under
 // every executor, over saturation with a hot spot.
@@ -30,7 +35,7 @@ func TestIOQDeterminism(t *testing.T) {
 			if r.PacketsDelivered == 0 || r.Bisection == nil {
 				t.Fatalf("delivered %d, bisection %v", r.PacketsDelivered, r.Bisection)
 			}
-			if org == "recn" && (r.SAQs == nil || r.SAQs.Allocations == 0) {
+			if strings.HasPrefix(org, "recn") && (r.SAQs == nil || r.SAQs.Allocations == 0 || r.SAQs.PeakFlitsIngress == 0 || r.SAQs.MaxPerPortIngressRun < r.SAQs.MaxPerPortIngress) {
 				t.Fatalf("RECN allocated no SAQs in the window: %+v", r.SAQs)
 			}
 		})

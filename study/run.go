@@ -371,7 +371,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		if m.SampleCycles > 0 && now%m.SampleCycles == 0 {
 			dt := float64(now - lastAt)
 			s := report.Sample{Cycle: now, InFlightPackets: tot.PacketsInjected - tot.PacketsDelivered,
-				SourceQueuedPackets:       tot.SourceQueued,
+				SourceQueuedPackets: tot.SourceQueued, InjectionMemoryPackets: tot.InjectionMemory,
 				ValidBufferRatio:          report.Ratio(float64(tot.SumValid-last.SumValid), dt*buffers),
 				MobilityRatio:             report.Ratio(float64(tot.SumActive-last.SumActive), float64(tot.SumValid-last.SumValid)),
 				AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-last.FlitsDelivered), dt*senders)}
@@ -398,7 +398,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			}
 			if saqNet != nil {
 				st := saqNet.SAQs()
-				s.SAQs = &report.SAQSample{InUseIngress: st.InUseIngress, InUseEgress: st.InUseEgress}
+				s.SAQs = &report.SAQSample{InUseIngress: st.InUseIngress, InUseEgress: st.InUseEgress, Flits: st.FlitsNow, FullestFlits: int(st.FullestNow)}
 			}
 			series = append(series, s)
 			last, lastAt = tot, now
@@ -566,8 +566,12 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		if !saqToSet {
 			saqTo = saqNet.SAQs()
 		}
+		// The whole run's peaks are read at its end.
+		run := saqNet.SAQs()
 		res.SAQs = &report.SAQResult{MaxPerPortIngress: saqTo.MaxPerPortIngress, MaxPerPortEgress: saqTo.MaxPerPortEgress,
-			Allocations: saqTo.Allocations - saqFrom.Allocations, Refusals: saqTo.Refusals - saqFrom.Refusals}
+			Allocations: saqTo.Allocations - saqFrom.Allocations, Refusals: saqTo.Refusals - saqFrom.Refusals,
+			MaxPerPortIngressRun: run.MaxPerPortIngressRun, MaxPerPortEgressRun: run.MaxPerPortEgressRun,
+			PeakFlitsIngress: int(run.PeakFlitsIngress), PeakFlitsEgress: int(run.PeakFlitsEgress), XoffFlits: int(run.XoffFlits)}
 	}
 	if cfg.Router.Kind == "ioq" {
 		res.Switch = &report.SwitchInfo{Queues: cfg.Router.Queues, PortMemoryFlits: cfg.IOQConfig().PortMemoryFlits,

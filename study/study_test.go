@@ -111,6 +111,9 @@ func sameDigestEverywhere(t *testing.T, c Config) *Result {
 		} else if !reflect.DeepEqual(r.NodeViews, first.NodeViews) {
 			// NodeViews are outside the digest: compared here.
 			t.Fatalf("%s/%d: per-node views differ from serial's", o.Exec, o.Workers)
+		} else if !reflect.DeepEqual(r.Series, first.Series) {
+			// So are the series' injection-memory counts.
+			t.Fatalf("%s/%d: time series differ from serial's", o.Exec, o.Workers)
 		}
 	}
 	if v := first.NodeViews; v == nil || len(v.InjectedFlitsPerCycle) != first.Nodes || len(v.LatencyMeanCycles) != first.Nodes {

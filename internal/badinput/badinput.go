@@ -78,6 +78,8 @@ var Configs = []Config{
 	{"recn no SAQs", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nsaqs = 0\n", []string{"router.recn.saqs = 0", "allowed 1..64"}},
 	{"recn too many queues", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nsaqs = 64\n", []string{"router.recn.saqs = 64", "at most 64 queues per port memory"}},
 	{"recn control lanes", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\ncontrol_lanes = \"steal\"\n", []string{"router.recn.control_lanes = \"steal\"", "shared", "dedicated"}},
+	{"recn xoff scope", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nxoff_scope = \"all\"\n", []string{"router.recn.xoff_scope = \"all\"", "children", "feeders"}},
+	{"recn negative idle time", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nidle_cycles = -5\n", []string{"router.recn.idle_cycles = -5", "0 (never"}},
 	{"recn keys without recn", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"voq-sw\"\n[router.recn]\nsaqs = 4\n", []string{"router.recn.saqs = 4", "router.queues = \"recn\" only"}},
 	{"recn on a torus", "[network]\ntopology = \"torus\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\nallow_deadlock = true\n", []string{"router.queues = \"recn\"", "mesh"}},
 	{"recn on a 128x128 mesh", "[network]\ntopology = \"mesh\"\nk = 128\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n", []string{"network.k = 128", "<= 127"}},

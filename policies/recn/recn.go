@@ -50,11 +50,13 @@
 //     leaf. A leaf whose SAQ is empty and not blocked is deallocated when
 //     its last packet leaves, when its last child deallocates, or when it
 //     has received no packet for IdleCycles (a SAQ allocated for a flow
-//     that stopped); the port then tells the line's parent (Dealloc), which
-//     clears the child and may deallocate in turn, down to the root.
-//   - Xon/Xoff: when a SAQ holds at least XoffFlits it sends Xoff to its
-//     children, which stop sending from their SAQ for that point; when it
-//     drains to XonFlits or fewer it sends them Xon.
+//     that stopped; IdleCycles 0 turns this off, as the paper, which frees
+//     a SAQ only when it empties); the port then tells the line's parent
+//     (Dealloc), which clears the child and may deallocate in turn, down
+//     to the root.
+//   - Xon/Xoff: a SAQ holding at least XoffFlits (at a packet's tail) is
+//     full until it drains to XonFlits or fewer. What a full SAQ stops is
+//     Config.Scope (below).
 //   - Matching: a packet goes to the SAQ of the matching line whose point
 //     is farthest along its route (the longest turnpool that matches): the
 //     paper stores "every incoming packet that will pass through the
@@ -74,6 +76,80 @@
 //     packet of the standard queue, extended to the SAQs that longest-match
 //     takes flows from.
 //
+// # Xon/Xoff: what a full SAQ stops (Scope)
+//
+// The paper: "When the occupancy of a SAQ grows up to a given threshold,
+// an Xoff packet is sent to the corresponding upstream SAQ. Any SAQ that
+// receives an Xoff packet stops the injection of packets until the
+// reception of an Xon packet", and "Xon/Xoff scheme guarantees that the
+// number of packets in a SAQ will be always below a certain threshold".
+//
+// Children (the default) is that text: the full SAQ sends Xoff (and later
+// Xon) to its children, which stop (restart) their own SAQ for its point.
+// It bounds no SAQ, because a SAQ's packets do not all come from its
+// children's SAQs for its point. They also come from the queues that held
+// the point's packets before the upstream port's line for it existed, the
+// standard or detection queue and the SAQ of a nearer point, which that
+// line's in-order pointer waits for (the line is blocked, so its Xoff
+// stops nothing); from a port that refused the notification; and, in an
+// adapter, from the admission queues, which no Xoff reaches. Measured on
+// configuration #1 (16x16 mesh) under traffic case #3 (a quarter of the
+// sources to node 32) at full load: of the packets that arrived in a SAQ
+// already holding twice the 163-flit threshold in the first 100,000
+// cycles, 99% came from a queue of another point or the standard queue
+// of an upstream port whose line for the SAQ's point was blocked by its
+// in-order pointer; SAQs held up to 14,216 flits at ingress after 200,000
+// cycles, and an adapter's injection SAQ the whole 16,384-flit memory.
+//
+// Feeders stops every packet that would enter a full SAQ, from whatever
+// queue of whatever port: the crossbar grants no packet whose egress queue
+// is a full SAQ; an adapter's admission arbiter moves no packet into a
+// full injection SAQ; an ingress SAQ sends Xoff and Xon to the far end of
+// its link (Filled, Departed), which keeps the points full there (Held,
+// independent of its own lines) and starts no packet, from any queue,
+// whose route passes one of them (Holds: the far port's lines are not
+// known here, so a packet the far port would set aside in a farther
+// point's SAQ waits too). A port that holds packets for a full SAQ and is
+// not its child is notified (Filled, Holding), as if they had arrived, so
+// that it sets the point's later packets aside. The bound (package
+// router/ioq's XoffBounds): an egress or injection SAQ takes one packet at
+// a time and only when not full, so holds at most XoffFlits + P - 1 flits
+// (P the largest packet); an ingress SAQ holds at most that (or a swapped
+// detection queue) when its Xoff leaves, and then takes only what reaches
+// it before the far end has it: the flits on the link, those sent while
+// the Xoff waits for the reverse link and crosses it, and the rest of a
+// packet started: 2L + W + P - 2 flits for a link of latency L and a wait
+// W. On configurations #1, #4 and #5 under cases #1-#3 at full load for
+// 600,000 cycles no SAQ held more than its bound (184 flits against 163
+// and a bound of 186 under case #3).
+//
+// Deadlock: a held packet waits for a SAQ farther along its own route;
+// that SAQ's packets wait only for room farther along theirs (their
+// output's egress memory, the next link's far SAQ) or, blocked by an
+// in-order pointer, for packets of the same memory that do the same. XY
+// routing orders all of these waits, so they form no cycle, every full
+// SAQ drains to Xon, and held packets move on.
+//
+// The cost: a packet for a full SAQ that waits in a queue shared with
+// other flows blocks them (head-of-line) until the SAQ drains to Xon, at
+// the rate of the congested flows. RECN puts such packets in shared queues
+// by design: before a port has a line for the point, and after, ahead of
+// its in-order pointer (the point's packets already in the standard or
+// detection queue or a nearer point's SAQ); sampled on configuration #1
+// under case #3, most of the flits stuck behind a held packet were in a
+// nearer point's ingress SAQ, behind packets that the blocked line for the
+// full point waited for. Under Children the same packets go on into the
+// full SAQ, which grows instead; a SAQ that fills its whole port memory
+// then blocks every flow through that port. Measured at full load over
+// cycles 400,000-600,000 (studies/mesh-recn-xoff.toml), relative
+// throughput Children against Feeders: about equal under uniform traffic
+// (0.919 and 0.915 on configuration #1, 0.880 and 0.910 on #4); under a
+// hot spot on the larger networks Feeders loses 14-21% (#1: 0.857 and
+// 0.734 under case #2, 0.746 and 0.604 under case #3; #2 and #3 alike,
+// #3 less), and on #5 (4x4) it gains (0.668 and 0.817 under case #2,
+// 0.501 and 0.717 under case #3), where Children's SAQs fill the memories
+// of the adapters and egress ports by cycle 330,000.
+//
 // # The limit
 //
 // A port has at most SAQs lines (8 by default, the paper's). A
@@ -88,6 +164,7 @@ package recn
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/icnsim/icnsim/link"
 )
@@ -147,13 +224,56 @@ const (
 	Egress
 )
 
+// Scope says which upstream queues a SAQ's Xoff stops (see Xon/Xoff in
+// the package doc).
+type Scope uint8
+
+const (
+	// Children: Xoff and Xon go to the SAQ's children, the upstream ports
+	// notified for its point, which stop and restart their own SAQ for
+	// that point: the paper's text, which bounds no SAQ.
+	Children Scope = iota
+	// Feeders: a SAQ that reaches XoffFlits stops every queue of every
+	// port that feeds it, for the packets that would enter it: the
+	// crossbar (egress SAQs) and the admission arbiter (an adapter's
+	// injection SAQs) read its state directly, and an ingress SAQ tells
+	// the far end of its link, which starts no packet whose route passes
+	// the SAQ's point until Xon. It bounds every SAQ.
+	Feeders
+)
+
+var scopeNames = map[string]Scope{"children": Children, "feeders": Feeders}
+
+// Scopes lists the scopes' names, sorted.
+func Scopes() []string { return []string{"children", "feeders"} }
+
+// ParseScope reads a scope's name.
+func ParseScope(s string) (Scope, bool) {
+	sc, ok := scopeNames[s]
+	return sc, ok
+}
+
+func (s Scope) String() string {
+	for n, v := range scopeNames {
+		if v == s {
+			return n
+		}
+	}
+	return fmt.Sprintf("scope(%d)", uint8(s))
+}
+
 // Config is RECN's configuration, the same for every port.
 type Config struct {
 	SAQs        int   // lines (SAQs) per port, 1..64; the paper's 8
 	DetectFlits int32 // congestion detection threshold of a queue
 	XoffFlits   int32 // a SAQ holding this many sends Xoff
 	XonFlits    int32 // and, once down to this many, Xon
-	IdleCycles  int64 // an empty leaf SAQ without arrivals this long is deallocated
+	// IdleCycles deallocates an empty leaf SAQ without arrivals this long
+	// (0: never; the paper frees a SAQ only when it empties).
+	IdleCycles int64
+	// Scope is what an Xoff stops: the children's SAQs for the point
+	// (the paper's text) or every queue feeding the SAQ.
+	Scope Scope
 }
 
 // Defaults returns the paper's configuration for port memories of
@@ -179,8 +299,10 @@ func (c Config) Validate(memFlits int) (setting string, err error) {
 		return "xoff", fmt.Errorf("Xoff threshold of %d flits below the detection threshold (%d): a SAQ would stop a child it has not notified yet", c.XoffFlits, c.DetectFlits)
 	case c.XonFlits < 0 || c.XonFlits >= c.XoffFlits:
 		return "xon", fmt.Errorf("Xon threshold of %d flits: allowed 0..%d (below the Xoff threshold)", c.XonFlits, c.XoffFlits-1)
-	case c.IdleCycles < 1:
-		return "idle", fmt.Errorf("idle time of %d cycles: allowed >= 1", c.IdleCycles)
+	case c.IdleCycles < 0:
+		return "idle", fmt.Errorf("idle time of %d cycles: allowed 0 (never free an idle SAQ) or >= 1", c.IdleCycles)
+	case c.Scope > Feeders:
+		return "scope", fmt.Errorf("Xoff scope %v: allowed %s", c.Scope, strings.Join(Scopes(), ", "))
 	}
 	return "", nil
 }
@@ -241,8 +363,12 @@ type Line struct {
 	// were last in the standard (or detection) queue and in the SAQs of
 	// nearer points on its route (Prefixes) at allocation have left.
 	Blocked bool
-	// Stopped: Xoff received from the parent.
+	// Stopped: Xoff received from the parent (Children scope).
 	Stopped bool
+	// Full (Feeders scope): the SAQ reached XoffFlits and has not yet
+	// drained to XonFlits; whatever feeds it holds the packets that would
+	// enter it.
+	Full bool
 	// Children are the upstream ports notified for the point (bit 0: the
 	// link's far end, at an ingress port; bit p: ingress port p, at an
 	// egress port); Refused those that refused; XoffSent those told Xoff.
@@ -280,10 +406,15 @@ type Port struct {
 	notified uint64
 	// Out is the outbox: the owner delivers and clears it.
 	Out []Msg
-	// MaxInUse is the most lines in use at once since the last ResetPeak;
-	// Refusals counts notifications and detections that found every line
-	// in use; Allocations counts lines allocated.
-	MaxInUse              int
+	// Held (Feeders scope, at an egress port or an adapter's injection
+	// side): the points whose SAQ at the far end of the link is full
+	// (Xoff received, no Xon since). A packet whose route passes one of
+	// them does not start on the link (Holds).
+	Held []Point
+	// MaxInUse is the most lines in use at once since the last ResetPeak,
+	// RunMaxInUse since Init; Refusals counts notifications and detections
+	// that found every line in use; Allocations counts lines allocated.
+	MaxInUse, RunMaxInUse int
 	Refusals, Allocations uint64
 }
 
@@ -293,6 +424,43 @@ type Port struct {
 func (p *Port) Init(cfg *Config, side Side, s int, port int, lines []Line, q Queues) {
 	*p = Port{q: q, cfg: cfg, side: side, here: Point{Switch: int32(s), Port: uint8(port)}, Lines: lines[:cfg.SAQs:cfg.SAQs],
 		Out: make([]Msg, 0, 4)}
+	if cfg.Scope == Feeders && side == Egress {
+		p.Held = make([]Point, 0, cfg.SAQs)
+	}
+}
+
+// Holds reports whether a packet to dst, whose route from switch from on
+// (the switch at the far end of the port's link) is matched there, must
+// wait: its route passes a point whose SAQ there is full. (The far port
+// puts it in the SAQ of the farthest point on its route that it has a line
+// for, which may be another one: holding every packet through a full point
+// holds all that could enter its SAQ, and a few that would not.)
+func (p *Port) Holds(g Mesh, from int, dst int32) bool {
+	for _, t := range p.Held {
+		if g.Through(from, dst, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// hold records an Xoff (on) or Xon for point t from the far end.
+func (p *Port) hold(t Point, on bool) {
+	for k, u := range p.Held {
+		if u == t {
+			if !on {
+				p.Held[k] = p.Held[len(p.Held)-1]
+				p.Held = p.Held[:len(p.Held)-1]
+			}
+			return
+		}
+	}
+	if on {
+		if len(p.Held) == cap(p.Held) {
+			panic(fmt.Sprintf("recn: Xoff for %v with %d points already held: the far port has at most %d SAQs", t, len(p.Held), cap(p.Held)))
+		}
+		p.Held = append(p.Held, t)
+	}
 }
 
 // InUse is the number of lines in use.
@@ -357,6 +525,7 @@ func (p *Port) alloc(now int64, t Point, hops uint8, parent uint8) int {
 			p.inUse++
 			p.Allocations++
 			p.MaxInUse = max(p.MaxInUse, p.inUse)
+			p.RunMaxInUse = max(p.RunMaxInUse, p.inUse)
 			return i
 		}
 	}
@@ -422,6 +591,10 @@ func (p *Port) Arrived(now int64, i int, from int) {
 		l.Children |= child
 		p.send(Notify, l.Target, hops, to)
 	}
+	if p.cfg.Scope == Feeders {
+		p.Filled(i)
+		return
+	}
 	if flits >= p.cfg.XoffFlits {
 		for m := l.Children &^ l.XoffSent; m != 0; m &= m - 1 {
 			p.send(Xoff, l.Target, 0, p.childPort(m))
@@ -438,9 +611,56 @@ func (p *Port) childPort(m uint64) uint8 {
 	return uint8(bits.TrailingZeros64(m))
 }
 
+// Filled tells the port that the SAQ of line i took a whole packet (or,
+// at ingress, a detection queue's packets). In Feeders scope a SAQ holding
+// XoffFlits becomes Full: at ingress it sends Xoff to the far end of the
+// link; an egress port's crossbar and an adapter's admission arbiter read
+// Full themselves (Arrived calls it; an adapter, whose injection SAQs have
+// no upstream to notify, calls it alone).
+func (p *Port) Filled(i int) {
+	l := &p.Lines[i]
+	if p.cfg.Scope != Feeders || l.Full || p.q.Flits(i) < p.cfg.XoffFlits {
+		return
+	}
+	l.Full = true
+	if p.side == Ingress {
+		// The far end holds every packet for the point from now on: if
+		// it has no SAQ for it, it allocates one, so that its other
+		// flows do not wait behind them.
+		if (l.Children|l.Refused)&1 == 0 {
+			l.Children |= 1
+			p.send(Notify, l.Target, l.Hops, Link)
+		}
+		p.send(Xoff, l.Target, 0, Link)
+	}
+}
+
+// Holding tells an egress port that the crossbar held a packet of ingress
+// port from for the full SAQ of line i (Feeders scope): an ingress port
+// that is not a child is notified, as if the packet had arrived, so that
+// it sets its packets for the point aside instead of holding them in its
+// detection queue.
+// It reports whether it notified.
+func (p *Port) Holding(i int, from int) bool {
+	l := &p.Lines[i]
+	child := uint64(1) << from
+	if (l.Children|l.Refused)&child != 0 {
+		return false
+	}
+	l.Children |= child
+	p.send(Notify, l.Target, l.Hops+1, uint8(from))
+	return true
+}
+
 // Departed tells the port that a flit left the SAQ of line i.
 func (p *Port) Departed(i int) {
 	l := &p.Lines[i]
+	if l.Full && p.q.Flits(i) <= p.cfg.XonFlits {
+		l.Full = false
+		if p.side == Ingress {
+			p.send(Xon, l.Target, 0, Link)
+		}
+	}
 	if l.XoffSent != 0 && p.q.Flits(i) <= p.cfg.XonFlits {
 		for m := l.XoffSent; m != 0; m &= m - 1 {
 			p.send(Xon, l.Target, 0, p.childPort(m))
@@ -474,7 +694,7 @@ func (p *Port) Unblock(i int) {
 // Sweep deallocates the lines that are empty leaves, unblocked, and have
 // had no arrival for IdleCycles.
 func (p *Port) Sweep(now int64) {
-	if p.inUse == 0 {
+	if p.inUse == 0 || p.cfg.IdleCycles == 0 {
 		return
 	}
 	for i := range p.Lines {
@@ -506,6 +726,10 @@ func (p *Port) Receive(now int64, m Msg, from uint8) int {
 		}
 		return i
 	case Xoff, Xon:
+		if p.cfg.Scope == Feeders {
+			p.hold(m.Target, m.Kind == Xoff)
+			break
+		}
 		if i := p.Find(m.Target); i >= 0 {
 			p.Lines[i].Stopped = m.Kind == Xoff
 		}

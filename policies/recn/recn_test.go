@@ -254,7 +254,8 @@ func TestValidate(t *testing.T) {
 		{Config{SAQs: 8, DetectFlits: 0, XoffFlits: 1, IdleCycles: 1}, "detect"},
 		{Config{SAQs: 8, DetectFlits: 5, XoffFlits: 4, IdleCycles: 1}, "xoff"},
 		{Config{SAQs: 8, DetectFlits: 4, XoffFlits: 4, XonFlits: 4, IdleCycles: 1}, "xon"},
-		{Config{SAQs: 8, DetectFlits: 4, XoffFlits: 4, XonFlits: 2, IdleCycles: 0}, "idle"},
+		{Config{SAQs: 8, DetectFlits: 4, XoffFlits: 4, XonFlits: 2, IdleCycles: -1}, "idle"},
+		{Config{SAQs: 8, DetectFlits: 4, XoffFlits: 4, XonFlits: 2, IdleCycles: 1, Scope: Feeders + 1}, "scope"},
 	} {
 		if s, _ := c.cfg.Validate(16384); s != c.setting {
 			t.Errorf("%+v: setting %q, want %q", c.cfg, s, c.setting)
@@ -262,5 +263,118 @@ func TestValidate(t *testing.T) {
 	}
 	if d := Defaults(16384); d.XoffFlits != 163 || d.XonFlits != 81 || d.SAQs != 8 {
 		t.Errorf("defaults for 128 KB of 8-byte flits: %+v", d)
+	}
+}
+
+// TestFeedersIngress: in Feeders scope a SAQ that fills to XoffFlits is
+// Full and tells the far end of its link, notifying it first if it is not
+// a child (it holds the point's packets from now on and should set them
+// aside), and says Xon once drained to XonFlits; its own Stopped is never
+// set and no child-addressed Xoff is sent.
+func TestFeedersIngress(t *testing.T) {
+	cfg := Config{SAQs: 2, DetectFlits: 10, XoffFlits: 20, XonFlits: 5, IdleCycles: 100, Scope: Feeders}
+	p, q := newPort(Ingress, &cfg, 7, 0)
+	p.Receive(1, Msg{Target: Point{9, 1}, Kind: Notify, Hops: 2}, 3) // from egress port 3
+	q.flits[0] = 19
+	p.Filled(0)
+	expect(t, p) // below Xoff: nothing
+	q.flits[0] = 20
+	p.Arrived(2, 0, 0) // the arrival notifies (over detect) and fills it
+	expect(t, p, "notify 9.1 h2 ->255", "xoff 9.1 h0 ->255")
+	if l := p.Lines[0]; !l.Full || l.Stopped || l.XoffSent != 0 {
+		t.Fatalf("after Xoff: %+v", l)
+	}
+	p.Arrived(3, 0, 0)
+	expect(t, p) // already full
+	q.flits[0] = 6
+	p.Departed(0)
+	expect(t, p)
+	q.flits[0] = 5
+	p.Departed(0)
+	expect(t, p, "xon 9.1 h0 ->255")
+	// A refused far end is not notified again, but still held.
+	p.Receive(4, Msg{Target: Point{9, 1}, Kind: Refuse, Hops: 2}, Link)
+	q.flits[0] = 25
+	p.Filled(0)
+	expect(t, p, "xoff 9.1 h0 ->255")
+	// A SAQ swapped in from a detection queue over the threshold is full
+	// at once.
+	q.flits[1] = 30
+	if i := p.Detected(5, 4, 30); i != 1 {
+		t.Fatalf("detection allocated line %d", i)
+	}
+	expect(t, p, "notify 7.4 h1 ->255")
+	p.Filled(1)
+	expect(t, p, "xoff 7.4 h0 ->255")
+}
+
+// TestFeedersEgress: an egress SAQ in Feeders scope becomes Full without
+// a message (the crossbar reads it), notifies an input the crossbar held
+// for it once, and the link side keeps the far end's full points: a
+// packet whose route passes one of them is held, until Xon.
+func TestFeedersEgress(t *testing.T) {
+	g := Mesh{K: 4, C: 1}
+	cfg := Config{SAQs: 3, DetectFlits: 4, XoffFlits: 8, XonFlits: 2, IdleCycles: 100, Scope: Feeders}
+	p, q := newPort(Egress, &cfg, 0, link.PortXPlus) // switch 0 towards switch 1
+	far := Point{Switch: 3, Port: link.PortYPlus}    // leaving (3,0) northwards
+	p.Receive(1, Msg{Target: far, Kind: Notify, Hops: 3}, Link)
+	q.flits[0] = 8
+	p.Arrived(2, 0, 2) // from ingress port 2: notified (over detect), full
+	expect(t, p, "notify 3.2 h4 ->2")
+	if !p.Lines[0].Full {
+		t.Fatal("not full at the Xoff threshold")
+	}
+	if !p.Holding(0, 1) || p.Holding(0, 1) || p.Holding(0, 2) {
+		t.Fatal("Holding notifies a new input once, and never a child")
+	}
+	expect(t, p, "notify 3.2 h4 ->1")
+	q.flits[0] = 2
+	p.Departed(0)
+	expect(t, p)
+	if p.Lines[0].Full {
+		t.Fatal("still full at Xon")
+	}
+	// The far end's Xoff for a point: packets through it are held,
+	// whatever this port's lines.
+	near := Point{Switch: 2, Port: link.PortXPlus} // leaving (2,0) eastwards
+	p.Receive(3, Msg{Target: near, Kind: Xoff}, Link)
+	p.Receive(3, Msg{Target: near, Kind: Xoff}, Link) // a repeat changes nothing
+	if len(p.Held) != 1 || !p.Holds(g, 1, 3) || !p.Holds(g, 1, 7) || p.Holds(g, 1, 5) {
+		t.Fatalf("held %v: packets to 3 and 7 pass (2,0) eastwards, to 5 not", p.Held)
+	}
+	if p.Lines[0].Stopped {
+		t.Fatal("a line stopped in Feeders scope")
+	}
+	p.Receive(4, Msg{Target: near, Kind: Xon}, Link)
+	if len(p.Held) != 0 || p.Holds(g, 1, 3) {
+		t.Fatalf("held %v after Xon", p.Held)
+	}
+	// The far end has at most SAQs full points at once.
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a fourth held point accepted from a far end of three SAQs")
+		}
+	}()
+	for s := range int32(4) {
+		p.Receive(5, Msg{Target: Point{Switch: s, Port: link.PortYPlus}, Kind: Xoff}, Link)
+	}
+}
+
+// TestIdleOff: with IdleCycles 0 a line that never fills is never swept;
+// one that empties is still freed (the paper's rule).
+func TestIdleOff(t *testing.T) {
+	cfg := Config{SAQs: 2, DetectFlits: 4, XoffFlits: 4, XonFlits: 1, IdleCycles: 0}
+	p, q := newPort(Egress, &cfg, 0, link.PortXPlus)
+	p.Receive(1, Msg{Target: Point{Switch: 2, Port: link.PortXPlus}, Kind: Notify, Hops: 2}, Link)
+	p.Receive(1, Msg{Target: Point{Switch: 3, Port: link.PortXPlus}, Kind: Notify, Hops: 3}, Link)
+	p.Sweep(1 << 40)
+	expect(t, p)
+	q.flits[1] = 8
+	p.Enqueued(2, 1)
+	q.flits[1] = 0
+	p.Departed(1)
+	expect(t, p, "dealloc 3.0 h3 ->255")
+	if p.InUse() != 1 {
+		t.Fatalf("%d lines in use", p.InUse())
 	}
 }

@@ -36,12 +36,17 @@ type Adapter struct {
 	admPool pool
 	xfer    int32 // descriptor being filled in the injection memory, -1 none
 	xferQ   int32
-	inj     memory
-	link    outLink
-	pl      pool
-	seq     uint32
-	reasm   router.Reassembly
-	order   router.FlowOrder
+	// admBlocked: the last startTransfer found no admission queue whose
+	// head could start, and nothing it depends on (the admission queues,
+	// the injection memory's space, RECN's lines and full SAQs) has
+	// changed since: the next one would find none either.
+	admBlocked bool
+	inj        memory
+	link       outLink
+	pl         pool
+	seq        uint32
+	reasm      router.Reassembly
+	order      router.FlowOrder
 	// RECN (nil under the other organisations): the injection side's SAQs,
 	// the control lanes of the network and the messages for the link.
 	rp   *recnPort
@@ -62,6 +67,16 @@ func (a *Adapter) Name() string { return a.sh.topo.NodeName(int(a.id)) }
 // Queued is the number of packets generated and not yet moved into the
 // injection memory.
 func (a *Adapter) Queued() int { return a.staging.Len() + int(a.adm.packets) }
+
+// Waiting is the number of packets in the injection memory that have not
+// started on the link (moved there from their admission queue, so not
+// Queued, and not yet injected, so not in flight).
+func (a *Adapter) Waiting() int {
+	if a.link.cur >= 0 {
+		return int(a.inj.packets) - 1
+	}
+	return int(a.inj.packets)
+}
 
 // QueuedPacketBytes is the memory a packet counted by Queued takes while
 // it waits: its descriptor in the admission pool, which, like a source
@@ -88,15 +103,22 @@ func (a *Adapter) Tick(now clock.Cycle) {
 			a.PacketsGenerated++
 		}
 	}
-	if a.xfer < 0 && a.adm.packets > 0 {
+	if a.xfer < 0 && a.adm.packets > 0 && !a.admBlocked {
 		a.startTransfer(now)
 	}
 	if a.xfer >= 0 {
 		p := &a.pl.p[a.xfer]
 		p.have++
 		a.inj.arrive(now, int(a.xferQ))
+		if a.rp != nil && a.xferQ >= a.rp.q.base {
+			a.rp.saw(int(a.xferQ))
+		}
 		if p.have == p.hdr.Size {
 			a.xfer = -1
+			if a.rp != nil && a.sh.recn.Scope == recn.Feeders && a.xferQ >= a.rp.q.base {
+				a.rp.Filled(int(a.xferQ - a.rp.q.base))
+				a.recnAfter()
+			}
 		}
 	}
 	if a.rp != nil && sendControl(now, &a.pend, &a.ctrl[a.out], &a.link, &a.pl, a.sh.dedicated) && !a.sh.dedicated {
@@ -104,6 +126,7 @@ func (a *Adapter) Tick(now clock.Cycle) {
 	}
 	p, sent := a.link.send(now, a.wires, &a.pl, &a.inj, a.sh, int(a.first), a)
 	if sent {
+		a.admBlocked = false // the injection memory has a flit more room
 		a.FlitsInjected++
 		if a.rp != nil && (a.link.lastQ > 0 || a.link.poppedMarker >= 0) {
 			a.recnDeparted(int(a.link.lastQ), a.link.poppedMarker)
@@ -124,6 +147,7 @@ func (a *Adapter) Tick(now clock.Cycle) {
 // admit queues a generated packet in the admission queue of its
 // destination.
 func (a *Adapter) admit(p router.Packet) {
+	a.admBlocked = false
 	d := a.admPool.alloc()
 	a.admPool.p[d].hdr = link.Flit{Src: a.id, Dst: p.Dst, Size: p.Size, Class: p.Class, Gen: p.Gen}
 	a.adm.push(&a.admPool, int(p.Dst), d, 0) // admission counts packets, not flits
@@ -132,6 +156,7 @@ func (a *Adapter) admit(p router.Packet) {
 // startTransfer moves the head packet of the next admission queue (round
 // robin over destinations) whose injection queue has room for it.
 func (a *Adapter) startTransfer(now clock.Cycle) {
+	a.admBlocked = true // unless a packet starts below
 	m := &a.adm
 	for pass := 0; pass < 2; pass++ {
 		lo, hi := int(m.rr), len(m.q)
@@ -148,6 +173,9 @@ func (a *Adapter) startTransfer(now clock.Cycle) {
 			if a.inj.reserved+size > a.sh.memFlits || a.inj.q[iq].reserved+size > a.sh.queueCap {
 				continue
 			}
+			if line >= 0 && a.rp.full>>iq&1 != 0 { // a full SAQ (Feeders scope) takes nothing more
+				continue
+			}
 			m.pop(&a.admPool, dst)
 			id := a.pl.alloc()
 			p := &a.pl.p[id]
@@ -160,6 +188,7 @@ func (a *Adapter) startTransfer(now clock.Cycle) {
 			if line >= 0 {
 				a.rp.Enqueued(int64(now), line)
 			}
+			a.admBlocked = false
 			return
 		}
 	}

@@ -51,13 +51,18 @@
 // A detection swaps the detection queue's packets into the new SAQ. A
 // SAQ blocked by its in-order pointer (the packet last in the standard or
 // detection queue at allocation, flagged in its descriptor) or stopped by
-// Xoff does not send. The crossbar serves detection queues before SAQs.
+// Xoff does not send. Under Xoff scope Feeders (recn.Feeders) a full SAQ
+// takes nothing more: the crossbar does not grant a packet whose egress
+// queue is one, an adapter does not move a packet into one, and a link's
+// sender does not start a packet, from any queue, whose route passes a
+// point whose SAQ is full at the far end (XoffBounds is what a SAQ can
+// then hold). The crossbar serves detection queues before SAQs.
 // Messages between an ingress and an egress memory of one switch are
 // delivered at once; those for the next switch or adapter wait in a FIFO
 // per link and travel on a control lane of the link's latency, by default
 // only in a cycle in which the link carries no data flit and before the
 // next data packet starts (DedicatedControl: in any cycle). Idle SAQs are
-// swept every 64 cycles.
+// swept every 64 cycles (unless RECN.IdleCycles is 0).
 //
 // Routing is dimension order, X then Y, computed at each switch from the
 // destination (the paper's deterministic source routes carry the same

@@ -146,6 +146,9 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 				work: make([]routed, 0, 16)}
 			for p := range s.rc.pend {
 				s.rc.pend[p].msgs = make([]recn.Msg, 0, 8)
+				if cfg.RECN.Scope == recn.Feeders && s.links[p].toSwitch {
+					s.links[p].held = &s.rc.egr[p].Port
+				}
 			}
 		}
 		n.Switches[r] = s
@@ -168,6 +171,9 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 			rp := newRECNPort(sh, &a.inj, P, r)
 			a.rp = &rp
 			a.rp.Init(&sh.recn, recn.Egress, -1, 0, make([]recn.Line, cfg.RECN.SAQs), &a.rp.q)
+			if cfg.RECN.Scope == recn.Feeders {
+				a.link.held = &a.rp.Port
+			}
 		}
 		n.Adapters[i] = a
 	}
@@ -288,6 +294,7 @@ func (n *Network) Totals() router.Totals {
 		t.FlitsInjected += a.FlitsInjected
 		t.FlitsDelivered += a.FlitsDelivered
 		t.SourceQueued += uint64(a.Queued())
+		t.InjectionMemory += uint64(a.Waiting())
 	}
 	for _, s := range n.Switches {
 		for p := range s.ing {

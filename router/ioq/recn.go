@@ -22,6 +22,7 @@ func (q *saqs) Empty(i int) bool  { return q.m.q[int(q.base)+i].head < 0 }
 type ctrlFIFO struct {
 	msgs []recn.Msg
 	head int
+	most int // the most messages it has held at once
 }
 
 func (f *ctrlFIFO) len() int { return len(f.msgs) - f.head }
@@ -35,6 +36,7 @@ func (f *ctrlFIFO) push(m recn.Msg) {
 		f.msgs, f.head = f.msgs[:n], 0
 	}
 	f.msgs = append(f.msgs, m)
+	f.most = max(f.most, f.len())
 }
 
 func (f *ctrlFIFO) pop() recn.Msg {
@@ -53,6 +55,18 @@ type recnPort struct {
 	from    int32 // this switch (ingress), the next one (egress), the attached one (adapter)
 	marks   []marker
 	pending []int32 // per line: marker packets not yet left
+	// full is the set of its queues that may not receive (the full SAQs,
+	// Feeders scope), as muted() is of those that may not send.
+	full uint64
+	// peakFlits is the most flits any of its SAQs has held at once since
+	// the network was built; swapFlits the most a detection queue held
+	// when it was swapped into a new SAQ (ingress).
+	peakFlits, swapFlits int32
+}
+
+// saw notes the occupancy of queue q, a SAQ that just took a flit.
+func (r *recnPort) saw(q int) {
+	r.peakFlits = max(r.peakFlits, r.q.m.q[q].flits)
 }
 
 // marker is an in-order pointer: line waits for descriptor d to leave.
@@ -112,6 +126,18 @@ func (r *recnPort) muted() uint64 {
 		}
 	}
 	return mute
+}
+
+// fulls is the set of the memory's queues that may not receive (Feeders
+// scope): the full SAQs.
+func (r *recnPort) fulls() uint64 {
+	var full uint64
+	for i := range r.Lines {
+		if l := &r.Lines[i]; l.InUse && l.Full {
+			full |= 1 << (int(r.q.base) + i)
+		}
+	}
+	return full
 }
 
 // recnSwitch is a switch's RECN state.
@@ -180,7 +206,7 @@ func (s *Switch) after(now clock.Cycle, egress bool, p int) {
 
 func (s *Switch) collect(egress bool, p int) {
 	r := s.rport(egress, p)
-	r.q.m.mute = r.muted()
+	r.q.m.mute, r.full = r.muted(), r.fulls()
 	for _, m := range r.Out {
 		s.rc.work = append(s.rc.work, routed{m: m, egress: egress, port: uint8(p)})
 	}
@@ -235,6 +261,9 @@ func (s *Switch) recnArrived(now clock.Cycle, p, q int) {
 			if x := &s.xf[p]; x.src >= 0 && int(x.srcQ) == q {
 				x.srcQ = int32(sq)
 			}
+			r.swapFlits = max(r.swapFlits, m.q[sq].flits)
+			r.saw(sq)
+			r.Filled(i)
 		}
 	} else {
 		r.Arrived(int64(now), q-P, 0)
@@ -320,6 +349,9 @@ func (r *recnPort) check(name string) error {
 	if r.q.m.mute != r.muted() {
 		return fmt.Errorf("%s: queues muted %b, lines say %b", name, r.q.m.mute, r.muted())
 	}
+	if r.full != r.fulls() {
+		return fmt.Errorf("%s: queues full %b, lines say %b", name, r.full, r.fulls())
+	}
 	return nil
 }
 
@@ -337,6 +369,9 @@ func (s *Switch) tickRECN(now clock.Cycle) {
 		}
 		if hasF {
 			s.arrive(now, p, f)
+			if q := int(s.recvQ[p]); q >= len(s.ing) { // a flit into a SAQ
+				s.rc.ing[p].saw(q)
+			}
 		}
 		s.recvControl(now, p)
 	}
@@ -344,12 +379,15 @@ func (s *Switch) tickRECN(now clock.Cycle) {
 		s.recnSweep(now)
 	}
 	s.allocate(now)
+	P := int32(len(s.ing))
 	for p := range s.xf {
-		if s.xf[p].src >= 0 {
+		if x := &s.xf[p]; x.src >= 0 {
 			s.cross(now, p)
+			if x.dstQ >= P { // a flit into a SAQ
+				s.rc.egr[x.out].saw(int(x.dstQ))
+			}
 		}
 	}
-	P := int32(len(s.ing))
 	for m := s.conn; m != 0; m &= m - 1 {
 		o := trailing(m)
 		l := &s.links[o]
@@ -389,15 +427,19 @@ func (s *Switch) grantSAQ(now clock.Cycle, p, o int) bool {
 // recnStep reads the adapter's RECN message, if any (notifications and
 // Xon/Xoff from its switch), and sweeps its idle SAQs every 64 cycles.
 func (a *Adapter) recnStep(now clock.Cycle) {
-	if m := a.ctrl[a.in].Recv(now); m != nil {
+	m := a.ctrl[a.in].Recv(now)
+	if m != nil {
 		if i := a.rp.Receive(int64(now), *m, recn.Link); i >= 0 {
 			a.rp.mark(&a.pl, a.sh.mesh, i, 0)
 		}
 	}
-	if now&63 == 0 {
+	sweep := now&63 == 0
+	if sweep {
 		a.rp.Sweep(int64(now))
 	}
-	a.recnAfter()
+	if m != nil || sweep { // else nothing changed
+		a.recnAfter()
+	}
 }
 
 // recnDeparted is the RECN step after a flit left injection queue q (and,
@@ -415,7 +457,8 @@ func (a *Adapter) recnDeparted(q int, d int32) {
 // recnAfter queues the adapter's outbox for its link (all of its messages
 // go to its switch).
 func (a *Adapter) recnAfter() {
-	a.inj.mute = a.rp.muted()
+	a.admBlocked = false // lines or full SAQs may have changed
+	a.inj.mute, a.rp.full = a.rp.muted(), a.rp.fulls()
 	for _, m := range a.rp.Out {
 		a.pend.push(m)
 	}
@@ -423,29 +466,76 @@ func (a *Adapter) recnAfter() {
 }
 
 // SAQStats counts a RECN network's SAQs: in use now and the most in use
-// at once in any one port since ResetSAQPeaks, at ingress ports and at
-// egress ports (adapters' injection sides counted as egress), and the
-// allocations and refusals so far.
+// at once in any one port since ResetSAQPeaks and since the network was
+// built (Run), at ingress ports and at egress ports (adapters' injection
+// sides counted as egress), the allocations and refusals so far; the
+// flits the SAQs hold now, in all and in the fullest, and the most any one
+// SAQ has held at once since the network was built (PeakFlits), against
+// its Xoff threshold (XoffFlits).
 type SAQStats struct {
-	InUseIngress, InUseEgress           int
-	MaxPerPortIngress, MaxPerPortEgress int
-	Allocations, Refusals               uint64
+	InUseIngress, InUseEgress                 int
+	MaxPerPortIngress, MaxPerPortEgress       int
+	MaxPerPortIngressRun, MaxPerPortEgressRun int
+	Allocations, Refusals                     uint64
+	FlitsNow                                  int64
+	FullestNow                                int32
+	PeakFlitsIngress, PeakFlitsEgress         int32
+	XoffFlits                                 int32
+	// SwapFlitsMost is the most flits a detection queue held when it was
+	// swapped into a new SAQ; ControlQueueMost the most RECN messages that
+	// waited at once for one link (both since the network was built).
+	SwapFlitsMost    int32
+	ControlQueueMost int
+}
+
+// XoffBounds are the most flits a SAQ can hold under Xoff scope Feeders
+// (package policies/recn), given what st measured of the swaps and the
+// control queues: an egress or injection SAQ takes one packet at a time
+// and only below the Xoff threshold, so at most XoffFlits + P - 1 (P the
+// largest packet); an ingress SAQ holds at most max(XoffFlits + P - 1,
+// the largest detection queue swapped into a SAQ) when it sends its Xoff,
+// and then takes what reaches it before the far end has the Xoff: the L
+// flits on the link (its latency), the W + L - 1 the far end sends while
+// the Xoff waits for the reverse link (W: a data packet's P - 1 flits
+// when control shares the link, and one cycle for each of the at most
+// ControlQueueMost - 1 messages ahead of it) and crosses it, and the rest
+// of a packet it started, P - 1.
+func XoffBounds(c Config, st SAQStats) (ingress, egress int32) {
+	P, L := int32(c.MaxPacketFlits), int32(c.LinkLatencyCycles)
+	w := int32(max(st.ControlQueueMost, 1)) - 1
+	if !c.DedicatedControl {
+		w += P - 1
+	}
+	egress = c.RECN.XoffFlits + P - 1
+	ingress = max(egress, st.SwapFlitsMost) + 2*L + w + P - 2
+	return ingress, egress
 }
 
 // SAQs returns the network's SAQ counts (zero under the other
 // organisations). Call it only while the network is paused.
 func (n *Network) SAQs() SAQStats {
-	var st SAQStats
+	st := SAQStats{XoffFlits: n.sh.recn.XoffFlits}
 	add := func(r *recnPort, ingress bool) {
 		if ingress {
 			st.InUseIngress += r.InUse()
 			st.MaxPerPortIngress = max(st.MaxPerPortIngress, r.MaxInUse)
+			st.MaxPerPortIngressRun = max(st.MaxPerPortIngressRun, r.RunMaxInUse)
+			st.PeakFlitsIngress = max(st.PeakFlitsIngress, r.peakFlits)
 		} else {
 			st.InUseEgress += r.InUse()
 			st.MaxPerPortEgress = max(st.MaxPerPortEgress, r.MaxInUse)
+			st.MaxPerPortEgressRun = max(st.MaxPerPortEgressRun, r.RunMaxInUse)
+			st.PeakFlitsEgress = max(st.PeakFlitsEgress, r.peakFlits)
 		}
 		st.Allocations += r.Allocations
 		st.Refusals += r.Refusals
+		if r.InUse() > 0 {
+			for i := range r.Lines {
+				f := r.q.Flits(i)
+				st.FlitsNow += int64(f)
+				st.FullestNow = max(st.FullestNow, f)
+			}
+		}
 	}
 	for _, s := range n.Switches {
 		if s.rc == nil {
@@ -454,10 +544,13 @@ func (n *Network) SAQs() SAQStats {
 		for p := range s.rc.ing {
 			add(&s.rc.ing[p], true)
 			add(&s.rc.egr[p], false)
+			st.SwapFlitsMost = max(st.SwapFlitsMost, s.rc.ing[p].swapFlits)
+			st.ControlQueueMost = max(st.ControlQueueMost, s.rc.pend[p].most)
 		}
 	}
 	for _, a := range n.Adapters {
 		add(a.rp, false)
+		st.ControlQueueMost = max(st.ControlQueueMost, a.pend.most)
 	}
 	return st
 }

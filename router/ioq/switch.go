@@ -78,6 +78,10 @@ type outLink struct {
 	cur      int32   // descriptor being sent, -1 for none
 	curQ     int32   // its queue
 	toSwitch bool
+	// held is the RECN state of the memory the link sends from when its
+	// SAQs' Xoff stops every feeder (Feeders scope): the points full at the
+	// far end, whose packets do not start. nil otherwise.
+	held *recn.Port
 	// After a send: the queue the flit left and, when that flit ended an
 	// in-order marker packet (RECN), its descriptor, else -1.
 	lastQ, poppedMarker int32
@@ -120,6 +124,9 @@ func (l *outLink) send(now clock.Cycle, ws *link.Wires, pl *pool, m *memory, sh 
 				p := &pl.p[m.q[i].head]
 				if p.have == 0 || m.mute>>(i&63)&1 != 0 {
 					continue
+				}
+				if l.held != nil && len(l.held.Held) > 0 && l.held.Holds(sh.mesh, next, p.hdr.Dst) {
+					continue // its route passes a full SAQ at the far end (RECN, Feeders scope)
 				}
 				c := l.credit(sh.queueAt(next, p.hdr.Dst))
 				if *c < int32(p.hdr.Size) {
@@ -436,7 +443,16 @@ func (s *Switch) tryGrant(now clock.Cycle, p, i, o int) bool {
 	e := &s.egr[o]
 	q := s.sh.queueAt(int(s.next[o]), pk.hdr.Dst)
 	if s.rc != nil {
-		q, _ = s.sh.recnQueue(&s.rc.egr[o], int(s.next[o]), pk.hdr.Dst, 0)
+		var line int
+		q, line = s.sh.recnQueue(&s.rc.egr[o], int(s.next[o]), pk.hdr.Dst, 0)
+		if s.rc.egr[o].full>>q&1 != 0 {
+			// A full SAQ (Feeders scope) takes nothing more; the input is
+			// told to set the point's packets aside if it does not yet.
+			if s.rc.egr[o].Holding(line, p) {
+				s.after(now, true, o)
+			}
+			return false
+		}
 	}
 	size := int32(pk.hdr.Size)
 	if e.reserved+size > s.sh.memFlits || e.q[q].reserved+size > s.sh.queueCap {
