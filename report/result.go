@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"math"
+	"slices"
 )
 
 // Stats summarises a latency histogram, in cycles.
@@ -282,21 +283,32 @@ type NodeViews struct {
 }
 
 // Digest is the SHA-256 of the result's canonical JSON encoding, without
-// NodeViews and the series' InjectionMemoryPackets: those came after the
-// digests that studies and benchmarks compare against (the latter would
-// change those of every input/output-buffered switch's run with a time
-// series), and leaving them out keeps every digest of earlier versions
-// valid. The equivalence tests compare them across executors separately.
+// what came after the digests that studies and benchmarks compare against:
+// NodeViews, the series' InjectionMemoryPackets (it would change the
+// digest of every input/output-buffered switch's run with a time series),
+// RECN's whole-run SAQ peaks and Xoff threshold (SAQResult's *Run, Peak*
+// and XoffFlits) and the series' SAQ flit counts. Leaving them out keeps
+// every digest of earlier versions valid; the equivalence tests compare
+// them across executors separately.
 func (r *Result) Digest() string {
 	c := *r
 	c.NodeViews = nil
-	for i := range c.Series {
-		if c.Series[i].InjectionMemoryPackets != 0 {
-			c.Series = append([]Sample(nil), c.Series...)
-			for j := range c.Series {
-				c.Series[j].InjectionMemoryPackets = 0
+	if c.SAQs != nil {
+		q := *c.SAQs
+		q.MaxPerPortIngressRun, q.MaxPerPortEgressRun, q.PeakFlitsIngress, q.PeakFlitsEgress, q.XoffFlits = 0, 0, 0, 0, 0
+		c.SAQs = &q
+	}
+	if slices.ContainsFunc(c.Series, func(s Sample) bool {
+		return s.InjectionMemoryPackets != 0 || s.SAQs != nil && (s.SAQs.Flits != 0 || s.SAQs.FullestFlits != 0)
+	}) {
+		c.Series = slices.Clone(c.Series)
+		for j := range c.Series {
+			c.Series[j].InjectionMemoryPackets = 0
+			if q := c.Series[j].SAQs; q != nil {
+				q2 := *q
+				q2.Flits, q2.FullestFlits = 0, 0
+				c.Series[j].SAQs = &q2
 			}
-			break
 		}
 	}
 	b, err := json.Marshal(&c)

@@ -112,8 +112,11 @@ func sameDigestEverywhere(t *testing.T, c Config) *Result {
 			// NodeViews are outside the digest: compared here.
 			t.Fatalf("%s/%d: per-node views differ from serial's", o.Exec, o.Workers)
 		} else if !reflect.DeepEqual(r.Series, first.Series) {
-			// So are the series' injection-memory counts.
+			// So are the series' injection-memory and SAQ flit counts.
 			t.Fatalf("%s/%d: time series differ from serial's", o.Exec, o.Workers)
+		} else if !reflect.DeepEqual(r.SAQs, first.SAQs) {
+			// And RECN's whole-run SAQ peaks.
+			t.Fatalf("%s/%d: SAQ figures %+v differ from serial's %+v", o.Exec, o.Workers, r.SAQs, first.SAQs)
 		}
 	}
 	if v := first.NodeViews; v == nil || len(v.InjectedFlitsPerCycle) != first.Nodes || len(v.LatencyMeanCycles) != first.Nodes {
