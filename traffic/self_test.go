@@ -1,6 +1,7 @@
 package traffic
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -222,5 +223,76 @@ func TestBoundedSourceQueue(t *testing.T) {
 	}
 	if err := Check(Config{Pattern: "uniform", Process: "collective", PacketsPerNode: 1, PacketFlits: 2, QueuePackets: 3}, g); err == nil {
 		t.Error("a bounded queue under the collective process was accepted")
+	}
+}
+
+// TestSelfModesEveryPermutation checks, for every registered permutation
+// on a network where it has fixed points (where it has any), what each
+// choice does: under loopback a fixed point sends every packet to itself;
+// under skip it sends nothing and is reported silent (exactly the fixed
+// points); under redraw it sends to other nodes only; and a node that is
+// not fixed sends every packet to its image under every choice.
+func TestSelfModesEveryPermutation(t *testing.T) {
+	geometries := []Geometry{{Nodes: 64}, {Nodes: 75, K: 5, C: 3}, {Nodes: 256, K: 16, C: 1}}
+	const cycles = 300
+	names := slices.Sorted(maps.Keys(Patterns()))
+	for _, name := range names {
+		if !Patterns()[name].Permutes {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			params := PatternParams{Seed: 11} // the sources' seed: random-pair's permutation
+			var g Geometry
+			var fixed []bool
+			found := false
+			for _, cand := range geometries {
+				f, err := FixedPoints(name, cand, params)
+				if err != nil {
+					continue
+				}
+				if !found || slices.Contains(f, true) && !slices.Contains(fixed, true) {
+					g, fixed, found = cand, f, true
+				}
+			}
+			if !found {
+				t.Fatalf("no geometry of %v takes %s", geometries, name)
+			}
+			p, err := NewPattern(name, g, params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fixedNode, movedNode := slices.Index(fixed, true), slices.Index(fixed, false)
+			for _, self := range []SelfMode{SelfLoopback, SelfSkip, SelfRedraw} {
+				cfg := Config{Pattern: name, Process: "saturation", PacketFlits: 4, Self: self, PatternParams: params}
+				silent, err := Silent(cfg, g, 11)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantSilent := self == SelfSkip && slices.Contains(fixed, true)
+				if (silent != nil) != wantSilent || wantSilent && !slices.Equal(silent, fixed) {
+					t.Errorf("self = %s on %d nodes: silent %v, fixed points %v", self, g.Nodes, silent, fixed)
+				}
+				if movedNode >= 0 {
+					img := p.Dest(movedNode, nil)
+					if counts := drawDests(t, cfg, g, movedNode, cycles); counts[img] != cycles {
+						t.Errorf("self = %s: node %d sent %d of %d packets to its image %d", self, movedNode, counts[img], cycles, img)
+					}
+				}
+				if fixedNode < 0 {
+					continue
+				}
+				counts := drawDests(t, cfg, g, fixedNode, cycles)
+				total := 0
+				for _, n := range counts {
+					total += n
+				}
+				switch {
+				case self == SelfLoopback && counts[fixedNode] != cycles,
+					self == SelfSkip && total != 0,
+					self == SelfRedraw && (counts[fixedNode] != 0 || total != cycles):
+					t.Errorf("self = %s: fixed point %d sent %d packets, %d to itself", self, fixedNode, total, counts[fixedNode])
+				}
+			}
+		})
 	}
 }
