@@ -169,26 +169,11 @@ func (c shortLongRun) String() string {
 // cycles.
 func countShortBehindLong(t *testing.T, k int, c shortLongRun, cycles clock.Cycle, seed uint64) behindLong {
 	t.Helper()
-	g := harTopo(t, k, false, c.routing)
-	cfg := harConfig(c.routing, 4)
-	cfg.BufferFlits, cfg.HARFree = c.buffer, c.free
-	rf, err := NewRouting(c.routing, g, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := c.longPct / 100
-	meanFlits := 1 / ((1-s)/32 + s/256) // mean message length
-	load := c.load * wireCapacityFlits(g, rf, c.pattern)
+	g, cfg, poisson := harMixRun(t, k, c, seed)
 	N := g.Nodes()
 	srcs := make([]Source, N)
 	for i := range srcs {
-		srcs[i] = &harPoisson{node: i, rate: load / meanFlits, pLong: s / 256 * meanFlits,
-			rng: rand.New(rand.NewPCG(seed, uint64(i))), dest: harDest(g, c.pattern)}
-	}
-	if c.longPct == 100 {
-		for i := range srcs {
-			srcs[i].(*harPoisson).pLong = 1
-		}
+		srcs[i] = &poisson[i]
 	}
 	sink := &classSink{}
 	sinks := make([]Sink, N)
@@ -200,7 +185,7 @@ func countShortBehindLong(t *testing.T, k int, c shortLongRun, cycles clock.Cycl
 	var out behindLong
 	seen := map[uint64]int{} // message -> cycles found behind a long one
 	var checkErr error
-	_, err = actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, To: cycles, Chunk: 1,
+	_, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, To: cycles, Chunk: 1,
 		Hook: func(next clock.Cycle) bool {
 			shortFlitsBehindLong(n, func(src int32, seq uint32, flits int) {
 				out.flitCycles += int64(flits)
@@ -288,4 +273,30 @@ func TestShortBehindLong(t *testing.T) {
 	}
 	t.Logf("%d x %d mesh, %d cycles per run; short flit-cycles behind a long message's flits in an upper VC buffer, the short messages found so, the most cycles one was, short messages delivered:\n%-10s %-11s %-9s %4s %6s %3s | %10s %8s %8s %9s\n%s",
 		k, k, cycles, "routing", "free", "pattern", "load", "long", "buf", "flit-cyc", "messages", "max-cyc", "short-del", strings.Join(table, "\n"))
+}
+
+// harMixRun builds the network and Poisson sources of run c on the k x k
+// mesh: 32- and 256-flit messages mixed by volume (c.longPct), at a load
+// of c.load of the wire capacity, source i drawing from PCG(seed, i).
+func harMixRun(t *testing.T, k int, c shortLongRun, seed uint64) (*link.Grid2D, Config, []harPoisson) {
+	t.Helper()
+	g := harTopo(t, k, false, c.routing)
+	cfg := harConfig(c.routing, 4)
+	cfg.BufferFlits, cfg.HARFree = c.buffer, c.free
+	rf, err := NewRouting(c.routing, g, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.longPct / 100
+	meanFlits := 1 / ((1-s)/32 + s/256) // mean message length
+	load := c.load * wireCapacityFlits(g, rf, c.pattern)
+	srcs := make([]harPoisson, g.Nodes())
+	for i := range srcs {
+		srcs[i] = harPoisson{node: i, rate: load / meanFlits, pLong: s / 256 * meanFlits,
+			rng: rand.New(rand.NewPCG(seed, uint64(i))), dest: harDest(g, c.pattern)}
+		if c.longPct == 100 {
+			srcs[i].pLong = 1
+		}
+	}
+	return g, cfg, srcs
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -172,22 +171,12 @@ func traceShort(n *Network, now int64, msgs map[uint64]*shortTrace) {
 // generated in the measurement window.
 func whereShortWaits(t *testing.T, k int, c shortLongRun, warm, measure clock.Cycle, seed uint64) []*shortTrace {
 	t.Helper()
-	g := harTopo(t, k, false, c.routing)
-	cfg := harConfig(c.routing, 4)
-	cfg.BufferFlits, cfg.HARFree = c.buffer, c.free
-	rf, err := NewRouting(c.routing, g, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := c.longPct / 100
-	meanFlits := 1 / ((1-s)/32 + s/256)
-	load := c.load * wireCapacityFlits(g, rf, c.pattern)
+	g, cfg, poisson := harMixRun(t, k, c, seed)
 	N := g.Nodes()
 	end := warm + measure
 	srcs := make([]Source, N)
 	for i := range srcs {
-		srcs[i] = &stopAt{harPoisson{node: i, rate: load / meanFlits, pLong: s / 256 * meanFlits,
-			rng: rand.New(rand.NewPCG(seed, uint64(i))), dest: harDest(g, c.pattern)}, end}
+		srcs[i] = &stopAt{poisson[i], end}
 	}
 	sink := &traceSink{msgs: map[uint64]*shortTrace{}}
 	sinks := make([]Sink, N)
@@ -198,7 +187,7 @@ func whereShortWaits(t *testing.T, k int, c shortLongRun, warm, measure clock.Cy
 	acts, units := n.Actors()
 	var checkErr error
 	drain := end + 4*measure
-	_, err = actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, To: drain, Chunk: 1,
+	_, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, To: drain, Chunk: 1,
 		Hook: func(next clock.Cycle) bool {
 			traceShort(n, int64(next)-1, sink.msgs)
 			if next%1000 == 0 {

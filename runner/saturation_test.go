@@ -133,55 +133,21 @@ func TestGeneratedLoad(t *testing.T) {
 // saturation load, the metric there and the highest value of the sweep.
 func TestSaturationReduction(t *testing.T) {
 	f := parse(t, `name = "satred"
-[network]
-topology = "mesh"
-k = 4
-[router]
-routing = "dor"
-[traffic]
-process = "bernoulli"
-[[axis]]
-key = "traffic.pattern"
-values = ["uniform", "transpose"]
-[[axis]]
-key = "traffic.load_flits_per_node_cycle"
-values = [0.1, 0.2, 0.3]
-[[reduce]]
-name = "sat"
-kind = "saturation"
-metric = "accepted_flits_per_node_cycle"
-`)
+`+satSweepHead+satLoadAxis+satReduce)
 	// uniform saturates after 0.2; transpose accepts more past its
 	// saturation at 0.1 (0.25 at 0.3), which the highest value shows.
-	accepted := []float64{0.1, 0.2, 0.22, 0.1, 0.15, 0.25}
-	var pts []*pointStats
-	for i := range f.Points {
-		off, _ := f.Points[i].Value("traffic.load_flits_per_node_cycle")
-		o := map[string]float64{"0.1": 0.1, "0.2": 0.2, "0.3": 0.3}[off]
-		pts = append(pts, &pointStats{point: &f.Points[i], n: 1, generated: o, mean: map[string]float64{"offered_flits_per_node_cycle": o, "accepted_flits_per_node_cycle": accepted[i]}})
-	}
+	pts := satPoints(f, []float64{0.1, 0.2, 0.22, 0.1, 0.15, 0.25})
 	tables := reduce(f, pts)
 	want := [][]string{{"uniform", "0.2", "0.2", "0.22", ""}, {"transpose", "0.1", "0.1", "0.25", ""}}
 	if len(tables) != 1 || !reflect.DeepEqual(tables[0].rows, want) {
 		t.Errorf("rows %v, want %v", tables[0].rows, want)
 	}
 	for _, bad := range []string{"by = [\"traffic.pattern\"]", ""} {
-		src := strings.Replace(`name = "satred"
-[network]
-topology = "mesh"
-k = 4
-[router]
-routing = "dor"
-[traffic]
-process = "bernoulli"
-[[axis]]
-key = "traffic.pattern"
-values = ["uniform", "transpose"]
-[[reduce]]
+		src := `name = "satred"
+` + satSweepHead + `[[reduce]]
 kind = "saturation"
 metric = "accepted_flits_per_node_cycle"
-BAD
-`, "BAD", bad, 1)
+` + bad + "\n"
 		path := filepath.Join(t.TempDir(), "s.toml")
 		os.WriteFile(path, []byte(src), 0o644)
 		if _, err := study.LoadFile(path); err == nil {
@@ -195,24 +161,7 @@ BAD
 // load, and is refused with a load in at or a reduction of another kind.
 func TestSaturationReference(t *testing.T) {
 	base := `name = "satref"
-[network]
-topology = "mesh"
-k = 4
-[router]
-routing = "dor"
-[traffic]
-process = "bernoulli"
-[[axis]]
-key = "traffic.pattern"
-values = ["uniform", "transpose"]
-[[axis]]
-key = "traffic.load_flits_per_node_cycle"
-values = [0.1, 0.2, 0.3]
-[[reduce]]
-name = "sat"
-kind = "saturation"
-metric = "accepted_flits_per_node_cycle"
-[[reference]]
+` + satSweepHead + satLoadAxis + satReduce + `[[reference]]
 source = "Paper, Fig. 1"
 metric = "accepted_flits_per_node_cycle"
 value = 0.12
@@ -220,13 +169,7 @@ value = 0.12
 	f := parse(t, base+`reduce = "sat"
 at = { "traffic.pattern" = "transpose" }
 `)
-	accepted := []float64{0.1, 0.2, 0.22, 0.1, 0.15, 0.25}
-	var pts []*pointStats
-	for i := range f.Points {
-		off, _ := f.Points[i].Value("traffic.load_flits_per_node_cycle")
-		o := map[string]float64{"0.1": 0.1, "0.2": 0.2, "0.3": 0.3}[off]
-		pts = append(pts, &pointStats{point: &f.Points[i], n: 1, generated: o, mean: map[string]float64{"offered_flits_per_node_cycle": o, "accepted_flits_per_node_cycle": accepted[i]}})
-	}
+	pts := satPoints(f, []float64{0.1, 0.2, 0.22, 0.1, 0.15, 0.25})
 	rows := refRows(f, pts)
 	// transpose saturates after 0.1, where it accepted 0.1 (not the 0.25
 	// it reaches at 0.3).
@@ -244,4 +187,42 @@ at = { "traffic.pattern" = "transpose" }
 			t.Errorf("%q: got %v, want a reference[0] error", bad, err)
 		}
 	}
+}
+
+// satSweepHead, satLoadAxis and satReduce are the parts of the saturation
+// tests' study files: a 4x4 mesh under two patterns, three loads, and a
+// saturation reduction of the accepted throughput.
+const (
+	satSweepHead = `[network]
+topology = "mesh"
+k = 4
+[router]
+routing = "dor"
+[traffic]
+process = "bernoulli"
+[[axis]]
+key = "traffic.pattern"
+values = ["uniform", "transpose"]
+`
+	satLoadAxis = `[[axis]]
+key = "traffic.load_flits_per_node_cycle"
+values = [0.1, 0.2, 0.3]
+`
+	satReduce = `[[reduce]]
+name = "sat"
+kind = "saturation"
+metric = "accepted_flits_per_node_cycle"
+`
+)
+
+// satPoints gives each point of a saturation test's study the accepted
+// throughput of accepted (in point order), generated and offered at its load.
+func satPoints(f *study.File, accepted []float64) []*pointStats {
+	var pts []*pointStats
+	for i := range f.Points {
+		off, _ := f.Points[i].Value("traffic.load_flits_per_node_cycle")
+		o := map[string]float64{"0.1": 0.1, "0.2": 0.2, "0.3": 0.3}[off]
+		pts = append(pts, &pointStats{point: &f.Points[i], n: 1, generated: o, mean: map[string]float64{"offered_flits_per_node_cycle": o, "accepted_flits_per_node_cycle": accepted[i]}})
+	}
+	return pts
 }
