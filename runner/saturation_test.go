@@ -20,17 +20,7 @@ import (
 // undelivered after the drain (generated NaN) are.
 func TestSaturationRule(t *testing.T) {
 	f := parse(t, `name = "sat"
-[network]
-topology = "mesh"
-k = 4
-[router]
-routing = "dor"
-[traffic]
-process = "bernoulli"
-[[axis]]
-key = "traffic.pattern"
-values = ["uniform", "transpose"]
-[[axis]]
+`+satSweepHead+`[[axis]]
 key = "traffic.load_flits_per_node_cycle"
 values = [0.1, 0.2, 0.3, 0.4]
 `)
