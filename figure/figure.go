@@ -254,7 +254,10 @@ func (c *Chart) Save(base string, formats []string) error {
 const MaxLegendInside = 8
 
 // saveLegendOutside draws p with its legend in a column to the right of
-// the plot, top-aligned with the plot area, so that it covers no data.
+// the plot, top-aligned with the plot area, so that it covers no data; a
+// legend wider than WideLegend of the figure (long line names: a study's
+// every axis value) goes below the plot instead, the figure growing by its
+// height, so that the plot area keeps its size.
 func saveLegendOutside(p *plot.Plot, base string, formats []string) error {
 	leg := p.Legend
 	p.Legend = plot.NewLegend()
@@ -262,21 +265,34 @@ func saveLegendOutside(p *plot.Plot, base string, formats []string) error {
 	title, ts := p.Title.Text, p.Title.TextStyle
 	p.Title.Text = ""
 	ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
-	return render(base, formats, Width, Height, func(dc draw.Canvas) {
-		// The title centred over the whole figure, the legend in a column
-		// on the right from the top of the plot area down.
+	size := leg.Rectangle(draw.Canvas{}) // the size only: no canvas needed
+	lw := size.Max.X - size.Min.X + vg.Points(14)
+	below := lw > vg.Length(WideLegend)*Width
+	h, lh := Height, size.Max.Y-size.Min.Y+vg.Points(12)
+	if below {
+		h += lh
+	}
+	return render(base, formats, Width, h, func(dc draw.Canvas) {
+		// The title centred over the whole figure.
 		th := vg.Length(0)
 		if title != "" {
 			th = ts.Height(title) + p.Title.Padding + vg.Points(4)
 			dc.FillText(ts, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - vg.Points(2)}, title)
 		}
 		body := draw.Crop(dc, 0, 0, 0, -th)
-		r := leg.Rectangle(body)
-		lw := r.Max.X - r.Min.X + vg.Points(14)
+		if below {
+			p.Draw(draw.Crop(body, 0, 0, lh, 0))
+			leg.Draw(draw.Crop(body, vg.Points(8), 0, vg.Points(4), -(body.Max.Y - body.Min.Y - lh)))
+			return
+		}
 		p.Draw(draw.Crop(body, 0, -lw, 0, 0))
 		leg.Draw(draw.Crop(body, body.Max.X-body.Min.X-lw+vg.Points(8), 0, 0, -vg.Points(6)))
 	})
 }
+
+// WideLegend is the share of the figure's width beyond which a legend
+// outside the plot goes below it rather than to its right.
+const WideLegend = 0.4
 
 // refGlyphs are the glyphs of published values, one per source: none is
 // used by plotutil.Shape for our lines.

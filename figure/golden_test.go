@@ -3,6 +3,8 @@ package figure
 import (
 	"bytes"
 	"flag"
+	"fmt"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -73,4 +75,35 @@ func TestGoldenNodeMap(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, base, "node-map")
+}
+
+// TestGoldenWideLegend: more lines than fit inside, named by every axis
+// value of a study: the legend goes below the plot, the figure taller by
+// its height, the plot area as wide as without a legend.
+func TestGoldenWideLegend(t *testing.T) {
+	c := &Chart{Title: "golden: flits in the fullest SAQ over time", XLabel: "Cycle", YLabel: "Flits in the fullest SAQ (flits)"}
+	for i := range 9 {
+		l := Line{Name: fmt.Sprintf("k=4 concentration=1 hotspot_node=10 hotspot_source_fraction=%d xoff_scope=children", i)}
+		for x := range 5 {
+			l.XY = append(l.XY, [2]float64{float64(x * 1000), float64((i + 1) * x * 100)})
+		}
+		c.Lines = append(c.Lines, l)
+	}
+	base := filepath.Join(t.TempDir(), "wide")
+	if err := c.Save(base, []string{"svg", "png"}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, base, "wide-legend")
+	f, err := os.Open(base + ".png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h := float64(cfg.Width), float64(cfg.Height); w != Width.Dots(96) || h <= Height.Dots(96) {
+		t.Errorf("figure %vx%v dots, want %v wide and taller than %v", w, h, Width.Dots(96), Height.Dots(96))
+	}
 }

@@ -427,10 +427,36 @@ func title(f *study.File, what, group string) string {
 	if group != "" {
 		t += " (" + group + ")"
 	}
+	t = wrapWords(t, titleChars)
 	if w := f.FixedWords(); w != "" {
-		t += "\n" + w
+		t += "\n" + wrapWords(w, titleChars)
 	}
 	return t
+}
+
+// titleChars is about the most characters of a title that fit across a
+// figure (measured: a 140-character title lost both ends).
+const titleChars = 90
+
+// wrapWords breaks s into lines of at most width characters at spaces (a
+// longer word keeps a line of its own).
+func wrapWords(s string, width int) string {
+	var b strings.Builder
+	line := 0
+	for i, w := range strings.Fields(s) {
+		switch {
+		case i == 0:
+		case line+1+len(w) > width:
+			b.WriteByte('\n')
+			line = 0
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	return b.String()
 }
 
 func fileName(base, group string) string {
