@@ -292,7 +292,7 @@ node_figures = "both"
 			d := t.TempDir()
 			run(t, f, Options{Out: d})
 			for _, w := range c.want {
-				checkSVG(t, filepath.Join(d, "plots", w+".svg"))
+				checkSVG(t, filepath.Join(d, "plots", w+".svg"), false)
 			}
 			if _, err := os.Stat(filepath.Join(d, ReportFile)); err != nil {
 				t.Error(err)
