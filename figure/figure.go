@@ -255,9 +255,10 @@ const MaxLegendInside = 8
 
 // saveLegendOutside draws p with its legend in a column to the right of
 // the plot, top-aligned with the plot area, so that it covers no data; a
-// legend wider than WideLegend of the figure (long line names: a study's
-// every axis value) goes below the plot instead, the figure growing by its
-// height, so that the plot area keeps its size.
+// legend wider than WideLegendShare of the figure (long line names: a
+// study's every axis value) goes below the plot instead, the figure growing
+// by its height, so that the plot area keeps its size, and in a smaller
+// font if it would not fit across the figure.
 func saveLegendOutside(p *plot.Plot, base string, formats []string) error {
 	leg := p.Legend
 	p.Legend = plot.NewLegend()
@@ -265,10 +266,15 @@ func saveLegendOutside(p *plot.Plot, base string, formats []string) error {
 	title, ts := p.Title.Text, p.Title.TextStyle
 	p.Title.Text = ""
 	ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
+	const gap = vg.Length(8)             // points between the plot's axis label and a legend below
 	size := leg.Rectangle(draw.Canvas{}) // the size only: no canvas needed
 	lw := size.Max.X - size.Min.X + vg.Points(14)
-	below := lw > vg.Length(WideLegend)*Width
-	h, lh := Height, size.Max.Y-size.Min.Y+vg.Points(12)
+	below := lw > vg.Length(WideLegendShare)*Width
+	if room := Width - 2*gap; below && lw > room {
+		leg.TextStyle.Font.Size = max(leg.TextStyle.Font.Size*room/lw, vg.Points(6))
+		size = leg.Rectangle(draw.Canvas{})
+	}
+	h, lh := Height, size.Max.Y-size.Min.Y+gap+vg.Points(6)
 	if below {
 		h += lh
 	}
@@ -282,7 +288,7 @@ func saveLegendOutside(p *plot.Plot, base string, formats []string) error {
 		body := draw.Crop(dc, 0, 0, 0, -th)
 		if below {
 			p.Draw(draw.Crop(body, 0, 0, lh, 0))
-			leg.Draw(draw.Crop(body, vg.Points(8), 0, vg.Points(4), -(body.Max.Y - body.Min.Y - lh)))
+			leg.Draw(draw.Crop(body, gap, 0, vg.Points(4), -(body.Max.Y - body.Min.Y - lh + gap)))
 			return
 		}
 		p.Draw(draw.Crop(body, 0, -lw, 0, 0))
@@ -290,9 +296,9 @@ func saveLegendOutside(p *plot.Plot, base string, formats []string) error {
 	})
 }
 
-// WideLegend is the share of the figure's width beyond which a legend
+// WideLegendShare is the share of the figure's width beyond which a legend
 // outside the plot goes below it rather than to its right.
-const WideLegend = 0.4
+const WideLegendShare = 0.4
 
 // refGlyphs are the glyphs of published values, one per source: none is
 // used by plotutil.Shape for our lines.

@@ -79,31 +79,37 @@ func TestGoldenNodeMap(t *testing.T) {
 
 // TestGoldenWideLegend: more lines than fit inside, named by every axis
 // value of a study: the legend goes below the plot, the figure taller by
-// its height, the plot area as wide as without a legend.
+// its height, the plot area as wide as without a legend; names too long
+// to fit across the figure get a smaller font.
 func TestGoldenWideLegend(t *testing.T) {
-	c := &Chart{Title: "golden: flits in the fullest SAQ over time", XLabel: "Cycle", YLabel: "Flits in the fullest SAQ (flits)"}
-	for i := range 9 {
-		l := Line{Name: fmt.Sprintf("k=4 concentration=1 hotspot_node=10 hotspot_source_fraction=%d xoff_scope=children", i)}
-		for x := range 5 {
-			l.XY = append(l.XY, [2]float64{float64(x * 1000), float64((i + 1) * x * 100)})
+	for _, c := range []struct{ name, prefix string }{
+		{"wide-legend", "k=4 concentration=1 hotspot_node=10"},
+		{"wider-legend", "k=16 concentration=1 hotspot_node=32 load_of_bisection=1 port_memory_bytes=131072 queues=recn"},
+	} {
+		ch := &Chart{Title: "golden: flits in the fullest SAQ over time", XLabel: "Cycle", YLabel: "Flits in the fullest SAQ (flits)"}
+		for i := range 9 {
+			l := Line{Name: fmt.Sprintf("%s hotspot_source_fraction=%d xoff_scope=children", c.prefix, i)}
+			for x := range 5 {
+				l.XY = append(l.XY, [2]float64{float64(x * 1000), float64((i + 1) * x * 100)})
+			}
+			ch.Lines = append(ch.Lines, l)
 		}
-		c.Lines = append(c.Lines, l)
-	}
-	base := filepath.Join(t.TempDir(), "wide")
-	if err := c.Save(base, []string{"svg", "png"}); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, base, "wide-legend")
-	f, err := os.Open(base + ".png")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	cfg, err := png.DecodeConfig(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w, h := float64(cfg.Width), float64(cfg.Height); w != Width.Dots(96) || h <= Height.Dots(96) {
-		t.Errorf("figure %vx%v dots, want %v wide and taller than %v", w, h, Width.Dots(96), Height.Dots(96))
+		base := filepath.Join(t.TempDir(), c.name)
+		if err := ch.Save(base, []string{"svg", "png"}); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, base, c.name)
+		f, err := os.Open(base + ".png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, h := float64(cfg.Width), float64(cfg.Height); w != Width.Dots(96) || h <= Height.Dots(96) {
+			t.Errorf("%s: figure %vx%v dots, want %v wide and taller than %v", c.name, w, h, Width.Dots(96), Height.Dots(96))
+		}
 	}
 }

@@ -288,9 +288,9 @@ func TestLabels(t *testing.T) {
 // TestSeriesCSVAndDigestOfSwitchRuns: the time series of a run of the
 // input/output-buffered switch has no buffer ratios (the switch counts no
 // buffers per cycle) but the packets in its adapters' injection memories,
-// and with RECN the SAQ columns; those injection-memory counts stay out
-// of the digest (the digests of such runs predate them), the SAQ columns
-// do not.
+// and with RECN the SAQ columns; the injection-memory counts, the SAQ
+// flit counts and RECN's whole-run peaks stay out of the digest (the
+// digests of such runs predate them), the SAQs in use do not.
 func TestSeriesCSVAndDigestOfSwitchRuns(t *testing.T) {
 	vc := &Result{Scenario: "vc", Series: []Sample{{Cycle: 100, InFlightPackets: 3, ValidBufferRatio: 0.5, MobilityRatio: 0.25}}}
 	ioq := &Result{Scenario: "ioq", Switch: &SwitchInfo{Queues: "recn"},

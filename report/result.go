@@ -240,23 +240,25 @@ type Result struct {
 // one port, and the most flits any one SAQ held at once, at ingress and
 // at egress, beside the Xoff threshold.
 type SAQResult struct {
-	MaxPerPortIngress    int    `json:"max_per_port_ingress"`
-	MaxPerPortEgress     int    `json:"max_per_port_egress"`
-	Allocations          uint64 `json:"allocations"`
-	Refusals             uint64 `json:"refusals"`
-	MaxPerPortIngressRun int    `json:"max_per_port_ingress_run,omitempty"`
-	MaxPerPortEgressRun  int    `json:"max_per_port_egress_run,omitempty"`
-	PeakFlitsIngress     int    `json:"peak_flits_ingress,omitempty"`
-	PeakFlitsEgress      int    `json:"peak_flits_egress,omitempty"`
-	XoffFlits            int    `json:"xoff_flits,omitempty"`
+	MaxPerPortIngress int    `json:"max_per_port_ingress"`
+	MaxPerPortEgress  int    `json:"max_per_port_egress"`
+	Allocations       uint64 `json:"allocations"`
+	Refusals          uint64 `json:"refusals"`
+	// The whole run's figures (not in Digest: see there).
+	MaxPerPortIngressRun int `json:"max_per_port_ingress_run,omitempty"`
+	MaxPerPortEgressRun  int `json:"max_per_port_egress_run,omitempty"`
+	PeakFlitsIngress     int `json:"peak_flits_ingress,omitempty"`
+	PeakFlitsEgress      int `json:"peak_flits_egress,omitempty"`
+	XoffFlits            int `json:"xoff_flits,omitempty"`
 }
 
 // SAQSample is RECN's SAQs in the whole network at a sample: how many are
 // in use at ingress and at egress ports, the flits they hold, and the
 // flits in the fullest.
 type SAQSample struct {
-	InUseIngress int   `json:"in_use_ingress"`
-	InUseEgress  int   `json:"in_use_egress"`
+	InUseIngress int `json:"in_use_ingress"`
+	InUseEgress  int `json:"in_use_egress"`
+	// Flits and FullestFlits are not in Digest (see there).
 	Flits        int64 `json:"flits,omitempty"`
 	FullestFlits int   `json:"fullest_flits,omitempty"`
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/icnsim/icnsim/figure"
 	"github.com/icnsim/icnsim/report"
@@ -438,23 +439,29 @@ func title(f *study.File, what, group string) string {
 // figure (measured: a 140-character title lost both ends).
 const titleChars = 90
 
-// wrapWords breaks s into lines of at most width characters at spaces (a
-// longer word keeps a line of its own).
+// wrapWords breaks each line of s into lines of at most width characters
+// at spaces (a longer word keeps a line of its own).
 func wrapWords(s string, width int) string {
 	var b strings.Builder
-	line := 0
-	for i, w := range strings.Fields(s) {
-		switch {
-		case i == 0:
-		case line+1+len(w) > width:
+	for li, text := range strings.Split(s, "\n") {
+		if li > 0 {
 			b.WriteByte('\n')
-			line = 0
-		default:
-			b.WriteByte(' ')
-			line++
 		}
-		b.WriteString(w)
-		line += len(w)
+		line := 0
+		for i, w := range strings.Fields(text) {
+			n := utf8.RuneCountInString(w)
+			switch {
+			case i == 0:
+			case line+1+n > width:
+				b.WriteByte('\n')
+				line = 0
+			default:
+				b.WriteByte(' ')
+				line++
+			}
+			b.WriteString(w)
+			line += n
+		}
 	}
 	return b.String()
 }

@@ -18,6 +18,9 @@ func TestWrapWords(t *testing.T) {
 		{"aaa bbb ccc", 6, "aaa\nbbb\nccc"},
 		{"a verylongword b", 5, "a\nverylongword\nb"},
 		{"", 10, ""},
+		{"été été été", 7, "été été\nété"},          // characters, not bytes
+		{"aaa bbb\nccc ddd", 7, "aaa bbb\nccc ddd"}, // lines kept
+		{"aaa bbb ccc\nd", 7, "aaa bbb\nccc\nd"},
 	} {
 		if got := wrapWords(c.in, c.width); got != c.want {
 			t.Errorf("wrapWords(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
