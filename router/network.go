@@ -57,6 +57,10 @@ type Config struct {
 	AllowDeadlock bool
 	// Selection is the selection function (the default, or FSIN's).
 	Selection Selection
+	// SelectionTies is how SelectLeastOccupied breaks ties (rotation by
+	// default); SelectionSeed seeds the routers' streams when it draws.
+	SelectionTies SelectionTies
+	SelectionSeed uint64
 	// HARFree is when the routers of hybrid-har and har-dor count a
 	// channel free for a new message (see har.go); the zero value,
 	// HARTailSent, is the behaviour of every other routing.
@@ -204,7 +208,7 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSelection(cfg.Selection, cfg.Routing); err != nil {
+	if err := checkSelection(cfg.Selection, cfg.SelectionTies, cfg.Routing); err != nil {
 		return nil, err
 	}
 	if h, ok := rf.(*har); ok && cfg.HARFree <= HARAllEmpty {
@@ -286,7 +290,10 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	// and grow from there when a run needs more. Each is an allocation of
 	// its own, so that a grown pool's old array is freed.
 	sh := &routerShared{topo: t, rf: rf, upd: upd, depth: int32(B), pkCap: int32(pkCap), delay: uint32(cfg.RoutingDelayCycles),
-		vct: cfg.Switching == VirtualCutThrough, leastOccupied: cfg.Selection == SelectLeastOccupied}
+		vct: cfg.Switching == VirtualCutThrough, leastOccupied: cfg.Selection == SelectLeastOccupied, ties: cfg.SelectionTies}
+	if sh.leastOccupied && sh.ties != TiesRotation {
+		sh.tieRand = newTieStreams(nr, cfg.SelectionSeed)
+	}
 	if a, ok := rf.(atomicAllocator); ok {
 		P := 0
 		for r := 0; r < nr; r++ {

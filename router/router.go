@@ -3,6 +3,7 @@ package router
 import (
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
@@ -157,6 +158,10 @@ type routerShared struct {
 	// leastOccupied selects by SelectLeastOccupied: a waiting head chooses
 	// again every cycle.
 	leastOccupied bool
+	// ties is how SelectLeastOccupied breaks ties; tieRand holds one
+	// stream per router (indexed by id) when it draws (nil otherwise).
+	ties    SelectionTies
+	tieRand []rand.PCG
 	// bodyWait is all ones when a body flit is buffered for one cycle (a
 	// flit that arrives at a dry front joins portState.fr a cycle later),
 	// zero when it may leave in its arrival cycle (routing delay 0).

@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"unsafe"
@@ -357,8 +358,52 @@ func TestEscapeLevelRegistry(t *testing.T) {
 		if escaper != spec.EscapeLevel {
 			t.Errorf("%s: EscapeLevel %v, implements Escaper %v", name, spec.EscapeLevel, escaper)
 		}
-		if err := checkSelection(SelectLeastOccupied, name); (err != nil) != spec.EscapeLevel {
+		if err := checkSelection(SelectLeastOccupied, TiesRotation, name); (err != nil) != spec.EscapeLevel {
 			t.Errorf("%s: least-occupied selection refused: %v", name, err)
+		}
+	}
+}
+
+// TestSelectionTiesDraw: with three of four offered VCs equally and least
+// occupied, a uniform draw takes each a third of the time and FSIN's draw
+// takes the first of them half the time and the others a quarter each (it
+// lists the first twice); the fuller VC is never taken, and a single least
+// occupied VC is always taken, with no draw deciding it.
+func TestSelectionTiesDraw(t *testing.T) {
+	const draws = 40000
+	for _, c := range []struct {
+		ties SelectionTies
+		want [4]float64
+	}{
+		{TiesRandom, [4]float64{1.0 / 3, 1.0 / 3, 0, 1.0 / 3}},
+		{TiesFSIN, [4]float64{0.5, 0.25, 0, 0.25}},
+	} {
+		r := &Router{vcs: 1, outs: make([]outVC, 4), sh: &routerShared{depth: 16, ties: c.ties, tieRand: newTieStreams(1, 7)}}
+		for o := range r.outs {
+			r.outs[o] = outVC{credits: 16, owner: -1}
+		}
+		r.outs[2].credits = 8
+		var cands Candidates
+		cands.Add(0b1111, 1)
+		var got [4]float64
+		for range draws {
+			best, _, _ := r.selectLeastOccupied(&cands, 1)
+			if best < 0 {
+				t.Fatalf("%s: no VC selected among free ones", c.ties)
+			}
+			got[best]++
+		}
+		for o := range got {
+			if share := got[o] / draws; math.Abs(share-c.want[o]) > 0.015 {
+				t.Errorf("%s: VC %d taken %.3f of the time, want %.3f", c.ties, o, share, c.want[o])
+			}
+		}
+		r.outs[1].credits = 16
+		r.outs[0].credits, r.outs[3].credits = 4, 4
+		for range 100 {
+			if best, _, _ := r.selectLeastOccupied(&cands, 1); best != 1 {
+				t.Fatalf("%s: took VC %d, want the single least occupied VC 1", c.ties, best)
+			}
 		}
 	}
 }

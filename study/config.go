@@ -133,6 +133,9 @@ type Router struct {
 	// (a free VC with room, most credits) or least-occupied (FSIN's: the
 	// least occupied VC offered, waited for; router.Selection).
 	Selection string `toml:"selection"`
+	// SelectionTies is how least-occupied breaks a tie: rotation (the
+	// default), random, or fsin (FSIN's draw; router.SelectionTies).
+	SelectionTies string `toml:"selection_ties"`
 	// RECN configures router.queues = "recn".
 	RECN RECN `toml:"recn"`
 	// HAR configures router.routing = "hybrid-har" and "har-dor".
@@ -283,7 +286,7 @@ func Default() Config {
 		Router: Router{Kind: "vc", Queues: "1q", PortMemoryBytes: 128 << 10, FlitBytes: 8, LinkGbps: 8,
 			RECN: RECN{SAQs: 8, DetectFraction: 0.01, XoffFraction: 0.01, XonFraction: 0.005, IdleCycles: 1024, ControlLanes: "shared", XoffScope: "children"},
 			HAR:  HAR{Free: "tail-sent"}, Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
-			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, Selection: "free-most-credits"},
+			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, Selection: "free-most-credits", SelectionTies: "rotation"},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8, Self: "loopback",
 			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
 		Policy: Policy{Injection: "none", RthPercent: 70, ROnPercent: 70, ROffPercent: 90, RnPercent: 25, GuardCycles: 8,
@@ -633,6 +636,9 @@ func (c *Config) Validate() []error {
 		if r.Selection != "" && r.Selection != Default().Router.Selection {
 			add("router.selection", r.Selection, `applies to router.kind = "vc" only (the ioq switch moves one packet per input and output; its queues are chosen by the organisation)`)
 		}
+		if r.SelectionTies != "" && r.SelectionTies != Default().Router.SelectionTies {
+			add("router.selection_ties", r.SelectionTies, `applies to router.kind = "vc" only (with router.selection = "least-occupied")`)
+		}
 	default:
 		add("router.kind", r.Kind, "allowed: vc (input-queued virtual-channel router), ioq (the RECN paper's input/output-buffered switch)")
 	}
@@ -890,6 +896,10 @@ func (c *Config) validateVC(add func(key string, v any, allowed string)) {
 		add("router.selection", r.Selection, "allowed: "+strings.Join(router.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)")
 	} else if spec, ok := router.Routings()[r.Routing]; ok && sel == router.SelectLeastOccupied && spec.EscapeLevel {
 		add("router.selection", r.Selection, fmt.Sprintf("least-occupied waits for the least occupied VC offered, and routing %q offers an escape level after its adaptive one that a head must be free to take: use free-most-credits, or a routing without an escape level (%s)", r.Routing, strings.Join(routingsWithoutEscape(), ", ")))
+	} else if ties, err := router.ParseSelectionTies(r.SelectionTies); err != nil {
+		add("router.selection_ties", r.SelectionTies, "allowed: "+strings.Join(router.SelectionTiesNames(), ", ")+" (how least-occupied breaks a tie: a rotating pointer, a uniform draw, or FSIN's draw)")
+	} else if ties != router.TiesRotation && sel != router.SelectLeastOccupied {
+		add("router.selection_ties", r.SelectionTies, fmt.Sprintf("breaks ties of router.selection = \"least-occupied\" only (router.selection is %q, which ties by rotation): set router.selection = \"least-occupied\" or leave selection_ties at \"rotation\"", r.Selection))
 	}
 	sw, err := router.ParseSwitching(r.Switching)
 	if err != nil {
@@ -1002,10 +1012,12 @@ func Geometry(t link.Topology) traffic.Geometry {
 func (c *Config) RouterConfig() router.Config {
 	sw, _ := router.ParseSwitching(c.Router.Switching)
 	sel, _ := router.ParseSelection(c.Router.Selection)
+	ties, _ := router.ParseSelectionTies(c.Router.SelectionTies)
 	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
-		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, HARFree: c.harFree()}
+		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, HARFree: c.harFree(),
+		SelectionTies: ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135}
 }
 
 // TrafficConfig is the traffic package's view of the configuration. With

@@ -49,6 +49,7 @@ func DefaultTOML() string {
 	p("credit_latency_cycles = %d  # credit return, >= 1", d.Router.CreditLatencyCycles)
 	p("allow_deadlock = %v      # run even if the channel dependency graph has a cycle (to study deadlock)", d.Router.AllowDeadlock)
 	p("selection = %q  # which offered output VC a head asks for: free-most-credits (a free VC with room, most credits, ties rotate) or least-occupied (FSIN's: the least occupied VC offered, waited for if busy; not with duato, hybrid-har, har-dor)", d.Router.Selection)
+	p("selection_ties = %q  # how least-occupied breaks a tie: rotation (a rotating pointer), random (a uniform draw) or fsin (FSIN's draw: the first least occupied port weighted twice)", d.Router.SelectionTies)
 	p("")
 	p("[router.recn]              # ioq with queues = \"recn\" only: RECN's set-aside queues (SAQs); thresholds are shares of port_memory_bytes, in whole flits")
 	p("saqs = %d                   # SAQs per port memory (the paper's 8); a notification finding all in use is refused and counted", d.Router.RECN.SAQs)

@@ -16,6 +16,7 @@ var keyLabels = map[string]string{
 	"traffic.self":                      "Packets to the source",
 	"traffic.source_queue_packets":      "Source queue bound (packets)",
 	"router.selection":                  "Selection function",
+	"router.selection_ties":             "Selection ties",
 	"network.topology":                  "Topology",
 	"network.k":                         "Radix k",
 	"network.levels":                    "Levels n",
