@@ -398,6 +398,20 @@ func TestSelectionTiesDraw(t *testing.T) {
 				t.Errorf("%s: VC %d taken %.3f of the time, want %.3f", c.ties, o, share, c.want[o])
 			}
 		}
+		// The drawn VC is granted only if it is free and has room: held
+		// or short of room, the head waits (no other tied VC is taken).
+		for _, o := range []int{0, 1, 3} {
+			r.outs[o].owner = 7
+		}
+		if best, _, _ := r.selectLeastOccupied(&cands, 1); best != -1 {
+			t.Errorf("%s: took VC %d while every least occupied VC is held", c.ties, best)
+		}
+		for _, o := range []int{0, 1, 3} {
+			r.outs[o].owner = -1
+		}
+		if best, _, _ := r.selectLeastOccupied(&cands, 17); best != -1 {
+			t.Errorf("%s: took VC %d for a head that needs more room than any VC has", c.ties, best)
+		}
 		r.outs[1].credits = 16
 		r.outs[0].credits, r.outs[3].credits = 4, 4
 		for range 100 {

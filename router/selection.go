@@ -77,7 +77,10 @@ func (s Selection) String() string {
 // port order, the first of the least occupied listed twice (it is added
 // when the new minimum is found and again by the equality test that
 // follows), and takes entry rand() % n; when every queue is full, the
-// minimum is never lowered and each port is listed once.
+// minimum is never lowered and each port is listed once (a case that
+// cannot grant a VC either way: none has room). FSIN has one VC per port
+// in the paper's networks; with several, icnsim lists the candidates' VCs
+// in candidate order (group, port, VC) and doubles the first.
 //
 // Which one decides figures: on the 1,024-node 4-ary 5-tree under
 // transpose without SAT, one batch of 2 N^2 packets, rotation gives
@@ -143,7 +146,7 @@ func checkSelection(sel Selection, ties SelectionTies, routing string) error {
 
 // selectLeastOccupied is selectVC under SelectLeastOccupied: among every
 // VC of the candidates' first level, the one with the most credits (ties
-// by rotation), returned only if it is free and has need credits; -1
+// as r.sh.ties says), returned only if it is free and has need credits; -1
 // otherwise (the head waits, and chooses again next cycle).
 func (r *Router) selectLeastOccupied(s *Candidates, need int32) (best int32, bestPort, bestV uint8) {
 	if r.sh.ties != TiesRotation {

@@ -896,10 +896,11 @@ func (c *Config) validateVC(add func(key string, v any, allowed string)) {
 		add("router.selection", r.Selection, "allowed: "+strings.Join(router.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)")
 	} else if spec, ok := router.Routings()[r.Routing]; ok && sel == router.SelectLeastOccupied && spec.EscapeLevel {
 		add("router.selection", r.Selection, fmt.Sprintf("least-occupied waits for the least occupied VC offered, and routing %q offers an escape level after its adaptive one that a head must be free to take: use free-most-credits, or a routing without an escape level (%s)", r.Routing, strings.Join(routingsWithoutEscape(), ", ")))
-	} else if ties, err := router.ParseSelectionTies(r.SelectionTies); err != nil {
+	}
+	if ties, err := router.ParseSelectionTies(r.SelectionTies); err != nil {
 		add("router.selection_ties", r.SelectionTies, "allowed: "+strings.Join(router.SelectionTiesNames(), ", ")+" (how least-occupied breaks a tie: a rotating pointer, a uniform draw, or FSIN's draw)")
-	} else if ties != router.TiesRotation && sel != router.SelectLeastOccupied {
-		add("router.selection_ties", r.SelectionTies, fmt.Sprintf("breaks ties of router.selection = \"least-occupied\" only (router.selection is %q, which ties by rotation): set router.selection = \"least-occupied\" or leave selection_ties at \"rotation\"", r.Selection))
+	} else if sel, err := router.ParseSelection(r.Selection); err == nil && ties != router.TiesRotation && sel != router.SelectLeastOccupied {
+		add("router.selection_ties", r.SelectionTies, fmt.Sprintf("breaks ties of router.selection = \"least-occupied\" only (router.selection is %q, which ties by rotation): set router.selection = \"least-occupied\" or leave selection_ties at \"rotation\"", sel))
 	}
 	sw, err := router.ParseSwitching(r.Switching)
 	if err != nil {
