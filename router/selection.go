@@ -83,10 +83,11 @@ func (s Selection) String() string {
 // in candidate order (group, port, VC) and doubles the first.
 //
 // Which one decides figures: on the 1,024-node 4-ary 5-tree under
-// transpose without SAT, one batch of 2 N^2 packets, rotation gives
-// 0.417 / 0.302 / 0.770 flits/node/cycle (avg / min / max), FSIN's draw
-// 0.452 / 0.343 / 0.770 (the paper: 0.446 / 0.362 / 0.702); at 256 nodes
-// the rules differ by at most 0.006 (studies/README.md).
+// transpose without SAT, at the fairness paper's length (5 batches of
+// 10 N^2 packets), rotation gives 0.413 / 0.301 / 0.766 flits/node/cycle
+// (avg / min / max), FSIN's draw 0.443 / 0.359 / 0.686 (the paper: 0.446
+// / 0.362 / 0.702); at 256 nodes the rules differ by at most 0.006
+// (studies/README.md).
 //
 // The random draws come from a PCG stream of the router's own, seeded by
 // Config.SelectionSeed and the router id, and a router draws only in its
