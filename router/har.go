@@ -2,7 +2,6 @@ package router
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/icnsim/icnsim/link"
 )
@@ -166,24 +165,14 @@ const (
 
 var harFreeNames = [...]string{"tail-sent", "upper-empty", "all-empty"}
 
-func (f HARFree) String() string {
-	if int(f) < len(harFreeNames) {
-		return harFreeNames[f]
-	}
-	return fmt.Sprintf("HARFree(%d)", f)
-}
+func (f HARFree) String() string { return nameOf(harFreeNames[:], f, "HARFree") }
 
 // HARFreeNames lists the choices of router.har.free, the default first.
 func HARFreeNames() []string { return harFreeNames[:] }
 
 // ParseHARFree reads a choice of router.har.free.
 func ParseHARFree(s string) (HARFree, error) {
-	for i, n := range harFreeNames {
-		if s == n {
-			return HARFree(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown free rule %q (allowed: %s)", s, strings.Join(harFreeNames[:], ", "))
+	return parseName[HARFree](harFreeNames[:], s, "free rule", false)
 }
 
 // harLoops are the loopback ports of the Hybrid-HAR routings: the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"strings"
 )
 
 // Selection is the selection function: which output VC, among those the
@@ -49,23 +50,10 @@ func SelectionNames() []string { return append([]string(nil), selectionNames...)
 
 // ParseSelection reads a selection function by name; "" is the default.
 func ParseSelection(s string) (Selection, error) {
-	if s == "" {
-		return SelectFreeMostCredits, nil
-	}
-	for i, n := range selectionNames {
-		if n == s {
-			return Selection(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown selection %q (allowed: free-most-credits, least-occupied)", s)
+	return parseName[Selection](selectionNames, s, "selection", true)
 }
 
-func (s Selection) String() string {
-	if int(s) < len(selectionNames) {
-		return selectionNames[s]
-	}
-	return fmt.Sprintf("selection(%d)", uint8(s))
-}
+func (s Selection) String() string { return nameOf(selectionNames, s, "selection") }
 
 // SelectionTies is how SelectLeastOccupied breaks a tie between VCs
 // equally occupied downstream.
@@ -110,22 +98,32 @@ func SelectionTiesNames() []string { return append([]string(nil), selectionTiesN
 
 // ParseSelectionTies reads a tie-breaking rule by name; "" is the default.
 func ParseSelectionTies(s string) (SelectionTies, error) {
-	if s == "" {
-		return TiesRotation, nil
-	}
-	for i, n := range selectionTiesNames {
-		if n == s {
-			return SelectionTies(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown selection ties %q (allowed: %s)", s, "rotation, random, fsin")
+	return parseName[SelectionTies](selectionTiesNames, s, "selection ties", true)
 }
 
-func (t SelectionTies) String() string {
-	if int(t) < len(selectionTiesNames) {
-		return selectionTiesNames[t]
+func (t SelectionTies) String() string { return nameOf(selectionTiesNames, t, "ties") }
+
+// parseName reads one of a choice's names as its value (its index in
+// names); with emptyIsDefault, "" is the first, the default.
+func parseName[T ~uint8](names []string, s, what string, emptyIsDefault bool) (T, error) {
+	if s == "" && emptyIsDefault {
+		return 0, nil
 	}
-	return fmt.Sprintf("ties(%d)", uint8(t))
+	for i, n := range names {
+		if n == s {
+			return T(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown %s %q (allowed: %s)", what, s, strings.Join(names, ", "))
+}
+
+// nameOf is the name of a choice's value, or label(value) for one outside
+// names.
+func nameOf[T ~uint8](names []string, v T, label string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", label, uint8(v))
 }
 
 // checkSelection reports a selection function the routing cannot use.
