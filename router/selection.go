@@ -178,11 +178,18 @@ func (r *Router) selectLeastOccupied(s *Candidates, need int32) (best int32, bes
 	if r.selRR++; r.selRR == uint32(len(r.outs)) {
 		r.selRR = 0
 	}
-	atomic := r.sh.atomicAt != nil && r.sh.atomicAt[bestPort]>>(bestV&63)&1 != 0
-	if r.outs[best].owner >= 0 || bestCred < need || (atomic && bestCred != r.sh.depth) {
+	return r.grantLeastOccupied(best, bestCred, bestPort, bestV, need)
+}
+
+// grantLeastOccupied returns the chosen VC if a head needing need credits
+// may take it now (free, with room, and empty if its allocation is
+// atomic), or -1: the head waits for it and chooses again next cycle.
+func (r *Router) grantLeastOccupied(best, credits int32, port, v uint8, need int32) (int32, uint8, uint8) {
+	atomic := r.sh.atomicAt != nil && r.sh.atomicAt[port]>>(v&63)&1 != 0
+	if r.outs[best].owner >= 0 || credits < need || (atomic && credits != r.sh.depth) {
 		return -1, 0, 0
 	}
-	return best, bestPort, bestV
+	return best, port, v
 }
 
 // selectLeastOccupiedDrawn is selectLeastOccupied with a tie broken by a
@@ -219,9 +226,9 @@ func (r *Router) selectLeastOccupiedDrawn(s *Candidates, need int32) (best int32
 	if double && pick > 0 {
 		pick--
 	}
-	best = -1
-	for g := 0; g < int(s.N) && s.Level[g] == s.Level[0] && best < 0; g++ {
-		for pm := s.G[g].Ports; pm != 0 && best < 0; pm &= pm - 1 {
+walk:
+	for g := 0; g < int(s.N) && s.Level[g] == s.Level[0]; g++ {
+		for pm := s.G[g].Ports; pm != 0; pm &= pm - 1 {
 			p := bits.TrailingZeros64(pm)
 			for vm := s.G[g].VCs; vm != 0; vm &= vm - 1 {
 				v := bits.TrailingZeros64(vm)
@@ -231,17 +238,13 @@ func (r *Router) selectLeastOccupiedDrawn(s *Candidates, need int32) (best int32
 				}
 				if pick == 0 {
 					best, bestPort, bestV = o, uint8(p), uint8(v)
-					break
+					break walk
 				}
 				pick--
 			}
 		}
 	}
-	atomic := r.sh.atomicAt != nil && r.sh.atomicAt[bestPort]>>(bestV&63)&1 != 0
-	if r.outs[best].owner >= 0 || bestCred < need || (atomic && bestCred != r.sh.depth) {
-		return -1, 0, 0
-	}
-	return best, bestPort, bestV
+	return r.grantLeastOccupied(best, bestCred, bestPort, bestV, need)
 }
 
 // newTieStreams returns one PCG stream per router for drawn tie-breaks.
