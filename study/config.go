@@ -143,7 +143,7 @@ type Router struct {
 }
 
 // RECN is the [router.recn] table: RECN's set-aside queues and thresholds
-// (package policies/recn), as fractions of the port memory.
+// (package router/recn), as fractions of the port memory.
 type RECN struct {
 	// SAQs is the number of set-aside queues per port memory (the paper's 8).
 	SAQs int `toml:"saqs"`
@@ -165,7 +165,7 @@ type RECN struct {
 	// for its point, the paper's text, which bounds no SAQ) or "feeders"
 	// (every queue of every port feeding it, for the packets that would
 	// enter it: no SAQ holds more than its Xoff threshold plus what is in
-	// flight; see package policies/recn).
+	// flight; see package router/recn).
 	XoffScope string `toml:"xoff_scope"`
 }
 

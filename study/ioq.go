@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/icnsim/icnsim/policies/recn"
+	"github.com/icnsim/icnsim/router/recn"
 	"github.com/icnsim/icnsim/router/ioq"
 )
 

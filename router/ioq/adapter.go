@@ -6,7 +6,7 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/policies/recn"
+	"github.com/icnsim/icnsim/router/recn"
 	"github.com/icnsim/icnsim/router"
 )
 

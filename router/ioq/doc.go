@@ -44,7 +44,7 @@
 // port (the queue of a packet that matches no CAM line is that of its
 // output) and an egress or injection memory a standard queue, beside up
 // to RECN.SAQs set-aside queues, all sharing the memory under per-port
-// credits. Package policies/recn decides, per memory, which SAQ a packet
+// credits. Package router/recn decides, per memory, which SAQ a packet
 // takes (matched when its head arrives, at ingress, or when it is granted
 // the crossbar, at egress), when to allocate and free SAQs, and what to
 // tell the neighbours; this package moves the packets and the messages.

@@ -10,7 +10,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/policies/recn"
+	"github.com/icnsim/icnsim/router/recn"
 	"github.com/icnsim/icnsim/router"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/policies/recn"
+	"github.com/icnsim/icnsim/router/recn"
 )
 
 // shared is what every switch and adapter of a network has alike.

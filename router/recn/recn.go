@@ -11,6 +11,11 @@
 // or adapter that owns it delivers. It moves no data, has no clock of its
 // own and shares no memory: package router/ioq owns the queues and lanes.
 //
+// It lives under router/, beside the switch that drives it, and imports
+// only package link: the router layer never imports the policies layer
+// (TestRouterLayerImports), and RECN's queue decisions are part of the
+// switch's microarchitecture, not an injection policy.
+//
 // # Points and routes
 //
 // A congested point is an output port of a switch (Point). RECN's
