@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/icnsim/icnsim/router/recn"
 	"github.com/icnsim/icnsim/router/ioq"
+	"github.com/icnsim/icnsim/router/recn"
 )
 
 // validateIOQ checks the keys of router.kind = "ioq": the queue

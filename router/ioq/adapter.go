@@ -6,8 +6,8 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router/recn"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/router/recn"
 )
 
 // Adapter is an endnode's input adapter and sink (an actor). Generated

@@ -10,8 +10,8 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router/recn"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/router/recn"
 )
 
 // oneShot sends one packet of size flits to dst at cycle at.

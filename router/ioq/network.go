@@ -9,8 +9,8 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router/recn"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/router/recn"
 )
 
 // Network is a built network of switches and adapters.
