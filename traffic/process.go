@@ -248,13 +248,33 @@ type silentSource struct{}
 
 func (silentSource) Generate(clock.Cycle, *router.SourceQueue) clock.Cycle { return clock.Never }
 
-// geometricGap draws the number of cycles to the next Bernoulli arrival (>= 1).
+// MaxGapCycles is the longest gap between two arrivals that
+// geometricGap draws: a longer one (at a rate below about 1e-18 packets
+// per cycle, where it would overflow a cycle count) is this one, which no
+// run reaches (measure.max_cycles is at most 10^15).
+const MaxGapCycles clock.Cycle = 1 << 62
+
+// geometricGap draws the number of cycles to the next Bernoulli arrival
+// (>= 1), exact up to MaxGapCycles.
 func (s *source) geometricGap() clock.Cycle {
 	if s.rate >= 1 {
 		return 1
 	}
 	u := 1 - s.rng.Float64() // (0, 1]
-	return 1 + clock.Cycle(math.Floor(math.Log(u)/s.logq))
+	g := math.Floor(math.Log(u) / s.logq)
+	if s.rate <= 0 || !(g < float64(MaxGapCycles)) { // a rate that underflowed to 0: no arrival
+		return MaxGapCycles
+	}
+	return 1 + clock.Cycle(g)
+}
+
+// cycleAt is the cycle of a Poisson arrival time, MaxGapCycles for one
+// beyond it (a rate so low that the time overflows a cycle count).
+func cycleAt(t float64) clock.Cycle {
+	if !(t < float64(MaxGapCycles)) {
+		return MaxGapCycles
+	}
+	return clock.Cycle(t)
 }
 
 // full reports whether a bounded source queue has no room.
@@ -285,7 +305,7 @@ func (s *source) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
 		switch s.cfg.Process {
 		case "poisson":
 			s.next = float64(now) + s.rng.ExpFloat64()/s.rate
-			return max(clock.Cycle(s.next), now+1)
+			return max(cycleAt(s.next), now+1)
 		case "bernoulli":
 			s.nextB = now + s.geometricGap()
 			return s.nextB
@@ -322,7 +342,7 @@ func (s *source) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
 			}
 			s.next += s.rng.ExpFloat64() / s.rate
 		}
-		return clock.Cycle(s.next)
+		return cycleAt(s.next)
 	default: // bernoulli
 		if !s.init {
 			s.init = true

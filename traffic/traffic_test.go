@@ -216,3 +216,24 @@ func TestOfferedRate(t *testing.T) {
 		}
 	}
 }
+
+// TestTinyRates: at any representable rate the next arrival lies ahead,
+// never behind now (a gap that overflowed a cycle count came out negative:
+// a packet every cycle at 1e-20 flits/node/cycle).
+func TestTinyRates(t *testing.T) {
+	for _, proc := range []string{"bernoulli", "poisson"} {
+		for _, load := range []float64{1e-12, 1e-19, 1e-20, 1e-300, 5e-324} {
+			srcs, err := New(Config{Pattern: "uniform", Process: proc, LoadFlits: load, PacketFlits: 4}, Geometry{Nodes: 16}, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n, src := range srcs {
+				var q router.SourceQueue
+				next := src.Generate(0, &q)
+				if q.Len() != 0 || next < 1 || next > MaxGapCycles {
+					t.Errorf("%s at %g: node %d queued %d packets at cycle 0, next at %d (want none, next in 1..%d)", proc, load, n, q.Len(), next, MaxGapCycles)
+				}
+			}
+		}
+	}
+}
