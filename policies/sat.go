@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
@@ -113,7 +114,10 @@ func (p SATParams) Validate() error {
 	if p.L < 1 || p.K < 1 {
 		return fmt.Errorf("sat: l = %d, k = %d: allowed 1 <= l <= k <= %d packets per interval", p.L, p.K, maxSATQuota)
 	}
-	if p.L > p.K || p.K > maxSATQuota {
+	if p.K > maxSATQuota {
+		return fmt.Errorf("sat: k = %d: allowed 1 <= l <= k <= %d packets per interval", p.K, maxSATQuota)
+	}
+	if p.L > p.K {
 		return fmt.Errorf("sat: l = %d > k = %d: allowed 1 <= l <= k <= %d (a node may inject at most k packets per interval, and is starved below l)", p.L, p.K, maxSATQuota)
 	}
 	return nil
@@ -133,6 +137,38 @@ func (p SATParams) String() string {
 
 // parseSAT reads the arguments of "sat(...)": l and k, positional or as
 // l=..., k=..., and optionally the structure, ring (the default) or tree.
+// closeTo is "; did you mean X?" for the first of names within an edit
+// of a (one letter changed, added, dropped or two swapped), or "".
+func closeTo(a string, names ...string) string {
+	for _, n := range names {
+		if oneEdit(strings.ToLower(a), n) {
+			return fmt.Sprintf("; did you mean %q?", n)
+		}
+	}
+	return ""
+}
+
+// oneEdit reports whether a and b differ by at most one substitution,
+// insertion, deletion or swap of neighbours.
+func oneEdit(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case len(b)-len(a) > 1:
+		return false
+	case len(a) != len(b):
+		return a[i:] == b[i+1:]
+	case i >= len(a)-1:
+		return true
+	}
+	return a[i+1:] == b[i+1:] || (a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:])
+}
+
 func parseSAT(s, args string) (SATParams, error) {
 	var p SATParams
 	var nums []int
@@ -155,7 +191,10 @@ func parseSAT(s, args string) (SATParams, error) {
 			return p, fmt.Errorf("%q: unknown argument %q (allowed: l, k and ring or tree, e.g. \"sat(12,16,ring)\" or \"sat(l=12,k=16,tree)\")", s, name)
 		}
 		v, err := strconv.Atoi(val)
-		if err != nil {
+		switch {
+		case err != nil && !named && strings.IndexFunc(a, unicode.IsDigit) < 0:
+			return p, fmt.Errorf("%q: unknown structure %q (allowed: ring or tree, with l and k, e.g. \"sat(12,16,ring)\")%s", s, a, closeTo(a, "ring", "tree"))
+		case err != nil:
 			return p, fmt.Errorf("%q: argument %q is not a whole number of packets (allowed: l, k and ring or tree, e.g. \"sat(12,16,ring)\")", s, a)
 		}
 		switch {

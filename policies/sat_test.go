@@ -149,7 +149,10 @@ func TestSATBadInput(t *testing.T) {
 		{"sat(4,0,tree)", "allowed 1 <= l <= k"},
 		{"sat(4)", "needs both thresholds"},
 		{"sat", "allowed 1 <= l <= k"}, // bare: from the defaults, here zero
-		{"sat(4,4,star)", "not a whole number"},
+		{"sat(4,4,star)", "unknown structure \"star\""},
+		{"sat(4,4,rign)", "did you mean \"ring\""},
+		{"sat(4,4,x1)", "not a whole number"},
+		{"sat(1,1000001,ring)", "k = 1000001"},
 		{"sat(l=4,k=4,ring,tree)", "structure is given twice"},
 		{"sat(l=4,l=5,k=6)", "l is given twice"},
 		{"sat(m=4,k=4)", "unknown argument \"m\""},
