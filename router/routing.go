@@ -191,18 +191,26 @@ func NewRouting(name string, t link.Topology, vcs int) (RoutingFunc, error) {
 		return nil, fmt.Errorf("routing function %q is not defined on a %s (allowed topologies: %s)",
 			name, t.Kind(), strings.Join(spec.Topologies, ", "))
 	}
-	if spec.Loops != nil {
-		if err := checkHAR(name, t, vcs); err != nil {
-			return nil, err
-		}
-	}
-	if name == "duato" && vcs < spec.MinVCs {
-		return nil, fmt.Errorf("routing function \"duato\" needs at least %d VCs: 3 for the escape network and at least one adaptive (got %d)", spec.MinVCs, vcs)
-	}
-	if name == "dor-2class" && (vcs < spec.MinVCs || vcs%2 != 0) {
-		return nil, fmt.Errorf("routing function \"dor-2class\" needs an even number of VCs, at least %d: it splits them into two classes of equal size (got %d)", spec.MinVCs, vcs)
+	if err := CheckVCs(name, t, vcs); err != nil {
+		return nil, err
 	}
 	return spec.New(t, vcs), nil
+}
+
+// CheckVCs reports a VC count that the registered routing name cannot use
+// on t (nil when it can): the VCs its virtual networks or classes need,
+// known before any deadlock check.
+func CheckVCs(name string, t link.Topology, vcs int) error {
+	spec := Routings()[name]
+	switch {
+	case spec.Loops != nil:
+		return checkHAR(name, t, vcs)
+	case name == "duato" && vcs < spec.MinVCs:
+		return fmt.Errorf("routing function \"duato\" needs at least %d VCs: 3 for the escape network and at least one adaptive (got %d)", spec.MinVCs, vcs)
+	case name == "dor-2class" && (vcs < spec.MinVCs || vcs%2 != 0):
+		return fmt.Errorf("routing function \"dor-2class\" needs an even number of VCs, at least %d: it splits them into two classes of equal size (got %d)", spec.MinVCs, vcs)
+	}
+	return nil
 }
 
 func allVCs(vcs int) uint64 {

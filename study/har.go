@@ -30,7 +30,7 @@ func (c *Config) harFree() router.HARFree {
 
 // validateHAR checks [router.har]: a known rule, and one other than the
 // default only under the Hybrid-HAR routings.
-func (c *Config) validateHAR(add func(key string, v any, allowed string)) {
+func (c *Config) validateHAR(add addFunc) {
 	free := c.Router.HAR.Free
 	if free == "" {
 		return
@@ -39,7 +39,7 @@ func (c *Config) validateHAR(add func(key string, v any, allowed string)) {
 	switch {
 	case err != nil:
 		add("router.har.free", free, "allowed: "+strings.Join(router.HARFreeNames(), ", ")+
-			" (tail-sent: a channel takes a new message once the previous tail has been sent on; upper-empty: the upper network's VCs only when empty downstream; all-empty: every VC and both connection channels only when empty downstream)")
+			" (tail-sent: a channel takes a new message once the previous tail has been sent on; upper-empty: the upper network's VCs only when empty downstream; all-empty: every VC and both connection channels only when empty downstream)"+didYouMean(free, router.HARFreeNames()))
 	case f != router.HARTailSent && c.Router.Kind == "ioq":
 		add("router.har.free", free, `applies to router.kind = "vc" with router.routing = "hybrid-har" or "har-dor" only`)
 	case f != router.HARTailSent && c.Router.Routing != "hybrid-har" && c.Router.Routing != "har-dor":

@@ -8,23 +8,50 @@ import (
 	"github.com/icnsim/icnsim/router/recn"
 )
 
+// RECN is the [router.recn] table: RECN's set-aside queues and thresholds
+// (package router/recn), as fractions of the port memory.
+type RECN struct {
+	// SAQs is the number of set-aside queues per port memory (the paper's 8).
+	SAQs int `toml:"saqs"`
+	// DetectFraction is the occupancy, as a share of the port memory, at
+	// which a detection, standard or set-aside queue is congested; Xoff
+	// and Xon the occupancies of a SAQ at which it stops and restarts its
+	// upstream SAQs (the paper fixes 1% of the memory for its threshold).
+	DetectFraction float64 `toml:"detect_fraction"`
+	XoffFraction   float64 `toml:"xoff_fraction"`
+	XonFraction    float64 `toml:"xon_fraction"`
+	// IdleCycles frees an empty leaf SAQ that has received no packet for
+	// this long (one that was allocated for a flow that stopped); 0 never
+	// does (the paper frees a SAQ only when it empties).
+	IdleCycles int64 `toml:"idle_cycles"`
+	// ControlLanes is "shared" (control packets take link cycles between
+	// data packets, as the paper's) or "dedicated" (lanes of their own).
+	ControlLanes string `toml:"control_lanes"`
+	// XoffScope is what a SAQ's Xoff stops: "children" (the upstream SAQs
+	// for its point, the paper's text, which bounds no SAQ) or "feeders"
+	// (every queue of every port feeding it, for the packets that would
+	// enter it: no SAQ holds more than its Xoff threshold plus what is in
+	// flight; see package router/recn).
+	XoffScope string `toml:"xoff_scope"`
+}
+
 // validateIOQ checks the keys of router.kind = "ioq": the queue
 // organisation, the memory in whole flits large enough for a packet per
 // queue, the link rate, dimension-order routing on a mesh (on a torus
 // only to study deadlock), and none of what only the VC router has.
-func (c *Config) validateIOQ(add func(key string, v any, allowed string)) {
+func (c *Config) validateIOQ(add addFunc) {
 	r, n, d := &c.Router, &c.Network, Default().Router
 	orgOK := true
 	if _, err := ioq.ParseOrg(r.Queues); err != nil {
-		add("router.queues", r.Queues, "allowed: "+strings.Join(ioq.Orgs(), ", "))
+		add("router.queues", r.Queues, "allowed: "+strings.Join(ioq.Orgs(), ", ")+didYouMean(r.Queues, ioq.Orgs()))
 		orgOK = false
 	}
 	flitOK := r.FlitBytes >= 1 && r.FlitBytes <= 4096
 	if !flitOK {
 		add("router.flit_bytes", r.FlitBytes, "allowed: 1..4096 bytes per flit")
 	}
-	if !(r.LinkGbps > 0 && r.LinkGbps <= 1e6) {
-		add("router.link_gbps", r.LinkGbps, "allowed: > 0 and <= 1e6 Gbit/s")
+	if !(r.LinkGbps >= 1e-3 && r.LinkGbps <= 1e6) {
+		add("router.link_gbps", r.LinkGbps, "allowed: 0.001..1e6 Gbit/s (a cycle, flit_bytes x 8 / link_gbps ns, converts the results to time)")
 	}
 	switch {
 	case r.PortMemoryBytes < 1:
@@ -36,7 +63,14 @@ func (c *Config) validateIOQ(add func(key string, v any, allowed string)) {
 	case flitOK && orgOK && (n.Topology == "mesh" || n.Topology == "torus"):
 		ports := 4 + max(n.Concentration, 1)
 		if setting, err := c.IOQConfig().Validate(ports, c.Nodes()); err != nil && !strings.HasPrefix(setting, "recn.") {
-			add("router.port_memory_bytes", r.PortMemoryBytes, err.Error())
+			switch setting {
+			case "org":
+				add("router.queues", r.Queues, err.Error()+": use voq-sw, 1q or recn, or a smaller network (network.k)")
+			case "packet":
+				add("traffic.packet_flits", c.maxPacketFlits(), err.Error()+" on the ioq switch")
+			default:
+				add("router.port_memory_bytes", r.PortMemoryBytes, err.Error())
+			}
 		}
 	}
 	switch {
@@ -62,15 +96,17 @@ func (c *Config) validateIOQ(add func(key string, v any, allowed string)) {
 		}
 	}
 	c.validateRECN(add, orgOK && flitOK)
-	if p := c.Policy; (p.Injection != "none" && p.Injection != "noth") || p.MeasureCircuit {
-		add("policy.injection", p.Injection, `injection policies and the entropy circuit run on router.kind = "vc" only`)
+	if p := c.Policy; p.Injection != "none" && p.Injection != "noth" {
+		add("policy.injection", p.Injection, `injection policies run on router.kind = "vc" only: allowed here: none`)
+	} else if p.MeasureCircuit {
+		add("policy.measure_circuit", p.MeasureCircuit, `the entropy measurement circuit runs on router.kind = "vc" only: allowed here: false`)
 	}
 }
 
 // validateRECN checks [router.recn]: under router.queues = "recn" its
 // values (thresholds that are whole flits of the port memory, in order),
 // elsewhere that it is left alone.
-func (c *Config) validateRECN(add func(key string, v any, allowed string), sizesOK bool) {
+func (c *Config) validateRECN(add addFunc, sizesOK bool) {
 	r, d := &c.Router.RECN, Default().Router.RECN
 	if c.Router.Queues != "recn" {
 		if *r != d && *r != (RECN{}) {
@@ -101,16 +137,38 @@ func (c *Config) validateRECN(add func(key string, v any, allowed string), sizes
 			fracOK = false
 		}
 	}
-	if !sizesOK || !fracOK || c.Router.PortMemoryBytes < 1 || r.IdleCycles < 0 {
+	if !c.validateSAQs(add) || !sizesOK || !fracOK || c.Router.PortMemoryBytes < 1 || r.IdleCycles < 0 {
 		return
 	}
 	cfg := c.IOQConfig()
 	if setting, err := cfg.Validate(4+max(c.Network.Concentration, 1), c.Nodes()); err != nil && strings.HasPrefix(setting, "recn.") {
 		key := map[string]string{"recn.saqs": "router.recn.saqs", "recn.detect": "router.recn.detect_fraction", "recn.xoff": "router.recn.xoff_fraction",
 			"recn.xon": "router.recn.xon_fraction", "recn.idle": "router.recn.idle_cycles", "recn.scope": "router.recn.xoff_scope"}[setting]
+		msg := err.Error()
+		if strings.HasSuffix(key, "_fraction") {
+			msg += fmt.Sprintf(" (a threshold is its fraction times the port memory, %d flits, rounded down to whole flits)", cfg.PortMemoryFlits)
+		}
 		add(key, map[string]any{"router.recn.saqs": r.SAQs, "router.recn.detect_fraction": r.DetectFraction, "router.recn.xoff_fraction": r.XoffFraction,
-			"router.recn.xon_fraction": r.XonFraction, "router.recn.idle_cycles": r.IdleCycles, "router.recn.xoff_scope": r.XoffScope}[key], err.Error()+" (thresholds are the fraction times router.port_memory_bytes, in whole flits)")
+			"router.recn.xon_fraction": r.XonFraction, "router.recn.idle_cycles": r.IdleCycles, "router.recn.xoff_scope": r.XoffScope}[key], msg)
 	}
+}
+
+// validateSAQs checks router.recn.saqs against the room a port memory has:
+// at most 64 queues, of which 4 + network.concentration are detection
+// queues (one per output port), the rest SAQs.
+func (c *Config) validateSAQs(add addFunc) bool {
+	conc := max(c.Network.Concentration, 1)
+	detect := 4 + conc
+	most := recn.MaxQueues - detect
+	switch saqs := c.Router.RECN.SAQs; {
+	case most < 1:
+		add("network.concentration", conc, fmt.Sprintf(`with router.queues = "recn" allowed: 1..%d nodes per router (a port memory holds at most %d queues: one detection queue per output port, 4 + concentration, and at least one SAQ)`, recn.MaxQueues-5, recn.MaxQueues))
+	case saqs < 1 || saqs > most:
+		add("router.recn.saqs", saqs, fmt.Sprintf("allowed: 1..%d SAQs per port memory (at most %d queues, of which %d are detection queues: 4 + network.concentration = %d)", most, recn.MaxQueues, detect, conc))
+	default:
+		return true
+	}
+	return false
 }
 
 // IOQConfig is package ioq's view of the configuration.

@@ -74,7 +74,7 @@ func (f *File) checkReferences() []error {
 			add("source", r.Source, "the paper and its table, figure or section the number comes from (required)")
 		}
 		if !slices.Contains(metrics, r.Metric) {
-			add("metric", r.Metric, "allowed: "+strings.Join(metrics, ", "))
+			add("metric", r.Metric, "allowed: "+strings.Join(metrics, ", ")+didYouMean(r.Metric, metrics))
 		}
 		switch {
 		case r.RawValue == nil:
@@ -89,14 +89,7 @@ func (f *File) checkReferences() []error {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		bad := false
-		for _, k := range keys {
-			if !slices.Contains(axes, k) {
-				add("at."+k, r.At[k], "allowed: a swept axis key: "+strings.Join(axes, ", "))
-				bad = true
-			}
-		}
-		if bad {
+		if keys = f.checkAtKeys(r, keys, axes, add); keys == nil {
 			continue
 		}
 		selectAxes := axes // the axes that must select exactly one point (or line)
@@ -146,6 +139,36 @@ func (f *File) checkReferences() []error {
 		}
 	}
 	return errs
+}
+
+// checkAtKeys checks the keys of a reference's at: swept axes, or keys
+// that are not swept whose value is the study's own (they select nothing,
+// and are dropped). It returns the swept keys, or nil after an error.
+func (f *File) checkAtKeys(r *Reference, keys, axes []string, add addFunc) []string {
+	var swept []string
+	bad := false
+	for _, k := range keys {
+		if slices.Contains(axes, k) {
+			swept = append(swept, k)
+			continue
+		}
+		base, ok := keyValue(&f.Config, k)
+		switch {
+		case !ok || k == "seed" || k == "name":
+			add("at."+k, r.At[k], "allowed: a swept axis key ("+orNone(axes)+"), or a configuration key at the study's own value"+didYouMean(k, axes))
+			bad = true
+		case FormatParam(base) != FormatParam(r.At[k]):
+			add("at."+k, r.At[k], fmt.Sprintf("%s is not swept: every point of this study has %s = %s; give that value, sweep the key, or leave it out of at", k, k, formatValue(base)))
+			bad = true
+		}
+	}
+	if bad {
+		return nil
+	}
+	if swept == nil {
+		swept = []string{}
+	}
+	return swept
 }
 
 func orNone(names []string) string {

@@ -272,11 +272,11 @@ func ParseFile(name string, src []byte) (*File, error) {
 	add := func(line int, key string, v any, allowed string) {
 		errs = append(errs, &FieldError{File: name, Line: line, Key: key, Value: v, Allowed: allowed})
 	}
-	for _, k := range md.Undecoded() {
+	for _, k := range unknownKeys(md) {
 		if len(k) >= 2 && (k[0] == "reduce" && k[1] == "baseline" || k[0] == "reference" && k[1] == "at") {
 			continue // a map of axis keys, checked below
 		}
-		add(lineOf(src, k), k.String(), "(unknown key)", "not a study or configuration key; allowed here: "+allowedKeys(k))
+		add(lineOf(src, k), k.String(), "(unknown key)", unknownKey(k, "study or configuration key"))
 	}
 	for i := range f.Axes {
 		f.Axes[i].line = blockLine(src, "axis", i, "key")
@@ -300,6 +300,7 @@ func ParseFile(name string, src []byte) (*File, error) {
 				fmt.Sprintf("%d points x %d replicates = %d runs; at most %d runs per study: split it", len(f.Points), f.Study.Replicates, runs, MaxRuns))
 		}
 		if len(errs) == 0 {
+			errs = append(errs, f.checkOverriddenBase()...)
 			errs = append(errs, f.checkAfterExpand()...)
 			errs = append(errs, f.checkReferences()...)
 		}
@@ -332,53 +333,72 @@ func (f *File) checkAxes(typeErrs bool) []error {
 	seen := map[string]int{}
 	for i := range f.Axes {
 		a := &f.Axes[i]
-		where := fmt.Sprintf("axis[%d]", i)
 		add := func(key string, v any, allowed string) {
 			errs = append(errs, &FieldError{File: f.Path, Line: a.line, Key: key, Value: v, Allowed: allowed})
 		}
-		switch {
-		case a.Key == "seed":
-			add(where+".key", a.Key, "the seed is not swept: set study.replicates (seeds derive from the file's seed)")
-			continue
-		case !slices.Contains(keys, a.Key):
-			add(where+".key", a.Key, "not a configuration key; allowed: "+strings.Join(keys, ", "))
-			continue
-		}
-		if j, dup := seen[a.Key]; dup {
-			add(where+".key", a.Key, fmt.Sprintf("already swept by axis[%d]; one axis per key", j))
-			continue
-		}
-		seen[a.Key] = i
-		if a.Range != nil && len(a.Values) > 0 {
-			add(where, a.Key, "give values or range, not both")
-			continue
-		}
-		if a.Range != nil {
-			vals, err := a.Range.expand(fieldKind(a.Key))
-			if err != nil {
-				add(where+".range", fmt.Sprintf("{from = %v, to = %v, step = %v}", a.Range.From, a.Range.To, a.Range.Step), err.Error())
-				continue
-			}
-			a.Values = vals
-		}
-		if len(a.Values) == 0 && !typeErrs {
-			add(where+".values", "[]", "an axis needs at least one value (values = [...] or range = {from, to, step})")
-		}
-		first := map[string]int{}
-		for j, v := range a.Values {
-			if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
-				add(where+".values", v, "allowed: finite numbers")
-				continue
-			}
-			// A zipped axis may repeat a value; its group's tuples may not
-			// (checked below).
-			if k, dup := first[FormatParam(v)]; dup && a.Zip == "" {
-				add(where+".values", v, fmt.Sprintf("value %d repeats value %d; each value once", j, k))
-				continue
-			}
-			first[FormatParam(v)] = j
-		}
+		f.checkAxis(i, keys, seen, typeErrs, add)
 	}
+	return append(errs, f.checkZipGroups()...)
+}
+
+// checkAxis checks axis i: a sweepable key, once, and its values or range
+// (expanded into its values). seen maps the keys of the axes before it to
+// their index.
+func (f *File) checkAxis(i int, keys []string, seen map[string]int, typeErrs bool, add addFunc) {
+	a := &f.Axes[i]
+	where := fmt.Sprintf("axis[%d]", i)
+	switch {
+	case a.Key == "seed":
+		add(where+".key", a.Key, "the seed is not swept: set study.replicates (seeds derive from the file's seed)")
+		return
+	case !slices.Contains(keys, a.Key):
+		msg := "not a configuration key an axis can sweep"
+		if near := nearest(a.Key, keys, 4); len(near) > 0 {
+			msg += "; nearest: " + strings.Join(near, ", ")
+		}
+		add(where+".key", a.Key, msg+" (icnsim config --default lists every key)")
+		return
+	}
+	if j, dup := seen[a.Key]; dup {
+		add(where+".key", a.Key, fmt.Sprintf("already swept by axis[%d]; one axis per key", j))
+		return
+	}
+	seen[a.Key] = i
+	if a.Range != nil && len(a.Values) > 0 {
+		add(where, a.Key, "give values or range, not both")
+		return
+	}
+	if a.Range != nil {
+		vals, err := a.Range.expand(fieldKind(a.Key))
+		if err != nil {
+			add(where+".range", fmt.Sprintf("{from = %v, to = %v, step = %v}", a.Range.From, a.Range.To, a.Range.Step), err.Error())
+			return
+		}
+		a.Values = vals
+	}
+	if len(a.Values) == 0 && !typeErrs {
+		add(where+".values", "[]", "an axis needs at least one value (values = [...] or range = {from, to, step})")
+	}
+	first := map[string]int{}
+	for j, v := range a.Values {
+		if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			add(where+".values", v, "allowed: finite numbers")
+			continue
+		}
+		// A zipped axis may repeat a value; its group's tuples may not
+		// (checked by checkZipGroups).
+		if k, dup := first[FormatParam(v)]; dup && a.Zip == "" {
+			add(where+".values", v, fmt.Sprintf("value %d repeats value %d; each value once", j, k))
+			continue
+		}
+		first[FormatParam(v)] = j
+	}
+}
+
+// checkZipGroups checks the zip groups: axes of equal lengths, and each
+// combination of their values once.
+func (f *File) checkZipGroups() []error {
+	var errs []error
 	// Zip groups: equal lengths.
 	groups := map[string][]int{}
 	for i, a := range f.Axes {
@@ -506,6 +526,32 @@ func (f *File) expand() []error {
 	return errs
 }
 
+// checkOverriddenBase checks the values the file sets for keys an axis
+// sweeps: never run, but a typo there (pattern = "unifrom") is still a
+// mistake. Each is validated in the first point's configuration, and only
+// the problems with that key are reported.
+func (f *File) checkOverriddenBase() []error {
+	var errs []error
+	for ai, a := range f.Axes {
+		line := lineOf(f.Source, strings.Split(a.Key, "."))
+		base, ok := keyValue(&f.Config, a.Key)
+		if line == 0 || !ok || len(f.Points) == 0 {
+			continue
+		}
+		cfg := f.Points[0].Config
+		if setKey(&cfg, a.Key, base) != nil {
+			continue
+		}
+		for _, e := range cfg.Validate() {
+			if fe, isField := e.(*FieldError); isField && fe.Key == a.Key {
+				errs = append(errs, &FieldError{File: f.Path, Line: line, Key: a.Key, Value: base,
+					Allowed: fmt.Sprintf("axis[%d] sweeps this key, so this value is never run, but it is not valid: %s; fix it or remove the line", ai, fe.Allowed)})
+			}
+		}
+	}
+	return errs
+}
+
 // locate gives a validation error of a point the file and line of the axis
 // that set the bad value, or of the base key (naming the point).
 func (f *File) locate(e error, pt *Point) error {
@@ -590,6 +636,27 @@ func fieldKind(key string) reflect.Kind {
 	return t.Kind()
 }
 
+// keyValue is the value of key path key in cfg, and whether cfg has it.
+func keyValue(cfg *Config, key string) (any, bool) {
+	v := reflect.ValueOf(cfg).Elem()
+	for _, part := range strings.Split(key, ".") {
+		if v.Kind() != reflect.Struct {
+			return nil, false
+		}
+		found := false
+		for i := range v.NumField() {
+			if strings.Split(v.Type().Field(i).Tag.Get("toml"), ",")[0] == part {
+				v, found = v.Field(i), true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return v.Interface(), true
+}
+
 // setKey sets key path key of cfg to v, with TOML's type rules.
 func setKey(cfg *Config, key string, v any) error {
 	parts := strings.Split(key, ".")
@@ -650,10 +717,25 @@ func (f *File) checkPlotAndReduce() []error {
 	if axisList == "" {
 		axisList = "(this study has no axes)"
 	}
-	metrics := report.MetricNames()
 	add := func(key string, v any, allowed string) {
 		errs = append(errs, &FieldError{File: f.Path, Line: lineOf(f.Source, strings.Split(key, ".")), Key: key, Value: v, Allowed: allowed})
 	}
+	f.checkPlot(axes, axisList, add)
+	haveSpeedup := false
+	names := map[string]bool{}
+	for i := range f.Reduce {
+		line := blockLine(f.Source, "reduce", i, "kind")
+		radd := func(key string, v any, allowed string) {
+			errs = append(errs, &FieldError{File: f.Path, Line: line, Key: fmt.Sprintf("reduce[%d].%s", i, key), Value: v, Allowed: allowed})
+		}
+		f.checkReduction(i, axes, axisList, names, &haveSpeedup, radd)
+	}
+	return errs
+}
+
+// checkPlot checks the [plot] table against the study's axes.
+func (f *File) checkPlot(axes []string, axisList string, add addFunc) {
+	metrics := report.MetricNames()
 	for _, k := range []struct{ key, v string }{{"plot.x", f.Plot.X}, {"plot.lines", f.Plot.Lines}, {"plot.heatmap_x", f.Plot.HeatmapX}, {"plot.heatmap_y", f.Plot.HeatmapY}} {
 		if k.v != "" && !slices.Contains(axes, k.v) {
 			add(k.key, k.v, "allowed: a swept axis key: "+axisList)
@@ -681,7 +763,7 @@ func (f *File) checkPlotAndReduce() []error {
 	}
 	for _, m := range f.Plot.Metrics {
 		if !slices.Contains(metrics, m) {
-			add("plot.metrics", m, "allowed: "+strings.Join(metrics, ", "))
+			add("plot.metrics", m, "allowed: "+strings.Join(metrics, ", ")+didYouMean(m, metrics))
 		}
 	}
 	if math.IsNaN(f.Plot.YMax) || f.Plot.YMax < 0 || math.IsInf(f.Plot.YMax, 0) {
@@ -703,85 +785,84 @@ func (f *File) checkPlotAndReduce() []error {
 			add("plot.formats", fm, `allowed: "png", "svg"`)
 		}
 	}
-	haveSpeedup := false
-	names := map[string]bool{}
-	for i := range f.Reduce {
-		r := &f.Reduce[i]
-		line := blockLine(f.Source, "reduce", i, "kind")
-		radd := func(key string, v any, allowed string) {
-			errs = append(errs, &FieldError{File: f.Path, Line: line, Key: fmt.Sprintf("reduce[%d].%s", i, key), Value: v, Allowed: allowed})
+}
+
+// checkReduction checks [[reduce]] i: its kind, metric, goal and unique
+// name (setting the defaults of goal and name), and the axes it groups by
+// and averages over. haveSpeedup tells whether a speedup reduction came
+// before (a later one may reduce its "speedup" metric).
+func (f *File) checkReduction(i int, axes []string, axisList string, names map[string]bool, haveSpeedup *bool, radd addFunc) {
+	metrics := report.MetricNames()
+	r := &f.Reduce[i]
+	switch r.Kind {
+	case "speedup", "geomean", "best", "saturation":
+	default:
+		radd("kind", r.Kind, "allowed: speedup, geomean, best, saturation")
+		return
+	}
+	if r.Metric == "speedup" && !*haveSpeedup {
+		radd("metric", r.Metric, "needs an earlier [[reduce]] of kind speedup")
+	} else if r.Metric != "speedup" && !slices.Contains(metrics, r.Metric) {
+		radd("metric", r.Metric, "allowed: speedup (after a speedup reduction), "+strings.Join(metrics, ", "))
+	}
+	if r.Goal == "" {
+		r.Goal = "max"
+		if strings.HasSuffix(r.Metric, "_cycles") {
+			r.Goal = "min"
 		}
-		switch r.Kind {
-		case "speedup", "geomean", "best", "saturation":
-		default:
-			radd("kind", r.Kind, "allowed: speedup, geomean, best, saturation")
-			continue
-		}
-		if r.Metric == "speedup" && !haveSpeedup {
-			radd("metric", r.Metric, "needs an earlier [[reduce]] of kind speedup")
-		} else if r.Metric != "speedup" && !slices.Contains(metrics, r.Metric) {
-			radd("metric", r.Metric, "allowed: speedup (after a speedup reduction), "+strings.Join(metrics, ", "))
-		}
-		if r.Goal == "" {
-			r.Goal = "max"
-			if strings.HasSuffix(r.Metric, "_cycles") {
-				r.Goal = "min"
-			}
-		} else if r.Goal != "min" && r.Goal != "max" {
-			radd("goal", r.Goal, `allowed: "min" (smaller is better) or "max"`)
-		}
-		if r.Name == "" {
-			r.Name = r.Kind + "-" + r.Metric
-		}
-		if names[r.Name] {
-			radd("name", r.Name, "each reduction needs its own name")
-		}
-		names[r.Name] = true
-		checkAxisList := func(key string, list []string) {
-			for _, k := range list {
-				if !slices.Contains(axes, k) {
-					radd(key, k, "allowed: a swept axis key: "+axisList)
-				}
-			}
-		}
-		checkAxisList("over", r.Over)
-		checkAxisList("by", r.By)
-		for _, k := range r.By {
-			if slices.Contains(r.Over, k) {
-				radd("by", k, "an axis cannot be both grouped by (by) and averaged over (over)")
-			}
-		}
-		switch r.Kind {
-		case "speedup":
-			if len(r.Baseline) == 0 {
-				radd("baseline", "{}", `a speedup needs a baseline: { "axis.key" = value, ... }`)
-			}
-			for _, k := range slices.Sorted(mapKeys(r.Baseline)) {
-				ai := f.axisIndex(k)
-				if ai < 0 {
-					radd("baseline", k, "allowed: a swept axis key: "+axisList)
-					continue
-				}
-				v := FormatParam(r.Baseline[k])
-				if !slices.ContainsFunc(f.Axes[ai].Values, func(x any) bool { return FormatParam(x) == v }) {
-					radd("baseline", fmt.Sprintf("%s = %v", k, v), "the baseline must be one of the axis's values")
-				}
-			}
-			haveSpeedup = true
-		case "geomean":
-			if len(r.Over) == 0 {
-				radd("over", "[]", "a geomean needs the axes to average over")
-			}
-		case "saturation":
-			if len(r.Over) > 0 || len(r.By) > 0 {
-				radd("by", append(r.Over, r.By...), "a saturation reduction has one row per combination of the axes other than the offered load; leave by and over out")
-			}
-			if loads := LoadAxes(axes); len(loads) != 1 {
-				radd("kind", r.Kind, fmt.Sprintf("a saturation reduction needs exactly one swept offered-load axis (%s); this study sweeps %d", strings.Join(loadKeys, ", "), len(loads)))
+	} else if r.Goal != "min" && r.Goal != "max" {
+		radd("goal", r.Goal, `allowed: "min" (smaller is better) or "max"`)
+	}
+	if r.Name == "" {
+		r.Name = r.Kind + "-" + r.Metric
+	}
+	if names[r.Name] {
+		radd("name", r.Name, "each reduction needs its own name")
+	}
+	names[r.Name] = true
+	checkAxisList := func(key string, list []string) {
+		for _, k := range list {
+			if !slices.Contains(axes, k) {
+				radd(key, k, "allowed: a swept axis key: "+axisList)
 			}
 		}
 	}
-	return errs
+	checkAxisList("over", r.Over)
+	checkAxisList("by", r.By)
+	for _, k := range r.By {
+		if slices.Contains(r.Over, k) {
+			radd("by", k, "an axis cannot be both grouped by (by) and averaged over (over)")
+		}
+	}
+	switch r.Kind {
+	case "speedup":
+		if len(r.Baseline) == 0 {
+			radd("baseline", "{}", `a speedup needs a baseline: { "axis.key" = value, ... }`)
+		}
+		for _, k := range slices.Sorted(mapKeys(r.Baseline)) {
+			ai := f.axisIndex(k)
+			if ai < 0 {
+				radd("baseline", k, "allowed: a swept axis key: "+axisList)
+				continue
+			}
+			v := FormatParam(r.Baseline[k])
+			if !slices.ContainsFunc(f.Axes[ai].Values, func(x any) bool { return FormatParam(x) == v }) {
+				radd("baseline", fmt.Sprintf("%s = %v", k, v), "the baseline must be one of the axis's values")
+			}
+		}
+		*haveSpeedup = true
+	case "geomean":
+		if len(r.Over) == 0 {
+			radd("over", "[]", "a geomean needs the axes to average over")
+		}
+	case "saturation":
+		if len(r.Over) > 0 || len(r.By) > 0 {
+			radd("by", append(r.Over, r.By...), "a saturation reduction has one row per combination of the axes other than the offered load; leave by and over out")
+		}
+		if loads := LoadAxes(axes); len(loads) != 1 {
+			radd("kind", r.Kind, fmt.Sprintf("a saturation reduction needs exactly one swept offered-load axis (%s); this study sweeps %d", strings.Join(loadKeys, ", "), len(loads)))
+		}
+	}
 }
 
 // loadKeys are the keys that give the offered load, in its units.

@@ -136,8 +136,8 @@ func (c Config) Validate(ports, nodes int) (setting string, err error) {
 		if setting, err := c.RECN.Validate(c.PortMemoryFlits); err != nil {
 			return "recn." + setting, err
 		}
-		if ports+c.RECN.SAQs > 64 {
-			return "recn.saqs", fmt.Errorf("%d SAQs beside %d detection queues per port: at most 64 queues per port memory (allowed: up to %d SAQs)", c.RECN.SAQs, ports, 64-ports)
+		if ports+c.RECN.SAQs > recn.MaxQueues {
+			return "recn.saqs", fmt.Errorf("%d SAQs beside %d detection queues per port: at most %d queues per port memory (allowed: up to %d SAQs)", c.RECN.SAQs, ports, recn.MaxQueues, recn.MaxQueues-ports)
 		}
 	}
 	return "", nil

@@ -294,8 +294,8 @@ func Defaults(memFlits int) Config {
 // flits, naming the setting.
 func (c Config) Validate(memFlits int) (setting string, err error) {
 	switch {
-	case c.SAQs < 1 || c.SAQs > 64:
-		return "saqs", fmt.Errorf("%d SAQs per port: allowed 1..64", c.SAQs)
+	case c.SAQs < 1 || c.SAQs > MaxQueues-1:
+		return "saqs", fmt.Errorf("%d SAQs per port: allowed 1..%d", c.SAQs, MaxQueues-1)
 	case c.DetectFlits < 1 || int(c.DetectFlits) > memFlits:
 		return "detect", fmt.Errorf("detection threshold of %d flits: allowed 1..%d (the port memory)", c.DetectFlits, memFlits)
 	case c.XoffFlits < 1 || int(c.XoffFlits) > memFlits:
@@ -311,6 +311,10 @@ func (c Config) Validate(memFlits int) (setting string, err error) {
 	}
 	return "", nil
 }
+
+// MaxQueues is the most queues a port memory holds: detection (or
+// standard) queues and SAQs together.
+const MaxQueues = 64
 
 // Mesh is the XY geometry RECN matches routes on: a K x K mesh of switches
 // with C endnodes each (node n at switch n/C, port link.PortLocal+n%C).

@@ -1,0 +1,153 @@
+package study
+
+import "fmt"
+
+// Measure is how a run is measured.
+type Measure struct {
+	// WarmupCycles is the warm-up; -1 takes the method's default
+	// (Warmup).
+	WarmupCycles  int64   `toml:"warmup_cycles"`
+	MeasureCycles int64   `toml:"measure_cycles"`
+	Method        string  `toml:"method"`
+	BatchCycles   int64   `toml:"batch_cycles"`
+	MinBatches    int     `toml:"min_batches"`
+	MaxBatches    int     `toml:"max_batches"`
+	Tolerance     float64 `toml:"tolerance"`
+	DrainCycles   int64   `toml:"drain_cycles"`
+	MaxCycles     int64   `toml:"max_cycles"`
+	SampleCycles  int64   `toml:"sample_cycles"`
+	// WatchdogCycles stops the run when flits are in flight and none has
+	// moved for this many cycles (0: off).
+	WatchdogCycles int64 `toml:"watchdog_cycles"`
+	// StallCycles ends a collective run, as not completed, when no flit has
+	// been injected or delivered for this many cycles while packets remain
+	// (every node throttled for good, e.g. hyst with R_OFF = 100 and
+	// R_n = 0 on an empty network); 0: off.
+	StallCycles int64 `toml:"stall_cycles"`
+	// SmoothSamples is the moving-average length, in samples, of the ramp
+	// process's critical-load detection.
+	SmoothSamples int `toml:"smooth_samples"`
+	// BatchPackets is the size of a batch of the packet-batches method, in
+	// delivered packets (0: 10 N^2, the fat-tree fairness paper's), and
+	// PacketBatches the number of batches.
+	BatchPackets  int64 `toml:"batch_packets"`
+	PacketBatches int   `toml:"packet_batches"`
+}
+
+// Method defaults of the warm-up.
+const (
+	defaultWarmupCycles            = 10_000
+	defaultPacketBatchWarmupCycles = 50_000 // the fat-tree fairness paper's
+)
+
+// Warmup is the warm-up in cycles: warmup_cycles, or with -1 the method's
+// default: 50,000 for packet-batches (the fat-tree fairness paper's),
+// 10,000 otherwise.
+func (m *Measure) Warmup() int64 {
+	switch {
+	case m.WarmupCycles >= 0:
+		return m.WarmupCycles
+	case m.Method == "packet-batches":
+		return defaultPacketBatchWarmupCycles
+	}
+	return defaultWarmupCycles
+}
+
+// PacketsPerBatch is the packet-batches method's batch size for a network
+// of the given number of nodes.
+func (m *Measure) PacketsPerBatch(nodes int) int64 {
+	if m.BatchPackets > 0 {
+		return m.BatchPackets
+	}
+	return 10 * int64(nodes) * int64(nodes)
+}
+
+// validateMeasure checks the [measure] table: the method and its windows,
+// batches and limits, and a watchdog with margin over the longest
+// legitimate wait.
+func (c *Config) validateMeasure(add addFunc) {
+	r, t := &c.Router, &c.Traffic
+	m := &c.Measure
+	if m.WarmupCycles < -1 {
+		add("measure.warmup_cycles", m.WarmupCycles, "allowed: >= 0, or -1 for the method's default (10000; 50000 for packet-batches)")
+	}
+	if m.MeasureCycles < 1 {
+		add("measure.measure_cycles", m.MeasureCycles, "allowed: >= 1")
+	}
+	if m.Method != "window" && m.Method != "batches" && m.Method != "packet-batches" {
+		add("measure.method", m.Method, "allowed: window, batches, packet-batches"+didYouMean(m.Method, []string{"window", "batches", "packet-batches"}))
+	} else if m.Method == "packet-batches" && t.Process == "collective" {
+		add("measure.method", m.Method, "packet-batches measures a steady process (saturation, bernoulli, poisson), not a collective")
+	}
+	if m.BatchPackets < 0 {
+		add("measure.batch_packets", m.BatchPackets, "allowed: 0 (10 x nodes^2) or >= 1 delivered packets per batch")
+	}
+	if m.Method == "packet-batches" && (m.PacketBatches < 1 || m.PacketBatches > 10000) {
+		add("measure.packet_batches", m.PacketBatches, "allowed: 1..10000 batches")
+	}
+	if m.BatchCycles < 1 {
+		add("measure.batch_cycles", m.BatchCycles, "allowed: >= 1")
+	}
+	if m.MinBatches < 2 || m.MaxBatches < m.MinBatches {
+		add("measure.min_batches", m.MinBatches, "allowed: 2 <= min_batches <= max_batches")
+	}
+	if !(m.Tolerance > 0 && m.Tolerance < 1) {
+		add("measure.tolerance", m.Tolerance, "allowed: > 0 and < 1 (relative half-width of the batch means' 95% interval)")
+	}
+	if m.DrainCycles < 0 {
+		add("measure.drain_cycles", m.DrainCycles, "allowed: >= 0")
+	}
+	if m.MaxCycles < 1 {
+		add("measure.max_cycles", m.MaxCycles, "allowed: >= 1")
+	} else if t.Process != "collective" && m.Method == "window" && m.WarmupCycles >= -1 && m.MeasureCycles >= 1 && m.MaxCycles < m.Warmup()+m.MeasureCycles {
+		add("measure.max_cycles", m.MaxCycles, fmt.Sprintf("allowed: >= warmup_cycles + measure_cycles = %d (the run must reach the end of its measurement window)", m.Warmup()+m.MeasureCycles))
+	}
+	// A queue legitimately waits a routing delay, link and credit latencies
+	// and a packet's serialisation; the watchdog needs a wide margin above.
+	// Only from valid inputs: their own errors are reported already.
+	inputsOK := t.PacketFlits >= 1 && t.PacketFlits <= 65535 && t.LongPacketFlits >= 0 && t.LongPacketFlits <= 65535 &&
+		r.RoutingDelayCycles >= 0 && r.RoutingDelayCycles <= 1000 && r.LinkLatencyCycles >= 1 && r.LinkLatencyCycles <= 1000 &&
+		r.CreditLatencyCycles >= 1 && r.CreditLatencyCycles <= 1000
+	if floor := 10 * int64(r.RoutingDelayCycles+r.LinkLatencyCycles+r.CreditLatencyCycles+c.maxPacketFlits()); inputsOK && m.WatchdogCycles != 0 && m.WatchdogCycles < floor {
+		add("measure.watchdog_cycles", m.WatchdogCycles, fmt.Sprintf("allowed: 0 (off) or >= %d (10 x (routing delay + link and credit latencies + packet length))", floor))
+	}
+	if m.SampleCycles < 0 {
+		add("measure.sample_cycles", m.SampleCycles, "allowed: 0 (no time series) or >= 1")
+	}
+	if m.SmoothSamples < 1 {
+		add("measure.smooth_samples", m.SmoothSamples, "allowed: >= 1 samples")
+	}
+	if t.Process == "ramp" && m.SampleCycles < 1 {
+		add("measure.sample_cycles", m.SampleCycles, "the ramp process finds the critical load from the time series: allowed >= 1")
+	}
+	if m.StallCycles < 0 {
+		add("measure.stall_cycles", m.StallCycles, "allowed: 0 (off) or >= 1")
+	}
+}
+
+// MaxRunCycles bounds every count of cycles a configuration gives: no run
+// reaches it (10^15 cycles are years of simulation), and sums of such
+// counts stay far from overflow.
+const MaxRunCycles = 1_000_000_000_000_000
+
+// validateCycleBounds checks every count of cycles against MaxRunCycles.
+func (c *Config) validateCycleBounds(add addFunc) {
+	m, t := &c.Measure, &c.Traffic
+	for _, k := range []struct {
+		key string
+		v   int64
+	}{{"measure.warmup_cycles", m.WarmupCycles}, {"measure.measure_cycles", m.MeasureCycles}, {"measure.batch_cycles", m.BatchCycles},
+		{"measure.drain_cycles", m.DrainCycles}, {"measure.max_cycles", m.MaxCycles}, {"measure.sample_cycles", m.SampleCycles},
+		{"measure.watchdog_cycles", m.WatchdogCycles}, {"measure.stall_cycles", m.StallCycles}, {"measure.batch_packets", m.BatchPackets},
+		{"traffic.ramp_cycles", t.RampCycles}, {"traffic.phase_cycle", t.PhaseCycle}, {"router.recn.idle_cycles", c.Router.RECN.IdleCycles}} {
+		if k.v > MaxRunCycles {
+			add(k.key, k.v, "allowed: at most 10^15 (a count of cycles or packets no run reaches; sums of larger ones overflow)")
+		}
+	}
+	if m.MaxBatches > 1_000_000 {
+		add("measure.max_batches", m.MaxBatches, "allowed: min_batches..1000000 batches")
+	}
+	if m.SmoothSamples > 1_000_000 {
+		add("measure.smooth_samples", m.SmoothSamples, "allowed: 1..1000000 samples")
+	}
+}

@@ -1,0 +1,109 @@
+package study
+
+import (
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/policies"
+)
+
+// Policy is the congestion control: entropy throttling's injection model
+// and measurement circuit.
+type Policy struct {
+	// Injection is the model of every node: noth (or none), base, hyst,
+	// gt.a, gt.x, bare (parameters from the keys below) or with the papers'
+	// arguments, e.g. "hyst(70,90,30)".
+	Injection   string  `toml:"injection"`
+	RthPercent  float64 `toml:"r_th_percent"`
+	ROnPercent  float64 `toml:"r_on_percent"`
+	ROffPercent float64 `toml:"r_off_percent"`
+	RnPercent   float64 `toml:"r_n_percent"`
+	GuardCycles int     `toml:"guard_cycles"`
+	// Circuit is the measurement circuit's shape: auto (grid on a torus or
+	// mesh, tree on a fat-tree), grid or tree.
+	Circuit              string `toml:"circuit"`
+	CircuitLanes         string `toml:"circuit_lanes"` // dedicated or steal
+	CircuitLatencyCycles int    `toml:"circuit_latency_cycles"`
+	// CountInjectionBuffers counts the injection ports' buffers in N_v, N_a.
+	CountInjectionBuffers bool `toml:"count_injection_buffers"`
+	// MeasureCircuit runs the circuit even under noth, so that its readings
+	// appear in the time series.
+	MeasureCircuit bool `toml:"measure_circuit"`
+	// SATHopLatencyCycles is the SAT signal's latency over one link, and
+	// SATNodeLatencyCycles the least time a node holds it (injection =
+	// "sat(l,k,ring|tree)").
+	SATHopLatencyCycles  int `toml:"sat_hop_latency_cycles"`
+	SATNodeLatencyCycles int `toml:"sat_node_latency_cycles"`
+	// SATL, SATK and SATStructure are bare "sat"'s l, k and ring or tree.
+	SATL         int    `toml:"sat_l"`
+	SATK         int    `toml:"sat_k"`
+	SATStructure string `toml:"sat_structure"`
+}
+
+// Gate is the injection model with its parameters.
+func (p *Policy) Gate() (policies.GateParams, bool, error) {
+	return policies.ParseGate(p.Injection, policies.GateParams{RthPercent: p.RthPercent, ROnPercent: p.ROnPercent,
+		ROffPercent: p.ROffPercent, RnPercent: p.RnPercent, GuardCycles: p.GuardCycles,
+		SAT: policies.SATParams{L: p.SATL, K: p.SATK, Tree: p.SATStructure == "tree"}})
+}
+
+// CircuitConfig is the policies package's view of the circuit keys.
+func (c *Config) CircuitConfig() policies.CircuitConfig {
+	p := c.Policy
+	shape := policies.ShapeGrid
+	if p.Circuit == "tree" || (p.Circuit == "auto" && c.Network.Topology == "fattree") {
+		shape = policies.ShapeTree
+	}
+	mode, _ := link.ParseMode(p.CircuitLanes)
+	return policies.CircuitConfig{Shape: shape, Mode: mode, LatencyCycles: p.CircuitLatencyCycles, CountInjection: p.CountInjectionBuffers}
+}
+
+// validatePolicy checks the [policy] table's entropy-throttling keys: the
+// thresholds, the injection model and its arguments (SAT's with
+// validateSATGate), and the measurement circuit.
+func (c *Config) validatePolicy(add addFunc) {
+	n := &c.Network
+	pol := &c.Policy
+	pctKeys := []struct {
+		key string
+		v   float64
+	}{{"policy.r_th_percent", pol.RthPercent}, {"policy.r_on_percent", pol.ROnPercent}, {"policy.r_off_percent", pol.ROffPercent}, {"policy.r_n_percent", pol.RnPercent}}
+	pctOK := true
+	for _, k := range pctKeys {
+		if !(k.v >= 0 && k.v <= 100) {
+			add(k.key, k.v, "allowed: 0..100 (percent, as the entropy papers write thresholds)")
+			pctOK = false
+		}
+	}
+	if pol.GuardCycles < 0 || pol.GuardCycles > 1_000_000 {
+		add("policy.guard_cycles", pol.GuardCycles, "allowed: 0..1000000 (t_G, cycles)")
+		pctOK = false
+	}
+	if pctOK {
+		gp, hasArgs, err := pol.Gate()
+		switch {
+		case err != nil:
+			add("policy.injection", pol.Injection, err.Error())
+		case gp.Model == policies.SAT:
+			c.validateSATGate(add, gp, hasArgs)
+		case hasArgs:
+			d := Default().Policy
+			if pol.RthPercent != d.RthPercent || pol.ROnPercent != d.ROnPercent || pol.ROffPercent != d.ROffPercent || pol.RnPercent != d.RnPercent || pol.GuardCycles != d.GuardCycles {
+				add("policy.injection", pol.Injection, "give the model's parameters either as arguments here or in the r_*_percent and guard_cycles keys, not both")
+			}
+		}
+	}
+	switch pol.Circuit {
+	case "auto", "tree":
+	case "grid":
+		if n.Topology == "fattree" {
+			add("policy.circuit", pol.Circuit, "the grid circuit needs a torus or mesh; use tree (or auto) on a fat-tree")
+		}
+	default:
+		add("policy.circuit", pol.Circuit, "allowed: auto, grid, tree"+didYouMean(pol.Circuit, []string{"auto", "grid", "tree"}))
+	}
+	if _, err := link.ParseMode(pol.CircuitLanes); err != nil {
+		add("policy.circuit_lanes", pol.CircuitLanes, "allowed: dedicated (a register value crosses every cycle), steal (only in cycles the link carries no flit)")
+	}
+	if pol.CircuitLatencyCycles < 1 || pol.CircuitLatencyCycles > 1000 {
+		add("policy.circuit_latency_cycles", pol.CircuitLatencyCycles, "allowed: 1..1000")
+	}
+}

@@ -1,0 +1,180 @@
+package study
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/icnsim/icnsim/router"
+)
+
+// Router is the router microarchitecture and links.
+type Router struct {
+	// Kind is the microarchitecture: vc (the input-queued VC router) or
+	// ioq (the RECN paper's input/output-buffered switch, package ioq).
+	Kind string `toml:"kind"`
+	// Queues is the ioq switch's queue organisation: 1q, voq-sw, voq-net,
+	// recn.
+	Queues string `toml:"queues"`
+	// PortMemoryBytes is the ioq switch's memory at every ingress and
+	// egress port and at every adapter's injection side (128 KB, the
+	// paper's), a whole number of flits.
+	PortMemoryBytes int `toml:"port_memory_bytes"`
+	// FlitBytes and LinkGbps relate cycles to time on the ioq switch: a
+	// cycle is the time a link takes to carry one flit,
+	// flit_bytes * 8 / link_gbps ns (8 ns for 8-byte flits on 8 Gbps links).
+	FlitBytes           int     `toml:"flit_bytes"`
+	LinkGbps            float64 `toml:"link_gbps"`
+	Routing             string  `toml:"routing"`
+	VCs                 int     `toml:"vcs"`
+	BufferFlits         int     `toml:"buffer_flits"`
+	Switching           string  `toml:"switching"`
+	RoutingDelayCycles  int     `toml:"routing_delay_cycles"`
+	LinkLatencyCycles   int     `toml:"link_latency_cycles"`
+	CreditLatencyCycles int     `toml:"credit_latency_cycles"`
+	AllowDeadlock       bool    `toml:"allow_deadlock"`
+	// Selection is the VC router's selection function: free-most-credits
+	// (a free VC with room, most credits) or least-occupied (FSIN's: the
+	// least occupied VC offered, waited for; router.Selection).
+	Selection string `toml:"selection"`
+	// SelectionTies is how least-occupied breaks a tie: rotation (the
+	// default), random, or fsin (FSIN's draw; router.SelectionTies).
+	SelectionTies string `toml:"selection_ties"`
+	// RECN configures router.queues = "recn".
+	RECN RECN `toml:"recn"`
+	// HAR configures router.routing = "hybrid-har" and "har-dor".
+	HAR HAR `toml:"har"`
+}
+
+// validateRouter checks the [router] table's microarchitecture: the router
+// kind, and what applies to the other kind only; the VC router's routing
+// and buffers (validateVC) or the ioq switch's keys (validateIOQ); the
+// latencies. [router.har] and [router.recn] have validators of their own.
+func (c *Config) validateRouter(add addFunc) {
+	r := &c.Router
+	ioqKind := r.Kind == "ioq"
+	switch r.Kind {
+	case "vc", "": // the zero value of a Config built in Go is the VC router
+		d := Default().Router
+		if r.Queues != d.Queues && r.Queues != "" {
+			add("router.queues", r.Queues, `applies to router.kind = "ioq" only (the VC router has one queue per VC)`)
+		}
+		if r.PortMemoryBytes != d.PortMemoryBytes && r.PortMemoryBytes != 0 {
+			add("router.port_memory_bytes", r.PortMemoryBytes, `applies to router.kind = "ioq" only; the VC router's buffers are router.buffer_flits per VC`)
+		}
+		if r.FlitBytes != d.FlitBytes && r.FlitBytes != 0 {
+			add("router.flit_bytes", r.FlitBytes, `flit_bytes and link_gbps apply to router.kind = "ioq" only (the VC router counts in flits and cycles)`)
+		} else if r.LinkGbps != d.LinkGbps && r.LinkGbps != 0 {
+			add("router.link_gbps", r.LinkGbps, `flit_bytes and link_gbps apply to router.kind = "ioq" only (the VC router counts in flits and cycles)`)
+		}
+		if r.RECN != d.RECN && r.RECN != (RECN{}) {
+			key, v := changedKey("router.recn", r.RECN, d.RECN)
+			add(key, v, `applies to router.kind = "ioq" with router.queues = "recn" only`)
+		}
+	case "ioq":
+		c.validateIOQ(add)
+		if r.Selection != "" && r.Selection != Default().Router.Selection {
+			add("router.selection", r.Selection, `applies to router.kind = "vc" only (the ioq switch moves one packet per input and output; its queues are chosen by the organisation)`)
+		}
+		if r.SelectionTies != "" && r.SelectionTies != Default().Router.SelectionTies {
+			add("router.selection_ties", r.SelectionTies, `applies to router.kind = "vc" only (with router.selection = "least-occupied")`)
+		}
+	default:
+		add("router.kind", r.Kind, "allowed: vc (input-queued virtual-channel router), ioq (the RECN paper's input/output-buffered switch)"+didYouMean(r.Kind, []string{"vc", "ioq"}))
+	}
+	if !ioqKind { // validateIOQ checks the switch's routing and topology
+		c.validateVC(add)
+	}
+	if r.RoutingDelayCycles < 0 || r.RoutingDelayCycles > 1000 {
+		add("router.routing_delay_cycles", r.RoutingDelayCycles, "allowed: 0..1000")
+	}
+	if r.LinkLatencyCycles < 1 || r.LinkLatencyCycles > 1000 {
+		add("router.link_latency_cycles", r.LinkLatencyCycles, "allowed: 1..1000")
+	}
+	if r.CreditLatencyCycles < 1 || r.CreditLatencyCycles > 1000 {
+		add("router.credit_latency_cycles", r.CreditLatencyCycles, "allowed: 1..1000")
+	}
+}
+
+// validateVC checks the VC router's routing and buffer keys.
+func (c *Config) validateVC(add addFunc) {
+	r, n := &c.Router, &c.Network
+	if spec, ok := router.Routings()[r.Routing]; !ok {
+		add("router.routing", r.Routing, "allowed: "+strings.Join(routingNames(), ", ")+didYouMean(r.Routing, routingNames()))
+	} else if !slices.Contains(spec.Topologies, n.Topology) {
+		add("router.routing", r.Routing, fmt.Sprintf("defined on %s only; for a %s use %s",
+			strings.Join(spec.Topologies, ", "), n.Topology, strings.Join(routingsFor(n.Topology), ", ")))
+	}
+	if r.VCs < 1 || r.VCs > 64 {
+		add("router.vcs", r.VCs, "allowed: 1..64")
+	} else if spec, ok := router.Routings()[r.Routing]; ok && slices.Contains(spec.Topologies, n.Topology) && c.networkValid() {
+		if t, err := c.Topology(); err == nil {
+			if err := router.CheckVCs(r.Routing, t, r.VCs); err != nil {
+				add("router.vcs", r.VCs, err.Error())
+			}
+		}
+	}
+	if r.BufferFlits < 1 || r.BufferFlits > 32768 {
+		add("router.buffer_flits", r.BufferFlits, "allowed: 1..32768 flits per VC")
+	}
+	if sel, err := router.ParseSelection(r.Selection); err != nil {
+		add("router.selection", r.Selection, "allowed: "+strings.Join(router.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)"+didYouMean(r.Selection, router.SelectionNames()))
+	} else if spec, ok := router.Routings()[r.Routing]; ok && sel == router.SelectLeastOccupied && spec.EscapeLevel {
+		add("router.selection", r.Selection, fmt.Sprintf("least-occupied waits for the least occupied VC offered, and routing %q offers an escape level after its adaptive one that a head must be free to take: use free-most-credits, or a routing without an escape level (%s)", r.Routing, strings.Join(routingsWithoutEscape(), ", ")))
+	}
+	if ties, err := router.ParseSelectionTies(r.SelectionTies); err != nil {
+		add("router.selection_ties", r.SelectionTies, "allowed: "+strings.Join(router.SelectionTiesNames(), ", ")+" (how least-occupied breaks a tie: a rotating pointer, a uniform draw, or FSIN's draw)"+didYouMean(r.SelectionTies, router.SelectionTiesNames()))
+	} else if sel, err := router.ParseSelection(r.Selection); err == nil && ties != router.TiesRotation && sel != router.SelectLeastOccupied {
+		add("router.selection_ties", r.SelectionTies, fmt.Sprintf("breaks ties of router.selection = \"least-occupied\" only (router.selection is %q, which ties by rotation): set router.selection = \"least-occupied\" or leave selection_ties at \"rotation\"", sel))
+	}
+	sw, err := router.ParseSwitching(r.Switching)
+	if err != nil {
+		add("router.switching", r.Switching, "allowed: vct, wormhole"+didYouMean(r.Switching, []string{"vct", "wormhole"}))
+	} else if sw == router.VirtualCutThrough && r.BufferFlits >= 1 && r.BufferFlits < c.maxPacketFlits() {
+		add("router.buffer_flits", r.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least %d flits, the largest packet (or switching = \"wormhole\")", c.maxPacketFlits()))
+	}
+}
+
+// routingsWithoutEscape lists the routing functions whose candidates form
+// one level, sorted.
+func routingsWithoutEscape() []string {
+	var names []string
+	for _, n := range routingNames() {
+		if !router.Routings()[n].EscapeLevel {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func routingNames() []string {
+	var names []string
+	for n := range router.Routings() {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func routingsFor(topo string) []string {
+	var names []string
+	for n, s := range router.Routings() {
+		if slices.Contains(s.Topologies, topo) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// RouterConfig is the router package's view of the configuration.
+func (c *Config) RouterConfig() router.Config {
+	sw, _ := router.ParseSwitching(c.Router.Switching)
+	sel, _ := router.ParseSelection(c.Router.Selection)
+	ties, _ := router.ParseSelectionTies(c.Router.SelectionTies)
+	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
+		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
+		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
+		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, HARFree: c.harFree(),
+		SelectionTies: ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135}
+}

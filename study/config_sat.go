@@ -1,0 +1,40 @@
+package study
+
+import "github.com/icnsim/icnsim/policies"
+
+// SAT's keys live in the [policy] table (policy.injection = "sat(l,k,s)"
+// or "sat" with sat_l, sat_k, sat_structure, and the signal's latencies);
+// they are checked here.
+
+// SATConfig is the policies package's view of the SAT keys.
+func (c *Config) SATConfig() policies.SATConfig {
+	return policies.SATConfig{HopLatencyCycles: c.Policy.SATHopLatencyCycles, NodeLatencyCycles: c.Policy.SATNodeLatencyCycles}
+}
+
+// validateSATGate checks SAT's parameters given by policy.injection: in
+// the arguments or in the keys, not both, and a structure the topology
+// has.
+func (c *Config) validateSATGate(add addFunc, gp policies.GateParams, hasArgs bool) {
+	pol, d := &c.Policy, Default().Policy
+	if hasArgs && (pol.SATL != d.SATL || pol.SATK != d.SATK || pol.SATStructure != d.SATStructure) {
+		add("policy.injection", pol.Injection, "give SAT's parameters either as arguments here or in the sat_l, sat_k and sat_structure keys (with injection = \"sat\"), not both")
+	} else if topo, err := c.Topology(); err == nil {
+		if err := policies.CheckSATTopology(topo, gp.SAT.Tree); err != nil {
+			add("policy.injection", pol.Injection, err.Error())
+		}
+	}
+}
+
+// validateSAT checks SAT's keys: the structure and the signal's latencies.
+func (c *Config) validateSAT(add addFunc) {
+	pol := &c.Policy
+	if pol.SATStructure != "ring" && pol.SATStructure != "tree" {
+		add("policy.sat_structure", pol.SATStructure, "allowed: ring (the Hamiltonian virtual ring), tree (the spanning tree, SS)")
+	}
+	if pol.SATHopLatencyCycles < 1 || pol.SATHopLatencyCycles > 1000 {
+		add("policy.sat_hop_latency_cycles", pol.SATHopLatencyCycles, "allowed: 1..1000 cycles per link")
+	}
+	if pol.SATNodeLatencyCycles < 0 || pol.SATNodeLatencyCycles > 1000 {
+		add("policy.sat_node_latency_cycles", pol.SATNodeLatencyCycles, "allowed: 0..1000 cycles")
+	}
+}

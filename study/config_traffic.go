@@ -1,0 +1,268 @@
+package study
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/traffic"
+)
+
+// Traffic is what the nodes send.
+type Traffic struct {
+	Pattern         string  `toml:"pattern"`
+	Process         string  `toml:"process"`
+	Load            float64 `toml:"load_flits_per_node_cycle"`
+	PacketsPerNode  int     `toml:"packets_per_node"`
+	PacketFlits     int     `toml:"packet_flits"`
+	HotspotFraction float64 `toml:"hotspot_fraction"`
+	// HotspotSourceFraction is the share of sources of the hotspot-sources
+	// pattern that send every packet to the hot-spot node.
+	HotspotSourceFraction float64 `toml:"hotspot_source_fraction"`
+	HotspotNode           int     `toml:"hotspot_node"`
+	HotRegionFraction     float64 `toml:"hot_region_fraction"`
+	PhaseCycle            int64   `toml:"phase_cycle"`
+	PhasePattern          string  `toml:"phase_pattern"`
+	// RampCycles is the ramp process's length: the offered load rises
+	// linearly from 0 at cycle 0 to load_flits_per_node_cycle here.
+	RampCycles int64 `toml:"ramp_cycles"`
+	// LongPacketFlits and LongVolumePercent make sizes bimodal: that share
+	// of the traffic volume (flits, not packets) in long packets (class
+	// 1), the rest in packet_flits-flit short ones (class 0).
+	LongPacketFlits   int     `toml:"long_packet_flits"`
+	LongVolumePercent float64 `toml:"long_volume_percent"`
+	// LoadOfWireCapacity, when > 0, gives the offered load as a share of
+	// the network's wire capacity (every router-to-router channel sending
+	// a flit every cycle), as the Hybrid-HAR paper does, instead of
+	// load_flits_per_node_cycle (WireCapacity).
+	LoadOfWireCapacity float64 `toml:"load_of_wire_capacity"`
+	// LoadOfBisection, when > 0, gives the offered load as a share of twice
+	// the bisection bandwidth (Bisection), the RECN paper's unit, instead
+	// of load_flits_per_node_cycle; the result then reports the relative
+	// throughput in the same unit.
+	LoadOfBisection float64 `toml:"load_of_bisection"`
+	// Self is what a node does with a packet to itself: loopback (through
+	// its own router, the default), skip (never: a permutation's fixed
+	// points send nothing and are left out of per-node statistics; random
+	// patterns draw again) or redraw (a uniformly random other node).
+	Self string `toml:"self"`
+	// SourceQueuePackets > 0 bounds each node's source queue (bernoulli,
+	// poisson, ramp): arrivals wait outside a full queue and the process
+	// pauses, as FSIN's NIC injection buffer; latency then counts from a
+	// packet's entry into the queue. 0: unbounded.
+	SourceQueuePackets int `toml:"source_queue_packets"`
+}
+
+// validateTraffic checks the [traffic] table: patterns, process, packet
+// sizes, hot spots, self-traffic and the source queue; the load's units
+// have validateLoadUnits.
+func (c *Config) validateTraffic(add addFunc) {
+	n, t := &c.Network, &c.Traffic
+	c.checkPattern(add, "traffic.pattern", t.Pattern)
+	if !slices.Contains(traffic.ProcessNames(), t.Process) {
+		add("traffic.process", t.Process, "allowed: "+strings.Join(traffic.ProcessNames(), ", ")+didYouMean(t.Process, traffic.ProcessNames()))
+	}
+	if t.RampCycles < 1 {
+		add("traffic.ramp_cycles", t.RampCycles, "allowed: >= 1 cycles")
+	}
+	if (t.Process == "bernoulli" || t.Process == "poisson" || t.Process == "ramp") && !(t.Load > 0 && t.Load <= 1) {
+		add("traffic.load_flits_per_node_cycle", t.Load, "allowed: > 0 and <= 1 flits/node/cycle")
+	}
+	if t.PacketsPerNode < 1 {
+		add("traffic.packets_per_node", t.PacketsPerNode, "allowed: >= 1")
+	}
+	if t.PacketFlits < 1 || t.PacketFlits > 65535 {
+		add("traffic.packet_flits", t.PacketFlits, "allowed: 1..65535")
+	}
+	if t.LongPacketFlits < 0 || t.LongPacketFlits > 65535 {
+		add("traffic.long_packet_flits", t.LongPacketFlits, "allowed: 0 (one packet size) or 1..65535 flits")
+	}
+	if !(t.LongVolumePercent >= 0 && t.LongVolumePercent <= 100) {
+		add("traffic.long_volume_percent", t.LongVolumePercent, "allowed: 0..100 (percent of the traffic volume, in flits, sent in long packets)")
+	} else if t.LongVolumePercent > 0 && t.LongPacketFlits == 0 {
+		add("traffic.long_volume_percent", t.LongVolumePercent, "needs traffic.long_packet_flits >= 1 (the long packets' size)")
+	}
+	if !(t.HotspotFraction >= 0 && t.HotspotFraction <= 1) {
+		add("traffic.hotspot_fraction", t.HotspotFraction, "allowed: 0..1")
+	}
+	if !(t.HotspotSourceFraction >= 0 && t.HotspotSourceFraction <= 1) {
+		add("traffic.hotspot_source_fraction", t.HotspotSourceFraction, "allowed: 0..1 (a share of the sources)")
+	}
+	if _, err := traffic.ParseSelfMode(t.Self); err != nil {
+		var docs []string
+		for _, m := range traffic.SelfModeNames() {
+			docs = append(docs, m+" ("+traffic.SelfModeDoc(m)+")")
+		}
+		add("traffic.self", t.Self, "allowed: "+strings.Join(docs, "; ")+didYouMean(t.Self, traffic.SelfModeNames()))
+	}
+	if t.SourceQueuePackets < 0 || t.SourceQueuePackets > traffic.MaxQueuePackets {
+		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("allowed: 0 (unbounded) or 1..%d packets", traffic.MaxQueuePackets))
+	} else if t.SourceQueuePackets > 0 && t.Process != "bernoulli" && t.Process != "poisson" && t.Process != "ramp" {
+		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("applies to the bernoulli, poisson and ramp processes (arrivals wait while the queue is full); the %s process never queues more than it needs: use 0", t.Process))
+	} else if t.SourceQueuePackets > 0 && n.NodeChannels == 2 {
+		add("traffic.source_queue_packets", t.SourceQueuePackets, "bounds the one source queue of a node; with network.node_channels = 2 (a queue per message class) use 0")
+	}
+	if !(t.HotRegionFraction >= 0 && t.HotRegionFraction <= 1) {
+		add("traffic.hot_region_fraction", t.HotRegionFraction, "allowed: 0..1")
+	}
+	if nodes := c.Nodes(); t.HotspotNode < -1 || t.HotspotNode >= nodes {
+		add("traffic.hotspot_node", t.HotspotNode, fmt.Sprintf("allowed: -1 (the centre) or 0..%d", nodes-1))
+	}
+	if t.PhaseCycle < 0 {
+		add("traffic.phase_cycle", t.PhaseCycle, "allowed: 0 (no phase change) or a cycle > 0")
+	} else if t.PhaseCycle > 0 {
+		c.checkPattern(add, "traffic.phase_pattern", t.PhasePattern)
+	}
+}
+
+// checkPattern checks a pattern name at key: known, and defined on the
+// configured network.
+func (c *Config) checkPattern(add addFunc, key, name string) {
+	n := &c.Network
+	spec, ok := traffic.Patterns()[name]
+	if !ok {
+		add(key, name, "allowed: "+strings.Join(traffic.PatternNames(), ", ")+didYouMean(name, traffic.PatternNames()))
+		return
+	}
+	nodes := c.Nodes()
+	if spec.Bits && nodes&(nodes-1) != 0 {
+		add(key, name, fmt.Sprintf("a bit pattern needs a power-of-two node count; this network has %d nodes", nodes))
+	}
+	grid := n.Topology != "fattree"
+	if spec.Grid && !grid {
+		add(key, name, "defined on torus and mesh coordinates only")
+	}
+	if name == "transpose" && !grid && (nodes&(nodes-1) != 0 || (bits.Len(uint(nodes))-1)%2 != 0) {
+		add(key, name, fmt.Sprintf("transpose swaps the halves of the address: needs 2^(2m) nodes; this network has %d", nodes))
+	}
+}
+
+// validateLoadUnits checks the load given in the units of the papers:
+// load_of_wire_capacity and load_of_bisection, one unit at a time.
+func (c *Config) validateLoadUnits(add addFunc) {
+	n, t := &c.Network, &c.Traffic
+	pats := traffic.Patterns()
+	if !(t.LoadOfWireCapacity >= 0 && t.LoadOfWireCapacity <= 1) {
+		add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "allowed: 0 (off: load_flits_per_node_cycle applies) or > 0 and <= 1 (share of the wire capacity)")
+	} else if t.LoadOfWireCapacity > 0 {
+		switch spec, ok := pats[t.Pattern]; {
+		case t.Process != "bernoulli" && t.Process != "poisson":
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "applies to the bernoulli and poisson processes only")
+		case t.Load != Default().Traffic.Load:
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "give the offered load either here or in load_flits_per_node_cycle, not both")
+		case ok && t.Pattern != "uniform" && !spec.Permutes:
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, fmt.Sprintf("needs the mean route length of the pattern: defined for uniform and permutation patterns, not %q", t.Pattern))
+		case n.Topology == "fattree":
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "defined on meshes and tori")
+		case c.Nodes() > 1<<14:
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, fmt.Sprintf("the mean route length is computed over all node pairs: at most 16384 nodes (this network has %d)", c.Nodes()))
+		}
+	}
+	if t.LoadOfBisection != 0 {
+		key, v := "traffic.load_of_bisection", t.LoadOfBisection
+		switch {
+		case !(v > 0):
+			add(key, v, "allowed: 0 (off: load_flits_per_node_cycle applies) or > 0 (share of twice the bisection bandwidth)")
+		case t.Process != "bernoulli" && t.Process != "poisson":
+			add(key, v, "applies to the bernoulli and poisson processes only")
+		case t.Load != Default().Traffic.Load || t.LoadOfWireCapacity > 0:
+			add(key, v, "give the offered load in one key only: load_of_bisection, load_of_wire_capacity or load_flits_per_node_cycle")
+		case n.Topology != "mesh" && n.Topology != "torus":
+			add(key, v, "defined on meshes and tori")
+		default:
+			if bis, err := c.Bisection(); err == nil && v*bis.FlitsPerNodeCycle > 1 {
+				add(key, v, fmt.Sprintf("allowed: at most %.4g here (a node injects at most 1 flit per cycle; 1 is %.4g flits/node/cycle on this network)", 1/bis.FlitsPerNodeCycle, bis.FlitsPerNodeCycle))
+			}
+		}
+	}
+}
+
+// longShare is the share of the traffic volume in long packets.
+func (c *Config) longShare() float64 {
+	if c.Traffic.LongPacketFlits <= 0 {
+		return 0
+	}
+	return c.Traffic.LongVolumePercent / 100
+}
+
+// maxPacketFlits is the largest packet the traffic sends.
+func (c *Config) maxPacketFlits() int {
+	if c.longShare() > 0 {
+		return max(c.Traffic.PacketFlits, c.Traffic.LongPacketFlits)
+	}
+	return c.Traffic.PacketFlits
+}
+
+// minPacketFlits is the smallest packet the traffic sends.
+func (c *Config) minPacketFlits() int {
+	switch s := c.longShare(); {
+	case s >= 1:
+		return c.Traffic.LongPacketFlits
+	case s > 0:
+		return min(c.Traffic.PacketFlits, c.Traffic.LongPacketFlits)
+	}
+	return c.Traffic.PacketFlits
+}
+
+// Geometry is what traffic patterns need to know of the topology.
+func Geometry(t link.Topology) traffic.Geometry {
+	if g, ok := t.(*link.Grid2D); ok {
+		return traffic.Geometry{Nodes: g.Nodes(), K: g.K, C: g.C}
+	}
+	return traffic.Geometry{Nodes: t.Nodes()}
+}
+
+// TrafficConfig is the traffic package's view of the configuration. With
+// traffic.load_of_wire_capacity it computes the wire capacity (all node
+// pairs' route lengths under uniform traffic); a run does so once (Build).
+func (c *Config) TrafficConfig() traffic.Config {
+	u, _ := c.loadUnits() // Validate has refused the configurations it fails on
+	return c.trafficConfig(u)
+}
+
+// loadUnits are the units the load is given in, when not in
+// flits/node/cycle: nil fields for those not used.
+type loadUnits struct {
+	wire      *report.WireCapacity
+	bisection *report.Bisection
+}
+
+func (c *Config) loadUnits() (loadUnits, error) {
+	var u loadUnits
+	var err error
+	if c.Traffic.LoadOfWireCapacity > 0 {
+		if u.wire, err = c.WireCapacity(); err != nil {
+			return u, err
+		}
+	}
+	if c.Traffic.LoadOfBisection > 0 {
+		if u.bisection, err = c.Bisection(); err != nil {
+			return u, err
+		}
+	}
+	return u, nil
+}
+
+// trafficConfig is TrafficConfig given the units of the load.
+func (c *Config) trafficConfig(u loadUnits) traffic.Config {
+	t := c.Traffic
+	load := t.Load
+	if t.LoadOfWireCapacity > 0 && u.wire != nil {
+		load = t.LoadOfWireCapacity * u.wire.FlitsPerNodeCycle
+	}
+	if t.LoadOfBisection > 0 && u.bisection != nil {
+		load = t.LoadOfBisection * u.bisection.FlitsPerNodeCycle
+	}
+	var long int
+	if c.longShare() > 0 {
+		long = t.LongPacketFlits
+	}
+	self, _ := traffic.ParseSelfMode(t.Self)
+	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: load, PacketsPerNode: t.PacketsPerNode,
+		PacketFlits: t.PacketFlits, LongFlits: long, LongVolumeShare: c.longShare(),
+		PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles, Self: self, QueuePackets: t.SourceQueuePackets,
+		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotSourceFraction: t.HotspotSourceFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction}}
+}
