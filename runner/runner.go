@@ -339,6 +339,15 @@ func removeTemps(dir string) error {
 func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	runs := f.Runs()
 	out := &Outcome{Dir: opt.Out, Total: len(runs), Records: make([]*Record, len(runs))}
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	// The memory guard first, from the configurations alone: the check
+	// below takes time and memory in proportion to the networks.
+	if err := f.CheckMemory(min(jobs, len(runs)), opt.MaxMemory); err != nil {
+		return out, err
+	}
 	// One channel-dependency check per distinct network, not one per run,
 	// before anything is written.
 	if err := f.CheckBuild(ctx); err != nil {
@@ -351,19 +360,6 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		return out, err
 	}
 	const checked = true
-	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	_, pts := f.Estimates()
-	for _, pt := range pts {
-		if err := study.CheckMemory(pt.Config, min(jobs, len(runs)), opt.MaxMemory); err != nil {
-			if len(pt.Params) > 0 {
-				return out, fmt.Errorf("%s: at the point %s: %w", f.Path, pt.Label(), err)
-			}
-			return out, fmt.Errorf("%s: %w", f.Path, err)
-		}
-	}
 	if opt.Out != "" {
 		if err := prepare(opt.Out, f, opt.Resume); err != nil {
 			return out, err

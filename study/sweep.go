@@ -1038,3 +1038,21 @@ func (f *File) Estimates() ([]Estimate, []*Point) {
 	}
 	return es, pts
 }
+
+// CheckMemory refuses the study, before anything that takes time or memory
+// in proportion to its networks (the deadlock check, the build), when
+// jobs runs of one of its networks at once would need more than limit:
+// the estimates come from the configuration alone (EstimateRun), the
+// check's own graph included.
+func (f *File) CheckMemory(jobs int, limit MemoryLimit) error {
+	_, pts := f.Estimates()
+	for _, pt := range pts {
+		if err := CheckMemory(pt.Config, jobs, limit); err != nil {
+			if len(pt.Params) > 0 {
+				return fmt.Errorf("%s: at the point %s: %w", f.Path, pt.Label(), err)
+			}
+			return fmt.Errorf("%s: %w", f.Path, err)
+		}
+	}
+	return nil
+}

@@ -129,6 +129,7 @@ func newApp(out io.Writer) *cli.App {
 				Name:      "validate",
 				Usage:     "check a configuration file without running it",
 				ArgsUsage: "FILE.toml",
+				Flags:     []cli.Flag{memFlag},
 				Action: func(c *cli.Context) error {
 					if c.NArg() != 1 {
 						return errors.New("validate needs exactly one FILE.toml")
@@ -137,14 +138,19 @@ func newApp(out io.Writer) *cli.App {
 					if err != nil {
 						return err
 					}
+					limit, err := study.ParseMemoryLimit(c.String("max-memory"))
+					if err != nil {
+						return err
+					}
+					// What run would refuse, validate refuses, before the
+					// deadlock check that grows with the network.
+					if err := f.CheckMemory(1, limit); err != nil {
+						return err
+					}
 					if err := f.CheckBuild(c.Context); err != nil {
 						return err
 					}
 					fmt.Fprint(out, f.Describe())
-					limit, err := study.ParseMemoryLimit("")
-					if err != nil {
-						return err
-					}
 					es, pts := f.Estimates()
 					for i, e := range es {
 						where := ""

@@ -298,3 +298,39 @@ func TestLargeNetworkEstimateAndGuard(t *testing.T) {
 		t.Errorf("--max-memory lots: exit %d: %s", code, stderr)
 	}
 }
+
+// TestMemoryGuardFirst: run and validate refuse a network over the memory
+// limit from its configuration alone, before the deadlock check and the
+// build that grow with it: in well under 2 s and 200 MB resident.
+func TestMemoryGuardFirst(t *testing.T) {
+	dir := t.TempDir()
+	torus := filepath.Join(dir, "torus1024.toml")
+	os.WriteFile(torus, []byte("name = \"big\"\n[network]\nk = 1024\n[router]\nvcs = 32\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n"), 0o644)
+	tree := filepath.Join(dir, "tree32-4.toml")
+	os.WriteFile(tree, []byte("name = \"ft\"\n[network]\ntopology = \"fattree\"\nk = 32\nlevels = 4\n[router]\nrouting = \"fattree-adaptive\"\nvcs = 16\n"+
+		"[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n[policy]\ninjection = \"sat(16,16,ring)\"\n"), 0o644)
+	for _, args := range [][]string{
+		{"run", "--max-memory", "4GiB", torus},
+		{"validate", "--max-memory", "4GiB", torus},
+		{"run", "--max-memory", "16GiB", tree}, // the default limit on a 24 GiB machine is 17.7 GiB
+		{"validate", "--max-memory", "16GiB", tree},
+	} {
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "ICNSIM_AS_MAIN=1")
+		var e bytes.Buffer
+		cmd.Stderr = &e
+		start := time.Now()
+		err := cmd.Run()
+		took := time.Since(start)
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 || !strings.Contains(e.String(), "needs an estimated") {
+			t.Errorf("%v: %v, want exit 1 with the estimate:\n%s", args, err, e.String())
+			continue
+		}
+		rssKB := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+		if took > 2*time.Second || rssKB > 200<<10 {
+			t.Errorf("%v: refused after %v at %d MB resident; want under 2 s and 200 MB", args, took.Round(time.Millisecond), rssKB>>10)
+		}
+		t.Logf("%v: refused in %v, %d MB resident", args[:len(args)-1], took.Round(time.Millisecond), rssKB>>10)
+	}
+}
