@@ -101,6 +101,9 @@ func (c *Config) validateMeasure(add addFunc) {
 		add("measure.max_cycles", m.MaxCycles, "allowed: >= 1")
 	} else if t.Process != "collective" && m.Method == "window" && m.WarmupCycles >= -1 && m.MeasureCycles >= 1 && m.MaxCycles < m.Warmup()+m.MeasureCycles {
 		add("measure.max_cycles", m.MaxCycles, fmt.Sprintf("allowed: >= warmup_cycles + measure_cycles = %d (the run must reach the end of its measurement window)", m.Warmup()+m.MeasureCycles))
+	} else if need := float64(m.Warmup()) + float64(m.MinBatches)*float64(m.BatchCycles); t.Process != "collective" && m.Method == "batches" &&
+		m.WarmupCycles >= -1 && m.BatchCycles >= 1 && m.MinBatches >= 2 && float64(m.MaxCycles) < need {
+		add("measure.max_cycles", m.MaxCycles, fmt.Sprintf("allowed: >= warmup_cycles + min_batches x batch_cycles = %.0f (the run must reach the end of its fewest batches)", need))
 	}
 	// A queue legitimately waits a routing delay, link and credit latencies
 	// and a packet's serialisation; the watchdog needs a wide margin above.

@@ -1,0 +1,195 @@
+package study
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/traffic"
+)
+
+// acceptPool is, per key, the values the property test draws: valid ones,
+// each key's extremes (0, negative, NaN, 1e-300, 1e308) and mistakes.
+func acceptPool() map[string][]any {
+	var routings []any
+	for n := range router.Routings() {
+		routings = append(routings, n)
+	}
+	var patterns []any
+	for _, p := range traffic.PatternNames() {
+		patterns = append(patterns, p)
+	}
+	tiny, huge, nan := 1e-300, 1e308, math.NaN()
+	return map[string][]any{
+		"network.topology":                  {"torus", "mesh", "fattree"},
+		"network.k":                         {2, 3, 4, 5, 0, -1},
+		"network.levels":                    {1, 2, 3},
+		"network.concentration":             {1, 2, 4, 0},
+		"network.node_channels":             {0, 1, 2},
+		"router.kind":                       {"vc", "vc", "ioq"},
+		"router.queues":                     {"1q", "voq-sw", "voq-net", "recn"},
+		"router.routing":                    routings,
+		"router.vcs":                        {1, 2, 3, 4, 5, 6, 8, 0, 65},
+		"router.buffer_flits":               {1, 2, 4, 8, 16, 0},
+		"router.switching":                  {"vct", "wormhole"},
+		"router.routing_delay_cycles":       {0, 1, 2, 1000, -1},
+		"router.link_latency_cycles":        {1, 2, 3, 0},
+		"router.credit_latency_cycles":      {1, 2, 0},
+		"router.selection":                  {"free-most-credits", "least-occupied"},
+		"router.selection_ties":             {"rotation", "random", "fsin"},
+		"router.port_memory_bytes":          {64, 512, 1024, 131072, 8, 0},
+		"router.flit_bytes":                 {1, 8, 16, 0},
+		"router.link_gbps":                  {8.0, 0.001, 1e6, tiny, huge, nan, 0.0, -8.0},
+		"router.allow_deadlock":             {false, true},
+		"router.har.free":                   {"tail-sent", "upper-empty", "all-empty"},
+		"router.recn.saqs":                  {1, 2, 8, 0, 59, 60},
+		"router.recn.detect_fraction":       {0.01, 0.1, 0.0, 1.0, tiny, nan},
+		"router.recn.xoff_fraction":         {0.01, 0.2, 0.0, 1.0, tiny},
+		"router.recn.xon_fraction":          {0.005, 0.1, 0.0, nan},
+		"router.recn.idle_cycles":           {0, 1, 1024, -1},
+		"router.recn.control_lanes":         {"shared", "dedicated"},
+		"router.recn.xoff_scope":            {"children", "feeders"},
+		"traffic.pattern":                   patterns,
+		"traffic.process":                   {"bernoulli", "poisson", "saturation", "collective", "ramp"},
+		"traffic.load_flits_per_node_cycle": {0.01, 0.3, 1.0, tiny, 1e-20, nan, 0.0, huge},
+		"traffic.packets_per_node":          {1, 3, 0},
+		"traffic.packet_flits":              {1, 2, 8, 20, 0},
+		"traffic.long_packet_flits":         {0, 16, 64},
+		"traffic.long_volume_percent":       {0.0, 50.0, 100.0, tiny, nan},
+		"traffic.load_of_wire_capacity":     {0.0, 0.5, tiny, 1.0},
+		"traffic.load_of_bisection":         {0.0, 0.5, tiny, huge},
+		"traffic.hotspot_fraction":          {0.02, 0.0, 1.0, nan},
+		"traffic.hotspot_node":              {-1, 0, 3},
+		"traffic.self":                      {"loopback", "skip", "redraw"},
+		"traffic.source_queue_packets":      {0, 1, 4},
+		"traffic.phase_cycle":               {0, 50},
+		"traffic.phase_pattern":             patterns,
+		"traffic.ramp_cycles":               {1, 100, 1_000_000},
+		"policy.injection":                  {"none", "none", "hyst(70,90,30)", "base", "gt.a", "sat(4,8,ring)", "sat(2,4,tree)", "sat", "sat(1,1,ring)"},
+		"policy.sat_l":                      {1, 4, 16},
+		"policy.sat_k":                      {1, 8, 16},
+		"policy.sat_structure":              {"ring", "tree"},
+		"policy.sat_hop_latency_cycles":     {1, 3},
+		"policy.sat_node_latency_cycles":    {0, 1, 5},
+		"policy.measure_circuit":            {false, true},
+		"policy.circuit":                    {"auto", "grid", "tree"},
+		"policy.circuit_lanes":              {"dedicated", "steal"},
+		"measure.method":                    {"window", "batches", "packet-batches"},
+		"measure.warmup_cycles":             {0, 20, 50},
+		"measure.measure_cycles":            {1, 100, 150},
+		"measure.sample_cycles":             {0, 1, 10},
+		"measure.batch_cycles":              {20, 50},
+		"measure.drain_cycles":              {0, 50},
+		"measure.batch_packets":             {0, 10},
+		"measure.packet_batches":            {1, 2},
+		"measure.watchdog_cycles":           {0, 100000},
+	}
+}
+
+// TestAcceptedConfigurationsRun is the property "what validate accepts,
+// run runs": configurations drawn from the keys' pools (a few keys changed
+// from one of several bases), capped at 200 cycles; each one that
+// Validate and the build checks accept must run to the end without a
+// panic, and give a result that encodes (no +Inf in its JSON) and
+// digests. The draw is seeded: a failure reproduces.
+func TestAcceptedConfigurationsRun(t *testing.T) {
+	pool := acceptPool()
+	keys := make([]string, 0, len(pool))
+	for k := range pool {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	bases := []map[string]any{
+		{"network.k": 4},
+		{"network.topology": "mesh", "network.k": 4, "router.routing": "dor", "router.vcs": 2, "traffic.process": "bernoulli"},
+		{"network.topology": "fattree", "network.k": 2, "network.levels": 3, "router.routing": "fattree-adaptive", "router.vcs": 2, "traffic.process": "bernoulli", "policy.injection": "sat(4,8,ring)"},
+		{"network.topology": "mesh", "network.k": 4, "router.kind": "ioq", "router.routing": "dor", "router.queues": "recn", "router.port_memory_bytes": 1024, "traffic.process": "bernoulli", "traffic.pattern": "hotspot"},
+		{"network.topology": "mesh", "network.k": 4, "router.routing": "hybrid-har", "router.vcs": 4, "router.switching": "wormhole", "network.node_channels": 2, "traffic.process": "bernoulli", "traffic.long_packet_flits": 16, "traffic.long_volume_percent": 50.0},
+	}
+	draws := 4000
+	if testing.Short() {
+		draws = 500
+	}
+	rng := rand.New(rand.NewPCG(34, 200))
+	accepted, ran := 0, 0
+	for i := range draws {
+		cfg := Default()
+		cfg.Measure.MaxCycles, cfg.Measure.WarmupCycles, cfg.Measure.MeasureCycles, cfg.Measure.DrainCycles = 200, 50, 100, 50
+		cfg.Measure.StallCycles = 150
+		var set []string
+		for k, v := range bases[rng.IntN(len(bases))] {
+			if err := setKey(&cfg, k, v); err != nil {
+				t.Fatalf("base %s = %v: %v", k, v, err)
+			}
+		}
+		for range 1 + rng.IntN(4) {
+			k := keys[rng.IntN(len(keys))]
+			v := pool[k][rng.IntN(len(pool[k]))]
+			if err := setKey(&cfg, k, v); err != nil {
+				t.Fatalf("draw %d: %s = %v: %v", i, k, v, err)
+			}
+			set = append(set, fmt.Sprintf("%s=%v", k, v))
+		}
+		if errs := cfg.Validate(); len(errs) > 0 {
+			continue
+		}
+		accepted++
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		if checkNetwork(ctx, cfg) != nil || checkTraffic(cfg) != nil {
+			cancel()
+			continue
+		}
+		ran++
+		what := fmt.Sprintf("draw %d (%s)", i, strings.Join(set, " "))
+		r, err := runCapped(ctx, cfg)
+		timedOut := ctx.Err() != nil
+		cancel()
+		var pe *actor.PanicError
+		switch {
+		case errors.As(err, &pe) || err != nil && strings.Contains(err.Error(), "panic"):
+			t.Errorf("%s: %v", what, err)
+		case timedOut:
+			t.Errorf("%s: did not finish 200 cycles in 60 s", what)
+		case err != nil && cfg.Measure.Method != "window" && strings.Contains(err.Error(), "before the measurement window closed"):
+			// Batches end when their means converge (batches) or enough
+			// packets are delivered (packet-batches), which no check can
+			// know before the run: the run says so, naming the key.
+		case err != nil:
+			t.Errorf("%s: Validate and the build checks accepted it, but the run failed: %v", what, err)
+		case err == nil:
+			if _, jerr := json.Marshal(r); jerr != nil {
+				t.Errorf("%s: the result does not encode: %v", what, jerr)
+			}
+			_ = r.Digest()
+			if werr := report.WriteText(io.Discard, []*report.Result{r}); werr != nil {
+				t.Errorf("%s: the result does not print: %v", what, werr)
+			}
+		}
+	}
+	t.Logf("%d draws, %d accepted by Validate, %d passed the build checks and ran", draws, accepted, ran)
+	if ran < draws/10 {
+		t.Errorf("only %d of %d draws ran: the pools test too little", ran, draws)
+	}
+}
+
+// runCapped runs cfg serially, turning a panic that escapes Run into an
+// error that says so.
+func runCapped(ctx context.Context, cfg Config) (r *report.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic outside the executor: %v", p)
+		}
+	}()
+	return Run(ctx, cfg, Options{Exec: actor.Serial})
+}
