@@ -173,7 +173,7 @@ func parseSAT(s, args string) (SATParams, error) {
 	var p SATParams
 	var nums []int
 	seen := map[string]bool{}
-	for _, a := range strings.Split(args, ",") {
+	for i, a := range strings.Split(args, ",") {
 		a = strings.TrimSpace(a)
 		name, val, named := strings.Cut(a, "=")
 		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
@@ -192,7 +192,7 @@ func parseSAT(s, args string) (SATParams, error) {
 		}
 		v, err := strconv.Atoi(val)
 		switch {
-		case err != nil && !named && strings.IndexFunc(a, unicode.IsDigit) < 0:
+		case err != nil && !named && i >= 2 && strings.IndexFunc(a, unicode.IsDigit) < 0: // the third place: the structure
 			return p, fmt.Errorf("%q: unknown structure %q (allowed: ring or tree, with l and k, e.g. \"sat(12,16,ring)\")%s", s, a, closeTo(a, "ring", "tree"))
 		case err != nil:
 			return p, fmt.Errorf("%q: argument %q is not a whole number of packets (allowed: l, k and ring or tree, e.g. \"sat(12,16,ring)\")", s, a)

@@ -99,7 +99,8 @@ func (c *Config) validateMeasure(add addFunc) {
 	}
 	if m.MaxCycles < 1 {
 		add("measure.max_cycles", m.MaxCycles, "allowed: >= 1")
-	} else if t.Process != "collective" && m.Method == "window" && m.WarmupCycles >= -1 && m.MeasureCycles >= 1 && m.MaxCycles < m.Warmup()+m.MeasureCycles {
+	} else if t.Process != "collective" && m.Method == "window" && m.WarmupCycles >= -1 && m.MeasureCycles >= 1 &&
+		m.WarmupCycles <= MaxRunCycles && m.MeasureCycles <= MaxRunCycles && m.MaxCycles < m.Warmup()+m.MeasureCycles {
 		add("measure.max_cycles", m.MaxCycles, fmt.Sprintf("allowed: >= warmup_cycles + measure_cycles = %d (the run must reach the end of its measurement window)", m.Warmup()+m.MeasureCycles))
 	} else if need := float64(m.Warmup()) + float64(m.MinBatches)*float64(m.BatchCycles); t.Process != "collective" && m.Method == "batches" &&
 		m.WarmupCycles >= -1 && m.BatchCycles >= 1 && m.MinBatches >= 2 && float64(m.MaxCycles) < need {
@@ -108,8 +109,7 @@ func (c *Config) validateMeasure(add addFunc) {
 	// A queue legitimately waits a routing delay, link and credit latencies
 	// and a packet's serialisation; the watchdog needs a wide margin above.
 	// Only from valid inputs: their own errors are reported already.
-	inputsOK := t.PacketFlits >= 1 && t.PacketFlits <= 65535 && t.LongPacketFlits >= 0 && t.LongPacketFlits <= 65535 &&
-		r.RoutingDelayCycles >= 0 && r.RoutingDelayCycles <= 1000 && r.LinkLatencyCycles >= 1 && r.LinkLatencyCycles <= 1000 &&
+	inputsOK := c.packetSizesValid() && r.RoutingDelayCycles >= 0 && r.RoutingDelayCycles <= 1000 && r.LinkLatencyCycles >= 1 && r.LinkLatencyCycles <= 1000 &&
 		r.CreditLatencyCycles >= 1 && r.CreditLatencyCycles <= 1000
 	if floor := 10 * int64(r.RoutingDelayCycles+r.LinkLatencyCycles+r.CreditLatencyCycles+c.maxPacketFlits()); inputsOK && m.WatchdogCycles != 0 && m.WatchdogCycles < floor {
 		add("measure.watchdog_cycles", m.WatchdogCycles, fmt.Sprintf("allowed: 0 (off) or >= %d (10 x (routing delay + link and credit latencies + packet length))", floor))

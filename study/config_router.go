@@ -130,7 +130,7 @@ func (c *Config) validateVC(add addFunc) {
 	sw, err := router.ParseSwitching(r.Switching)
 	if err != nil {
 		add("router.switching", r.Switching, "allowed: vct, wormhole"+didYouMean(r.Switching, []string{"vct", "wormhole"}))
-	} else if sw == router.VirtualCutThrough && r.BufferFlits >= 1 && r.BufferFlits < c.maxPacketFlits() {
+	} else if sw == router.VirtualCutThrough && r.BufferFlits >= 1 && c.packetSizesValid() && r.BufferFlits < c.maxPacketFlits() {
 		add("router.buffer_flits", r.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least %d flits, the largest packet (or switching = \"wormhole\")", c.maxPacketFlits()))
 	}
 }

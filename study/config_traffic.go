@@ -188,6 +188,14 @@ func (c *Config) longShare() float64 {
 	return c.Traffic.LongVolumePercent / 100
 }
 
+// packetSizesValid reports whether the packet sizes are in range, so that
+// checks derived from them (buffers, watchdog) may run: an invalid size has
+// its own error.
+func (c *Config) packetSizesValid() bool {
+	t := &c.Traffic
+	return t.PacketFlits >= 1 && t.PacketFlits <= 65535 && t.LongPacketFlits >= 0 && t.LongPacketFlits <= 65535
+}
+
 // maxPacketFlits is the largest packet the traffic sends.
 func (c *Config) maxPacketFlits() int {
 	if c.longShare() > 0 {
