@@ -268,6 +268,9 @@ func ParseFile(name string, src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !md.IsDefined("name") {
+		f.Name = ImpliedName(f.Config, f.Axes)
+	}
 	typeErrs := len(errs) > 0
 	add := func(line int, key string, v any, allowed string) {
 		errs = append(errs, &FieldError{File: name, Line: line, Key: key, Value: v, Allowed: allowed})
