@@ -179,3 +179,31 @@ func TestConfigDefaultStudy(t *testing.T) {
 	}
 	t.Logf("%d lines uncommented", uncommented)
 }
+
+// TestHelpDefaults: no flag's help claims a default it does not have: a
+// zero that means "choose for me" (--jobs, --workers, --seed) says what is
+// chosen instead of "(default: 0)", and no flag states two defaults.
+func TestHelpDefaults(t *testing.T) {
+	app := newApp(&bytes.Buffer{})
+	want := map[string][]string{
+		"run":      {"--jobs value        runs of a study at once (default: GOMAXPROCS", "--workers value     shard workers per run (with --exec shards) (default: GOMAXPROCS", "(default: the file's seed)", "(default: 75% of this machine's memory)", "(default: out/NAME for a study"},
+		"bench":    {"(default: the scenario's size only)", "(default: 75% of this machine's memory)", `(default: "1,2")`},
+	}
+	for _, cmd := range app.Commands {
+		var out bytes.Buffer
+		if err := newApp(&out).Run([]string{"icnsim", cmd.Name, "--help"}); err != nil {
+			t.Fatal(err)
+		}
+		help := out.String()
+		for _, line := range strings.Split(help, "\n") {
+			if strings.Contains(line, "(default: 0)") || strings.Count(line, "(default:") > 1 || strings.Contains(line, "(default: )") {
+				t.Errorf("icnsim %s --help: a misleading default:\n%s", cmd.Name, line)
+			}
+		}
+		for _, w := range want[cmd.Name] {
+			if !strings.Contains(help, w) {
+				t.Errorf("icnsim %s --help lacks %q:\n%s", cmd.Name, w, help)
+			}
+		}
+	}
+}

@@ -90,8 +90,12 @@ func interruptible() (context.Context, func() os.Signal) {
 
 func newApp(out io.Writer) *cli.App {
 	execFlag := &cli.StringFlag{Name: "exec", Value: "shards", Usage: "executor: serial, actors (one goroutine per router and NI) or shards"}
-	memFlag := &cli.StringFlag{Name: "max-memory", Usage: fmt.Sprintf("refuse to run when the estimated memory exceeds `LIMIT`: a size (8GiB, 512MiB, 16GB), a share of this machine's memory (50%%), or off (default: %.0f%% of the machine's memory)", 100*study.DefaultMemoryShare)}
-	workersFlag := &cli.IntFlag{Name: "workers", Usage: "shard workers (default: GOMAXPROCS for a single run, 1 per run in a study)"}
+	// Flags whose default is not a value of their type (a zero meaning
+	// "choose for me") say what it is in DefaultText, never "(default: 0)".
+	memFlag := &cli.StringFlag{Name: "max-memory", Usage: "refuse to run when the estimated memory exceeds `LIMIT`: a size of at least 4KiB (8GiB, 512MiB, 16GB), a share of this machine's memory (50%), or off for no limit",
+		DefaultText: fmt.Sprintf("%.0f%% of this machine's memory", 100*study.DefaultMemoryShare)}
+	workersFlag := &cli.IntFlag{Name: "workers", Usage: "shard workers per run (with --exec shards)",
+		DefaultText: fmt.Sprintf("GOMAXPROCS (%d here) for a single run, 1 per run in a study", runtime.GOMAXPROCS(0))}
 	app := &cli.App{
 		Name:            "icnsim",
 		Usage:           "cycle-accurate interconnection-network simulator",
@@ -114,11 +118,11 @@ func newApp(out io.Writer) *cli.App {
 				Usage:     "run a study or configuration FILE.toml, or the built-in default scenario when no file is given",
 				ArgsUsage: "[FILE.toml]",
 				Flags: []cli.Flag{execFlag, workersFlag, memFlag,
-					&cli.IntFlag{Name: "jobs", Usage: "runs of a study at once (default: GOMAXPROCS)"},
-					&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (not with --out: a study directory is a function of its file)"},
-					&cli.StringFlag{Name: "out", Usage: "study directory `DIR` for results, tables and plots (default for a study with axes or replicates: out/NAME)"},
+					&cli.IntFlag{Name: "jobs", Usage: "runs of a study at once", DefaultText: fmt.Sprintf("GOMAXPROCS, %d here", runtime.GOMAXPROCS(0))},
+					&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (not with --out: a study directory is a function of its file)", DefaultText: "the file's seed"},
+					&cli.StringFlag{Name: "out", Usage: "study directory `DIR` for results, tables, plots and the report index.html", DefaultText: "out/NAME for a study with axes or replicates; none for a single run"},
 					&cli.BoolFlag{Name: "resume", Usage: "continue the study in --out: skip finished runs, redo missing or corrupt ones"},
-					&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs; \"slurm\": the shard of this Slurm array task (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)"},
+					&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs; \"slurm\": the shard of this Slurm array task (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)", DefaultText: "every run"},
 					&cli.BoolFlag{Name: "quiet", Usage: "no progress bar"},
 					&cli.BoolFlag{Name: "checks", Usage: "verify network invariants after every cycle (slow)"},
 					&cli.BoolFlag{Name: "no-reuse", Usage: "simulate every run of a threshold sweep, even those whose result an equivalent run (the same throttling decisions in every cycle) already gives; the results are the same"},
@@ -245,7 +249,7 @@ func newApp(out io.Writer) *cli.App {
 					&cli.Int64Flag{Name: "warmup", Value: 2000, Usage: "untimed warm-up cycles"},
 					&cli.IntFlag{Name: "repeat", Value: 1, Usage: "measurements per setting (all are printed)"},
 					&cli.BoolFlag{Name: "json", Usage: "print a JSON array instead of a table"},
-					&cli.StringFlag{Name: "sizes", Usage: "comma-separated network sizes to sweep: k of a torus or mesh, levels of a fat-tree (default: the scenario's)"},
+					&cli.StringFlag{Name: "sizes", Usage: "comma-separated network sizes to sweep: k of a torus or mesh, levels of a fat-tree", DefaultText: "the scenario's size only"},
 					&cli.BoolFlag{Name: "fixed-load", Usage: "with --sizes, keep the offered load per node instead of the load per channel"},
 					memFlag,
 				},
