@@ -306,7 +306,13 @@ func prepare(dir string, f *study.File, resume bool) error {
 		}
 	}
 	if finished > 0 && !resume {
-		return fmt.Errorf("%s already holds %d finished runs of this study: use --resume to continue it, or another --out", dir, finished)
+		total := len(f.Runs())
+		if finished >= total {
+			return fmt.Errorf("%s already holds %d finished runs of this study, all of them: icnsim plot %s redraws its tables, figures and report (%s) from them without running anything; --resume checks them, reruns any that is corrupt and rewrites the outputs; or run it afresh into another --out",
+				dir, finished, dir, filepath.Join(dir, ReportFile))
+		}
+		return fmt.Errorf("%s already holds %d finished runs of this study, of %d: --resume keeps them and runs the rest (redoing any corrupt one), then writes the tables, figures and report; or run it afresh into another --out",
+			dir, finished, total)
 	}
 	return atomicfile.Write(filepath.Join(dir, "study.toml"), f.Source)
 }
@@ -385,8 +391,12 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		pending = append(pending, i)
 	}
 	if opt.Log != nil && (opt.Shard.Count > 0 || out.Resumed > 0) {
-		fmt.Fprintf(opt.Log, "icnsim: study %q: %d runs; shard %s has %d; %d already finished, %d to run\n",
-			f.Name, out.Total, opt.Shard, out.Share, out.Resumed, len(pending))
+		share := ""
+		if opt.Shard.Count > 0 {
+			share = fmt.Sprintf("; shard %s has %d", opt.Shard, out.Share)
+		}
+		fmt.Fprintf(opt.Log, "icnsim: study %q: %d runs%s; %d already finished, %d to run\n",
+			f.Name, out.Total, share, out.Resumed, len(pending))
 	}
 	var bar *progressbar.ProgressBar
 	if opt.Progress != nil && len(pending) > 0 {

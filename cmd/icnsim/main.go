@@ -194,7 +194,7 @@ func newApp(out io.Writer) *cli.App {
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(out, "merged %d runs into %s\n", o.Total, o.Dir)
+					fmt.Fprintf(out, "merged %d runs into %s; the report: %s\n", o.Total, o.Dir, filepath.Join(o.Dir, runner.ReportFile))
 					return nil
 				},
 			},
@@ -433,7 +433,8 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		return err
 	}
 	if o.Dir != "" {
-		fmt.Fprintf(out, "results in %s (results.csv, results.json, summary.txt, plots/)\n", o.Dir)
+		fmt.Fprintf(out, "results in %s: the report %s (open it in a browser), results.csv, results.json, summary.txt, plots/\n",
+			o.Dir, filepath.Join(o.Dir, runner.ReportFile))
 	}
 	return nil
 }
