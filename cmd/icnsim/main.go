@@ -487,11 +487,17 @@ func announce(cfg study.Config) {
 
 func benchCmd(c *cli.Context, out io.Writer) error {
 	var cfg study.Config
-	if f := c.String("config"); f != "" {
-		var err error
-		if cfg, err = study.Load(f); err != nil {
+	if path := c.String("config"); path != "" {
+		// Loaded as run loads it, so that a file without a name is named
+		// alike (study.ImpliedName).
+		f, err := study.LoadFile(path)
+		if err != nil {
 			return err
 		}
+		if len(f.Points) != 1 {
+			return fmt.Errorf("--config %s: a study of %d points; bench takes one configuration (a file without [[axis]])", path, len(f.Points))
+		}
+		cfg = f.Points[0].Config
 	} else {
 		var ok bool
 		if cfg, ok = study.BenchScenarios()[c.String("scenario")]; !ok {
