@@ -350,9 +350,9 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	if err := f.CheckBuild(ctx); err != nil {
 		if ctx.Err() != nil {
 			if opt.Out == "" {
-				return out, errors.New("interrupted while checking the study's networks, before any run started")
+				return out, errors.New("interrupted while checking the study's networks (routing and deadlock), before any run started: nothing written")
 			}
-			return out, fmt.Errorf("interrupted while checking the study's networks, before any run started; run it again (with --resume if %s holds runs of an earlier attempt)", opt.Out)
+			return out, fmt.Errorf("interrupted while checking the study's networks (routing and deadlock), before any run started: nothing written; run it again (with --resume if %s holds runs of an earlier attempt)", opt.Out)
 		}
 		return out, err
 	}
@@ -460,11 +460,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 
 	if err != nil || ctx.Err() != nil {
 		if ctx.Err() != nil {
-			done := out.Resumed + out.Ran + out.Reproduced
-			if opt.Out == "" {
-				return out, fmt.Errorf("interrupted: %d of %d runs finished; nothing is kept without --out", done, out.Share)
-			}
-			return out, fmt.Errorf("interrupted: %d of %d runs of this share finished and are kept in %s; continue with --resume", done, out.Share, opt.Out)
+			return out, interruptedRuns(f, opt, out)
 		}
 		if we := (*writeError)(nil); errors.As(err, &we) {
 			kept := 0
@@ -494,6 +490,28 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		}
 	}
 	return out, nil
+}
+
+// interruptedRuns says what an interruption of a study's runs stopped and
+// what it kept.
+func interruptedRuns(f *study.File, opt Options, out *Outcome) error {
+	done := out.Resumed + out.Ran + out.Reproduced
+	of := "runs"
+	if opt.Shard.Count > 0 {
+		of = fmt.Sprintf("runs of shard %s", opt.Shard)
+	}
+	switch {
+	case opt.Out == "" && out.Share == 1:
+		return fmt.Errorf("interrupted while building or simulating %q: nothing written (a single run without --out keeps nothing)", f.Name)
+	case opt.Out == "":
+		return fmt.Errorf("interrupted while running the study: %d of %d %s had finished; nothing is kept without --out", done, out.Share, of)
+	}
+	resume := fmt.Sprintf("icnsim run %s --out %s --resume", f.Path, opt.Out)
+	if opt.Shard.Count > 0 {
+		resume += " --shard " + opt.Shard.String()
+	}
+	return fmt.Errorf("interrupted while running the study: %d of %d %s had finished and are kept in %s (the runs in progress are dropped); continue with --resume (%s)",
+		done, out.Share, of, opt.Out, resume)
 }
 
 // LoadStudy reads the study file of a study directory.
@@ -537,9 +555,10 @@ func Merge(ctx context.Context, dirs []string, out string) (*Outcome, error) {
 	res := &Outcome{Dir: out, Total: len(runs), Share: len(runs), Records: make([]*Record, len(runs))}
 	var missing []string
 	sources := append([]string{out}, dirs...) // runs already merged count
+	merged := 0
 	for i := range runs {
 		if err := ctx.Err(); err != nil {
-			return res, err
+			return res, fmt.Errorf("interrupted while merging into %s: %d of %d runs were merged and are kept there, each whole; the study's tables, figures and report are not written; merge again to finish", out, merged, len(runs))
 		}
 		r := &runs[i]
 		for _, d := range sources {
@@ -562,6 +581,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Outcome, error) {
 				return nil, fmt.Errorf("%w; the runs merged before it are kept in %s: free space there (or make it writable) and merge again", we, out)
 			}
 		}
+		merged++
 	}
 	if len(missing) > 0 {
 		shown := missing[:min(len(missing), 20)]
@@ -601,8 +621,8 @@ func (e *writeError) Unwrap() error { return e.err }
 // outputsError says what to do when every run is kept but the tables and
 // figures could not be written.
 func outputsError(dir string, runs int, err error) error {
-	if errors.Is(err, context.Canceled) {
-		return err
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("interrupted while writing the study's tables, figures and report to %s: all %d runs are kept there, and every file written so far is whole; icnsim plot %s writes them", dir, runs, dir)
 	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		err = pe.Err // the temporary file's name says nothing to a user

@@ -188,6 +188,7 @@ func TestHelpDefaults(t *testing.T) {
 	want := map[string][]string{
 		"run":      {"--jobs value        runs of a study at once (default: GOMAXPROCS", "--workers value     shard workers per run (with --exec shards) (default: GOMAXPROCS", "(default: the file's seed)", "(default: 75% of this machine's memory)", "(default: out/NAME for a study"},
 		"bench":    {"(default: the scenario's size only)", "(default: 75% of this machine's memory)", `(default: "1,2")`},
+		"validate": {"(default: 75% of this machine's memory)"},
 	}
 	for _, cmd := range app.Commands {
 		var out bytes.Buffer

@@ -38,8 +38,14 @@ func main() {
 	if s := sig(); s != nil {
 		// Interrupted: say so once, with what the command kept, and exit
 		// as the shell expects of a process a signal ended.
-		msg := "interrupted"
-		if err != nil && !errors.Is(err, context.Canceled) {
+		// Every phase of every command says what it stopped and what it
+		// kept (stopped, and the runner's errors); the bare cancellation
+		// is a phase that does not yet.
+		msg := "interrupted before the command finished"
+		switch {
+		case err == nil:
+			msg = "the command had finished: its output is complete"
+		case !errors.Is(err, context.Canceled):
 			msg = err.Error()
 		}
 		fmt.Fprintf(os.Stderr, "icnsim: %s: %s\n", signalName(s), msg)
@@ -131,40 +137,11 @@ func newApp(out io.Writer) *cli.App {
 			},
 			{
 				Name:      "validate",
-				Usage:     "check a configuration file without running it",
+				Usage:     "check a configuration or study file without running it, and estimate the memory and build time of its networks",
 				ArgsUsage: "FILE.toml",
-				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return errors.New("validate needs exactly one FILE.toml")
-					}
-					f, err := study.LoadFile(c.Args().First())
-					if err != nil {
-						return err
-					}
-					if err := f.CheckBuild(c.Context); err != nil {
-						return err
-					}
-					fmt.Fprint(out, f.Describe())
-					limit, err := study.ParseMemoryLimit("")
-					if err != nil {
-						return err
-					}
-					es, pts := f.Estimates()
-					for i, e := range es {
-						where := ""
-						if len(es) > 1 && len(pts[i].Params) > 0 {
-							where = " (first at " + pts[i].Label() + ")"
-						}
-						verdict := "fits " + limit.Why
-						if err := study.CheckMemory(pts[i].Config, 1, limit); err != nil {
-							verdict = "run and bench would refuse it: more than " + limit.Why + " (" + study.FormatBytes(limit.Bytes) + "); see --max-memory"
-						} else if limit.Bytes > 0 {
-							verdict += " (" + study.FormatBytes(limit.Bytes) + ")"
-						}
-						fmt.Fprintf(out, "  network%s: %s; %s\n", where, e, verdict)
-					}
-					return nil
-				},
+				Flags: []cli.Flag{&cli.StringFlag{Name: "max-memory", Usage: "judge the estimates against `LIMIT`, as run and bench would: a size of at least 4KiB (8GiB, 512MiB, 16GB), a share of this machine's memory (50%), or off",
+					DefaultText: memFlag.DefaultText}},
+				Action: func(c *cli.Context) error { return validateCmd(c, out) },
 			},
 			{
 				Name:  "config",
@@ -206,14 +183,16 @@ func newApp(out io.Writer) *cli.App {
 					if c.NArg() != 1 {
 						return errors.New("plot needs exactly one study DIR")
 					}
-					f, recs, err := runner.Reload(c.Context, c.Args().First())
+					dir := c.Args().First()
+					f, recs, err := runner.Reload(c.Context, dir)
 					if err != nil {
-						return err
+						return stopped(c.Context, err, "reading the runs of "+dir, "nothing written")
 					}
-					if err := runner.WriteOutputs(c.Context, c.Args().First(), f, recs); err != nil {
-						return err
+					if err := runner.WriteOutputs(c.Context, dir, f, recs); err != nil {
+						return stopped(c.Context, err, "redrawing the tables, figures and report of "+dir,
+							fmt.Sprintf("its %d runs are kept in %s, and every file written so far is whole; icnsim plot %s redraws them all", len(recs), filepath.Join(dir, "points"), dir))
 					}
-					fmt.Fprintf(out, "redrew %s\n", filepath.Join(c.Args().First(), "plots"))
+					fmt.Fprintf(out, "redrew %s; the report: %s\n", filepath.Join(dir, "plots"), filepath.Join(dir, runner.ReportFile))
 					return nil
 				},
 			},
@@ -228,7 +207,7 @@ func newApp(out io.Writer) *cli.App {
 					dir := c.Args().First()
 					f, recs, err := runner.Reload(c.Context, dir)
 					if err != nil {
-						return err
+						return stopped(c.Context, err, "reading the runs of "+dir, "nothing written")
 					}
 					if err := runner.WriteReport(dir, f, recs); err != nil {
 						return err
@@ -261,6 +240,59 @@ func newApp(out io.Writer) *cli.App {
 		cmd.OnUsageError = usageError
 	}
 	return app
+}
+
+// validateCmd checks a file as run would, without running it, and prints
+// what it holds and, per network, the estimated memory and build time
+// with the verdict of the --max-memory guard.
+func validateCmd(c *cli.Context, out io.Writer) error {
+	if c.NArg() != 1 {
+		return errors.New("validate needs exactly one FILE.toml")
+	}
+	limit, err := study.ParseMemoryLimit(c.String("max-memory"))
+	if err != nil {
+		return err
+	}
+	f, err := study.LoadFile(c.Args().First())
+	if err != nil {
+		return err
+	}
+	if err := f.CheckBuild(c.Context); err != nil {
+		return stopped(c.Context, err, "checking the networks of "+f.Path+" (routing and deadlock)", "nothing written, nothing run")
+	}
+	fmt.Fprint(out, f.Describe())
+	flag := ""
+	if c.IsSet("max-memory") {
+		flag = " --max-memory " + c.String("max-memory")
+	}
+	es, pts := f.Estimates()
+	for i, e := range es {
+		where := ""
+		if len(es) > 1 && len(pts[i].Params) > 0 {
+			where = " (first at " + pts[i].Label() + ")"
+		}
+		verdict := "fits " + limit.Why
+		if limit.Bytes == 0 {
+			verdict = "not checked against a limit: " + limit.Why
+		}
+		if err := study.CheckMemory(pts[i].Config, 1, limit); err != nil {
+			verdict = "run" + flag + " and bench" + flag + " would refuse it: more than " + limit.Why + " (" + study.FormatBytes(limit.Bytes) + "); see --max-memory"
+		} else if limit.Bytes > 0 {
+			verdict += " (" + study.FormatBytes(limit.Bytes) + ")"
+		}
+		fmt.Fprintf(out, "  network%s: %s; %s\n", where, e, verdict)
+	}
+	return nil
+}
+
+// stopped turns err, when it is ctx's cancellation (Ctrl-C, SIGTERM), into
+// an error that says what the interruption stopped (doing: "checking the
+// networks of FILE") and what is kept; any other error is returned as it is.
+func stopped(ctx context.Context, err error, doing, kept string) error {
+	if err == nil || ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
+		return err
+	}
+	return fmt.Errorf("interrupted while %s: %s", doing, kept)
 }
 
 // flagsFirst moves a command's flags ahead of its positional arguments, so
@@ -470,7 +502,8 @@ func runDefault(c *cli.Context, out io.Writer, exec actor.Kind) error {
 		}
 		r, err := study.Run(c.Context, cfg, study.Options{Exec: exec, Workers: c.Int("workers"), Checks: c.Bool("checks")})
 		if err != nil {
-			return fmt.Errorf("%s: %w", cfg.Name, err)
+			return stopped(c.Context, fmt.Errorf("%s: %w", cfg.Name, err), "building or simulating the built-in scenario's "+cfg.Name,
+				fmt.Sprintf("%d of 2 cases finished; nothing printed or written", len(rs)))
 		}
 		rs = append(rs, r)
 	}
@@ -548,6 +581,16 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 		}
 	}
 	var rs []study.BenchResult
+	total := 0
+	for range cfgs {
+		for _, e := range execs {
+			if e == actor.Shards {
+				total += len(workers) * c.Int("repeat")
+			} else {
+				total += c.Int("repeat")
+			}
+		}
+	}
 	for _, sc := range cfgs {
 		for _, e := range execs {
 			ws := workers
@@ -558,7 +601,8 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 				for range c.Int("repeat") {
 					r, err := study.Bench(c.Context, sc, e, w, c.Int64("warmup"), c.Int64("cycles"))
 					if err != nil {
-						return err
+						return stopped(c.Context, err, benchWhat(sc.Name, e, w),
+							fmt.Sprintf("%d of %d measurements were taken; nothing printed or written", len(rs), total))
 					}
 					rs = append(rs, r)
 				}
@@ -579,4 +623,13 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 			r.HeapBytesPerRouter, r.BuildSeconds, r.AllocsPerCycle, r.AcceptedFlitsPerNode, study.FormatBytes(r.PeakRSSBytes))
 	}
 	return tw.Flush()
+}
+
+// benchWhat names one bench measurement: the scenario, the executor and,
+// for shards, the workers.
+func benchWhat(name string, e actor.Kind, workers int) string {
+	if e != actor.Shards {
+		return fmt.Sprintf("benchmarking %s (%s)", name, e)
+	}
+	return fmt.Sprintf("benchmarking %s (%s, %d workers)", name, e, workers)
 }
