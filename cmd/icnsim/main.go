@@ -271,14 +271,20 @@ func validateCmd(c *cli.Context, out io.Writer) error {
 		if len(es) > 1 && len(pts[i].Params) > 0 {
 			where = " (first at " + pts[i].Label() + ")"
 		}
-		verdict := "fits " + limit.Why
-		if limit.Bytes == 0 {
-			verdict = "not checked against a limit: " + limit.Why
+		// A limit given as a size names itself; a share or the default
+		// also gets its size in bytes.
+		what := limit.Why
+		if strings.Contains(what, "%") {
+			what += " (" + study.FormatBytes(limit.Bytes) + ")"
 		}
-		if err := study.CheckMemory(pts[i].Config, 1, limit); err != nil {
-			verdict = "run" + flag + " and bench" + flag + " would refuse it: more than " + limit.Why + " (" + study.FormatBytes(limit.Bytes) + "); see --max-memory"
-		} else if limit.Bytes > 0 {
-			verdict += " (" + study.FormatBytes(limit.Bytes) + ")"
+		verdict := "fits " + what
+		switch err := study.CheckMemory(pts[i].Config, 1, limit); {
+		case limit.Bytes == 0:
+			verdict = "not checked against a limit: " + limit.Why
+		case err != nil && flag != "":
+			verdict = "run" + flag + " and bench" + flag + " would refuse it: more than " + what
+		case err != nil:
+			verdict = "run and bench would refuse it: more than " + what + "; see --max-memory"
 		}
 		fmt.Fprintf(out, "  network%s: %s; %s\n", where, e, verdict)
 	}

@@ -85,6 +85,30 @@ func TestValidateStudy(t *testing.T) {
 	}
 }
 
+// TestValidateMaxMemory: validate judges each network against the limit
+// run and bench would use: the default, or --max-memory.
+func TestValidateMaxMemory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(path, []byte(base), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "; fits "},
+		{[]string{"--max-memory", "8KiB"}, "; run --max-memory 8KiB and bench --max-memory 8KiB would refuse it: more than --max-memory 8KiB\n"},
+		{[]string{"--max-memory", "16TiB"}, "; fits --max-memory 16TiB\n"},
+		{[]string{"--max-memory", "off"}, "; not checked against a limit: no limit (--max-memory off)\n"},
+	} {
+		var out bytes.Buffer
+		if err := newApp(&out).Run(append(append([]string{"icnsim", "validate"}, c.args...), path)); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("validate %v: output lacks %q:\n%s", c.args, c.want, out.String())
+		}
+	}
+}
+
 // writeStudy80 writes a study of 80 runs on an 8x8 mesh (a few seconds).
 func writeStudy80(t *testing.T, dir string) string {
 	t.Helper()
