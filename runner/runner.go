@@ -306,7 +306,13 @@ func prepare(dir string, f *study.File, resume bool) error {
 		}
 	}
 	if finished > 0 && !resume {
-		return fmt.Errorf("%s already holds %d finished runs of this study: use --resume to continue it, or another --out", dir, finished)
+		total := len(f.Runs())
+		if finished >= total {
+			return fmt.Errorf("%s already holds %d finished runs of this study, all of them: icnsim plot %s redraws its tables, figures and report (%s) from them without running anything; --resume checks them, reruns any that is corrupt and rewrites the outputs; or run it afresh into another --out",
+				dir, finished, dir, filepath.Join(dir, ReportFile))
+		}
+		return fmt.Errorf("%s already holds %d finished runs of this study, of %d: --resume keeps them and runs the rest (redoing any corrupt one), then writes the tables, figures and report; or run it afresh into another --out",
+			dir, finished, total)
 	}
 	return atomicfile.Write(filepath.Join(dir, "study.toml"), f.Source)
 }
@@ -353,9 +359,9 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	if err := f.CheckBuild(ctx); err != nil {
 		if ctx.Err() != nil {
 			if opt.Out == "" {
-				return out, errors.New("interrupted while checking the study's networks, before any run started")
+				return out, errors.New("interrupted while checking the study's networks (routing and deadlock), before any run started: nothing written")
 			}
-			return out, fmt.Errorf("interrupted while checking the study's networks, before any run started; run it again (with --resume if %s holds runs of an earlier attempt)", opt.Out)
+			return out, fmt.Errorf("interrupted while checking the study's networks (routing and deadlock), before any run started: nothing written; run it again (with --resume if %s holds runs of an earlier attempt)", opt.Out)
 		}
 		return out, err
 	}
@@ -381,8 +387,12 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		pending = append(pending, i)
 	}
 	if opt.Log != nil && (opt.Shard.Count > 0 || out.Resumed > 0) {
-		fmt.Fprintf(opt.Log, "icnsim: study %q: %d runs; shard %s has %d; %d already finished, %d to run\n",
-			f.Name, out.Total, opt.Shard, out.Share, out.Resumed, len(pending))
+		share := ""
+		if opt.Shard.Count > 0 {
+			share = fmt.Sprintf("; shard %s has %d", opt.Shard, out.Share)
+		}
+		fmt.Fprintf(opt.Log, "icnsim: study %q: %d runs%s; %d already finished, %d to run\n",
+			f.Name, out.Total, share, out.Resumed, len(pending))
 	}
 	var bar *progressbar.ProgressBar
 	if opt.Progress != nil && len(pending) > 0 {
@@ -446,11 +456,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 
 	if err != nil || ctx.Err() != nil {
 		if ctx.Err() != nil {
-			done := out.Resumed + out.Ran + out.Reproduced
-			if opt.Out == "" {
-				return out, fmt.Errorf("interrupted: %d of %d runs finished; nothing is kept without --out", done, out.Share)
-			}
-			return out, fmt.Errorf("interrupted: %d of %d runs of this share finished and are kept in %s; continue with --resume", done, out.Share, opt.Out)
+			return out, interruptedRuns(f, opt, out)
 		}
 		if we := (*writeError)(nil); errors.As(err, &we) {
 			kept := 0
@@ -480,6 +486,28 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		}
 	}
 	return out, nil
+}
+
+// interruptedRuns says what an interruption of a study's runs stopped and
+// what it kept.
+func interruptedRuns(f *study.File, opt Options, out *Outcome) error {
+	done := out.Resumed + out.Ran + out.Reproduced
+	of := "runs"
+	if opt.Shard.Count > 0 {
+		of = fmt.Sprintf("runs of shard %s", opt.Shard)
+	}
+	switch {
+	case opt.Out == "" && out.Share == 1:
+		return fmt.Errorf("interrupted while building or simulating %q: nothing written (a single run without --out keeps nothing)", f.Name)
+	case opt.Out == "":
+		return fmt.Errorf("interrupted while running the study: %d of %d %s had finished; nothing is kept without --out", done, out.Share, of)
+	}
+	resume := fmt.Sprintf("icnsim run %s --out %s --resume", f.Path, opt.Out)
+	if opt.Shard.Count > 0 {
+		resume += " --shard " + opt.Shard.String()
+	}
+	return fmt.Errorf("interrupted while running the study: %d of %d %s had finished and are kept in %s (the runs in progress are dropped); continue with --resume (%s)",
+		done, out.Share, of, opt.Out, resume)
 }
 
 // LoadStudy reads the study file of a study directory.
@@ -523,9 +551,10 @@ func Merge(ctx context.Context, dirs []string, out string) (*Outcome, error) {
 	res := &Outcome{Dir: out, Total: len(runs), Share: len(runs), Records: make([]*Record, len(runs))}
 	var missing []string
 	sources := append([]string{out}, dirs...) // runs already merged count
+	merged := 0
 	for i := range runs {
 		if err := ctx.Err(); err != nil {
-			return res, err
+			return res, fmt.Errorf("interrupted while merging into %s: %d of %d runs were merged and are kept there, each whole; the study's tables, figures and report are not written; merge again to finish", out, merged, len(runs))
 		}
 		r := &runs[i]
 		for _, d := range sources {
@@ -548,6 +577,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Outcome, error) {
 				return nil, fmt.Errorf("%w; the runs merged before it are kept in %s: free space there (or make it writable) and merge again", we, out)
 			}
 		}
+		merged++
 	}
 	if len(missing) > 0 {
 		shown := missing[:min(len(missing), 20)]
@@ -587,8 +617,8 @@ func (e *writeError) Unwrap() error { return e.err }
 // outputsError says what to do when every run is kept but the tables and
 // figures could not be written.
 func outputsError(dir string, runs int, err error) error {
-	if errors.Is(err, context.Canceled) {
-		return err
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("interrupted while writing the study's tables, figures and report to %s: all %d runs are kept there, and every file written so far is whole; icnsim plot %s writes them", dir, runs, dir)
 	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		err = pe.Err // the temporary file's name says nothing to a user

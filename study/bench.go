@@ -195,8 +195,11 @@ func PeakRSS() uint64 {
 
 // FormatBytes prints a byte count in MiB, or GiB from 1 GiB on.
 func FormatBytes(b uint64) string {
-	if b >= 1<<30 {
+	switch {
+	case b >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20 || b == 0:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
 	}
-	return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
 }

@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/traffic"
 )
 
 // DefaultTOML is the full default configuration as commented TOML; parsing it
-// gives Default() (a test checks this).
+// gives Default() (a test checks this). It ends with every table a study
+// file may add ([study], [[axis]], [plot], [[reduce]], [[reference]]),
+// commented out, each key with its default and what is allowed (StudyTOML).
 func DefaultTOML() string {
 	d := Default()
 	var b strings.Builder
@@ -22,6 +25,10 @@ func DefaultTOML() string {
 		patterns = append(patterns, fmt.Sprintf("#   %-18s %s", n, traffic.Patterns()[n].Doc))
 	}
 	p("# icnsim configuration: one simulation. Every key is optional; these are the defaults.")
+	p("# A study adds sweep axes, replicates, plots, reductions and published values: the tables at the end.")
+	p("# The study's name: results, figure titles and the default study directory out/NAME. Without it, a file")
+	p("# is named after its network, pattern and process, leaving out swept keys (this one: %s;", ImpliedName(d, nil))
+	p("# a 4-ary 3-tree under uniform saturation: fattree64-uniform-saturation)")
 	p("name = %q", d.Name)
 	p("seed = %d  # every random choice derives from this seed", d.Seed)
 	p("")
@@ -145,5 +152,112 @@ func DefaultTOML() string {
 	p("# ramp process: the critical load is the offered load at the first sample where the accepted throughput,")
 	p("# both as moving averages of smooth_samples samples, falls 10%% below the offered load")
 	p("smooth_samples = %d", d.Measure.SmoothSamples)
+	b.WriteString(StudyTOML())
+	return b.String()
+}
+
+// StudyTOML documents the tables a study file adds to a configuration, as
+// TOML commented out: "## " starts a line of prose, "# " a line of TOML.
+// Removing "# " from the TOML lines (all of them) makes a valid study of
+// the default configuration, 2 patterns x 3 burst sizes; every key but
+// the examples' axes, metrics and published value shows its default.
+func StudyTOML() string {
+	f, err := ParseFile("(defaults)", nil)
+	if err != nil {
+		panic(err) // an empty file is the default configuration
+	}
+	st, pl := f.Study, f.Plot
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	q := func(ss []string) string {
+		var parts []string
+		for _, s := range ss {
+			parts = append(parts, fmt.Sprintf("%q", s))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	// kv prints a key of TOML with its comment, more a further line of the
+	// comment, aligned.
+	kv := func(line, comment string) { p("# %-40s # %s", line, comment) }
+	more := func(comment string) { p("##%41s %s", "", comment) }
+	p("")
+	p("## ==========================================================================================")
+	p("## A study file is a configuration (above) plus the tables below, each optional: a file without")
+	p("## [[axis]] is a study of one point. They are commented out; remove the \"# \" that starts a line of")
+	p("## TOML to use it (\"## \" starts a comment). Uncommented together, they make a valid study of the")
+	p("## configuration above: 2 patterns x 3 burst sizes, compared by collective duration.")
+	p("")
+	p("# [study]")
+	kv(fmt.Sprintf("replicates = %d", st.Replicates), fmt.Sprintf("runs per point, 1..%d; at most %d runs (points x replicates) per study", MaxReplicates, MaxRuns))
+	kv(fmt.Sprintf("seeds = %q", st.Seeds), "common: replicate r has the same seed at every point (replicate 0 the file's seed),")
+	more("the usual choice for comparing policies or loads; per-point: a hash of seed, the")
+	more("point's axis values and the replicate")
+	p("")
+	p("## An axis sweeps one key; repeat [[axis]] for more. Axes combine as a cartesian product, the first")
+	p("## outermost, except axes with the same zip name, which advance together (equal lengths).")
+	p("# [[axis]]")
+	kv("key = \"traffic.pattern\"", "any configuration key above but name and seed, as table.key")
+	kv("values = [\"tornado\", \"uniform\"]", "the values, each of the key's type")
+	kv("zip = \"\"", "\"\": combine with the other axes; a name: advance with the axes of that name")
+	p("")
+	p("# [[axis]]")
+	p("# key = \"traffic.packets_per_node\"")
+	kv("range = { from = 10, to = 30, step = 10 }", "instead of values: from, from + step, ... up to to (within 1e-9)")
+	p("")
+	kv("[plot]", "the figures (plots/*.png, *.svg) and the report index.html")
+	kv(fmt.Sprintf("x = %q", pl.X), "the numeric axis on the x of the curves; \"\": the swept offered load")
+	more(fmt.Sprintf("(%s)", strings.Join(loadKeys, ", ")))
+	kv(fmt.Sprintf("lines = %q", pl.Lines), "the axis with one line per value; \"\": the first other axis")
+	kv(fmt.Sprintf("metrics = %s", q(pl.Metrics)), "the metrics of the curves; []: accepted_flits_per_node_cycle, latency_mean_cycles")
+	kv(fmt.Sprintf("heatmap_x = %q", pl.HeatmapX), "heatmap_x and heatmap_y: two axes to draw heatmap_metric over; \"\": no heatmap")
+	p("# heatmap_y = %q", pl.HeatmapY)
+	kv(fmt.Sprintf("heatmap_metric = %q", pl.HeatmapMetric), "a metric, or speedup (with a [[reduce]] of kind speedup)")
+	kv(fmt.Sprintf("max_lines = %d", pl.MaxLines), "per-point figures (time series, per-node throughput, latency CDF) for")
+	more("studies of at most this many points, 0..1000 (0: none)")
+	kv(fmt.Sprintf("formats = %s", q(pl.Formats)), "image files: png, svg")
+	kv(fmt.Sprintf("latency_cut = %v", pl.LatencyCut), "latency figures stop at this multiple of the zero-load latency (>= 1); 0: every point")
+	kv(fmt.Sprintf("y_max = %v", pl.YMax), "> 0: latency figures stop at this value instead (in the metric's unit)")
+	kv(fmt.Sprintf("y_log = %v", pl.YLog), "latency figures on a logarithmic y-axis")
+	kv(fmt.Sprintf("node_figures = %q", pl.NodeFigures), "per-node figures: topology (a heatmap over the grid on a torus or mesh, bars")
+	more("by leaf switch on a fat-tree), line (over node ids) or both")
+	p("")
+	p("## A reduction summarises the points' replicate means in reduce-NAME.csv and summary.txt; repeat for more.")
+	p("# [[reduce]]")
+	kv("kind = \"speedup\"", "speedup (each point against its baseline point), geomean (geometric mean")
+	more("over the axes of over), best (the best point of each group of by),")
+	more("saturation (per line of a load sweep: metric at its saturation load)")
+	kv("metric = \"collective_duration_cycles\"", "a result metric (below), or speedup (an earlier speedup's output)")
+	kv("name = \"\"", "the table's name; \"\": kind-metric")
+	kv("goal = \"\"", "min (smaller is better) or max; \"\": min for metrics named *_cycles, else max")
+	kv("baseline = { \"traffic.pattern\" = \"tornado\" }", "speedup: the baseline's values on some axes (each point keeps")
+	more("its own values on the others)")
+	kv("over = []", "geomean, best: axes to take the geometric mean over first")
+	kv("by = []", "best: axes that group the points")
+	p("")
+	p("## A published value the study reproduces: drawn beside ours on its metric's figures and listed with the")
+	p("## relative difference in reference.csv and summary.txt; repeat for more.")
+	p("# [[reference]]")
+	kv("source = \"Author et al., Table 2\"", "the paper, then its table, figure or section (required)")
+	kv("metric = \"collective_duration_cycles\"", "a result metric (below; required)")
+	kv("value = 1700.0", "the published value, in the metric's unit (required, finite)")
+	kv("at = { \"traffic.pattern\" = \"tornado\", \"traffic.packets_per_node\" = 10 }", "axis values selecting one point")
+	kv("note = \"\"", "how the paper's setting maps onto the point: conversions, caveats")
+	kv("reduce = \"\"", "the name of a [[reduce]] of kind saturation when the value is a line's")
+	more("saturation throughput (at then gives every axis but the offered load)")
+	p("")
+	p("## Result metrics (plot.metrics, plot.heatmap_metric, reduce.metric, reference.metric), in results.csv:")
+	line := "##  "
+	for i, m := range report.MetricNames() {
+		sep := ","
+		if i == len(report.MetricNames())-1 {
+			sep = ""
+		}
+		if len(line)+1+len(m)+len(sep) > 100 {
+			p("%s", line)
+			line = "##  "
+		}
+		line += " " + m + sep
+	}
+	p("%s", line)
 	return b.String()
 }

@@ -156,46 +156,17 @@ type MemoryLimit struct {
 	Why   string
 }
 
-// ParseMemoryLimit reads a --max-memory value: a size with a unit (KiB,
-// MiB, GiB, TiB, or KB, MB, GB, TB in powers of ten), a share of the
-// machine's memory ("50%"), or "off" (or 0) for no limit. The empty string
-// is the default, DefaultMemoryShare of the machine's memory (no limit
-// where that is unknown).
+// ParseMemoryLimit reads a --max-memory value: a size with a unit (B,
+// KiB, MiB, GiB, TiB, or KB, MB, GB, TB in powers of ten; a plain decimal
+// number before it, such as 8GiB or 1.5 GiB), a share of the machine's
+// memory ("50%", above 0 and at most 100), or "off" for no limit. The
+// empty string is the default, DefaultMemoryShare of the machine's memory
+// (no limit where that is unknown). A limit must come to at least one page
+// (MinMemoryLimit bytes): 0, 0B or 0.5B would otherwise mean no limit
+// while looking like a tiny one, so they are refused with a pointer to off;
+// so are NaN, Inf and numbers that are not plain decimals.
 func ParseMemoryLimit(s string) (MemoryLimit, error) {
-	s = strings.TrimSpace(s)
-	share := func(p float64, what string) (MemoryLimit, error) {
-		m := PhysicalMemory()
-		if m == 0 {
-			return MemoryLimit{Why: "no limit: the machine's memory is unknown"}, nil
-		}
-		return MemoryLimit{Bytes: uint64(p * float64(m)), Why: fmt.Sprintf("%s, %.0f%% of this machine's %s", what, 100*p, FormatBytes(m))}, nil
-	}
-	switch {
-	case s == "":
-		return share(DefaultMemoryShare, "the default limit")
-	case s == "off" || s == "0":
-		return MemoryLimit{Why: "no limit (--max-memory " + s + ")"}, nil
-	case strings.HasSuffix(s, "%"):
-		p, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-		if err != nil || p <= 0 || p > 100 {
-			return MemoryLimit{}, fmt.Errorf("--max-memory %q: a share must be above 0%% and at most 100%%", s)
-		}
-		return share(p/100, "--max-memory "+s)
-	}
-	units := []struct {
-		suffix string
-		bytes  float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
-	for _, u := range units {
-		if num, ok := strings.CutSuffix(s, u.suffix); ok {
-			v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-			if err != nil || v <= 0 || v*u.bytes > 1<<62 {
-				break
-			}
-			return MemoryLimit{Bytes: uint64(v * u.bytes), Why: "--max-memory " + s}, nil
-		}
-	}
-	return MemoryLimit{}, fmt.Errorf("--max-memory %q: allowed: a size such as 8GiB, 512MiB or 16GB, a share of the machine's memory such as 50%%, or off", s)
+	return parseMemoryLimit(s, PhysicalMemory)
 }
 
 // CheckMemory refuses a run of cfg, jobs of them at once, whose estimate

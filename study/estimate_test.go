@@ -64,36 +64,6 @@ func TestEstimateMatchesHeap(t *testing.T) {
 	}
 }
 
-func TestParseMemoryLimit(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want uint64
-		ok   bool
-	}{
-		{"8GiB", 8 << 30, true}, {"512MiB", 512 << 20, true}, {"1.5 GiB", 3 << 29, true}, {"16GB", 16e9, true},
-		{"100KB", 1e5, true}, {"off", 0, true}, {"0", 0, true},
-		{"8G", 0, false}, {"-1GiB", 0, false}, {"lots", 0, false}, {"150%", 0, false}, {"0%", 0, false}, {"GiB", 0, false},
-	} {
-		got, err := ParseMemoryLimit(c.in)
-		if (err == nil) != c.ok || (c.ok && got.Bytes != c.want) {
-			t.Errorf("ParseMemoryLimit(%q) = %d, %v; want %d, ok %v", c.in, got.Bytes, err, c.want, c.ok)
-		}
-		if err != nil && !strings.Contains(err.Error(), "allowed") && !strings.Contains(err.Error(), "at most 100%") {
-			t.Errorf("ParseMemoryLimit(%q): error does not say what is allowed: %v", c.in, err)
-		}
-	}
-	if PhysicalMemory() > 0 {
-		half, err := ParseMemoryLimit("50%")
-		if err != nil || half.Bytes != PhysicalMemory()/2 {
-			t.Errorf("50%% = %d of %d: %v", half.Bytes, PhysicalMemory(), err)
-		}
-		def, _ := ParseMemoryLimit("")
-		if def.Bytes == 0 || !strings.Contains(def.Why, "default") {
-			t.Errorf("default limit %+v", def)
-		}
-	}
-}
-
 // TestCheckMemory: a run over the limit is refused with the estimate, the
 // limit and the keys that drive them; several jobs at once count as many.
 func TestCheckMemory(t *testing.T) {

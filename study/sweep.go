@@ -268,6 +268,9 @@ func ParseFile(name string, src []byte) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !md.IsDefined("name") {
+		f.Name = ImpliedName(f.Config, f.Axes)
+	}
 	typeErrs := len(errs) > 0
 	add := func(line int, key string, v any, allowed string) {
 		errs = append(errs, &FieldError{File: name, Line: line, Key: key, Value: v, Allowed: allowed})
@@ -692,6 +695,7 @@ func studyTables() map[string]reflect.Type {
 		"axis.range":   reflect.TypeOf(Range{}),
 		"plot":         reflect.TypeOf(PlotSpec{}),
 		"reduce":       reflect.TypeOf(Reduction{}),
+		"reference":    reflect.TypeOf(Reference{}),
 		"(study file)": reflect.TypeOf(File{}),
 	}
 }

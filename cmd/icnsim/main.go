@@ -38,8 +38,14 @@ func main() {
 	if s := sig(); s != nil {
 		// Interrupted: say so once, with what the command kept, and exit
 		// as the shell expects of a process a signal ended.
-		msg := "interrupted"
-		if err != nil && !errors.Is(err, context.Canceled) {
+		// Every phase of every command says what it stopped and what it
+		// kept (stopped, and the runner's errors); the bare cancellation
+		// is a phase that does not yet.
+		msg := "interrupted before the command finished"
+		switch {
+		case err == nil:
+			msg = "the command had finished: its output is complete"
+		case !errors.Is(err, context.Canceled):
 			msg = err.Error()
 		}
 		fmt.Fprintf(os.Stderr, "icnsim: %s: %s\n", signalName(s), msg)
@@ -90,8 +96,12 @@ func interruptible() (context.Context, func() os.Signal) {
 
 func newApp(out io.Writer) *cli.App {
 	execFlag := &cli.StringFlag{Name: "exec", Value: "shards", Usage: "executor: serial, actors (one goroutine per router and NI) or shards"}
-	memFlag := &cli.StringFlag{Name: "max-memory", Usage: fmt.Sprintf("refuse to run when the estimated memory exceeds `LIMIT`: a size (8GiB, 512MiB, 16GB), a share of this machine's memory (50%%), or off (default: %.0f%% of the machine's memory)", 100*study.DefaultMemoryShare)}
-	workersFlag := &cli.IntFlag{Name: "workers", Usage: "shard workers (default: GOMAXPROCS for a single run, 1 per run in a study)"}
+	// Flags whose default is not a value of their type (a zero meaning
+	// "choose for me") say what it is in DefaultText, never "(default: 0)".
+	memFlag := &cli.StringFlag{Name: "max-memory", Usage: "refuse to run when the estimated memory exceeds `LIMIT`: a size of at least 4KiB (8GiB, 512MiB, 16GB), a share of this machine's memory (50%), or off for no limit",
+		DefaultText: fmt.Sprintf("%.0f%% of this machine's memory", 100*study.DefaultMemoryShare)}
+	workersFlag := &cli.IntFlag{Name: "workers", Usage: "shard workers per run (with --exec shards)",
+		DefaultText: fmt.Sprintf("GOMAXPROCS (%d here) for a single run, 1 per run in a study", runtime.GOMAXPROCS(0))}
 	app := &cli.App{
 		Name:            "icnsim",
 		Usage:           "cycle-accurate interconnection-network simulator",
@@ -114,11 +124,11 @@ func newApp(out io.Writer) *cli.App {
 				Usage:     "run a study or configuration FILE.toml, or the built-in default scenario when no file is given",
 				ArgsUsage: "[FILE.toml]",
 				Flags: []cli.Flag{execFlag, workersFlag, memFlag,
-					&cli.IntFlag{Name: "jobs", Usage: "runs of a study at once (default: GOMAXPROCS)"},
-					&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (not with --out: a study directory is a function of its file)"},
-					&cli.StringFlag{Name: "out", Usage: "study directory `DIR` for results, tables and plots (default for a study with axes or replicates: out/NAME)"},
+					&cli.IntFlag{Name: "jobs", Usage: "runs of a study at once", DefaultText: fmt.Sprintf("GOMAXPROCS, %d here", runtime.GOMAXPROCS(0))},
+					&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (not with --out: a study directory is a function of its file)", DefaultText: "the file's seed"},
+					&cli.StringFlag{Name: "out", Usage: "study directory `DIR` for results, tables, plots and the report index.html", DefaultText: "out/NAME for a study with axes or replicates; none for a single run"},
 					&cli.BoolFlag{Name: "resume", Usage: "continue the study in --out: skip finished runs, redo missing or corrupt ones"},
-					&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs; \"slurm\": the shard of this Slurm array task (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)"},
+					&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs; \"slurm\": the shard of this Slurm array task (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)", DefaultText: "every run"},
 					&cli.BoolFlag{Name: "quiet", Usage: "no progress bar"},
 					&cli.BoolFlag{Name: "checks", Usage: "verify network invariants after every cycle (slow)"},
 					&cli.BoolFlag{Name: "no-reuse", Usage: "simulate every run of a threshold sweep, even those whose result an equivalent run (the same throttling decisions in every cycle) already gives; the results are the same"},
@@ -127,46 +137,11 @@ func newApp(out io.Writer) *cli.App {
 			},
 			{
 				Name:      "validate",
-				Usage:     "check a configuration file without running it",
+				Usage:     "check a configuration or study file without running it, and estimate the memory and build time of its networks",
 				ArgsUsage: "FILE.toml",
-				Flags:     []cli.Flag{memFlag},
-				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return errors.New("validate needs exactly one FILE.toml")
-					}
-					f, err := study.LoadFile(c.Args().First())
-					if err != nil {
-						return err
-					}
-					limit, err := study.ParseMemoryLimit(c.String("max-memory"))
-					if err != nil {
-						return err
-					}
-					// What run would refuse, validate refuses, before the
-					// deadlock check that grows with the network.
-					if err := f.CheckMemory(1, limit); err != nil {
-						return err
-					}
-					if err := f.CheckBuild(c.Context); err != nil {
-						return err
-					}
-					fmt.Fprint(out, f.Describe())
-					es, pts := f.Estimates()
-					for i, e := range es {
-						where := ""
-						if len(es) > 1 && len(pts[i].Params) > 0 {
-							where = " (first at " + pts[i].Label() + ")"
-						}
-						verdict := "fits " + limit.Why
-						if err := study.CheckMemory(pts[i].Config, 1, limit); err != nil {
-							verdict = "run and bench would refuse it: more than " + limit.Why + " (" + study.FormatBytes(limit.Bytes) + "); see --max-memory"
-						} else if limit.Bytes > 0 {
-							verdict += " (" + study.FormatBytes(limit.Bytes) + ")"
-						}
-						fmt.Fprintf(out, "  network%s: %s; %s\n", where, e, verdict)
-					}
-					return nil
-				},
+				Flags: []cli.Flag{&cli.StringFlag{Name: "max-memory", Usage: "judge the estimates against `LIMIT`, as run and bench would: a size of at least 4KiB (8GiB, 512MiB, 16GB), a share of this machine's memory (50%), or off",
+					DefaultText: memFlag.DefaultText}},
+				Action: func(c *cli.Context) error { return validateCmd(c, out) },
 			},
 			{
 				Name:  "config",
@@ -196,7 +171,7 @@ func newApp(out io.Writer) *cli.App {
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(out, "merged %d runs into %s\n", o.Total, o.Dir)
+					fmt.Fprintf(out, "merged %d runs into %s; the report: %s\n", o.Total, o.Dir, filepath.Join(o.Dir, runner.ReportFile))
 					return nil
 				},
 			},
@@ -208,14 +183,16 @@ func newApp(out io.Writer) *cli.App {
 					if c.NArg() != 1 {
 						return errors.New("plot needs exactly one study DIR")
 					}
-					f, recs, err := runner.Reload(c.Context, c.Args().First())
+					dir := c.Args().First()
+					f, recs, err := runner.Reload(c.Context, dir)
 					if err != nil {
-						return err
+						return stopped(c.Context, err, "reading the runs of "+dir, "nothing written")
 					}
-					if err := runner.WriteOutputs(c.Context, c.Args().First(), f, recs); err != nil {
-						return err
+					if err := runner.WriteOutputs(c.Context, dir, f, recs); err != nil {
+						return stopped(c.Context, err, "redrawing the tables, figures and report of "+dir,
+							fmt.Sprintf("its %d runs are kept in %s, and every file written so far is whole; icnsim plot %s redraws them all", len(recs), filepath.Join(dir, "points"), dir))
 					}
-					fmt.Fprintf(out, "redrew %s\n", filepath.Join(c.Args().First(), "plots"))
+					fmt.Fprintf(out, "redrew %s; the report: %s\n", filepath.Join(dir, "plots"), filepath.Join(dir, runner.ReportFile))
 					return nil
 				},
 			},
@@ -230,7 +207,7 @@ func newApp(out io.Writer) *cli.App {
 					dir := c.Args().First()
 					f, recs, err := runner.Reload(c.Context, dir)
 					if err != nil {
-						return err
+						return stopped(c.Context, err, "reading the runs of "+dir, "nothing written")
 					}
 					if err := runner.WriteReport(dir, f, recs); err != nil {
 						return err
@@ -251,7 +228,7 @@ func newApp(out io.Writer) *cli.App {
 					&cli.Int64Flag{Name: "warmup", Value: 2000, Usage: "untimed warm-up cycles"},
 					&cli.IntFlag{Name: "repeat", Value: 1, Usage: "measurements per setting (all are printed)"},
 					&cli.BoolFlag{Name: "json", Usage: "print a JSON array instead of a table"},
-					&cli.StringFlag{Name: "sizes", Usage: "comma-separated network sizes to sweep: k of a torus or mesh, levels of a fat-tree (default: the scenario's)"},
+					&cli.StringFlag{Name: "sizes", Usage: "comma-separated network sizes to sweep: k of a torus or mesh, levels of a fat-tree", DefaultText: "the scenario's size only"},
 					&cli.BoolFlag{Name: "fixed-load", Usage: "with --sizes, keep the offered load per node instead of the load per channel"},
 					memFlag,
 				},
@@ -263,6 +240,61 @@ func newApp(out io.Writer) *cli.App {
 		cmd.OnUsageError = usageError
 	}
 	return app
+}
+
+// validateCmd checks a file as run would, without running it, and prints
+// what it holds and, per network, the estimated memory and build time
+// with the verdict of the --max-memory guard.
+func validateCmd(c *cli.Context, out io.Writer) error {
+	if c.NArg() != 1 {
+		return errors.New("validate needs exactly one FILE.toml")
+	}
+	limit, err := study.ParseMemoryLimit(c.String("max-memory"))
+	if err != nil {
+		return err
+	}
+	f, err := study.LoadFile(c.Args().First())
+	if err != nil {
+		return err
+	}
+	// What run would refuse for its memory, validate refuses, before the
+	// deadlock check that grows with the network.
+	if err := f.CheckMemory(1, limit); err != nil {
+		return err
+	}
+	if err := f.CheckBuild(c.Context); err != nil {
+		return stopped(c.Context, err, "checking the networks of "+f.Path+" (routing and deadlock)", "nothing written, nothing run")
+	}
+	fmt.Fprint(out, f.Describe())
+	es, pts := f.Estimates()
+	for i, e := range es {
+		where := ""
+		if len(es) > 1 && len(pts[i].Params) > 0 {
+			where = " (first at " + pts[i].Label() + ")"
+		}
+		// A limit given as a size names itself; a share or the default
+		// also gets its size in bytes.
+		what := limit.Why
+		if strings.Contains(what, "%") {
+			what += " (" + study.FormatBytes(limit.Bytes) + ")"
+		}
+		verdict := "fits " + what // f.CheckMemory refused what does not
+		if limit.Bytes == 0 {
+			verdict = "not checked against a limit: " + limit.Why
+		}
+		fmt.Fprintf(out, "  network%s: %s; %s\n", where, e, verdict)
+	}
+	return nil
+}
+
+// stopped turns err, when it is ctx's cancellation (Ctrl-C, SIGTERM), into
+// an error that says what the interruption stopped (doing: "checking the
+// networks of FILE") and what is kept; any other error is returned as it is.
+func stopped(ctx context.Context, err error, doing, kept string) error {
+	if err == nil || ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
+		return err
+	}
+	return fmt.Errorf("interrupted while %s: %s", doing, kept)
 }
 
 // flagsFirst moves a command's flags ahead of its positional arguments, so
@@ -435,7 +467,8 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		return err
 	}
 	if o.Dir != "" {
-		fmt.Fprintf(out, "results in %s (results.csv, results.json, summary.txt, plots/)\n", o.Dir)
+		fmt.Fprintf(out, "results in %s: the report %s (open it in a browser), results.csv, results.json, summary.txt, plots/\n",
+			o.Dir, filepath.Join(o.Dir, runner.ReportFile))
 	}
 	return nil
 }
@@ -471,7 +504,8 @@ func runDefault(c *cli.Context, out io.Writer, exec actor.Kind) error {
 		}
 		r, err := study.Run(c.Context, cfg, study.Options{Exec: exec, Workers: c.Int("workers"), Checks: c.Bool("checks")})
 		if err != nil {
-			return fmt.Errorf("%s: %w", cfg.Name, err)
+			return stopped(c.Context, fmt.Errorf("%s: %w", cfg.Name, err), "building or simulating the built-in scenario's "+cfg.Name,
+				fmt.Sprintf("%d of 2 cases finished; nothing printed or written", len(rs)))
 		}
 		rs = append(rs, r)
 	}
@@ -488,11 +522,17 @@ func announce(cfg study.Config) {
 
 func benchCmd(c *cli.Context, out io.Writer) error {
 	var cfg study.Config
-	if f := c.String("config"); f != "" {
-		var err error
-		if cfg, err = study.Load(f); err != nil {
+	if path := c.String("config"); path != "" {
+		// Loaded as run loads it, so that a file without a name is named
+		// alike (study.ImpliedName).
+		f, err := study.LoadFile(path)
+		if err != nil {
 			return err
 		}
+		if len(f.Points) != 1 {
+			return fmt.Errorf("--config %s: a study of %d points; bench takes one configuration (a file without [[axis]])", path, len(f.Points))
+		}
+		cfg = f.Points[0].Config
 	} else {
 		var ok bool
 		if cfg, ok = study.BenchScenarios()[c.String("scenario")]; !ok {
@@ -543,6 +583,16 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 		}
 	}
 	var rs []study.BenchResult
+	total := 0
+	for range cfgs {
+		for _, e := range execs {
+			if e == actor.Shards {
+				total += len(workers) * c.Int("repeat")
+			} else {
+				total += c.Int("repeat")
+			}
+		}
+	}
 	for _, sc := range cfgs {
 		for _, e := range execs {
 			ws := workers
@@ -553,7 +603,8 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 				for range c.Int("repeat") {
 					r, err := study.Bench(c.Context, sc, e, w, c.Int64("warmup"), c.Int64("cycles"))
 					if err != nil {
-						return err
+						return stopped(c.Context, err, benchWhat(sc.Name, e, w),
+							fmt.Sprintf("%d of %d measurements were taken; nothing printed or written", len(rs), total))
 					}
 					rs = append(rs, r)
 				}
@@ -574,4 +625,13 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 			r.HeapBytesPerRouter, r.BuildSeconds, r.AllocsPerCycle, r.AcceptedFlitsPerNode, study.FormatBytes(r.PeakRSSBytes))
 	}
 	return tw.Flush()
+}
+
+// benchWhat names one bench measurement: the scenario, the executor and,
+// for shards, the workers.
+func benchWhat(name string, e actor.Kind, workers int) string {
+	if e != actor.Shards {
+		return fmt.Sprintf("benchmarking %s (%s)", name, e)
+	}
+	return fmt.Sprintf("benchmarking %s (%s, %d workers)", name, e, workers)
 }

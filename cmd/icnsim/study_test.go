@@ -85,6 +85,34 @@ func TestValidateStudy(t *testing.T) {
 	}
 }
 
+// TestValidateMaxMemory: validate judges each network against the limit
+// run and bench would use: the default, or --max-memory.
+func TestValidateMaxMemory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.toml")
+	os.WriteFile(path, []byte(base), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "; fits "},
+		{[]string{"--max-memory", "16TiB"}, "; fits --max-memory 16TiB\n"},
+		{[]string{"--max-memory", "off"}, "; not checked against a limit: no limit (--max-memory off)\n"},
+	} {
+		var out bytes.Buffer
+		if err := newApp(&out).Run(append(append([]string{"icnsim", "validate"}, c.args...), path)); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("validate %v: output lacks %q:\n%s", c.args, c.want, out.String())
+		}
+	}
+	// What run would refuse, validate refuses (before the deadlock check).
+	err := newApp(&bytes.Buffer{}).Run([]string{"icnsim", "validate", "--max-memory", "8KiB", path})
+	if err == nil || !strings.Contains(err.Error(), "more than the limit of 8.0 KiB (--max-memory 8KiB)") {
+		t.Errorf("validate --max-memory 8KiB: %v, want the refusal run would give", err)
+	}
+}
+
 // writeStudy80 writes a study of 80 runs on an 8x8 mesh (a few seconds).
 func writeStudy80(t *testing.T, dir string) string {
 	t.Helper()
@@ -196,7 +224,7 @@ func TestKillAndResume(t *testing.T) {
 // TestSignalStopsBuildAndRun: SIGTERM stops icnsim within two seconds
 // while it checks and builds a large network (a 300x300 torus, over a
 // second to build) and while it runs one, with a message naming the
-// signal and exit status 143.
+// signal and what it stopped, and exit status 143.
 func TestSignalStopsBuildAndRun(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("builds a large network")
@@ -257,7 +285,7 @@ func TestSignalStopsBuildAndRun(t *testing.T) {
 				code = ee.ExitCode()
 			}
 			all := strings.Join(got, "\n")
-			if code != 143 || took > 2*time.Second || !strings.Contains(all, "SIGTERM") || strings.Contains(all, "goroutine ") {
+			if code != 143 || took > 2*time.Second || !strings.Contains(all, "SIGTERM: interrupted while ") || strings.Contains(all, "goroutine ") {
 				t.Fatalf("stopped %v after SIGTERM with exit %d (want at most 2s, 143); stderr:\n%s", took, code, all)
 			}
 			t.Logf("stopped %v after SIGTERM: %s", took.Round(time.Millisecond), got[len(got)-1])
