@@ -17,13 +17,6 @@ func DefaultTOML() string {
 	d := Default()
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	var routings, patterns []string
-	for _, n := range routingNames() {
-		routings = append(routings, fmt.Sprintf("#   %-14s %s", n, router.Routings()[n].Doc))
-	}
-	for _, n := range traffic.PatternNames() {
-		patterns = append(patterns, fmt.Sprintf("#   %-18s %s", n, traffic.Patterns()[n].Doc))
-	}
 	p("# icnsim configuration: one simulation. Every key is optional; these are the defaults.")
 	p("# A study adds sweep axes, replicates, plots, reductions and published values: the tables at the end.")
 	p("# The study's name: results, figure titles and the default study directory out/NAME. Without it, a file")
@@ -32,6 +25,20 @@ func DefaultTOML() string {
 	p("name = %q", d.Name)
 	p("seed = %d  # every random choice derives from this seed", d.Seed)
 	p("")
+	writeNetworkTOML(p, d)
+	writeRouterTOML(p, d)
+	writeTrafficTOML(p, d)
+	writePolicyTOML(p, d)
+	writeMeasureTOML(p, d)
+	b.WriteString(StudyTOML())
+	return b.String()
+}
+
+// tomlPrinter prints one line of DefaultTOML.
+type tomlPrinter func(format string, args ...any)
+
+// writeNetworkTOML prints the [network] table of DefaultTOML.
+func writeNetworkTOML(p tomlPrinter, d Config) {
 	p("[network]")
 	p("topology = %q      # torus (k x k, wrap-around), mesh (k x k) or fattree (k-ary n-tree)", d.Network.Topology)
 	p("k = %d                  # torus/mesh: routers per dimension, 2..1024; fattree: arity, 2..32", d.Network.K)
@@ -39,6 +46,14 @@ func DefaultTOML() string {
 	p("concentration = %d       # nodes per router (mesh only), 1..60", d.Network.Concentration)
 	p("node_channels = %d       # channels between a node and its router: 1, or 2 (torus/mesh) for a source queue, injection and sink channel per message class (Hybrid-HAR)", d.Network.NodeChannels)
 	p("")
+}
+
+// writeRouterTOML prints the [router] table with [router.recn] and [router.har] of DefaultTOML.
+func writeRouterTOML(p tomlPrinter, d Config) {
+	var routings []string
+	for _, n := range routingNames() {
+		routings = append(routings, fmt.Sprintf("#   %-14s %s", n, router.Routings()[n].Doc))
+	}
 	p("[router]")
 	p("kind = %q                  # vc (input-queued virtual-channel router) or ioq (the RECN paper's input/output-buffered switch: mesh, routing = \"dor\")", d.Router.Kind)
 	p("queues = %q                # ioq only: queue organisation per port memory: 1q, voq-sw (a queue per output port of the next switch), voq-net (a queue per destination), recn (detection queues and SAQs, [router.recn])", d.Router.Queues)
@@ -70,6 +85,14 @@ func DefaultTOML() string {
 	p("[router.har]               # routing = \"hybrid-har\" or \"har-dor\" only")
 	p("free = %q         # when a channel takes a new message: tail-sent (once the previous tail has been sent on), upper-empty (the upper network's VCs only when empty downstream: no short message queues behind a long one there), all-empty (every VC and both connection channels only when empty downstream: the paper's \"free\" in every step)", d.Router.HAR.Free)
 	p("")
+}
+
+// writeTrafficTOML prints the [traffic] table of DefaultTOML.
+func writeTrafficTOML(p tomlPrinter, d Config) {
+	var patterns []string
+	for _, n := range traffic.PatternNames() {
+		patterns = append(patterns, fmt.Sprintf("#   %-18s %s", n, traffic.Patterns()[n].Doc))
+	}
 	p("[traffic]")
 	p("# destination pattern:")
 	p("%s", strings.Join(patterns, "\n"))
@@ -99,6 +122,10 @@ func DefaultTOML() string {
 	p("self = %q", d.Traffic.Self)
 	p("source_queue_packets = %d   # > 0: bound each node's source queue (bernoulli, poisson, ramp); arrivals wait outside a full queue and the process pauses (FSIN's NIC buffer); latency then counts from entry into the queue", d.Traffic.SourceQueuePackets)
 	p("")
+}
+
+// writePolicyTOML prints the [policy] table: entropy throttling, its circuit and SAT of DefaultTOML.
+func writePolicyTOML(p tomlPrinter, d Config) {
 	p("[policy]")
 	p("# entropy throttling (Yokota et al.): the injection model of every node, noth (= none), base, hyst, gt.a or gt.x,")
 	p("# bare (parameters from the keys below) or with the papers' arguments, e.g. \"base(90,30)\", \"hyst(70,90,30)\",")
@@ -125,6 +152,10 @@ func DefaultTOML() string {
 	p("sat_hop_latency_cycles = %d   # the signal's latency over one link", d.Policy.SATHopLatencyCycles)
 	p("sat_node_latency_cycles = %d  # the least time a node holds the signal", d.Policy.SATNodeLatencyCycles)
 	p("")
+}
+
+// writeMeasureTOML prints the [measure] table of DefaultTOML.
+func writeMeasureTOML(p tomlPrinter, d Config) {
 	p("[measure]")
 	p("# steady processes: warm up, then measure packets generated in a window (method = \"window\"),")
 	p("# or in batches of batch_cycles until the batch means of throughput and latency are stable")
@@ -152,8 +183,6 @@ func DefaultTOML() string {
 	p("# ramp process: the critical load is the offered load at the first sample where the accepted throughput,")
 	p("# both as moving averages of smooth_samples samples, falls 10%% below the offered load")
 	p("smooth_samples = %d", d.Measure.SmoothSamples)
-	b.WriteString(StudyTOML())
-	return b.String()
 }
 
 // StudyTOML documents the tables a study file adds to a configuration, as
@@ -169,13 +198,6 @@ func StudyTOML() string {
 	st, pl := f.Study, f.Plot
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	q := func(ss []string) string {
-		var parts []string
-		for _, s := range ss {
-			parts = append(parts, fmt.Sprintf("%q", s))
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	}
 	// kv prints a key of TOML with its comment, more a further line of the
 	// comment, aligned.
 	kv := func(line, comment string) { p("# %-40s # %s", line, comment) }
@@ -204,6 +226,22 @@ func StudyTOML() string {
 	p("# key = \"traffic.packets_per_node\"")
 	kv("range = { from = 10, to = 30, step = 10 }", "instead of values: from, from + step, ... up to to (within 1e-9)")
 	p("")
+	writePlotTOML(p, kv, more, pl)
+	writeReduceTOML(p, kv, more)
+	writeMetricsTOML(p)
+	return b.String()
+}
+
+// writePlotTOML prints StudyTOML's [plot] table: kv a key with its comment,
+// more a further line of comment.
+func writePlotTOML(p tomlPrinter, kv func(line, comment string), more func(comment string), pl PlotSpec) {
+	q := func(ss []string) string {
+		var parts []string
+		for _, s := range ss {
+			parts = append(parts, fmt.Sprintf("%q", s))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
 	kv("[plot]", "the figures (plots/*.png, *.svg) and the report index.html")
 	kv(fmt.Sprintf("x = %q", pl.X), "the numeric axis on the x of the curves; \"\": the swept offered load")
 	more(fmt.Sprintf("(%s)", strings.Join(loadKeys, ", ")))
@@ -221,6 +259,10 @@ func StudyTOML() string {
 	kv(fmt.Sprintf("node_figures = %q", pl.NodeFigures), "per-node figures: topology (a heatmap over the grid on a torus or mesh, bars")
 	more("by leaf switch on a fat-tree), line (over node ids) or both")
 	p("")
+}
+
+// writeReduceTOML prints StudyTOML's [[reduce]] and [[reference]] tables.
+func writeReduceTOML(p tomlPrinter, kv func(line, comment string), more func(comment string)) {
 	p("## A reduction summarises the points' replicate means in reduce-NAME.csv and summary.txt; repeat for more.")
 	p("# [[reduce]]")
 	kv("kind = \"speedup\"", "speedup (each point against its baseline point), geomean (geometric mean")
@@ -245,6 +287,10 @@ func StudyTOML() string {
 	kv("reduce = \"\"", "the name of a [[reduce]] of kind saturation when the value is a line's")
 	more("saturation throughput (at then gives every axis but the offered load)")
 	p("")
+}
+
+// writeMetricsTOML prints the result metrics, wrapped at 100 columns.
+func writeMetricsTOML(p tomlPrinter) {
 	p("## Result metrics (plot.metrics, plot.heatmap_metric, reduce.metric, reference.metric), in results.csv:")
 	line := "##  "
 	for i, m := range report.MetricNames() {
@@ -259,5 +305,4 @@ func StudyTOML() string {
 		line += " " + m + sep
 	}
 	p("%s", line)
-	return b.String()
 }
