@@ -129,9 +129,9 @@ func (c *Config) validateMeasure(add addFunc) {
 }
 
 // MaxRunCycles bounds every count of cycles a configuration gives: no run
-// reaches it (10^15 cycles are years of simulation), and sums of such
-// counts stay far from overflow.
-const MaxRunCycles = 1_000_000_000_000_000
+// reaches it (2^60 cycles are millennia of simulation), and sums of a few
+// such counts stay below overflow.
+const MaxRunCycles = 1 << 60
 
 // validateCycleBounds checks every count of cycles against MaxRunCycles.
 func (c *Config) validateCycleBounds(add addFunc) {
@@ -144,7 +144,7 @@ func (c *Config) validateCycleBounds(add addFunc) {
 		{"measure.watchdog_cycles", m.WatchdogCycles}, {"measure.stall_cycles", m.StallCycles}, {"measure.batch_packets", m.BatchPackets},
 		{"traffic.ramp_cycles", t.RampCycles}, {"traffic.phase_cycle", t.PhaseCycle}, {"router.recn.idle_cycles", c.Router.RECN.IdleCycles}} {
 		if k.v > MaxRunCycles {
-			add(k.key, k.v, "allowed: at most 10^15 (a count of cycles or packets no run reaches; sums of larger ones overflow)")
+			add(k.key, k.v, "allowed: at most 2^60 = 1152921504606846976 (a count of cycles or packets no run reaches; sums of larger ones overflow)")
 		}
 	}
 	if m.MaxBatches > 1_000_000 {

@@ -251,7 +251,7 @@ func (silentSource) Generate(clock.Cycle, *router.SourceQueue) clock.Cycle { ret
 // MaxGapCycles is the longest gap between two arrivals that
 // geometricGap draws: a longer one (at a rate below about 1e-18 packets
 // per cycle, where it would overflow a cycle count) is this one, which no
-// run reaches (measure.max_cycles is at most 10^15).
+// run reaches (measure.max_cycles is at most 2^60).
 const MaxGapCycles clock.Cycle = 1 << 62
 
 // geometricGap draws the number of cycles to the next Bernoulli arrival
