@@ -55,7 +55,7 @@ func CheckDeadlockFree(ctx context.Context, t link.Topology, rf RoutingFunc, vcs
 // wormhole switching (checkDuato then requires atomic adaptive VCs).
 func checkDeadlockFree(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
 	if _, ok := rf.(duatoChecked); ok {
-		return checkDuato(ctx, t, rf, vcs, wormhole)
+		return referenceDuato(ctx, t, rf, vcs, wormhole)
 	}
 	g, err := buildCDG(ctx, t, rf, vcs)
 	if err != nil {

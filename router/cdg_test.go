@@ -139,7 +139,7 @@ func TestStateListsMatchReference(t *testing.T) {
 	checked := 0
 	for name, spec := range Routings() {
 		if spec.Loops != nil {
-			// Hybrid-HAR's routings list no states: checkDuato searches
+			// Hybrid-HAR's routings list no states: referenceDuato searches
 			// per destination (TestHybridHARCheck).
 			continue
 		}
