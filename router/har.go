@@ -60,9 +60,11 @@ import (
 // connection channel; lower: C1 on the dimension-order port). The upper
 // network's cycles are allowed because an upper message can always move
 // down and nothing in the lower network waits for the upper one. The check
-// (checkDuato) builds Duato's extended dependency graph of the escape set,
-// direct and indirect (through C2) dependencies, for both classes, and
-// finds no cycle. Duato's theory assumes a buffer holds one packet at a
+// builds Duato's extended dependency graph of the escape set, direct and
+// indirect (through C2) dependencies, for both classes, and finds no
+// cycle: on a mesh from abstract states, the destination reduced to the
+// sign of its offset in each dimension (checkDuatoStates, linear in the
+// network), on a torus by a search per destination (referenceDuato). Duato's theory assumes a buffer holds one packet at a
 // time where packets holding escape channels may wait on adaptive ones;
 // this router reallocates a VC when the previous tail has left, so C2 is
 // allocated atomically (only when its downstream buffer is empty:
