@@ -77,6 +77,11 @@ const nDesc = 9
 // descHere is the descriptor of a packet at its destination's router.
 const descHere = 4
 
+// visited is the bit of duatoStates.reached that says reach visited a
+// state (the bits below it are input ports: four directions, nodes, two
+// loopbacks).
+const visited = 1 << 7
+
 // descSigns is descriptor d's signs.
 func descSigns(d int) (sx, sy int) { return d/3 - 1, d%3 - 1 }
 
@@ -93,7 +98,8 @@ type duatoStates struct {
 	nE           int // escape channels: compact nodes 0..nE-1; abstract states follow
 	loop0        int // the first loopback port
 	// reached[st] has bit portBit(p) for every input port p through which
-	// abstract state st is reached (bit 4: from a node).
+	// abstract state st is reached (bit 4: from a node), and bit visited
+	// once reach has visited it.
 	reached []uint8
 	// adaptive is the set of non-escape VCs of abstract states reached from
 	// escape channels.
@@ -106,7 +112,7 @@ type duatoStates struct {
 // not cover t and rf.
 func newDuatoStates(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) (s *duatoStates, ok bool) {
 	g, isGrid := t.(*link.Grid2D)
-	if !isGrid || g.Wrap || len(g.Loops) > 3 {
+	if !isGrid || g.Wrap || len(g.Loops) > 2 {
 		return nil, false
 	}
 	if _, ok := rf.(RouteUpdater); ok {
@@ -169,7 +175,7 @@ func (s *duatoStates) inPort(st int) int {
 	switch {
 	case b < 4:
 		return b
-	case b > 4 && b < 8:
+	case b > 4 && b < 7:
 		return s.loop0 + b - 5
 	}
 	return link.PortLocal
@@ -247,16 +253,17 @@ func (s *duatoStates) hop(r, d, q int) (r2, in2 int, ds [2]int, n int, ok bool) 
 // input ports they are reached through, and checks at each that the
 // escape sub-function offers something, and nothing the routing function
 // does not.
+//
+// It needs no queue: a minimal hop keeps a descriptor or clears one of its
+// signs, and goes the way its signs point. So the descriptors are visited
+// two signs first, then one, then none, and the routers of each in the
+// order its signs point (ascending x for sx = +1, descending for -1, and
+// likewise y), which puts every state after those it is reached from,
+// except at the same router through a loopback: a router's states are
+// visited until none is left unvisited.
 func (s *duatoStates) reach() (ok bool, err error) {
-	g, vcs := s.g, s.vcs
+	g, vcs, k := s.g, s.vcs, s.g.K
 	all := allVCs(vcs)
-	var stack []int32
-	push := func(st int, b uint8) {
-		if s.reached[st] == 0 {
-			stack = append(stack, int32(st))
-		}
-		s.reached[st] |= b
-	}
 	nodeBit := s.portBit(link.PortLocal)
 	for r := 0; r < g.Routers(); r++ {
 		x, y := g.XY(r)
@@ -266,20 +273,16 @@ func (s *duatoStates) reach() (ok bool, err error) {
 			}
 			for m := s.rf.InjectVCs(r*g.C, s.rep(r, d)) & all; m != 0; m &= m - 1 {
 				for cls := 0; cls < s.classes; cls++ {
-					push(s.state(r, bits.TrailingZeros64(m), cls, d), nodeBit)
+					s.reached[s.state(r, bits.TrailingZeros64(m), cls, d)] |= nodeBit
 				}
 			}
 		}
 	}
 	var cand, ecand Candidates
-	for n := 0; len(stack) > 0; n++ {
-		if n&4095 == 0 {
-			if err := s.ctx.Err(); err != nil {
-				return true, err
-			}
-		}
-		st := int(stack[len(stack)-1])
-		stack = stack[:len(stack)-1]
+	// visit processes the reached state st once: its conditions, and the
+	// states it reaches.
+	visit := func(st int) (ok bool, err error) {
+		s.reached[st] |= visited
 		r, v, cls, d := s.decode(st)
 		in := s.inPort(st)
 		// The conditions, for every destination at this router when the
@@ -301,15 +304,46 @@ func (s *duatoStates) reach() (ok bool, err error) {
 				return true, s.sideFailure(fmt.Errorf("the escape sub-function offers %s vc%d to %s, which the routing function does not", g.PortName(r, q), w, where()))
 			}
 		}
-		for k := 0; k < int(cand.N); k++ {
-			for pm := cand.G[k].Ports; pm != 0; pm &= pm - 1 {
+		for i := 0; i < int(cand.N); i++ {
+			for pm := cand.G[i].Ports; pm != 0; pm &= pm - 1 {
 				r2, in2, ds, nd, ok := s.hop(r, d, bits.TrailingZeros64(pm))
 				if !ok {
 					return false, nil
 				}
-				for vm := cand.G[k].VCs & all; vm != 0; vm &= vm - 1 {
+				for vm := cand.G[i].VCs & all; vm != 0; vm &= vm - 1 {
 					for j := 0; j < nd; j++ {
-						push(s.state(r2, bits.TrailingZeros64(vm), cls, ds[j]), s.portBit(in2))
+						s.reached[s.state(r2, bits.TrailingZeros64(vm), cls, ds[j])] |= s.portBit(in2)
+					}
+				}
+			}
+		}
+		return true, nil
+	}
+	for _, d := range [nDesc]int{0, 2, 6, 8, 1, 3, 5, 7, descHere} {
+		if err := s.ctx.Err(); err != nil {
+			return true, err
+		}
+		sx, sy := descSigns(d)
+		for i := 0; i < k; i++ {
+			y := i
+			if sy < 0 {
+				y = k - 1 - i
+			}
+			for j := 0; j < k; j++ {
+				x := j
+				if sx < 0 {
+					x = k - 1 - j
+				}
+				st0 := s.state(g.Router(x, y), 0, 0, d)
+				for again := true; again; {
+					again = false
+					for st := st0; st < st0+vcs*s.classes*nDesc; st += nDesc {
+						if b := s.reached[st]; b != 0 && b&visited == 0 {
+							if ok, err := visit(st); !ok || err != nil {
+								return ok, err
+							}
+							again = true
+						}
 					}
 				}
 			}
@@ -622,4 +656,43 @@ func (s *duatoStates) extendedSuccessors(e int, seen []int32, stamp int32, visit
 		}
 	}
 	return true
+}
+
+// duatoCheckBytes is the memory Duato's extended check of a routing
+// function with escape VCs E, non-escape VCs adaptive that walks from
+// escape channels take (C2), and the given number of message classes
+// takes on t with vcs VCs at its largest: checkDuatoStates' on a mesh,
+// referenceDuato's elsewhere.
+func duatoCheckBytes(t link.Topology, vcs int, E, adaptive uint64, classes int) int64 {
+	nr, V := int64(t.Routers()), int64(vcs)
+	var nports, nE, links int64
+	for r := 0; r < t.Routers(); r++ {
+		for p := 0; p < t.Ports(r); p++ {
+			nports++
+			if t.Peer(r, p).Router >= 0 {
+				links++
+			}
+		}
+	}
+	nE = links * int64(bits.OnesCount64(E&allVCs(vcs)))
+	// escapeSet: port bases, peers, a dense index per channel, a channel
+	// per escape channel.
+	esBytes := 8*(nr+1) + 8*nports + 4*nports*V + 4*nE
+	if g, ok := t.(*link.Grid2D); ok && !g.Wrap {
+		// reached, one byte per abstract state, and a colour per compact
+		// node; the search's stack, a path through the compact graph of a
+		// few nodes per coordinate, each with its successors (measured:
+		// at most 500 bytes per coordinate, the stack's growth included).
+		nStates := nr * V * int64(classes) * nDesc
+		return esBytes + nStates + nE + nStates + 512*int64(g.K) + 16<<10
+	}
+	// The reference: the dense matrix, a block of it per non-escape state
+	// a walk takes for one destination (arena), and per state (router,
+	// port, VC, 8 routing states) visited, memo, memoAt, plainSeen (4 bytes
+	// each) and onStack, and the states reached for one destination (32
+	// bytes each, and as many queued at most).
+	W := (nE + 63) / 64
+	nStates := nports * V * maxRoute
+	walks := links * int64(bits.OnesCount64(adaptive&allVCs(vcs)))
+	return esBytes + nE*W*8 + walks*W*8 + nStates*17 + 2*32*nports*V
 }

@@ -86,6 +86,11 @@ type RoutingSpec struct {
 	// connection channel and C1); the function implements Escaper.
 	EscapeLevel bool
 	New         func(t link.Topology, vcs int) RoutingFunc
+	// CheckBytes, where set, is the memory of the function's deadlock check
+	// on t with vcs VCs at its largest, for a check other than the channel
+	// dependency graph of a state list (EstimateFootprint): Duato's
+	// extended check of hybrid-har and har-dor.
+	CheckBytes func(t link.Topology, vcs int) int64
 }
 
 // ClassRouter is implemented by routing functions whose decisions depend
