@@ -11,7 +11,8 @@ import (
 // TestCheckBytes: the deadlock check's memory that EstimateFootprint
 // counts covers what the check allocates, everything it allocates counted
 // (runtime.MemStats.TotalAlloc, at least its peak): Duato's extended check
-// of hybrid-har and har-dor on meshes by at most 10% and 32 KiB more,
+// of hybrid-har and har-dor on meshes and tori by at most 10% and 32 KiB
+// more,
 // and the channel dependency graph of the other routings within 25%
 // (their state lists also allocate a little they drop as they go).
 func TestCheckBytes(t *testing.T) {
@@ -29,6 +30,11 @@ func TestCheckBytes(t *testing.T) {
 		mesh, _ := link.NewMesh(k, 1)
 		har, _ := WithPorts(mesh, "hybrid-har", 2)
 		cs = append(cs, tc{har, "hybrid-har", 4, 1, 1.1}, tc{har, "hybrid-har", 3, 1, 1.1}, tc{har, "har-dor", 4, 1, 1.1}, tc{har, "har-dor", 6, 1, 1.1})
+	}
+	for _, k := range []int{32, 64, 128} {
+		torus, _ := link.NewTorus(k)
+		har, _ := WithPorts(torus, "hybrid-har", 2)
+		cs = append(cs, tc{har, "hybrid-har", 4, 1, 1.1}, tc{har, "hybrid-har", 6, 1, 1.1})
 	}
 	mesh4, _ := link.NewMesh(16, 4)
 	har4, _ := WithPorts(mesh4, "hybrid-har", 2)
