@@ -29,11 +29,12 @@ import (
 //     breaks (Ma, Enright Jerger and Wang, "Whole packet forwarding", 2012).
 //
 // It is the definition the abstract-state check (checkDuatoStates,
-// duatostates.go) must match, and the check of an Escaper or topology that
-// check does not cover. The search runs per destination and class over
-// every state, and the graph is a dense matrix of escape channels, so its
-// time and memory grow as nodes squared (a 32x32 hybrid-har mesh: about
-// 4 s; it refuses a graph over 1 GB, from about 100x100).
+// duatostates.go) must match, and the check of an Escaper or network that
+// check does not cover (none shipped). The search runs per destination and
+// class over every state, and the graph is a dense matrix of escape
+// channels, so its time and memory grow as nodes squared (hybrid-har
+// meshes: 0.6 s for 16x16, 8 s for 32x32, 190 s for 64x64; it refuses a
+// graph over 1 GB, from about 100x100).
 func referenceDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
 	adj, W, es, err := referenceDuatoGraph(ctx, t, rf, vcs, wormhole)
 	if err != nil {

@@ -105,7 +105,7 @@ type ClassRouter interface {
 // downstream buffer is empty (routerShared.atomicAt).
 type atomicAllocator interface {
 	// AtomicVCs is that set of VCs on the router-to-router ports, where
-	// checkDuato asks for it.
+	// Duato's check asks for it.
 	AtomicVCs() uint64
 	// AtomicVCsAt is the set on output port p of every router (port
 	// numbers mean the same on every router of the topologies that have
