@@ -139,8 +139,8 @@ func TestStateListsMatchReference(t *testing.T) {
 	checked := 0
 	for name, spec := range Routings() {
 		if spec.Loops != nil {
-			// Hybrid-HAR's routings list no states: checkDuato searches
-			// per destination (TestHybridHARCheck).
+			// Hybrid-HAR's routings list no states: Duato's extended
+			// check covers them (TestDuatoStatesMatchReference).
 			continue
 		}
 		for _, kind := range spec.Topologies {

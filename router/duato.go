@@ -9,8 +9,8 @@ import (
 	"github.com/icnsim/icnsim/link"
 )
 
-// checkDuato checks Duato's condition for an adaptive routing function
-// with an escape sub-function (Escaper) that does not list its states:
+// referenceDuato checks Duato's condition for an adaptive routing
+// function with an escape sub-function (Escaper):
 //
 //   - from every state a packet can reach (router, input port, VC,
 //     Flit.Route, and class for a ClassRouter), for every destination, the
@@ -28,93 +28,48 @@ import (
 //     which a router that reallocates a VC when the previous tail has left
 //     breaks (Ma, Enright Jerger and Wang, "Whole packet forwarding", 2012).
 //
-// The search runs per destination and class, so its cost grows as nodes
-// squared (a 16x16 mesh under hybrid-har: about a second).
-func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
+// It is the definition the abstract-state check (checkDuatoStates,
+// duatostates.go) must match, and the check of an Escaper or network that
+// check does not cover (none shipped). The search runs per destination and
+// class over every state, and the graph is a dense matrix of escape
+// channels, so its time and memory grow as nodes squared (hybrid-har
+// meshes: 0.6 s for 16x16, 8 s for 32x32, 190 s for 64x64; it refuses a
+// graph over 1 GB, from about 100x100).
+func referenceDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
+	adj, W, es, err := referenceDuatoGraph(ctx, t, rf, vcs, wormhole)
+	if err != nil {
+		return err
+	}
+	return findDenseCycle(ctx, adj, W, len(es.ch), func(e int) string { return es.name(t, vcs, e) })
+}
+
+// referenceDuatoGraph is referenceDuato up to the cycle search: it returns
+// the extended graph, node a's successors in bits of adj[a*W:(a+1)*W] for
+// the escape channels numbered by es, or the first condition that fails.
+func referenceDuatoGraph(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, wormhole bool) (adj []uint64, W int, es *escapeSet, err error) {
 	esc := rf.(Escaper)
 	E := esc.EscapeVCs()
-	upd, _ := rf.(RouteUpdater)
-	classes := 1
-	if c, ok := rf.(ClassRouter); ok {
-		classes = c.Classes()
-	}
 	var atomic uint64
 	if a, ok := rf.(atomicAllocator); ok {
 		atomic = a.AtomicVCs()
 	}
-	nr := t.Routers()
-	base := make([]int, nr+1)
-	for r := 0; r < nr; r++ {
-		base[r+1] = base[r] + t.Ports(r)
-	}
-	peer := make([]peerPort, base[nr])
-	for r := 0; r < nr; r++ {
-		for p := 0; p < t.Ports(r); p++ {
-			q := t.Peer(r, p)
-			peer[base[r]+p] = peerPort{int32(q.Router), int32(q.Port)}
-		}
-	}
-	// Escape channels get dense indices.
-	escIdx := make([]int32, base[nr]*vcs)
-	var escCh []int
-	for l := range peer {
-		for v := 0; v < vcs; v++ {
-			escIdx[l*vcs+v] = -1
-			if peer[l].router >= 0 && E>>v&1 != 0 {
-				escIdx[l*vcs+v] = int32(len(escCh))
-				escCh = append(escCh, l*vcs+v)
-			}
-		}
-	}
-	nE := len(escCh)
-	W := (nE + 63) / 64
+	es = newEscapeSet(t, vcs, E)
+	nE := len(es.ch)
+	W = (nE + 63) / 64
 	if int64(nE)*int64(W)*8 > 1<<30 {
-		return fmt.Errorf("the %s has %d escape channels: Duato's check would need %d MB (at most 1024)", t, nE, int64(nE)*int64(W)*8>>20)
+		return nil, 0, nil, fmt.Errorf("the %s has %d escape channels: Duato's check would need %d MB (at most 1024)", t, nE, int64(nE)*int64(W)*8>>20)
 	}
-	adj := make([]uint64, nE*W)
-
-	type state struct {
-		r, p, v int
-		route   uint8
-	}
-	const maxRoute = 8
-	idx := func(s state) int { return ((base[s.r]+s.p)*vcs+s.v)*maxRoute + int(s.route) }
-	nStates := base[nr] * vcs * maxRoute
-	visited := make([]int32, nStates)
+	adj = make([]uint64, nE*W)
+	q := newRefReach(t, rf, vcs, es)
+	base, peer, escIdx, idx := q.base, q.peer, es.idx, q.idx
+	nStates := len(q.visited)
 	memo := make([]int32, nStates)   // stamp of the closure's computation
 	memoAt := make([]int32, nStates) // its offset in arena, in W-word blocks
 	onStack := make([]bool, nStates)
 	var arena []uint64
 	var adaptiveAfterEscape uint64
 	var cand, ecand Candidates
-	f := new(link.Flit)
-	stamp := int32(0)
-	var fail error
 
-	// next lists the states reached from s by the candidates of c, with
-	// whether each holds an escape channel, and calls do for each.
-	next := func(s state, cls, dst int, c *Candidates, do func(ns state, escape bool)) {
-		for k := 0; k < int(c.N); k++ {
-			for pm := c.G[k].Ports; pm != 0; pm &= pm - 1 {
-				q := bits.TrailingZeros64(pm)
-				nx := peer[base[s.r]+q]
-				if nx.router < 0 {
-					continue // ejection
-				}
-				for vm := c.G[k].VCs; vm != 0; vm &= vm - 1 {
-					w := bits.TrailingZeros64(vm)
-					if w >= vcs {
-						break
-					}
-					g2 := link.Flit{Dst: int32(dst), VC: uint8(w), Route: s.route, Class: uint8(cls)}
-					if upd != nil {
-						upd.Update(s.r, q, &g2)
-					}
-					do(state{int(nx.router), int(nx.port), w, g2.Route}, E>>w&1 != 0)
-				}
-			}
-		}
-	}
 	// escChannel is the dense index of the escape channel out of port q of
 	// router r on VC w.
 	escChannel := func(r, q, w int) int32 { return escIdx[(base[r]+q)*vcs+w] }
@@ -134,23 +89,14 @@ func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, w
 			}
 		}
 	}
-	route := func(s state, cls, dst int, c *Candidates, escape bool) {
-		*f = link.Flit{Dst: int32(dst), VC: uint8(s.v), Route: s.route, Class: uint8(cls)}
-		c.N = 0
-		if escape {
-			esc.Escape(s.r, s.p, f, c)
-		} else {
-			rf.Route(s.r, s.p, f, c)
-		}
-	}
 	// closure returns the escape channels a packet holding the non-escape
 	// channel of state s may request after non-escape channels only (a
 	// block of W words in arena), and false when it met a cycle of
 	// non-escape states (the caller then falls back to a plain search).
-	var closure func(s state, cls, dst int) (int, bool)
-	closure = func(s state, cls, dst int) (int, bool) {
+	var closure func(s refState, cls, dst int) (int, bool)
+	closure = func(s refState, cls, dst int) (int, bool) {
 		i := idx(s)
-		if memo[i] == stamp {
+		if memo[i] == q.stamp {
 			return int(memoAt[i]), true
 		}
 		if onStack[i] {
@@ -162,12 +108,12 @@ func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, w
 		at := len(arena) / max(W, 1)
 		arena = append(arena, make([]uint64, W)...)
 		var c Candidates
-		route(s, cls, dst, &c, true)
+		q.route(s, cls, dst, &c, true)
 		markEscapes(s.r, &c, arena[at*W:(at+1)*W])
-		route(s, cls, dst, &c, false)
+		q.route(s, cls, dst, &c, false)
 		ok := true
-		var succ []state
-		next(s, cls, dst, &c, func(ns state, escape bool) {
+		var succ []refState
+		q.next(s, cls, dst, &c, func(ns refState, escape bool) {
 			if !escape {
 				succ = append(succ, ns)
 			}
@@ -183,7 +129,7 @@ func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, w
 			}
 		}
 		if ok {
-			memo[i], memoAt[i] = stamp, int32(at)
+			memo[i], memoAt[i] = q.stamp, int32(at)
 		}
 		return at, ok
 	}
@@ -191,19 +137,19 @@ func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, w
 	// states form a cycle.
 	plainSeen := make([]int32, nStates)
 	plainStamp := int32(0)
-	plain := func(s0 state, cls, dst int, into []uint64) {
+	plain := func(s0 refState, cls, dst int, into []uint64) {
 		plainStamp++
-		stack := []state{s0}
+		stack := []refState{s0}
 		plainSeen[idx(s0)] = plainStamp
 		var c Candidates
 		for len(stack) > 0 {
 			s := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			adaptiveAfterEscape |= 1 << s.v
-			route(s, cls, dst, &c, true)
+			q.route(s, cls, dst, &c, true)
 			markEscapes(s.r, &c, into)
-			route(s, cls, dst, &c, false)
-			next(s, cls, dst, &c, func(ns state, escape bool) {
+			q.route(s, cls, dst, &c, false)
+			q.next(s, cls, dst, &c, func(ns refState, escape bool) {
 				if !escape && plainSeen[idx(ns)] != plainStamp {
 					plainSeen[idx(ns)] = plainStamp
 					stack = append(stack, ns)
@@ -212,67 +158,27 @@ func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, w
 		}
 	}
 
-	var queue, reached []state
-	for dst := 0; dst < t.Nodes() && fail == nil; dst++ {
+	for dst := 0; dst < t.Nodes(); dst++ {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, 0, nil, err
 		}
-		for cls := 0; cls < classes && fail == nil; cls++ {
-			stamp++
+		for cls := 0; cls < q.classes; cls++ {
 			arena = arena[:0]
-			queue, reached = queue[:0], reached[:0]
-			for src := 0; src < t.Nodes(); src++ {
-				r, p := t.NodePort(src)
-				p += min(cls, link.NodeChannels(t)-1)
-				var route0 uint8
-				if in, ok := rf.(Injector); ok {
-					route0 = in.InjectRoute(src, dst)
-				}
-				for m := rf.InjectVCs(src, dst); m != 0; m &= m - 1 {
-					s := state{r, p, bits.TrailingZeros64(m), route0}
-					if s.v < vcs && visited[idx(s)] != stamp {
-						visited[idx(s)] = stamp
-						queue = append(queue, s)
-					}
-				}
+			q.reach(dst, cls)
+			if err := q.sideConditions(dst, cls); err != nil {
+				return nil, 0, nil, err
 			}
-			for len(queue) > 0 {
-				s := queue[len(queue)-1]
-				queue = queue[:len(queue)-1]
-				reached = append(reached, s)
-				route(s, cls, dst, &cand, false)
-				next(s, cls, dst, &cand, func(ns state, _ bool) {
-					if int(ns.route) >= maxRoute {
-						panic(fmt.Sprintf("deadlock check: routing state %d >= %d", ns.route, maxRoute))
-					}
-					if visited[idx(ns)] != stamp {
-						visited[idx(ns)] = stamp
-						queue = append(queue, ns)
-					}
-				})
-			}
-			for _, s := range reached {
-				route(s, cls, dst, &cand, false)
-				route(s, cls, dst, &ecand, true)
-				where := func() string {
-					return fmt.Sprintf("a class-%d packet for node %d at %s on VC %d (routing state %d)", cls, dst, t.PortName(s.r, s.p), s.v, s.route)
-				}
-				if ecand.N == 0 {
-					fail = fmt.Errorf("the escape sub-function offers nothing to %s", where())
-					break
-				}
-				if q, w, ok := subsetOf(&ecand, &cand, vcs); !ok {
-					fail = fmt.Errorf("the escape sub-function offers %s vc%d to %s, which the routing function does not", t.PortName(s.r, q), w, where())
-					break
-				}
+			for _, s := range q.reached {
 				held := peer[base[s.r]+s.p]
 				if held.router < 0 || E>>s.v&1 == 0 {
 					continue
 				}
+				q.route(s, cls, dst, &cand, false)
+				q.route(s, cls, dst, &ecand, true)
 				hi := int(escChannel(int(held.router), int(held.port), s.v))
 				row := adj[hi*W : (hi+1)*W]
 				markEscapes(s.r, &ecand, row)
-				next(s, cls, dst, &cand, func(ns state, escape bool) {
+				q.next(s, cls, dst, &cand, func(ns refState, escape bool) {
 					if escape {
 						return
 					}
@@ -287,17 +193,235 @@ func checkDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, w
 			}
 		}
 	}
-	if fail != nil {
-		return fail
-	}
 	if wormhole {
 		if bad := adaptiveAfterEscape &^ E &^ atomic; bad != 0 {
-			return fmt.Errorf("under wormhole, packets holding escape channels may wait on VCs %s, which are not allocated atomically (only when their buffer is empty); Duato's condition needs that", vcList(bad))
+			return nil, 0, nil, notAtomicError(bad)
 		}
 	}
-	return findDenseCycle(ctx, adj, W, nE, func(e int) string {
-		return channelName(t, base, vcs, escCh[e])
-	})
+	return adj, W, es, nil
+}
+
+// refState is a packet at input port p of router r on VC v with routing
+// state route, for the reference's search; the channel it holds is the
+// upstream output channel.
+type refState struct {
+	r, p, v int
+	route   uint8
+}
+
+// refReach is the reference's search of the states a packet for one
+// destination and class can reach from every source.
+type refReach struct {
+	t            link.Topology
+	rf           RoutingFunc
+	esc          Escaper
+	upd          RouteUpdater
+	vcs, classes int
+	E            uint64
+	base         []int
+	peer         []peerPort
+	// visited[idx(s)] == stamp when s is reached in the current search;
+	// routing states are dense small integers (at most maxRoute of them).
+	visited []int32
+	stamp   int32
+	queue   []refState
+	reached []refState // the states of the last search, in the order found
+	f, g2   link.Flit
+	cand    Candidates
+}
+
+// maxRoute bounds the routing states of the reference's search.
+const maxRoute = 8
+
+func newRefReach(t link.Topology, rf RoutingFunc, vcs int, es *escapeSet) *refReach {
+	q := &refReach{t: t, rf: rf, esc: rf.(Escaper), vcs: vcs, classes: 1, base: es.base, peer: es.peer}
+	q.E = q.esc.EscapeVCs()
+	q.upd, _ = rf.(RouteUpdater)
+	if c, ok := rf.(ClassRouter); ok {
+		q.classes = c.Classes()
+	}
+	q.visited = make([]int32, es.base[t.Routers()]*vcs*maxRoute)
+	return q
+}
+
+func (q *refReach) idx(s refState) int { return ((q.base[s.r]+s.p)*q.vcs+s.v)*maxRoute + int(s.route) }
+
+// route fills c with the decision of the routing function (or, with
+// escape, the escape sub-function) in state s.
+func (q *refReach) route(s refState, cls, dst int, c *Candidates, escape bool) {
+	q.f = link.Flit{Dst: int32(dst), VC: uint8(s.v), Route: s.route, Class: uint8(cls)}
+	c.N = 0
+	if escape {
+		q.esc.Escape(s.r, s.p, &q.f, c)
+	} else {
+		q.rf.Route(s.r, s.p, &q.f, c)
+	}
+}
+
+// next lists the states reached from s by the candidates of c, with
+// whether each holds an escape channel, and calls do for each.
+func (q *refReach) next(s refState, cls, dst int, c *Candidates, do func(ns refState, escape bool)) {
+	for k := 0; k < int(c.N); k++ {
+		for pm := c.G[k].Ports; pm != 0; pm &= pm - 1 {
+			p := bits.TrailingZeros64(pm)
+			nx := q.peer[q.base[s.r]+p]
+			if nx.router < 0 {
+				continue // ejection
+			}
+			for vm := c.G[k].VCs; vm != 0; vm &= vm - 1 {
+				w := bits.TrailingZeros64(vm)
+				if w >= q.vcs {
+					break
+				}
+				route := s.route
+				if q.upd != nil {
+					q.g2 = link.Flit{Dst: int32(dst), VC: uint8(w), Route: s.route, Class: uint8(cls)}
+					q.upd.Update(s.r, p, &q.g2)
+					route = q.g2.Route
+				}
+				do(refState{int(nx.router), int(nx.port), w, route}, q.E>>w&1 != 0)
+			}
+		}
+	}
+}
+
+// reach lists in q.reached the states a class-cls packet for node dst can
+// reach from every source under the full routing function.
+func (q *refReach) reach(dst, cls int) {
+	t := q.t
+	q.stamp++
+	q.queue, q.reached = q.queue[:0], q.reached[:0]
+	for src := 0; src < t.Nodes(); src++ {
+		r, p := t.NodePort(src)
+		p += min(cls, link.NodeChannels(t)-1)
+		var route0 uint8
+		if in, ok := q.rf.(Injector); ok {
+			route0 = in.InjectRoute(src, dst)
+		}
+		for m := q.rf.InjectVCs(src, dst); m != 0; m &= m - 1 {
+			s := refState{r, p, bits.TrailingZeros64(m), route0}
+			if s.v < q.vcs && q.visited[q.idx(s)] != q.stamp {
+				q.visited[q.idx(s)] = q.stamp
+				q.queue = append(q.queue, s)
+			}
+		}
+	}
+	for len(q.queue) > 0 {
+		s := q.queue[len(q.queue)-1]
+		q.queue = q.queue[:len(q.queue)-1]
+		q.reached = append(q.reached, s)
+		q.route(s, cls, dst, &q.cand, false)
+		q.next(s, cls, dst, &q.cand, func(ns refState, _ bool) {
+			if int(ns.route) >= maxRoute {
+				panic(fmt.Sprintf("deadlock check: routing state %d >= %d", ns.route, maxRoute))
+			}
+			if q.visited[q.idx(ns)] != q.stamp {
+				q.visited[q.idx(ns)] = q.stamp
+				q.queue = append(q.queue, ns)
+			}
+		})
+	}
+}
+
+// sideConditions checks, in the states of the last search in the order
+// found, that the escape sub-function offers something, and nothing the
+// routing function does not; it names the first state where it fails.
+func (q *refReach) sideConditions(dst, cls int) error {
+	var cand, ecand Candidates
+	for _, s := range q.reached {
+		q.route(s, cls, dst, &cand, false)
+		q.route(s, cls, dst, &ecand, true)
+		where := func() string {
+			return fmt.Sprintf("a class-%d packet for node %d at %s on VC %d (routing state %d)", cls, dst, q.t.PortName(s.r, s.p), s.v, s.route)
+		}
+		if ecand.N == 0 {
+			return fmt.Errorf("the escape sub-function offers nothing to %s", where())
+		}
+		if p, w, ok := subsetOf(&ecand, &cand, q.vcs); !ok {
+			return fmt.Errorf("the escape sub-function offers %s vc%d to %s, which the routing function does not", q.t.PortName(s.r, p), w, where())
+		}
+	}
+	return nil
+}
+
+// firstSideFailure is the failure of the side conditions the reference
+// reports first: destinations in order, classes in order, states in the
+// order its search finds them. It searches destination by destination
+// until one fails, so it is meant for a network known to fail.
+func firstSideFailure(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) error {
+	q := newRefReach(t, rf, vcs, newEscapeSet(t, vcs, rf.(Escaper).EscapeVCs()))
+	for dst := 0; dst < t.Nodes(); dst++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for cls := 0; cls < q.classes; cls++ {
+			q.reach(dst, cls)
+			if err := q.sideConditions(dst, cls); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// notAtomicError is the failure of Duato's condition under wormhole: the
+// non-escape VCs bad, which packets holding escape channels may wait on,
+// are not allocated atomically.
+func notAtomicError(bad uint64) error {
+	return fmt.Errorf("under wormhole, packets holding escape channels may wait on VCs %s, which are not allocated atomically (only when their buffer is empty); Duato's condition needs that", vcList(bad))
+}
+
+// escapeSet numbers the escape channels of a topology densely, in the
+// order of their channel index (link*vcs + v, links numbered router by
+// router, port by port): both Duato checks number, order and name them
+// alike, so their cycle searches report the same cycle.
+type escapeSet struct {
+	base []int      // base[r]: router r's first link
+	peer []peerPort // the far end of every link
+	idx  []int32    // channel -> dense index, -1 for a channel that is not an escape channel
+	ch   []int32    // dense index -> channel
+}
+
+// newEscapeSet numbers the escape channels of t: the router-to-router and
+// loopback channels on the VCs of E.
+func newEscapeSet(t link.Topology, vcs int, E uint64) *escapeSet {
+	nr := t.Routers()
+	es := &escapeSet{base: make([]int, nr+1)}
+	for r := 0; r < nr; r++ {
+		es.base[r+1] = es.base[r] + t.Ports(r)
+	}
+	es.peer = make([]peerPort, es.base[nr])
+	for r := 0; r < nr; r++ {
+		for p := 0; p < t.Ports(r); p++ {
+			q := t.Peer(r, p)
+			es.peer[es.base[r]+p] = peerPort{int32(q.Router), int32(q.Port)}
+		}
+	}
+	es.idx = make([]int32, es.base[nr]*vcs)
+	n := 0
+	for l := range es.peer {
+		for v := 0; v < vcs; v++ {
+			if es.peer[l].router >= 0 && E>>v&1 != 0 {
+				n++
+			}
+		}
+	}
+	es.ch = make([]int32, 0, n)
+	for l := range es.peer {
+		for v := 0; v < vcs; v++ {
+			es.idx[l*vcs+v] = -1
+			if es.peer[l].router >= 0 && E>>v&1 != 0 {
+				es.idx[l*vcs+v] = int32(len(es.ch))
+				es.ch = append(es.ch, int32(l*vcs+v))
+			}
+		}
+	}
+	return es
+}
+
+// name is escape channel e's name, as channel dependency cycles print it.
+func (es *escapeSet) name(t link.Topology, vcs, e int) string {
+	return channelName(t, es.base, vcs, int(es.ch[e]))
 }
 
 // subsetOf reports whether every (port, VC) of a is offered by b, and the
@@ -374,7 +498,7 @@ func findDenseCycle(ctx context.Context, adj []uint64, W, n int, name func(int) 
 					names = append(names, name(stack[i].node))
 				}
 				names = append(names, name(b))
-				return fmt.Errorf("channel dependency cycle among the escape channels (direct and indirect dependencies): %s", strings.Join(names, " -> "))
+				return escapeCycleError(names)
 			case white:
 				color[b] = grey
 				stack = append(stack, frame{node: b, rest: adj[b*W]})
@@ -382,4 +506,10 @@ func findDenseCycle(ctx context.Context, adj []uint64, W, n int, name func(int) 
 		}
 	}
 	return nil
+}
+
+// escapeCycleError names a cycle of the extended graph, its first channel
+// repeated at the end.
+func escapeCycleError(names []string) error {
+	return fmt.Errorf("channel dependency cycle among the escape channels (direct and indirect dependencies): %s", strings.Join(names, " -> "))
 }

@@ -15,8 +15,10 @@ type Footprint struct {
 	// TableBytes is the rest the network keeps: the actor and pointer
 	// lists and the routing function's tables.
 	TableBytes int64
-	// CheckBytes is the deadlock check's graph at its largest; it is
-	// garbage before the network is allocated (0 with AllowDeadlock).
+	// CheckBytes is the deadlock check's memory at its largest (its graph,
+	// or for Duato's extended check its abstract states: RoutingSpec.
+	// CheckBytes); it is garbage before the network is allocated (0 with
+	// AllowDeadlock).
 	CheckBytes int64
 }
 
@@ -50,8 +52,14 @@ func EstimateFootprint(t link.Topology, cfg Config) Footprint {
 		f.TableBytes += 8*nr + 8*nn
 	}
 	if !cfg.AllowDeadlock {
-		W := (maxPV + 63) / 64
-		f.CheckBytes = 8*(nr+1) + 8*nports + nports*V*W*8 + nports*V
+		if spec, ok := Routings()[cfg.Routing]; ok && spec.CheckBytes != nil {
+			f.CheckBytes = spec.CheckBytes(t, cfg.VCs)
+		} else {
+			// The graph (cdg): port bases, peers, a row of W words per
+			// channel, a colour per channel.
+			W := (maxPV + 63) / 64
+			f.CheckBytes = 8*(nr+1) + 8*nports + nports*V*W*8 + nports*V
+		}
 	}
 	return f
 }

@@ -60,10 +60,16 @@ import (
 // connection channel; lower: C1 on the dimension-order port). The upper
 // network's cycles are allowed because an upper message can always move
 // down and nothing in the lower network waits for the upper one. The check
-// (checkDuato) builds Duato's extended dependency graph of the escape set,
-// direct and indirect (through C2) dependencies, for both classes, and
-// finds no cycle. Duato's theory assumes a buffer holds one packet at a
-// time where packets holding escape channels may wait on adaptive ones;
+// builds Duato's extended dependency graph of the escape set, direct and
+// indirect (through C2) dependencies, for both classes, and finds no
+// cycle; it does so from abstract states, a destination seen from a
+// router through its direction in each dimension (and on a torus whether
+// the rest of the way crosses the wrap link), in time and memory linear
+// in the network (checkDuatoStates, duatostates.go: 0.8 s for a 256x256
+// mesh or torus), and matches, edge for edge, the search per destination
+// that defines it (referenceDuato). Duato's theory assumes a buffer holds
+// one packet at a time where packets holding escape channels may wait on
+// adaptive ones;
 // this router reallocates a VC when the previous tail has left, so C2 is
 // allocated atomically (only when its downstream buffer is empty:
 // AtomicVCs), which the check requires under wormhole. The upper network
@@ -198,37 +204,58 @@ type har struct {
 func newHAR(t link.Topology, vcs int, dorBoth bool) *har {
 	g := t.(*link.Grid2D)
 	h := &har{dor: newDor(g, vcs), dorBoth: dorBoth}
-	V := vcs
-	switch {
-	case dorBoth:
-		h.upper = allVCs(V / 2)
-		h.c1[0] = allVCs(V) &^ h.upper
-		h.c1[1] = h.c1[0]
-	case g.Wrap:
-		h.upper = allVCs(V - 3)
-		h.c1 = [2]uint64{1 << (V - 3), 1 << (V - 2)}
-		h.c2 = 1 << (V - 1)
-	default:
-		h.upper = allVCs(V - 2)
-		h.c1 = [2]uint64{1 << (V - 2), 1 << (V - 2)}
-		h.c2 = 1 << (V - 1)
-	}
+	h.upper, h.c1, h.c2 = harVCs(g.Wrap, vcs, dorBoth)
 	h.lower = h.c1[0] | h.c1[1] | h.c2
 	h.ccVC = h.c1[0] & -h.c1[0]
 	h.cc = [2]int{g.LoopPort(0), g.LoopPort(1)}
 	return h
 }
 
+// harVCs is the split of V VCs into the upper network, C1 by wrap class
+// and C2, on a torus (wrap) or mesh, for hybrid-har or (dorBoth) har-dor.
+func harVCs(wrap bool, V int, dorBoth bool) (upper uint64, c1 [2]uint64, c2 uint64) {
+	switch {
+	case dorBoth:
+		upper = allVCs(V / 2)
+		c1[0] = allVCs(V) &^ upper
+		c1[1] = c1[0]
+	case wrap:
+		upper = allVCs(V - 3)
+		c1 = [2]uint64{1 << (V - 3), 1 << (V - 2)}
+		c2 = 1 << (V - 1)
+	default:
+		upper = allVCs(V - 2)
+		c1 = [2]uint64{1 << (V - 2), 1 << (V - 2)}
+		c2 = 1 << (V - 1)
+	}
+	return upper, c1, c2
+}
+
+// harCheckBytes is the memory of the deadlock check of hybrid-har (or,
+// with dorBoth, har-dor) at its largest (RoutingSpec.CheckBytes).
+func harCheckBytes(dorBoth bool) func(t link.Topology, vcs int) int64 {
+	return func(t link.Topology, vcs int) int64 {
+		g, ok := t.(*link.Grid2D)
+		if !ok {
+			return 0
+		}
+		_, c1, _ := harVCs(g.Wrap, vcs, dorBoth)
+		return duatoCheckBytes(t, vcs, c1[0]|c1[1], 2)
+	}
+}
+
 // harSpecs are the registry entries of hybrid-har and har-dor.
 func harSpecs() []RoutingSpec {
 	return []RoutingSpec{{
 		Name: "hybrid-har", MinVCs: 3, Topologies: []string{"mesh", "torus"}, Loops: harLoops,
-		Doc: "Hybrid-HAR (papers/004): an upper minimal fully adaptive network (VCs 0..V-3; V-4 on a torus) and a lower one of C1 (VC V-2, dimension order, short and long; VCs V-3 and V-2 by wrap class on a torus) and C2 (VC V-1, minimal fully adaptive, short messages only); a message with no free upper VC moves down through the connection channel of its class (loopback ports CCS, CCL) and stays down; 4 VCs on a mesh as the paper (4 or more on a torus), wormhole with routing_delay_cycles = 2",
-		New: func(t link.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, false) },
+		Doc:        "Hybrid-HAR (papers/004): an upper minimal fully adaptive network (VCs 0..V-3; V-4 on a torus) and a lower one of C1 (VC V-2, dimension order, short and long; VCs V-3 and V-2 by wrap class on a torus) and C2 (VC V-1, minimal fully adaptive, short messages only); a message with no free upper VC moves down through the connection channel of its class (loopback ports CCS, CCL) and stays down; 4 VCs on a mesh as the paper (4 or more on a torus), wormhole with routing_delay_cycles = 2",
+		New:        func(t link.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, false) },
+		CheckBytes: harCheckBytes(false),
 	}, {
 		Name: "har-dor", MinVCs: 2, Topologies: []string{"mesh"}, Loops: harLoops,
-		Doc: "the Hybrid-HAR paper's DOR baseline: the VCs split in halves as two levels of virtual networks, dimension order in both; a message starts in the upper half and moves down through its class's connection channel (CCS, CCL) when no upper VC on its dimension-order port is free",
-		New: func(t link.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, true) },
+		Doc:        "the Hybrid-HAR paper's DOR baseline: the VCs split in halves as two levels of virtual networks, dimension order in both; a message starts in the upper half and moves down through its class's connection channel (CCS, CCL) when no upper VC on its dimension-order port is free",
+		New:        func(t link.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, true) },
+		CheckBytes: harCheckBytes(true),
 	}}
 }
 

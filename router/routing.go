@@ -86,6 +86,11 @@ type RoutingSpec struct {
 	// connection channel and C1); the function implements Escaper.
 	EscapeLevel bool
 	New         func(t link.Topology, vcs int) RoutingFunc
+	// CheckBytes, where set, is the memory of the function's deadlock check
+	// on t with vcs VCs at its largest, for a check other than the channel
+	// dependency graph of a state list (EstimateFootprint): Duato's
+	// extended check of hybrid-har and har-dor.
+	CheckBytes func(t link.Topology, vcs int) int64
 }
 
 // ClassRouter is implemented by routing functions whose decisions depend
@@ -100,7 +105,7 @@ type ClassRouter interface {
 // downstream buffer is empty (routerShared.atomicAt).
 type atomicAllocator interface {
 	// AtomicVCs is that set of VCs on the router-to-router ports, where
-	// checkDuato asks for it.
+	// Duato's check asks for it.
 	AtomicVCs() uint64
 	// AtomicVCsAt is the set on output port p of every router (port
 	// numbers mean the same on every router of the topologies that have

@@ -46,12 +46,46 @@ type Estimate struct {
 // bench process holds about 14 MiB besides its 5 MiB of network).
 const RuntimeBytes = 16 << 20
 
-// buildSecondsPerPort is the time to check and build a network, per router
-// port (a port's VCs, wires and share of the deadlock check): 2.2 us on
-// a 256x256 torus with 4 VCs, 1.9 us on a 4-ary 7-tree, 2.8 us on a
-// 128x128 mesh with 4 nodes per router, on the 2-vCPU development machine
-// (0.7 s, 0.4 s and 0.4 s).
-const buildSecondsPerPort = 2.5e-6
+// buildSecondsPerPort is the time to check and build a network of the VC
+// router per router port beside touching its memory (buildSecondsPerByte):
+// the routing function's deadlock check and the per-port work of Build.
+// Measured on the 2-vCPU development machine over three sizes each (tori
+// and meshes of 64x64 to 256x256 with 1 KB of state per port, 4-ary 5- to
+// 7-trees), the least of three builds after returning the heap to the
+// operating system (TestBuildSecondsEstimate); a routing function not
+// listed gets the largest.
+func buildSecondsPerPort(routing, topology string) float64 {
+	switch routing {
+	case "dor", "dor-dateline":
+		return 0.15e-6
+	case "dor-2class", "fattree-static":
+		return 0.3e-6
+	case "fattree-adaptive":
+		return 0.6e-6
+	case "hybrid-har", "har-dor": // Duato's extended check by abstract states
+		if topology == "torus" {
+			return 1.3e-6 // its walks through segment trees
+		}
+		return 0.7e-6
+	case "min-adaptive":
+		return 1.05e-6
+	}
+	return 1.65e-6 // duato
+}
+
+// buildSecondsPerByte is the time to touch fresh memory: a page fault and
+// zeroing per 4 KiB page, about 0.4 ms per MB on the development machine
+// (a run builds in a fresh process, whose heap comes from the system).
+const buildSecondsPerByte = 0.4e-9
+
+// ioqBuildSecondsPerPortNode is the build time of the input/output-buffered
+// switch per port and node of the network: its build grows as ports times
+// nodes (1.8, 5.3 and 21 us per port for 32x32, 64x64 and 128x128 meshes
+// of mesh16-ioq-uniform), plus ioqBuildSecondsPerPort.
+const (
+	ioqBuildSecondsPerPortNode = 1.26e-9
+	ioqBuildSecondsPerPort     = 0.5e-6
+)
 
 // EstimateRun computes the estimate of a valid configuration.
 func EstimateRun(cfg Config) (Estimate, error) {
@@ -89,7 +123,12 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	}
 	e.RunBytes = e.NetworkBytes + e.MeasureBytes + e.PolicyBytes + RuntimeBytes
 	e.PeakBytes = e.RunBytes + e.CheckBytes
-	e.BuildSeconds = float64(e.Ports) * buildSecondsPerPort
+	if e.FullMemories {
+		// NetworkBytes is a bound the switch allocates only as it fills.
+		e.BuildSeconds = float64(e.Ports) * (ioqBuildSecondsPerPort + float64(e.Nodes)*ioqBuildSecondsPerPortNode)
+	} else {
+		e.BuildSeconds = float64(e.Ports)*buildSecondsPerPort(cfg.Router.Routing, cfg.Network.Topology) + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
+	}
 	return e, nil
 }
 

@@ -3,11 +3,15 @@ package study
 import (
 	"context"
 	"runtime"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/router"
 )
 
 // TestEstimateMatchesHeap: the memory estimated without building (network,
@@ -85,5 +89,81 @@ func TestCheckMemory(t *testing.T) {
 	}
 	if err := CheckMemory(c, 64, MemoryLimit{}); err != nil {
 		t.Errorf("no limit: %v", err)
+	}
+}
+
+// TestBuildSecondsEstimate: the build time validate estimates is within a
+// factor of 2 of the time Build takes (the deadlock check included), for
+// every registered routing function on every topology it supports (dor
+// on a torus deadlocks: refused), at three sizes. Each build is timed after the heap is handed back to the
+// operating system (a run builds in a fresh process, whose memory is
+// new), and the least of three is kept, for a loaded machine.
+func TestBuildSecondsEstimate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("times builds; run without -race")
+	}
+	routings := router.Routings()
+	names := make([]string, 0, len(routings))
+	for n := range routings {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		spec := routings[name]
+		for _, topo := range spec.Topologies {
+			if name == "dor" && topo == "torus" {
+				continue // it deadlocks there: refused
+			}
+			buildSecondsCase(t, name, spec, topo)
+		}
+	}
+}
+
+// buildSecondsCase is TestBuildSecondsEstimate for one routing function on
+// one topology.
+func buildSecondsCase(t *testing.T, name string, spec router.RoutingSpec, topo string) {
+	{
+		c := BenchScenarios()["torus32-uniform"]
+		c.Traffic.Load = 0.01
+		c.Router.Routing, c.Router.VCs = name, max(spec.MinVCs, 1)
+		c.Network.Topology = topo
+		sizes := []int{48, 96, 144}
+		switch {
+		case topo == "fattree":
+			c.Network.K, sizes = 4, []int{5, 6, 7}
+		case spec.Loops != nil: // Hybrid-HAR: the paper's 4 VCs, a channel per class
+			c.Router.VCs, c.Network.NodeChannels = 4, 2
+		case spec.EscapeLevel:
+			c.Router.Switching = "vct" // duato under wormhole is refused
+		}
+		for _, size := range sizes {
+			if topo == "fattree" {
+				c.Network.Levels = size
+			} else {
+				c.Network.K = size
+			}
+			e, err := EstimateRun(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			best := 0.0
+			for i := 0; i < 3; i++ {
+				debug.FreeOSMemory()
+				start := time.Now()
+				b, err := Build(context.Background(), c)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if s := time.Since(start).Seconds(); i == 0 || s < best {
+					best = s
+				}
+				runtime.KeepAlive(b)
+			}
+			ratio := e.BuildSeconds / best
+			t.Logf("%-16s %-7s size %3d, %6d ports: estimated %.3f s, built in %.3f s: %.2f", name, topo, size, e.Ports, e.BuildSeconds, best, ratio)
+			if ratio < 0.5 || ratio > 2 {
+				t.Errorf("%s on a %s of size %d: estimated %.3f s to build, took %.3f s (%.2f; allowed 0.5..2)", name, topo, size, e.BuildSeconds, best, ratio)
+			}
+		}
 	}
 }
