@@ -234,16 +234,21 @@ func TestSignalStopsBuildAndRun(t *testing.T) {
 	os.WriteFile(big, []byte("name = \"torus300\"\n[network]\nk = 300\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.005\n"), 0o644)
 	long := filepath.Join(dir, "long.toml")
 	os.WriteFile(long, []byte("name = \"torus48\"\n[network]\nk = 48\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.05\n[measure]\nwarmup_cycles = 1000000\nmeasure_cycles = 1000000\n"), 0o644)
+	// A 1024x1024 torus: its deadlock check takes about a second here, so
+	// a signal 300 ms into validate lands in it.
+	huge := filepath.Join(dir, "huge.toml")
+	os.WriteFile(huge, []byte("name = \"torus1024\"\n[network]\nk = 1024\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
 	for _, c := range []struct {
 		name  string
 		args  []string
 		wait  string        // a line of stderr to wait for, then
 		delay time.Duration // this long, before the signal
+		phase string        // what the message must say was stopped
 	}{
-		{"deadlock check", []string{"run", big}, "building", 0},
-		{"build", []string{"run", big}, "building", 600 * time.Millisecond},
-		{"run", []string{"run", long}, "", 1500 * time.Millisecond},
-		{"bench", []string{"bench", "--config", long, "--warmup", "1000000"}, "", 1500 * time.Millisecond},
+		{"deadlock check", []string{"validate", huge}, "", 300 * time.Millisecond, "interrupted while checking the networks"},
+		{"build", []string{"run", big}, "building", 600 * time.Millisecond, "interrupted while building or simulating"},
+		{"run", []string{"run", long}, "", 1500 * time.Millisecond, "interrupted while building or simulating"},
+		{"bench", []string{"bench", "--config", long, "--warmup", "1000000"}, "", 1500 * time.Millisecond, "interrupted while benchmarking"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], c.args...)
@@ -264,12 +269,23 @@ func TestSignalStopsBuildAndRun(t *testing.T) {
 				close(lines)
 			}()
 			var got []string
-			if c.wait != "" {
-				for line := range lines {
+			// Wait for the phase's line; a build estimated under a second
+			// announces none, so after 3 s the signal goes anyway (the
+			// phase it lands in is then the one its message must name).
+			timeout := time.After(3 * time.Second)
+		wait:
+			for c.wait != "" {
+				select {
+				case line, ok := <-lines:
+					if !ok {
+						break wait
+					}
 					got = append(got, line)
 					if strings.Contains(line, c.wait) {
-						break
+						break wait
 					}
+				case <-timeout:
+					break wait
 				}
 			}
 			time.Sleep(c.delay)
@@ -285,7 +301,7 @@ func TestSignalStopsBuildAndRun(t *testing.T) {
 				code = ee.ExitCode()
 			}
 			all := strings.Join(got, "\n")
-			if code != 143 || took > 2*time.Second || !strings.Contains(all, "SIGTERM: interrupted while ") || strings.Contains(all, "goroutine ") {
+			if code != 143 || took > 2*time.Second || !strings.Contains(all, "SIGTERM: "+c.phase) || strings.Contains(all, "goroutine ") {
 				t.Fatalf("stopped %v after SIGTERM with exit %d (want at most 2s, 143); stderr:\n%s", took, code, all)
 			}
 			t.Logf("stopped %v after SIGTERM: %s", took.Round(time.Millisecond), got[len(got)-1])
