@@ -405,7 +405,7 @@ func (s *duatoStates) hop(r, d, q int) (r2, in2 int, ds [2]int, n int, ok bool) 
 // after those it is reached from, except at the same router through a
 // loopback (a router's states are visited until none is left unvisited)
 // and, on a torus, across the wrap link: passes repeat until one visits
-// nothing (a mesh takes one and a pass that finds nothing, a torus two).
+// nothing (a mesh takes one and one that finds nothing, a torus two and one).
 func (s *duatoStates) reach() (ok bool, err error) {
 	g, vcs, k, l := s.g, s.vcs, s.g.K, s.line
 	all := allVCs(vcs)

@@ -24,7 +24,8 @@ type Estimate struct {
 	// reserved over latencyRangeCycles) and traffic sources;
 	// PolicyBytes the entropy circuit and gates.
 	NetworkBytes, MeasureBytes, PolicyBytes int64
-	// CheckBytes is the deadlock check's graph, garbage before the network
+	// CheckBytes is the deadlock check's memory at its largest (its graph,
+	// or the abstract states of Duato's check), garbage before the network
 	// is allocated.
 	CheckBytes int64
 	// RunBytes is the resident memory of a run below saturation: the
