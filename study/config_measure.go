@@ -109,8 +109,7 @@ func (c *Config) validateMeasure(add addFunc) {
 	// A queue legitimately waits a routing delay, link and credit latencies
 	// and a packet's serialisation; the watchdog needs a wide margin above.
 	// Only from valid inputs: their own errors are reported already.
-	inputsOK := c.packetSizesValid() && r.RoutingDelayCycles >= 0 && r.RoutingDelayCycles <= 1000 && r.LinkLatencyCycles >= 1 && r.LinkLatencyCycles <= 1000 &&
-		r.CreditLatencyCycles >= 1 && r.CreditLatencyCycles <= 1000
+	inputsOK := c.packetSizesValid() && c.latenciesValid()
 	if floor := 10 * int64(r.RoutingDelayCycles+r.LinkLatencyCycles+r.CreditLatencyCycles+c.maxPacketFlits()); inputsOK && m.WatchdogCycles != 0 && m.WatchdogCycles < floor {
 		add("measure.watchdog_cycles", m.WatchdogCycles, fmt.Sprintf("allowed: 0 (off) or >= %d (10 x (routing delay + link and credit latencies + packet length))", floor))
 	}

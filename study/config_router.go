@@ -96,6 +96,14 @@ func (c *Config) validateRouter(add addFunc) {
 	}
 }
 
+// latenciesValid reports whether the routing delay and the link and
+// credit latencies are in range, so that checks derived from them may run.
+func (c *Config) latenciesValid() bool {
+	r := &c.Router
+	return r.RoutingDelayCycles >= 0 && r.RoutingDelayCycles <= 1000 && r.LinkLatencyCycles >= 1 && r.LinkLatencyCycles <= 1000 &&
+		r.CreditLatencyCycles >= 1 && r.CreditLatencyCycles <= 1000
+}
+
 // validateVC checks the VC router's routing and buffer keys.
 func (c *Config) validateVC(add addFunc) {
 	r, n := &c.Router, &c.Network

@@ -60,7 +60,7 @@ func (c *Config) validateIOQ(add addFunc) {
 		add("router.port_memory_bytes", r.PortMemoryBytes, fmt.Sprintf("allowed: a whole number of flits of router.flit_bytes = %d bytes", r.FlitBytes))
 	case flitOK && r.PortMemoryBytes/r.FlitBytes > 1<<24:
 		add("router.port_memory_bytes", r.PortMemoryBytes, fmt.Sprintf("allowed: at most 2^24 flits (%d bytes)", (1<<24)*r.FlitBytes))
-	case flitOK && orgOK && (n.Topology == "mesh" || n.Topology == "torus"):
+	case flitOK && orgOK && (n.Topology == "mesh" || n.Topology == "torus") && c.packetSizesValid() && c.latenciesValid():
 		ports := 4 + max(n.Concentration, 1)
 		if setting, err := c.IOQConfig().Validate(ports, c.Nodes()); err != nil && !strings.HasPrefix(setting, "recn.") {
 			switch setting {

@@ -30,14 +30,19 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// nearest lists up to n of cands close to word, best first: those whose
-// last dotted part is word's last part (a key under the wrong table), then
-// those within an edit distance of a third of word's length (at least 2),
-// or whose last part is within a quarter of the last part's length (at
-// least 1), by distance and then alphabetically.
+// nearest lists up to n of cands close to word, best first, comparing the
+// last dotted parts (the leaf; "-" and "_" ignored for prefixes): a
+// candidate whose leaf is word's (a key under the wrong table), then one
+// whose leaf begins with word's (at least 3 letters: "load" for
+// load_flits_per_node_cycle), then one whose leaf contains it (at least 3),
+// then those within an edit distance of a third of the leaf (at least 1);
+// ties alphabetically.
 func nearest(word string, cands []string, n int) []string {
-	leaf := word[strings.LastIndex(word, ".")+1:]
-	limit := max(2, len(word)/3)
+	leafOf := func(s string) string { return s[strings.LastIndex(s, ".")+1:] }
+	norm := func(s string) string { return strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(s)) }
+	leaf := leafOf(word)
+	nl := norm(leaf)
+	limit := max(1, len(leaf)/3)
 	type scored struct {
 		s string
 		d int
@@ -47,14 +52,17 @@ func nearest(word string, cands []string, n int) []string {
 		if c == word {
 			continue
 		}
-		cl := c[strings.LastIndex(c, ".")+1:]
-		switch d := editDistance(strings.ToLower(word), strings.ToLower(c)); {
+		cl := leafOf(c)
+		ncl := norm(cl)
+		switch d := editDistance(strings.ToLower(leaf), strings.ToLower(cl)); {
 		case cl == leaf:
-			out = append(out, scored{c, -1})
+			out = append(out, scored{c, 0})
+		case len(nl) >= 3 && strings.HasPrefix(ncl, nl):
+			out = append(out, scored{c, 1})
+		case len(nl) >= 3 && strings.Contains(ncl, nl):
+			out = append(out, scored{c, 2})
 		case d <= limit:
-			out = append(out, scored{c, d})
-		case editDistance(leaf, cl) <= max(1, len(leaf)/4):
-			out = append(out, scored{c, editDistance(leaf, cl)})
+			out = append(out, scored{c, 3 + d})
 		}
 	}
 	slices.SortFunc(out, func(a, b scored) int {

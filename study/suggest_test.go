@@ -17,6 +17,10 @@ func TestNearest(t *testing.T) {
 		{"measure.vcs", []string{"router.vcs"}},
 		{"warmup_cycle", []string{"measure.warmup_cycles"}},
 		{"colour", nil},
+		{"traffic.load", nil},
+		{"router.buffer", []string{"router.buffer_flits"}},
+		{"measure.warmup", []string{"measure.warmup_cycles"}},
+		{"measure.method2", nil},
 	} {
 		if got := nearest(tc.word, keys, 3); !slices.Equal(got, tc.want) {
 			t.Errorf("nearest(%q) = %q, want %q", tc.word, got, tc.want)
@@ -27,5 +31,21 @@ func TestNearest(t *testing.T) {
 	}
 	if s := didYouMean("unifrom", []string{"uniform", "tornado"}); s != `; did you mean "uniform"?` {
 		t.Errorf("didYouMean = %q", s)
+	}
+	for _, tc := range []struct {
+		word  string
+		cands []string
+		want  []string
+	}{
+		{"traffic.load", []string{"traffic.load_flits_per_node_cycle", "traffic.load_of_bisection", "traffic.self"}, []string{"traffic.load_flits_per_node_cycle", "traffic.load_of_bisection"}},
+		{"har", []string{"dor", "har-dor", "hybrid-har"}, []string{"har-dor", "hybrid-har"}},
+		{"bitrev", []string{"bit-reverse", "bit-complement"}, []string{"bit-reverse"}},
+		{"complement", []string{"bit-reverse", "bit-complement"}, []string{"bit-complement"}},
+		{"router.routing_delay", []string{"router.routing", "router.routing_delay_cycles"}, []string{"router.routing_delay_cycles"}},
+		{"network.nodes", []string{"network.levels", "network.k"}, nil},
+	} {
+		if got := nearest(tc.word, tc.cands, 3); !slices.Equal(got, tc.want) {
+			t.Errorf("nearest(%q) = %q, want %q", tc.word, got, tc.want)
+		}
 	}
 }

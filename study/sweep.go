@@ -541,8 +541,11 @@ func (f *File) checkOverriddenBase() []error {
 		if line == 0 || !ok || len(f.Points) == 0 {
 			continue
 		}
-		cfg := f.Points[0].Config
-		if setKey(&cfg, a.Key, base) != nil {
+		// Invalid in the first point and on its own (in the default
+		// configuration): a value wrong only beside another swept key's
+		// base value (vcs = 3 beside a zipped routing) is not a mistake.
+		cfg, alone := f.Points[0].Config, Default()
+		if setKey(&cfg, a.Key, base) != nil || setKey(&alone, a.Key, base) != nil || !hasKeyError(alone.Validate(), a.Key) {
 			continue
 		}
 		for _, e := range cfg.Validate() {
@@ -553,6 +556,14 @@ func (f *File) checkOverriddenBase() []error {
 		}
 	}
 	return errs
+}
+
+// hasKeyError reports whether errs has an error of key.
+func hasKeyError(errs []error, key string) bool {
+	return slices.ContainsFunc(errs, func(e error) bool {
+		fe, ok := e.(*FieldError)
+		return ok && fe.Key == key
+	})
 }
 
 // locate gives a validation error of a point the file and line of the axis
@@ -1021,11 +1032,14 @@ func (f *File) CheckBuild(ctx context.Context) error {
 // Estimates returns the estimate of every distinct network, router, packet
 // size and policy of the study, with the first point that has it.
 func (f *File) Estimates() ([]Estimate, []*Point) {
+	// Every input of EstimateRun but the offered load, which changes no
+	// memory: the points of a load sweep share one estimate.
 	type shape struct {
 		n Network
 		r Router
-		p int
+		t Traffic
 		q Policy
+		m string
 	}
 	seen := map[shape]bool{}
 	var es []Estimate
@@ -1033,7 +1047,9 @@ func (f *File) Estimates() ([]Estimate, []*Point) {
 	for i := range f.Points {
 		pt := &f.Points[i]
 		c := pt.Config
-		if s := (shape{c.Network, c.Router, c.Traffic.PacketFlits, c.Policy}); !seen[s] {
+		t := c.Traffic
+		t.Load, t.LoadOfBisection, t.LoadOfWireCapacity = 0, 0, 0
+		if s := (shape{c.Network, c.Router, t, c.Policy, c.Measure.Method}); !seen[s] {
 			seen[s] = true
 			if e, err := EstimateRun(c); err == nil {
 				es, pts = append(es, e), append(pts, pt)

@@ -156,3 +156,41 @@ func TestKeyLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestOverriddenBase: a base value that an axis overrides is checked for
+// mistakes of its own (a typo), not for its fit beside another swept
+// key's base value.
+func TestOverriddenBase(t *testing.T) {
+	const base = "[network]\nk = 4\n[traffic]\nprocess = \"bernoulli\"\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n"
+	zipped := base + "[router]\nrouting = \"dor-2class\"\nvcs = 3\n[[axis]]\nkey = \"router.routing\"\nvalues = [\"dor-2class\", \"duato\"]\nzip = \"r\"\n" +
+		"[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\nzip = \"r\"\n"
+	if _, err := ParseFile("zip.toml", []byte(zipped)); err != nil {
+		t.Errorf("every point is valid, yet: %v", err)
+	}
+	typo := strings.Replace(base, "[traffic]\n", "[traffic]\npattern = \"unifrom\"\n", 1) + "[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"tornado\"]\n"
+	if _, err := ParseFile("typo.toml", []byte(typo)); err == nil || !strings.Contains(err.Error(), `typo.toml:4: traffic.pattern = "unifrom": axis[0] sweeps this key`) {
+		t.Errorf("a typo in an overridden base value: %v", err)
+	}
+}
+
+// TestCheckMemoryEveryShape: the memory guard estimates every point that
+// needs its own estimate (here the packet-batches method's injection
+// matrix), whatever the order of the axis values.
+func TestCheckMemoryEveryShape(t *testing.T) {
+	for _, values := range []string{`["window", "packet-batches"]`, `["packet-batches", "window"]`} {
+		src := "[network]\nk = 64\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n" +
+			"[[axis]]\nkey = \"measure.method\"\nvalues = " + values + "\n"
+		f, err := ParseFile("pb.toml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, _ := f.Estimates()
+		if len(es) != 2 {
+			t.Errorf("%s: %d estimates, want one per method", values, len(es))
+		}
+		limit := MemoryLimit{Bytes: uint64(min(es[0].PeakBytes, es[len(es)-1].PeakBytes) + 1), Why: "test"}
+		if err := f.CheckMemory(1, limit); err == nil || !strings.Contains(err.Error(), "method=packet-batches") {
+			t.Errorf("%s: %v, want the packet-batches point refused", values, err)
+		}
+	}
+}

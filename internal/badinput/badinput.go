@@ -186,6 +186,9 @@ var MechanismConfigs = []Config{
 	{"phase cycle negative", "[traffic]\nphase_cycle = -1\n", []string{"traffic.phase_cycle = -1", "0 (no phase change)"}},
 	{"pattern typo", "[traffic]\npattern = \"unifrom\"\n", []string{"traffic.pattern = \"unifrom\"", "did you mean \"uniform\""}},
 	{"key under the wrong table", "[measure]\nvcs = 3\n", []string{":2:", "measure.vcs", "a key of [router]"}},
+	{"ioq link latency zero", ioqBase + "link_latency_cycles = 0\n", []string{"router.link_latency_cycles = 0", "1..1000"}},
+	{"ioq long packets huge", ioqBase + "[traffic]\nlong_packet_flits = 70000\nlong_volume_percent = 50.0\n", []string{"traffic.long_packet_flits = 70000", "1..65535"}},
+	{"swept VC count invalid for its routing", "[network]\nk = 4\n[router]\nrouting = \"dor-2class\"\nvcs = 3\n[[axis]]\nkey = \"router.vcs\"\nvalues = [3]\n", []string{"router.vcs = 3", "even number of VCs"}},
 }
 
 // Studies are the malformed studies.
