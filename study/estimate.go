@@ -107,7 +107,10 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	for r := 0; r < topo.Routers(); r++ {
 		e.Ports += topo.Ports(r)
 	}
-	tc := cfg.TrafficConfig()
+	// The load's units (wire capacity, bisection) take a pass over the
+	// network to compute and change no memory: left out, so that the
+	// estimate stays cheap before the memory guard.
+	tc := cfg.trafficConfig(loadUnits{})
 	// The latency range the collectors reserve (see build).
 	zl := router.ZeroLoadLatency(rc, topo.Diameter(), tc.MaxPacketFlits())
 	e.MeasureBytes = int64(e.Nodes) * (report.CollectorBytes(latencyRangeCycles(zl)) + traffic.SourceBytes(tc))

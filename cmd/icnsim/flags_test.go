@@ -58,6 +58,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"run --shard words", []string{"run", studyFile, "--shard", "half"}, []string{`--shard = "half"`, "i/n"}},
 		{"run --exec unknown", []string{"run", studyFile, "--exec", "threads"}, []string{`--exec: unknown executor "threads"`, "serial, actors, shards"}},
 		{"run --max-memory unit", []string{"run", studyFile, "--max-memory", "12XB"}, []string{`--max-memory "12XB"`, "8GiB", "50%", "off"}},
+		{"built-in scenario over --max-memory", []string{"run", "--max-memory", "8KiB"}, []string{"torus32-tornado-collective", "needs an estimated", "more than the limit of 8.0 KiB"}},
 		{"run --max-memory negative share", []string{"run", studyFile, "--max-memory", "-5%"}, []string{`--max-memory "-5%"`, "above 0%"}},
 		{"run --max-memory share above all", []string{"run", studyFile, "--max-memory", "150%"}, []string{`--max-memory "150%"`, "at most 100%"}},
 		{"run --max-memory 0", []string{"run", studyFile, "--max-memory", "0"}, []string{`--max-memory "0"`, "less than one page", "use off for no limit"}},

@@ -493,6 +493,13 @@ func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 // tornado and uniform traffic, side by side.
 func runDefault(c *cli.Context, out io.Writer, exec actor.Kind) error {
 	var rs []*report.Result
+	limit, err := study.ParseMemoryLimit(c.String("max-memory"))
+	if err != nil {
+		return err
+	}
+	if err := study.CheckMemory(study.Default(), 1, limit); err != nil { // as run does with a file
+		return err
+	}
 	fmt.Fprintln(out, "icnsim: built-in scenario: 32x32 torus, dor-dateline, 3 VCs x 16 flits, virtual cut-through,")
 	fmt.Fprintln(out, "collective burst of 10 eight-flit packets per node under tornado and uniform traffic")
 	for _, pat := range []string{"tornado", "uniform"} {
