@@ -33,6 +33,8 @@ const SaturationShare = 0.05
 // curveAxes are the axes of the curves against x: x (plot.x, default the
 // swept load; "" when the study has no numeric x), lines (plot.lines,
 // default the first other axis) and rest (one figure per combination).
+// An axis zipped with x advances along the curve, and one zipped with
+// lines along with the lines: neither is a line or a figure of its own.
 func curveAxes(f *study.File) (x, lines string, rest []string) {
 	axes := f.AxisKeys()
 	x = f.Plot.X
@@ -42,13 +44,30 @@ func curveAxes(f *study.File) (x, lines string, rest []string) {
 	if x == "" || !numericAxis(f, x) {
 		return "", "", nil
 	}
+	withX := zipGroup(f, x)
 	lines = f.Plot.Lines
 	if lines == "" {
-		if others := without(axes, []string{x}); len(others) > 0 {
+		if others := without(axes, withX); len(others) > 0 {
 			lines = others[0]
 		}
 	}
-	return x, lines, without(axes, []string{x, lines})
+	return x, lines, without(axes, append(withX, zipGroup(f, lines)...))
+}
+
+// zipGroup is key with the axes zipped with it (key alone when it is not
+// zipped, or not swept).
+func zipGroup(f *study.File, key string) []string {
+	group := []string{key}
+	for _, a := range f.Axes {
+		if a.Key == key && a.Zip != "" {
+			for _, b := range f.Axes {
+				if b.Zip == a.Zip && b.Key != key {
+					group = append(group, b.Key)
+				}
+			}
+		}
+	}
+	return group
 }
 
 // saturation is where one line of a load sweep saturates.

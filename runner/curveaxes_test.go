@@ -1,0 +1,43 @@
+package runner
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/icnsim/icnsim/study"
+)
+
+// TestCurveAxesZipped: an axis zipped with x advances along the curves
+// and one zipped with the lines along with the lines; neither splits the
+// figures (fattree64-fig4-sat's x = sat_l zipped with sat_k drew one
+// figure per x value; mesh-recn-fig3's lines = k zipped with the hot spot
+// split the paper's three configurations over two figures).
+func TestCurveAxesZipped(t *testing.T) {
+	const base = "name = \"z\"\n[network]\ntopology = \"mesh\"\nk = 4\n[router]\nrouting = \"dor\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\n" +
+		"[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n"
+	for _, c := range []struct {
+		name, axes string
+		x, lines   string
+		rest       []string
+	}{
+		{"x zipped", "[plot]\nx = \"router.buffer_flits\"\n" +
+			"[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [4, 8, 16]\nzip = \"b\"\n" +
+			"[[axis]]\nkey = \"traffic.packet_flits\"\nvalues = [2, 4, 8]\nzip = \"b\"\n" +
+			"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n",
+			"router.buffer_flits", "traffic.pattern", nil},
+		{"lines zipped", "[[axis]]\nkey = \"network.k\"\nvalues = [4, 6]\nzip = \"c\"\n" +
+			"[[axis]]\nkey = \"traffic.hotspot_node\"\nvalues = [5, 14]\nzip = \"c\"\n" +
+			"[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, 0.2]\n" +
+			"[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n",
+			"traffic.load_flits_per_node_cycle", "network.k", []string{"router.vcs"}},
+	} {
+		f, err := study.ParseFile("z.toml", []byte(base+c.axes))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		x, lines, rest := curveAxes(f)
+		if x != c.x || lines != c.lines || !slices.Equal(rest, c.rest) {
+			t.Errorf("%s: x %q, lines %q, rest %q; want %q, %q, %q", c.name, x, lines, rest, c.x, c.lines, c.rest)
+		}
+	}
+}
