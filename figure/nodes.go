@@ -120,10 +120,40 @@ func (s colourScale) heatMap(z [][]float64) *plotter.HeatMap {
 // share is where v lies on the scale, 0 (lowest) to 1.
 func (s colourScale) share(v float64) float64 { return (v - s.lo) / (s.hi - s.lo) }
 
+// colourBar draws a colour scale as a vertical stack of filled bands:
+// vector shapes in every format. gonum's plotter.ColorBar draws an image one
+// pixel wide, which an SVG viewer scales with its aspect ratio kept, so
+// every colour bar of an SVG (and of the HTML report) was a hairline.
+type colourBar struct {
+	s     colourScale
+	bands int
+}
+
+// Plot fills the bands bottom up, each from its lower edge to the top of
+// the bar, so that the next covers all of it but its own strip: no seam
+// of background or of anti-aliased edges shows between two bands.
+func (b colourBar) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	x0, x1 := trX(0), trX(1)
+	step := (b.s.hi - b.s.lo) / float64(b.bands)
+	for i := range b.bands {
+		v0, v1 := b.s.lo+float64(i)*step, b.s.hi
+		col, err := b.s.cmap.At(v0 + step/2)
+		if err != nil {
+			continue
+		}
+		y0, y1 := trY(v0), trY(v1)
+		c.FillPolygon(col, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+	}
+}
+
+// DataRange is the unit width by the scale's range.
+func (b colourBar) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, b.s.lo, b.s.hi }
+
 // bar is the scale as a vertical colour bar labelled label.
 func (s colourScale) bar(label string) *plot.Plot {
 	bar := plot.New()
-	bar.Add(&plotter.ColorBar{ColorMap: s.cmap, Vertical: true})
+	bar.Add(colourBar{s: s, bands: 128})
 	bar.HideX()
 	bar.Y.Padding = 0
 	bar.Y.Label.Text = label
