@@ -454,7 +454,7 @@ const maxLabelledColumns = 12
 
 // Save writes the heatmap to base.FORMAT for each format. Each cell is
 // labelled with its value (three significant digits) when the grid is
-// narrow enough to read them; blank cells have no value.
+// narrow enough to read them; grey cells (noDataColour) have no value.
 func (h *Heatmap) Save(base string, formats []string) error {
 	if len(h.Z) == 0 || len(h.Z[0]) == 0 {
 		return fmt.Errorf("figure %s: empty heatmap", base)

@@ -103,17 +103,47 @@ func newColourScale(panels []Panel) (colourScale, bool) {
 	if lo == hi {
 		lo, hi = lo-0.5, hi+0.5
 	}
+	// lo..hi take the part of Kindlmann's map between mapLowEnd and
+	// mapHighEnd of its lightness.
 	cmap := moreland.Kindlmann()
-	cmap.SetMin(lo)
-	cmap.SetMax(hi)
+	span := (hi - lo) / (mapHighEnd - mapLowEnd)
+	cmap.SetMin(lo - mapLowEnd*span)
+	cmap.SetMax(lo + (1-mapLowEnd)*span)
 	return colourScale{lo: lo, hi: hi, cmap: cmap}, true
 }
 
-// heatMap draws z (Z[y][x]) on the scale, NaN cells blank.
+// The colour scale uses Kindlmann's map (lightness rising from black to
+// white through saturated hues) from mapLowEnd to mapHighEnd only: its
+// white end read as the page, or as a cell without data, so a node at the
+// top of the scale looked missing. Cells without data are noDataColour, a
+// grey no saturated hue of the map takes.
+const (
+	mapLowEnd  = 0.05
+	mapHighEnd = 0.85
+)
+
+// noDataColour fills a cell that has no value (a node that received no
+// packet, or that sends nothing).
+func noDataColour() color.Color { return color.Gray{Y: 0xc8} }
+
+// colours is a palette of fixed colours.
+type colours []color.Color
+
+func (c colours) Colors() []color.Color { return c }
+
+// heatMap draws z (Z[y][x]) on the scale, NaN cells in noDataColour.
 func (s colourScale) heatMap(z [][]float64) *plotter.HeatMap {
-	hm := plotter.NewHeatMap(grid{z}, s.cmap.Palette(64))
+	pal := make(colours, 64)
+	for i := range pal {
+		c, err := s.cmap.At(s.lo + (float64(i)+0.5)/float64(len(pal))*(s.hi-s.lo))
+		if err != nil {
+			c = noDataColour()
+		}
+		pal[i] = c
+	}
+	hm := plotter.NewHeatMap(grid{z}, pal)
 	hm.Min, hm.Max = s.lo, s.hi
-	hm.NaN = color.White
+	hm.NaN = noDataColour()
 	return hm
 }
 
