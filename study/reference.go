@@ -89,7 +89,8 @@ func (f *File) checkReferences() []error {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		if keys = f.checkAtKeys(r, keys, axes, add); keys == nil {
+		var ok bool
+		if keys, ok = f.checkAtKeys(r, keys, axes, add); !ok {
 			continue
 		}
 		selectAxes := axes // the axes that must select exactly one point (or line)
@@ -143,32 +144,25 @@ func (f *File) checkReferences() []error {
 
 // checkAtKeys checks the keys of a reference's at: swept axes, or keys
 // that are not swept whose value is the study's own (they select nothing,
-// and are dropped). It returns the swept keys, or nil after an error.
-func (f *File) checkAtKeys(r *Reference, keys, axes []string, add addFunc) []string {
-	var swept []string
-	bad := false
+// and are dropped). It returns the swept keys, and false after an error.
+func (f *File) checkAtKeys(r *Reference, keys, axes []string, add addFunc) (swept []string, ok bool) {
+	ok = true
 	for _, k := range keys {
 		if slices.Contains(axes, k) {
 			swept = append(swept, k)
 			continue
 		}
-		base, ok := keyValue(&f.Config, k)
+		base, known := keyValue(&f.Config, k)
 		switch {
-		case !ok || k == "seed" || k == "name":
+		case !known || k == "seed" || k == "name":
 			add("at."+k, r.At[k], "allowed: a swept axis key ("+orNone(axes)+"), or a configuration key at the study's own value"+didYouMean(k, axes))
-			bad = true
+			ok = false
 		case FormatParam(base) != FormatParam(r.At[k]):
 			add("at."+k, r.At[k], fmt.Sprintf("%s is not swept: every point of this study has %s = %s; give that value, sweep the key, or leave it out of at", k, k, formatValue(base)))
-			bad = true
+			ok = false
 		}
 	}
-	if bad {
-		return nil
-	}
-	if swept == nil {
-		swept = []string{}
-	}
-	return swept
+	return swept, ok
 }
 
 func orNone(names []string) string {

@@ -634,20 +634,12 @@ func (r *Range) expand(kind reflect.Kind) ([]any, error) {
 
 // fieldKind is the Go kind of configuration key path key.
 func fieldKind(key string) reflect.Kind {
-	t := reflect.TypeOf(Config{})
-	for _, part := range strings.Split(key, ".") {
-		found := false
-		for i := range t.NumField() {
-			if strings.Split(t.Field(i).Tag.Get("toml"), ",")[0] == part {
-				t, found = t.Field(i).Type, true
-				break
-			}
-		}
-		if !found {
-			return reflect.Invalid
-		}
+	d := Default()
+	v, ok := keyValue(&d, key)
+	if !ok {
+		return reflect.Invalid
 	}
-	return t.Kind()
+	return reflect.TypeOf(v).Kind()
 }
 
 // keyValue is the value of key path key in cfg, and whether cfg has it.
