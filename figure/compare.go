@@ -25,12 +25,14 @@ type Compare struct {
 }
 
 // Save writes the comparison to base.FORMAT for each format.
-func (c *Compare) Save(base string, formats []string) error {
+func (c *Compare) Save(base string, out Output) error {
+	out = out.withDefaults()
 	if len(c.Labels) == 0 || len(c.Ours) != len(c.Labels) || len(c.Published) != len(c.Labels) {
 		return fmt.Errorf("figure %s: %d labels, %d of ours, %d published: need one of each per label", base, len(c.Labels), len(c.Ours), len(c.Published))
 	}
 	p := plot.New()
 	p.Title.Text, p.Y.Label.Text = c.Title, c.YLabel
+	out.style(p)
 	p.Add(plotter.NewGrid())
 	p.Y.Tick.Marker = UnitTicks{}
 	// A few columns: one "key=value" per line under each; many: the
@@ -53,11 +55,11 @@ func (c *Compare) Save(base string, formats []string) error {
 		labels[i] = strings.Join(vals, ", ")
 	}
 	p.NominalX(labels...)
-	p.X.Tick.Label.Font.Size = vg.Points(8)
+	p.X.Tick.Label.Font.Size = out.smallSize() * 0.9
 	if rotate {
 		p.X.Tick.Label.Rotation = math.Pi / 4
 		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
-		p.X.Tick.Label.Font.Size = vg.Points(7)
+		p.X.Tick.Label.Font.Size = out.smallSize() * 0.8
 	}
 	var all []plotter.XY
 	add := func(vals []float64, name string, shape draw.GlyphDrawer, col color.Color, r vg.Length) error {
@@ -90,5 +92,12 @@ func (c *Compare) Save(base string, formats []string) error {
 	p.Y.Max += (p.Y.Max - p.Y.Min) * 0.08 // glyphs whole below the top edge
 	p.Legend.Top, p.Legend.Left = emptyCorner(p, append(all, plotter.XY{X: 0, Y: 0}), 2)
 	p.X.Padding = vg.Points(10)
-	return save(p, base, formats)
+	t := &table{header: []string{"at", "icnsim", "published", "source"}}
+	for i, l := range c.Labels {
+		t.add(l, num(c.Ours[i]), num(c.Published[i]), c.Source)
+	}
+	if err := t.writeCSV(base); err != nil {
+		return err
+	}
+	return save(p, base, out)
 }

@@ -3,16 +3,14 @@
 // offered load, time series, per-node throughput, latency CDFs) and heatmaps
 // of a metric over two parameters. It knows nothing of studies or results:
 // callers hand it lines and grids. Every figure is written in each requested
-// format (png, svg) at Width x Height, atomically (write, then rename).
+// format (svg, png, pdf) at the Output's size, atomically (write, then rename),
+// beside a CSV of the points it draws.
 package figure
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -21,15 +19,6 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/icnsim/icnsim/internal/atomicfile"
-)
-
-// Size of every figure. At the PNG backend's 96 dpi a figure is 768 x 480
-// pixels.
-const (
-	Width  = 8 * vg.Inch
-	Height = 5 * vg.Inch
 )
 
 // Line is one named line of a chart: points (x, y) in order.
@@ -74,9 +63,11 @@ type Ref struct {
 }
 
 // Save writes the chart to base.FORMAT for each format.
-func (c *Chart) Save(base string, formats []string) error {
+func (c *Chart) Save(base string, out Output) error {
+	out = out.withDefaults()
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
+	out.style(p)
 	p.Add(plotter.NewGrid())
 	p.X.Tick.Marker, p.Y.Tick.Marker = UnitTicks{}, UnitTicks{}
 	yLog := c.YLog
@@ -240,12 +231,45 @@ func (c *Chart) Save(base string, formats []string) error {
 			}
 		}
 	}
+	if err := c.table(cut, drawable).writeCSV(base); err != nil {
+		return err
+	}
 	top, left, covered := legendCorner(all, entries)
 	if covered > 0 || entries > MaxLegendInside {
-		return saveLegendOutside(p, base, formats)
+		return saveLegendOutside(p, base, out)
 	}
 	p.Legend.Top, p.Legend.Left = top, left
-	return save(p, base, formats)
+	return save(p, base, out)
+}
+
+// table is the chart's points as drawn: each line's points (those above
+// the cut as "above cut", at their value), the saturation marks and the
+// published values.
+func (c *Chart) table(cut float64, drawable func(float64) bool) *table {
+	t := &table{header: []string{"series", "kind", "x", "y"}}
+	for _, l := range c.Lines {
+		for _, pt := range l.XY {
+			if !drawable(pt[1]) {
+				continue
+			}
+			kind := "point"
+			if pt[1] > cut {
+				kind = "above cut"
+			}
+			t.add(l.Name, kind, num(pt[0]), num(pt[1]))
+		}
+	}
+	for _, m := range c.Marks {
+		if m.Line >= 0 && m.Line < len(c.Lines) && !math.IsNaN(m.X) {
+			t.add(c.Lines[m.Line].Name, c.MarkName, num(m.X), "")
+		}
+	}
+	for _, r := range c.Refs {
+		if drawable(r.Y) {
+			t.add("Published: "+r.Source, "published", num(r.X), num(r.Y))
+		}
+	}
+	return t
 }
 
 // MaxLegendInside is the most legend entries drawn inside the plot area;
@@ -259,7 +283,7 @@ const MaxLegendInside = 8
 // study's every axis value) goes below the plot instead, the figure growing
 // by its height, so that the plot area keeps its size, and in a smaller
 // font if it would not fit across the figure.
-func saveLegendOutside(p *plot.Plot, base string, formats []string) error {
+func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 	leg := p.Legend
 	p.Legend = plot.NewLegend()
 	leg.Top, leg.Left = true, true
@@ -269,16 +293,16 @@ func saveLegendOutside(p *plot.Plot, base string, formats []string) error {
 	const gap = vg.Length(8)             // points between the plot's axis label and a legend below
 	size := leg.Rectangle(draw.Canvas{}) // the size only: no canvas needed
 	lw := size.Max.X - size.Min.X + vg.Points(14)
-	below := lw > vg.Length(WideLegendShare)*Width
-	if room := Width - 2*gap; below && lw > room {
+	below := lw > vg.Length(WideLegendShare)*out.Width
+	if room := out.Width - 2*gap; below && lw > room {
 		leg.TextStyle.Font.Size = max(leg.TextStyle.Font.Size*room/lw, vg.Points(6))
 		size = leg.Rectangle(draw.Canvas{})
 	}
-	h, lh := Height, size.Max.Y-size.Min.Y+gap+vg.Points(6)
+	h, lh := out.Height, size.Max.Y-size.Min.Y+gap+vg.Points(6)
 	if below {
 		h += lh
 	}
-	return render(base, formats, Width, h, func(dc draw.Canvas) {
+	return render(base, out, out.Width, h, func(dc draw.Canvas) {
 		// The title centred over the whole figure.
 		th := vg.Length(0)
 		if title != "" {
@@ -455,7 +479,8 @@ const maxLabelledColumns = 12
 // Save writes the heatmap to base.FORMAT for each format. Each cell is
 // labelled with its value (three significant digits) when the grid is
 // narrow enough to read them; grey cells (noDataColour) have no value.
-func (h *Heatmap) Save(base string, formats []string) error {
+func (h *Heatmap) Save(base string, out Output) error {
+	out = out.withDefaults()
 	if len(h.Z) == 0 || len(h.Z[0]) == 0 {
 		return fmt.Errorf("figure %s: empty heatmap", base)
 	}
@@ -465,6 +490,7 @@ func (h *Heatmap) Save(base string, formats []string) error {
 	}
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = h.XLabel, h.YLabel
+	out.style(p)
 	p.Add(scale.heatMap(h.Z))
 	ticks := func(labels []string) plot.ConstantTicks {
 		step := max(1, len(labels)/12)
@@ -493,7 +519,7 @@ func (h *Heatmap) Save(base string, formats []string) error {
 		}
 		for i := range labels.TextStyle {
 			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = -0.5, -0.5
-			labels.TextStyle[i].Font.Size = vg.Points(9)
+			labels.TextStyle[i].Font.Size = out.smallSize()
 			// Dark text on the light end of the map, light on the dark.
 			if v := h.Z[int(cl.xys[i].Y)][int(cl.xys[i].X)]; scale.share(v) < 0.55 {
 				labels.TextStyle[i].Color = color.White
@@ -502,26 +528,16 @@ func (h *Heatmap) Save(base string, formats []string) error {
 		p.Add(labels)
 	}
 	p.X.Padding, p.Y.Padding = 0, 0
-	return saveTiles(base, formats, h.Title, []*plot.Plot{p}, scale.bar(h.ZLabel))
-}
-
-// save renders p in each format and writes base.FORMAT atomically.
-func save(p *plot.Plot, base string, formats []string) error {
-	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+	t := &table{header: []string{"x", "y", "value"}}
+	for r, row := range h.Z {
+		for c, z := range row {
+			if !math.IsNaN(z) {
+				t.add(h.XTicks[c], h.YTicks[r], num(z))
+			}
+		}
+	}
+	if err := t.writeCSV(base); err != nil {
 		return err
 	}
-	for _, format := range formats {
-		wt, err := p.WriterTo(Width, Height, format)
-		if err != nil {
-			return fmt.Errorf("figure %s: %w", base, err)
-		}
-		var buf bytes.Buffer
-		if _, err := wt.WriteTo(&buf); err != nil {
-			return fmt.Errorf("figure %s.%s: %w", base, format, err)
-		}
-		if err := atomicfile.Write(base+"."+format, buf.Bytes()); err != nil {
-			return err
-		}
-	}
-	return nil
+	return saveTiles(base, out, h.Title, []*plot.Plot{p}, scale.bar(h.ZLabel, out))
 }

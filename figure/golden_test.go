@@ -50,7 +50,7 @@ func TestGoldenLatencyChart(t *testing.T) {
 		Marks: []Mark{{0, 0.4}, {1, 0.3}}, MarkName: "saturation load",
 		Refs: []Ref{{"Paper A", 0.2, 25}, {"Paper A", 0.3, 33}, {"Paper B", 0.4, 150}}}
 	base := filepath.Join(t.TempDir(), "latency")
-	if err := c.Save(base, []string{"svg"}); err != nil {
+	if err := c.Save(base, Output{Formats: []string{"svg"}}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, base, "latency-chart")
@@ -71,7 +71,7 @@ func TestGoldenNodeMap(t *testing.T) {
 	}
 	m := &NodeMap{Title: "golden: accepted throughput per node\n4x4 torus, transpose traffic", Label: "Accepted throughput (flits/cycle)", Panels: panels}
 	base := filepath.Join(t.TempDir(), "map")
-	if err := m.Save(base, []string{"svg"}); err != nil {
+	if err := m.Save(base, Output{Formats: []string{"svg"}}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, base, "node-map")
@@ -95,7 +95,7 @@ func TestGoldenWideLegend(t *testing.T) {
 			ch.Lines = append(ch.Lines, l)
 		}
 		base := filepath.Join(t.TempDir(), c.name)
-		if err := ch.Save(base, []string{"svg", "png"}); err != nil {
+		if err := ch.Save(base, Output{Formats: []string{"svg", "png"}, DPI: 96}); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, base, c.name)
@@ -108,8 +108,8 @@ func TestGoldenWideLegend(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w, h := float64(cfg.Width), float64(cfg.Height); w != Width.Dots(96) || h <= Height.Dots(96) {
-			t.Errorf("%s: figure %vx%v dots, want %v wide and taller than %v", c.name, w, h, Width.Dots(96), Height.Dots(96))
+		if w, h := float64(cfg.Width), float64(cfg.Height); w != DefaultWidth.Dots(96) || h <= DefaultHeight.Dots(96) {
+			t.Errorf("%s: figure %vx%v dots, want %v wide and taller than %v", c.name, w, h, DefaultWidth.Dots(96), DefaultHeight.Dots(96))
 		}
 	}
 }

@@ -1,12 +1,9 @@
 package figure
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -16,10 +13,6 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
-
-	"github.com/icnsim/icnsim/internal/atomicfile"
 )
 
 // Panel is one point's per-node values in a figure of several panels.
@@ -63,7 +56,8 @@ func valueRange(panels []Panel) (lo, hi float64) {
 }
 
 // Save writes the node map to base.FORMAT for each format.
-func (m *NodeMap) Save(base string, formats []string) error {
+func (m *NodeMap) Save(base string, out Output) error {
+	out = out.withDefaults()
 	scale, ok := newColourScale(m.Panels)
 	if !ok {
 		return fmt.Errorf("figure %s: node map has no values", base)
@@ -75,14 +69,27 @@ func (m *NodeMap) Save(base string, formats []string) error {
 		}
 		p := plot.New()
 		p.Title.Text = pn.Name
-		p.Title.TextStyle.Font.Size = vg.Points(9)
+		p.Title.TextStyle.Font.Size = out.FontSize
 		p.Add(scale.heatMap(pn.Z))
 		p.X.Label.Text, p.Y.Label.Text = "x", "y"
 		p.X.Tick.Marker, p.Y.Tick.Marker = gridTicks(len(pn.Z[0])), gridTicks(len(pn.Z))
 		p.X.Padding, p.Y.Padding = 0, 0
 		plots = append(plots, p)
 	}
-	return saveTiles(base, formats, m.Title, plots, scale.bar(m.Label))
+	t := &table{header: []string{"panel", "x", "y", "value"}}
+	for _, pn := range m.Panels {
+		for y, row := range pn.Z {
+			for x, z := range row {
+				if !math.IsNaN(z) {
+					t.add(pn.Name, fmt.Sprint(x), fmt.Sprint(y), num(z))
+				}
+			}
+		}
+	}
+	if err := t.writeCSV(base); err != nil {
+		return err
+	}
+	return saveTiles(base, out, m.Title, plots, scale.bar(m.Label, out))
 }
 
 // colourScale is one colour scale shared by heatmap panels: Kindlmann's
@@ -181,8 +188,9 @@ func (b colourBar) Plot(c draw.Canvas, p *plot.Plot) {
 func (b colourBar) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, b.s.lo, b.s.hi }
 
 // bar is the scale as a vertical colour bar labelled label.
-func (s colourScale) bar(label string) *plot.Plot {
+func (s colourScale) bar(label string, out Output) *plot.Plot {
 	bar := plot.New()
+	out.style(bar)
 	bar.Add(colourBar{s: s, bands: 128})
 	bar.HideX()
 	bar.Y.Padding = 0
@@ -210,7 +218,8 @@ func gridTicks(n int) plot.ConstantTicks {
 }
 
 // Save writes the bars to base.FORMAT for each format.
-func (b *LeafBars) Save(base string, formats []string) error {
+func (b *LeafBars) Save(base string, out Output) error {
+	out = out.withDefaults()
 	lo, hi := valueRange(b.Panels)
 	if math.IsInf(lo, 0) {
 		return fmt.Errorf("figure %s: no values", base)
@@ -225,7 +234,7 @@ func (b *LeafBars) Save(base string, formats []string) error {
 		groups := (len(vals) + group - 1) / group
 		p := plot.New()
 		p.Title.Text = pn.Name
-		p.Title.TextStyle.Font.Size = vg.Points(9)
+		p.Title.TextStyle.Font.Size = out.FontSize
 		p.Add(plotter.NewGrid())
 		// A bar is one unit wide; a group of g bars and a gap of one unit
 		// take g+1 units.
@@ -252,28 +261,42 @@ func (b *LeafBars) Save(base string, formats []string) error {
 		p.Y.Min, p.Y.Max = min(0, lo), hi
 		plots = append(plots, p)
 	}
-	return saveTiles(base, formats, b.Title, plots, nil)
+	t := &table{header: []string{"panel", "leaf", "node", "value"}}
+	for _, pn := range b.Panels {
+		for i, v := range pn.Z[0] {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				t.add(pn.Name, fmt.Sprint(i/group), fmt.Sprint(i), num(v))
+			}
+		}
+	}
+	if err := t.writeCSV(base); err != nil {
+		return err
+	}
+	return saveTiles(base, out, b.Title, plots, nil)
 }
 
 // saveTiles draws plots as tiles (as square a grid as fits), with side
 // (a colour bar, or nil) in a narrow column on the right and title above,
 // into base.FORMAT for each format.
-func saveTiles(base string, formats []string, title string, plots []*plot.Plot, side *plot.Plot) error {
+func saveTiles(base string, out Output, title string, plots []*plot.Plot, side *plot.Plot) error {
 	cols := 1
 	for cols*cols < len(plots) {
 		cols++
 	}
 	rows := (len(plots) + cols - 1) / cols
-	w, h := Width, Height
+	w, h := out.Width, out.Height
 	if rows > 2 {
 		h = vg.Length(rows) * 2.6 * vg.Inch
 	}
-	return render(base, formats, w, h, func(dc draw.Canvas) {
+	return render(base, out, w, h, func(dc draw.Canvas) {
 		// The title, centred above the tiles.
 		ts := text.Style{Color: color.Black, Font: plot.DefaultFont, XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
-		ts.Font.Size = vg.Points(12)
-		titleH := vg.Length(strings.Count(title, "\n")+1)*ts.Font.Size*1.25 + vg.Points(8)
-		dc.FillText(ts, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - vg.Points(4)}, title)
+		ts.Font.Size = out.titleSize()
+		titleH := vg.Length(0)
+		if !out.NoTitle && title != "" {
+			titleH = vg.Length(strings.Count(title, "\n")+1)*ts.Font.Size*1.25 + vg.Points(8)
+			dc.FillText(ts, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - vg.Points(4)}, title)
+		}
 		body := draw.Crop(dc, 0, 0, 0, -titleH)
 		if side != nil {
 			sw := vg.Inch * 1.1
@@ -291,42 +314,11 @@ func saveTiles(base string, formats []string, title string, plots []*plot.Plot, 
 			if i+cols < len(plots) {
 				p.X.Label.Text = ""
 			}
-			p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = vg.Points(8), vg.Points(8)
-			p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = vg.Points(10), vg.Points(10)
+			p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = out.smallSize()*0.9, out.smallSize()*0.9
+			p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = out.FontSize, out.FontSize
 			p.Draw(tiles.At(body, c, i/cols))
 		}
 	})
-}
-
-// render draws fn on a w x h canvas in each format and writes
-// base.FORMAT atomically.
-func render(base string, formats []string, w, h vg.Length, fn func(draw.Canvas)) error {
-	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
-		return err
-	}
-	for _, format := range formats {
-		var buf bytes.Buffer
-		switch format {
-		case "svg":
-			c := vgsvg.New(w, h)
-			fn(draw.New(c))
-			if _, err := c.WriteTo(&buf); err != nil {
-				return fmt.Errorf("figure %s.svg: %w", base, err)
-			}
-		case "png":
-			c := vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
-			fn(draw.New(c))
-			if _, err := c.WriteTo(&buf); err != nil {
-				return fmt.Errorf("figure %s.png: %w", base, err)
-			}
-		default:
-			return fmt.Errorf("figure %s: format %q: allowed png, svg", base, format)
-		}
-		if err := atomicfile.Write(base+"."+format, buf.Bytes()); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // bars are bars one unit wide, the first centred on x0+0.5, in one colour;

@@ -122,10 +122,10 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 					if concentrated {
 						l = strings.Replace(l, "(", "(mean of a router's nodes, ", 1)
 					}
-					err = (&figure.NodeMap{Title: title, Label: l, Panels: panels}).Save(filepath.Join(pdir, file), f.Plot.Formats)
+					err = (&figure.NodeMap{Title: title, Label: l, Panels: panels}).Save(filepath.Join(pdir, file), plotOutput(f))
 				case "fattree":
 					file = strings.Replace(file, "-map", "-by-leaf", 1)
-					err = (&figure.LeafBars{Title: title, YLabel: q.label, Group: net.K, Panels: panels}).Save(filepath.Join(pdir, file), f.Plot.Formats)
+					err = (&figure.LeafBars{Title: title, YLabel: q.label, Group: net.K, Panels: panels}).Save(filepath.Join(pdir, file), plotOutput(f))
 				}
 				if err != nil {
 					return err

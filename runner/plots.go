@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/icnsim/icnsim/figure"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/study"
@@ -37,11 +39,11 @@ const LoadKey = "traffic.load_flits_per_node_cycle"
 //     node-throughput and node-injected-throughput: one line or panel per
 //     point (replicate 0), when the study has at most plot.max_lines points.
 func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error {
-	formats := f.Plot.Formats
+	out := plotOutput(f)
 	pdir := filepath.Join(dir, "plots")
 	// The figures are redrawn whole: none of an earlier drawing stays
 	// (a figure that options or code no longer draw would mislead).
-	for _, ext := range []string{"png", "svg"} {
+	for _, ext := range []string{"png", "svg", "pdf", "csv"} {
 		old, _ := filepath.Glob(filepath.Join(pdir, "*."+ext))
 		for _, o := range old {
 			if err := os.Remove(o); err != nil {
@@ -49,7 +51,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			}
 		}
 	}
-	if len(formats) == 0 {
+	if len(out.Formats) == 0 {
 		return nil
 	}
 	pts := pointMeans(f, recs)
@@ -107,7 +109,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if err := c.Save(filepath.Join(pdir, fileName(m+"-vs-"+study.ShortKey(x), grp.label)), formats); err != nil {
+				if err := c.Save(filepath.Join(pdir, fileName(m+"-vs-"+study.ShortKey(x), grp.label)), out); err != nil {
 					return err
 				}
 			}
@@ -133,7 +135,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := c.Save(filepath.Join(pdir, fileName("reference-"+m, "")), formats); err != nil {
+		if err := c.Save(filepath.Join(pdir, fileName("reference-"+m, "")), out); err != nil {
 			return err
 		}
 	}
@@ -159,7 +161,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := h.Save(filepath.Join(pdir, fileName("heatmap-"+m, grp.label)), formats); err != nil {
+			if err := h.Save(filepath.Join(pdir, fileName("heatmap-"+m, grp.label)), out); err != nil {
 				return err
 			}
 		}
@@ -250,7 +252,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := c.Save(filepath.Join(pdir, "series-"+s.name), formats); err != nil {
+			if err := c.Save(filepath.Join(pdir, "series-"+s.name), out); err != nil {
 				return err
 			}
 		}
@@ -271,7 +273,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		return err
 	}
 	if f.Plot.NodeFigures != "topology" {
-		if err := nodes.Save(filepath.Join(pdir, "node-throughput"), formats); err != nil {
+		if err := nodes.Save(filepath.Join(pdir, "node-throughput"), out); err != nil {
 			return err
 		}
 	}
@@ -318,7 +320,14 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return cdf.Save(filepath.Join(pdir, "latency-cdf"), formats)
+	return cdf.Save(filepath.Join(pdir, "latency-cdf"), out)
+}
+
+// plotOutput is how the study's figures are written: [plot]'s formats,
+// size, font and title.
+func plotOutput(f *study.File) figure.Output {
+	return figure.Output{Formats: f.Plot.Formats, Width: vg.Length(f.Plot.WidthIn) * vg.Inch, Height: vg.Length(f.Plot.HeightIn) * vg.Inch,
+		FontSize: vg.Points(f.Plot.FontPt), DPI: f.Plot.DPI, NoTitle: !f.Plot.Title}
 }
 
 // perPoint draws one line per point (replicate 0) of xy's values; with
@@ -354,7 +363,7 @@ func perPoint(ctx context.Context, f *study.File, first []*Record, pdir, file, w
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := charts[label].Save(filepath.Join(pdir, fileName(file, label)), f.Plot.Formats); err != nil {
+		if err := charts[label].Save(filepath.Join(pdir, fileName(file, label)), plotOutput(f)); err != nil {
 			return err
 		}
 	}

@@ -242,7 +242,7 @@ func writePlotTOML(p tomlPrinter, kv func(line, comment string), more func(comme
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	}
-	kv("[plot]", "the figures (plots/*.png, *.svg) and the report index.html")
+	kv("[plot]", "the figures (plots/*.svg, *.png, *.pdf, *.csv) and the report index.html")
 	kv(fmt.Sprintf("x = %q", pl.X), "the numeric axis on the x of the curves; \"\": the swept offered load")
 	more(fmt.Sprintf("(%s)", strings.Join(loadKeys, ", ")))
 	kv(fmt.Sprintf("lines = %q", pl.Lines), "the axis with one line per value; \"\": the first other axis")
@@ -252,7 +252,12 @@ func writePlotTOML(p tomlPrinter, kv func(line, comment string), more func(comme
 	kv(fmt.Sprintf("heatmap_metric = %q", pl.HeatmapMetric), "a metric, or speedup (with a [[reduce]] of kind speedup)")
 	kv(fmt.Sprintf("max_lines = %d", pl.MaxLines), "per-point figures (time series, per-node throughput, latency CDF) for")
 	more("studies of at most this many points, 0..1000 (0: none)")
-	kv(fmt.Sprintf("formats = %s", q(pl.Formats)), "image files: png, svg")
+	kv(fmt.Sprintf("formats = %s", q(pl.Formats)), "image files: svg, png, pdf (each figure also writes a CSV of its points)")
+	kv(fmt.Sprintf("width_in = %v", pl.WidthIn), "a figure's print size in inches (1..40): 3.5 for a paper's column")
+	p("# height_in = %v", pl.HeightIn)
+	kv(fmt.Sprintf("font_pt = %v", pl.FontPt), "the axis labels' font size in points (4..36); titles 15% larger, ticks 10% smaller")
+	kv(fmt.Sprintf("dpi = %d", pl.DPI), "the PNG files' resolution (50..1200)")
+	kv(fmt.Sprintf("title = %v", pl.Title), "draw each figure's title; false: a paper's caption carries it")
 	kv(fmt.Sprintf("latency_cut = %v", pl.LatencyCut), "latency figures stop at this multiple of the zero-load latency (>= 1); 0: every point")
 	kv(fmt.Sprintf("y_max = %v", pl.YMax), "> 0: latency figures stop at this value instead (in the metric's unit)")
 	kv(fmt.Sprintf("y_log = %v", pl.YLog), "latency figures on a logarithmic y-axis")

@@ -96,8 +96,17 @@ type PlotSpec struct {
 	// throughput, latency CDF): one line per point, drawn only when the
 	// study has at most this many points.
 	MaxLines int `toml:"max_lines"`
-	// Formats of the image files: png, svg.
+	// Formats of the image files: svg, png, pdf. Every figure also writes a
+	// CSV of the points it draws.
 	Formats []string `toml:"formats"`
+	// WidthIn and HeightIn are a figure's print size in inches, FontPt its
+	// axis labels' size in points, DPI the PNG files' resolution.
+	WidthIn  float64 `toml:"width_in"`
+	HeightIn float64 `toml:"height_in"`
+	FontPt   float64 `toml:"font_pt"`
+	DPI      int     `toml:"dpi"`
+	// Title draws each figure's title; off, a paper's caption carries it.
+	Title bool `toml:"title"`
 	// YMax cuts the y-axis of latency figures (metrics with "latency" in
 	// their name) at this value; 0: at LatencyCut times the zero-load
 	// latency. Points above the cut are drawn as arrows at the top edge.
@@ -263,7 +272,7 @@ func LoadFile(path string) (*File, error) {
 // where known, the key path, the bad value and what is allowed.
 func ParseFile(name string, src []byte) (*File, error) {
 	f := &File{Config: Default(), Study: StudySpec{Replicates: 1, Seeds: "common"},
-		Plot: PlotSpec{MaxLines: 12, Formats: []string{"png", "svg"}, LatencyCut: DefaultLatencyCut, NodeFigures: "topology"}, Path: name, Source: src}
+		Plot: PlotSpec{MaxLines: 12, Formats: []string{"svg", "png", "pdf"}, WidthIn: 6, HeightIn: 4, FontPt: 10, DPI: 300, Title: true, LatencyCut: DefaultLatencyCut, NodeFigures: "topology"}, Path: name, Source: src}
 	md, errs, err := decodeAll(name, src, f)
 	if err != nil {
 		return nil, err
@@ -788,9 +797,21 @@ func (f *File) checkPlot(axes []string, axisList string, add addFunc) {
 		add("plot.max_lines", f.Plot.MaxLines, "allowed: 0..1000 (0: no per-point figures)")
 	}
 	for _, fm := range f.Plot.Formats {
-		if fm != "png" && fm != "svg" {
-			add("plot.formats", fm, `allowed: "png", "svg"`)
+		if fm != "png" && fm != "svg" && fm != "pdf" {
+			add("plot.formats", fm, `allowed: "svg", "png", "pdf"`)
 		}
+	}
+	for _, k := range []struct {
+		key     string
+		v, lo, hi float64
+		unit    string
+	}{{"plot.width_in", f.Plot.WidthIn, 1, 40, "inches"}, {"plot.height_in", f.Plot.HeightIn, 1, 40, "inches"}, {"plot.font_pt", f.Plot.FontPt, 4, 36, "points"}} {
+		if !(k.v >= k.lo && k.v <= k.hi) {
+			add(k.key, k.v, fmt.Sprintf("allowed: %g..%g %s", k.lo, k.hi, k.unit))
+		}
+	}
+	if f.Plot.DPI < 50 || f.Plot.DPI > 1200 {
+		add("plot.dpi", f.Plot.DPI, "allowed: 50..1200 dots per inch (the PNG files' resolution)")
 	}
 }
 
