@@ -33,7 +33,7 @@ func (c *Compare) Save(base string, out Output) error {
 	p := plot.New()
 	p.Title.Text, p.Y.Label.Text = c.Title, c.YLabel
 	out.style(p)
-	p.Add(plotter.NewGrid())
+	p.Add(lightGrid())
 	p.Y.Tick.Marker = UnitTicks{}
 	// A few columns: one "key=value" per line under each; many: the
 	// values alone on one slanted line.

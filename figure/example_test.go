@@ -37,10 +37,10 @@ func ExampleChart_Save() {
 	// throughput.pdf
 	// throughput.png
 	// throughput.svg
-	// series,kind,x,y
-	// uniform,point,0.1,0.1
-	// uniform,point,0.2,0.2
-	// uniform,point,0.3,0.25
+	// series,kind,x,y,y_low,y_high
+	// uniform,point,0.1,0.1,,
+	// uniform,point,0.2,0.2,,
+	// uniform,point,0.3,0.25,,
 }
 
 func ExampleHeatmap_Save() {
@@ -54,12 +54,16 @@ func ExampleHeatmap_Save() {
 	// Output: <nil>
 }
 
-// UnitTicks label a wide range without decimals and a narrow one with as
-// many as its step needs.
+// UnitTicks put 4 to 8 major ticks at round values (1, 2 or 5 times a power
+// of ten), labelled with as many decimals as the step needs; on an integer
+// quantity (SAQs in use) no tick falls between two whole numbers.
 func ExampleUnitTicks() {
-	for _, r := range [][2]float64{{0, 13800}, {0, 0.3}, {0.02, 0.025}} {
+	for _, c := range []struct {
+		lo, hi  float64
+		integer bool
+	}{{0, 13800, false}, {0, 0.3, false}, {0.02, 0.025, false}, {0, 5, true}, {0, 2.4, true}} {
 		var labels []string
-		for _, t := range (figure.UnitTicks{}).Ticks(r[0], r[1]) {
+		for _, t := range (figure.UnitTicks{Integer: c.integer}).Ticks(c.lo, c.hi) {
 			if t.Label != "" {
 				labels = append(labels, t.Label)
 			}
@@ -67,7 +71,9 @@ func ExampleUnitTicks() {
 		fmt.Println(labels)
 	}
 	// Output:
-	// [0 4000 8000 12000]
-	// [0.00 0.15 0.30]
-	// [0.0200 0.0225 0.0250]
+	// [0 2000 4000 6000 8000 10000 12000]
+	// [0.0 0.1 0.2 0.3]
+	// [0.020 0.021 0.022 0.023 0.024 0.025]
+	// [0 1 2 3 4 5]
+	// [0 1 2]
 }

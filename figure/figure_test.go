@@ -1,6 +1,9 @@
 package figure
 
 import (
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -30,6 +33,69 @@ func TestEmptyCorner(t *testing.T) {
 		top, left := emptyCorner(plot.New(), c.pts, 3)
 		if top != c.top || left != c.left {
 			t.Errorf("%s: legend top %v left %v, want top %v left %v", c.name, top, left, c.top, c.left)
+		}
+	}
+}
+
+// TestUnitTicksRound: over ranges of every scale, 4 to 8 major ticks (or
+// the nearest count an integer axis allows), each a whole multiple of a
+// step of 1, 2 or 5 times a power of ten, every label reading back its
+// value; on an integer axis every tick is a whole number.
+func TestUnitTicksRound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 1))
+	for i := range 5000 {
+		scale := math.Pow(10, float64(rng.IntN(16)-8))
+		lo := (rng.Float64() - 0.3) * scale * 10
+		hi := lo + rng.Float64()*scale*10 + scale*1e-3
+		integer := i%3 == 0
+		if integer {
+			lo, hi = math.Round(lo), math.Round(hi)+float64(rng.IntN(3))
+		}
+		ts := UnitTicks{Integer: integer}.Ticks(lo, hi)
+		var major []float64
+		for _, tk := range ts {
+			if integer && tk.Value != math.Round(tk.Value) {
+				t.Fatalf("[%g, %g] integer: tick at %g", lo, hi, tk.Value)
+			}
+			if tk.Label == "" {
+				continue
+			}
+			major = append(major, tk.Value)
+			if v, err := strconv.ParseFloat(tk.Label, 64); err != nil || math.Abs(v-tk.Value) > (hi-lo)*1e-9 {
+				t.Fatalf("[%g, %g]: label %q for %g", lo, hi, tk.Label, tk.Value)
+			}
+		}
+		if len(major) < MinMajorTicks || len(major) > MaxMajorTicks {
+			// Only where no round step gives 4 to 8 (a narrow range between
+			// two steps' counts, or an integer axis under 3 units).
+			for e := -10; e <= 10; e++ {
+				for _, m := range []float64{1, 2, 5} {
+					s := m * math.Pow10(e)
+					n := int(math.Floor(hi/s+1e-9) - math.Ceil(lo/s-1e-9) + 1)
+					if n >= MinMajorTicks && n <= MaxMajorTicks && (!integer || s >= 1) {
+						t.Fatalf("[%g, %g] integer=%v: %d major ticks %v, but a step of %g gives %d", lo, hi, integer, len(major), major, s, n)
+					}
+				}
+			}
+		}
+		if len(major) >= 2 {
+			step := major[1] - major[0]
+			e := math.Floor(math.Log10(step * (1 + 1e-9)))
+			m := math.Round(step / math.Pow(10, e))
+			if m != 1 && m != 2 && m != 5 || math.Abs(step/math.Pow(10, e)-m) > 1e-6 {
+				t.Fatalf("[%g, %g]: step %g is not 1, 2 or 5 x 10^n", lo, hi, step)
+			}
+			if k := major[0] / step; math.Abs(k-math.Round(k)) > 1e-6 {
+				t.Fatalf("[%g, %g]: first tick %g is not a multiple of the step %g", lo, hi, major[0], step)
+			}
+		}
+	}
+}
+
+func TestRoundUp(t *testing.T) {
+	for _, c := range [][2]float64{{108.9, 200}, {199.3, 200}, {200, 200}, {0.031, 0.05}, {7, 10}, {1, 1}, {1.5, 2}, {3e5, 5e5}} {
+		if got := RoundUp(c[0]); math.Abs(got-c[1]) > c[1]*1e-12 {
+			t.Errorf("RoundUp(%g) = %g, want %g", c[0], got, c[1])
 		}
 	}
 }

@@ -44,16 +44,22 @@ func TestGoldenLatencyChart(t *testing.T) {
 	c := &Chart{Title: "golden: mean packet latency vs offered load\n8x8 mesh, uniform traffic", XLabel: "Offered load (flits/node/cycle)",
 		YLabel: "Mean packet latency (cycles)", Points: true, YMax: 100,
 		Lines: []Line{
-			{Name: "dor", XY: [][2]float64{{0.1, 20}, {0.2, 22}, {0.3, 30}, {0.4, 80}, {0.5, 1000}, {0.6, 5000}}},
+			{Name: "dor", XY: [][2]float64{{0.1, 20}, {0.2, 22}, {0.3, 30}, {0.4, 80}, {0.5, 1000}, {0.6, 5000}},
+				Lo: []float64{19, 21, 27, 60, 800, 4000}, Hi: []float64{21, 23, 33, 100, 1200, 6000}},
 			{Name: "adaptive", XY: [][2]float64{{0.1, 21}, {0.2, 24}, {0.3, 40}, {0.4, 400}, {0.5, 2000}, {0.6, math.NaN()}}},
 		},
-		Marks: []Mark{{0, 0.4}, {1, 0.3}}, MarkName: "saturation load",
+		IntervalName: "95% CI of the mean, 5 replicates",
+		Marks:        []Mark{{0, 0.4}, {1, 0.3}}, MarkName: "saturation load",
 		Refs: []Ref{{"Paper A", 0.2, 25}, {"Paper A", 0.3, 33}, {"Paper B", 0.4, 150}}}
 	base := filepath.Join(t.TempDir(), "latency")
-	if err := c.Save(base, Output{Formats: []string{"svg"}}); err != nil {
+	if err := c.Save(base, Output{Formats: []string{"svg", "png"}}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, base, "latency-chart")
+	if dir := os.Getenv("ICNSIM_FIGURE_DIR"); dir != "" {
+		b, _ := os.ReadFile(base + ".png")
+		os.WriteFile(filepath.Join(dir, "latency-chart.png"), b, 0o644)
+	}
 }
 
 // TestGoldenNodeMap: per-node heatmaps of two points on one colour scale.

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -25,7 +24,7 @@ import (
 // every figure writes base.csv, the points it draws (see each figure's
 // Save), so that a reader can redraw it with another tool.
 type Output struct {
-	// Formats of the image files: svg, png, pdf (ImageFormats).
+	// Formats of the image files: svg, png, pdf (ImageFormats()).
 	Formats []string
 	// Width and Height of the figure; a figure with a legend below its plot
 	// or with many panels grows taller.
@@ -40,7 +39,7 @@ type Output struct {
 }
 
 // ImageFormats are the image formats a figure can be written in.
-var ImageFormats = []string{"svg", "png", "pdf"}
+func ImageFormats() []string { return []string{"svg", "png", "pdf"} }
 
 // Defaults of Output: a figure that fits a page's text width at the size
 // of the paper's text, printable as it is.
@@ -53,7 +52,7 @@ const (
 
 // DefaultOutput writes every image format at the default size.
 func DefaultOutput() Output {
-	return Output{Formats: slices.Clone(ImageFormats), Width: DefaultWidth, Height: DefaultHeight, FontSize: vg.Points(DefaultFontSize), DPI: DefaultDPI}
+	return Output{Formats: ImageFormats(), Width: DefaultWidth, Height: DefaultHeight, FontSize: vg.Points(DefaultFontSize), DPI: DefaultDPI}
 }
 
 // withDefaults fills the zero fields of o from DefaultOutput (not the
@@ -118,7 +117,7 @@ func render(base string, o Output, w, h vg.Length, fn func(draw.Canvas)) error {
 			fn(draw.New(c))
 			_, err = c.WriteTo(&buf)
 		default:
-			return fmt.Errorf("figure %s: format %q: allowed %v", base, format, ImageFormats)
+			return fmt.Errorf("figure %s: format %q: allowed %v", base, format, ImageFormats())
 		}
 		if err != nil {
 			return fmt.Errorf("figure %s.%s: %w", base, format, err)

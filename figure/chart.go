@@ -1,0 +1,557 @@
+package figure
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Line is one named line of a chart: points (x, y) in order, and where
+// Lo and Hi are set (one per point, NaN: none), an interval drawn as an
+// error bar at each point (the 95% confidence interval of a mean).
+type Line struct {
+	Name   string
+	XY     [][2]float64
+	Lo, Hi []float64
+}
+
+// Chart is a line chart.
+type Chart struct {
+	Title, XLabel, YLabel string
+	Lines                 []Line
+	// Points marks every point with a glyph (for sparse data such as load
+	// sweeps); dense data (time series, CDFs) is drawn as plain lines.
+	Points bool
+	// YMax, when positive and below the highest point, cuts the y-axis
+	// there: the lines leave the top edge, and each point above the cut is
+	// an upward triangle on the edge in its line's colour, labelled with
+	// its value.
+	YMax float64
+	// YLog and XLog draw an axis on a logarithmic scale (points <= 0 are
+	// left out).
+	YLog, XLog bool
+	// YFromZero starts the y-axis at 0 (or below, for negative values).
+	YFromZero bool
+	// XInteger and YInteger keep an axis's ticks on whole numbers (node
+	// ids, counts).
+	XInteger, YInteger bool
+	// IntervalName names the error bars in the legend (e.g. "95% CI of
+	// the mean, 5 replicates"); with no line carrying an interval, none.
+	IntervalName string
+	// Marks are vertical dotted lines, each in its line's colour (e.g. the
+	// saturation load of each line), named in the legend by MarkName.
+	Marks    []Mark
+	MarkName string
+	// Levels are horizontal or vertical reference lines with a value
+	// (published maxima, a limit), each named in the legend.
+	Levels []Level
+	// Spans shade ranges of x (a run's warm-up and drain), each named in
+	// the legend.
+	Spans []Span
+	// Refs are published values, drawn as black crosses (one glyph per
+	// source) and named in the legend by source.
+	Refs []Ref
+}
+
+// Mark is a vertical line at X in the colour of Lines[Line].
+type Mark struct {
+	Line int
+	X    float64
+}
+
+// Ref is a published value at (X, Y) from Source.
+type Ref struct {
+	Source string
+	X, Y   float64
+}
+
+// Level is a dashed reference line across the plot at Value: horizontal
+// (a y value), or vertical where Vertical is set; named Name in the legend.
+type Level struct {
+	Name     string
+	Value    float64
+	Vertical bool
+}
+
+// Span is a shaded range of x from From to To, named Name in the legend.
+type Span struct {
+	Name     string
+	From, To float64
+}
+
+// spanShades are the fills of spans in order: light greys that a line
+// reads through, told apart in the legend.
+func spanShade(i int) color.Color {
+	return [...]color.Color{color.Gray{Y: 0xe8}, color.Gray{Y: 0xd0}, color.Gray{Y: 0xf2}}[i%3]
+}
+
+// overflow is a point above a chart's cut.
+type overflow struct {
+	line int
+	x, y float64
+}
+
+// Save writes the chart to base.FORMAT for each of out's formats and its
+// points to base.csv.
+func (c *Chart) Save(base string, out Output) error {
+	out = out.withDefaults()
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
+	out.style(p)
+	p.Add(lightGrid())
+	p.X.Tick.Marker, p.Y.Tick.Marker = UnitTicks{Integer: c.XInteger}, UnitTicks{Integer: c.YInteger}
+	positive := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+	xLog := c.XLog && slices.ContainsFunc(c.Lines, func(l Line) bool {
+		return slices.ContainsFunc(l.XY, func(pt [2]float64) bool { return positive(pt[0]) })
+	})
+	// A log axis needs a positive value to draw; without one the figure
+	// falls back to a linear axis.
+	yLog := c.YLog && (slices.ContainsFunc(c.Lines, func(l Line) bool {
+		return slices.ContainsFunc(l.XY, func(pt [2]float64) bool { return positive(pt[1]) })
+	}) || slices.ContainsFunc(c.Refs, func(r Ref) bool { return positive(r.Y) }))
+	if yLog {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	if xLog {
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	drawable := func(x, y float64) bool {
+		return !math.IsNaN(y) && !math.IsInf(y, 0) && !math.IsNaN(x) && !math.IsInf(x, 0) && (!yLog || y > 0) && (!xLog || x > 0)
+	}
+	cut := c.cut(drawable)
+	for i, sp := range c.Spans {
+		p.Add(&span{from: sp.From, to: sp.To, fill: spanShade(i)})
+	}
+	var all []plotter.XY // what the legend must not cover
+	var above []overflow
+	entries := 0
+	for i, l := range c.Lines {
+		xys := make(plotter.XYs, 0, len(l.XY))
+		var in plotter.XYs
+		var bars errorBars
+		for j, pt := range l.XY {
+			if !drawable(pt[0], pt[1]) {
+				continue
+			}
+			xys = append(xys, plotter.XY{X: pt[0], Y: pt[1]})
+			if pt[1] <= cut {
+				in = append(in, xys[len(xys)-1])
+			} else {
+				above = append(above, overflow{line: i, x: pt[0], y: pt[1]})
+			}
+			if lo, hi, ok := l.interval(j); ok {
+				bars.add(pt[0], lo, min(hi, cut), drawable)
+				all = append(all, plotter.XY{X: pt[0], Y: min(hi, cut)})
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		line, err := plotter.NewLine(xys)
+		if err != nil {
+			return fmt.Errorf("figure %s: line %q: %w", base, l.Name, err)
+		}
+		all = append(all, in...)
+		// The legend must not hide the line between its points either.
+		for j := 1; j < len(xys); j++ {
+			a, b := xys[j-1], xys[j]
+			for k := 1; k < 8; k++ {
+				pt := plotter.XY{X: a.X + (b.X-a.X)*float64(k)/8, Y: a.Y + (b.Y-a.Y)*float64(k)/8}
+				if pt.Y <= cut {
+					all = append(all, pt)
+				}
+			}
+		}
+		line.Color = plotutil.Color(i)
+		// A dash pattern and a glyph per line as well as a colour, so
+		// that lines stay apart in greyscale.
+		line.Dashes = plotutil.Dashes(i)
+		p.Add(line)
+		if len(bars.x) > 0 {
+			bars.style = draw.LineStyle{Color: line.Color, Width: vg.Points(0.8)}
+			p.Add(&bars)
+		}
+		entries++
+		if c.Points && len(in) > 0 {
+			sc, err := plotter.NewScatter(in)
+			if err != nil {
+				return fmt.Errorf("figure %s: line %q: %w", base, l.Name, err)
+			}
+			sc.Color = line.Color
+			sc.Shape = plotutil.Shape(i)
+			p.Add(sc)
+			p.Legend.Add(l.Name, line, sc)
+		} else {
+			p.Legend.Add(l.Name, line)
+		}
+	}
+	if c.IntervalName != "" && slices.ContainsFunc(c.Lines, func(l Line) bool { return len(l.Lo) > 0 }) {
+		p.Legend.Add(c.IntervalName, &errorBars{style: draw.LineStyle{Color: color.Gray{Y: 64}, Width: vg.Points(0.8)}})
+		entries++
+	}
+	if len(above) > 0 {
+		// Each point above the cut: a triangle on the top edge in its
+		// line's colour, labelled with its value, drawn unclipped (the
+		// edge is the plot area's boundary).
+		ts := p.Legend.TextStyle
+		ts.Font.Size = out.smallSize() * 0.85
+		p.Add(&overflowMarks{marks: above, style: ts})
+		for _, o := range above {
+			// The labels hang below the edge: the legend avoids them.
+			for k := 0; k <= 2; k++ {
+				all = append(all, plotter.XY{X: o.x, Y: cut * (1 - 0.04*float64(k))})
+			}
+		}
+		p.Legend.Add("beyond "+strconv.FormatFloat(cut, 'g', 4, 64)+": at the top edge, with its value", &overflowMarks{})
+		entries++
+	}
+	for _, m := range c.Marks {
+		if m.Line < 0 || m.Line >= len(c.Lines) || math.IsNaN(m.X) {
+			continue
+		}
+		p.Add(&vline{x: m.X, style: draw.LineStyle{Color: plotutil.Color(m.Line), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}})
+	}
+	if len(c.Marks) > 0 && c.MarkName != "" {
+		p.Legend.Add(c.MarkName, &vline{style: draw.LineStyle{Color: color.Gray{Y: 96}, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}})
+		entries++
+	}
+	for i, lv := range c.Levels {
+		if math.IsNaN(lv.Value) || math.IsInf(lv.Value, 0) {
+			continue
+		}
+		style := draw.LineStyle{Color: color.Black, Width: vg.Points(1), Dashes: [][]vg.Length{{vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}[i%3]}
+		if lv.Vertical {
+			p.Add(&vline{x: lv.Value, style: style})
+		} else {
+			p.Add(&hline{y: lv.Value, style: style})
+			all = append(all, plotter.XY{X: math.NaN(), Y: lv.Value})
+		}
+		p.Legend.Add(lv.Name, &vline{style: style})
+		entries++
+	}
+	for i, sp := range c.Spans {
+		p.Legend.Add(sp.Name, &span{fill: spanShade(i)})
+		entries++
+	}
+	var sources []string
+	for _, r := range c.Refs {
+		if !slices.Contains(sources, r.Source) {
+			sources = append(sources, r.Source)
+		}
+	}
+	for k, src := range sources {
+		var xys plotter.XYs
+		for _, r := range c.Refs {
+			if r.Source == src && drawable(r.X, r.Y) {
+				xys = append(xys, plotter.XY{X: r.X, Y: r.Y})
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(xys)
+		if err != nil {
+			return fmt.Errorf("figure %s: reference %q: %w", base, src, err)
+		}
+		sc.Shape = refGlyphs[k%len(refGlyphs)]
+		sc.Color, sc.Radius = color.Black, vg.Points(5)
+		p.Add(edgeGlyphs{sc})
+		p.Legend.Add("Published: "+src, sc)
+		all = append(all, xys...)
+		entries++
+	}
+	// After every Add, which widens the ranges to the data.
+	if !math.IsInf(cut, 1) {
+		p.Y.Max = cut
+	}
+	if c.YFromZero || !math.IsInf(cut, 1) {
+		if !yLog {
+			p.Y.Min = min(p.Y.Min, 0)
+		} else if !math.IsInf(cut, 1) {
+			p.Y.Min = min(p.Y.Min, cut/10)
+		}
+	}
+	// Lines of constant y (NaN x) span the plot: give them its x range.
+	all = slices.DeleteFunc(all, func(pt plotter.XY) bool { return math.IsNaN(pt.Y) })
+	for i := range all {
+		if math.IsNaN(all[i].X) {
+			all[i].X = p.X.Min
+			all = append(all, plotter.XY{X: (p.X.Min + p.X.Max) / 2, Y: all[i].Y}, plotter.XY{X: p.X.Max, Y: all[i].Y})
+		}
+	}
+	// A legend must not hide the marks either: each counts as points
+	// down its height.
+	if len(all) > 0 {
+		ylo, yhi := all[0].Y, all[0].Y
+		for _, pt := range all {
+			ylo, yhi = min(ylo, pt.Y), max(yhi, pt.Y)
+		}
+		for _, m := range c.Marks {
+			for k := 0; k <= 8; k++ {
+				all = append(all, plotter.XY{X: m.X, Y: ylo + (yhi-ylo)*float64(k)/8})
+			}
+		}
+	}
+	if err := c.table(cut, drawable).writeCSV(base); err != nil {
+		return err
+	}
+	top, left, covered := legendCorner(all, entries)
+	if covered > 0 || entries > MaxLegendInside {
+		return saveLegendOutside(p, base, out)
+	}
+	p.Legend.Top, p.Legend.Left = top, left
+	return save(p, base, out)
+}
+
+// cut is where the y-axis stops: YMax when some point lies above it (but
+// never below a published value), else +Inf.
+func (c *Chart) cut(drawable func(x, y float64) bool) float64 {
+	if c.YMax <= 0 {
+		return math.Inf(1)
+	}
+	hi := math.Inf(-1)
+	for _, l := range c.Lines {
+		for _, pt := range l.XY {
+			if drawable(pt[0], pt[1]) {
+				hi = max(hi, pt[1])
+			}
+		}
+	}
+	if hi <= c.YMax {
+		return math.Inf(1)
+	}
+	cut := c.YMax
+	// Published values are never cut: the axis reaches the highest of
+	// them, at a round value.
+	for _, r := range c.Refs {
+		if drawable(r.X, r.Y) && r.Y > cut {
+			cut = RoundUp(r.Y * 1.05)
+		}
+	}
+	if cut >= hi {
+		return math.Inf(1)
+	}
+	return cut
+}
+
+// interval is point j's interval, if it has one.
+func (l *Line) interval(j int) (lo, hi float64, ok bool) {
+	if j >= len(l.Lo) || j >= len(l.Hi) {
+		return 0, 0, false
+	}
+	lo, hi = l.Lo[j], l.Hi[j]
+	return lo, hi, !math.IsNaN(lo) && !math.IsNaN(hi) && !math.IsInf(lo, 0) && !math.IsInf(hi, 0)
+}
+
+// table is the chart's points as drawn: each line's points (those above
+// the cut as "above cut", at their value) with their intervals, the
+// saturation marks, the reference lines and the published values.
+func (c *Chart) table(cut float64, drawable func(x, y float64) bool) *table {
+	t := &table{header: []string{"series", "kind", "x", "y", "y_low", "y_high"}}
+	for _, l := range c.Lines {
+		for j, pt := range l.XY {
+			if !drawable(pt[0], pt[1]) {
+				continue
+			}
+			kind := "point"
+			if pt[1] > cut {
+				kind = "above cut"
+			}
+			lo, hi, ok := l.interval(j)
+			if !ok {
+				lo, hi = math.NaN(), math.NaN()
+			}
+			t.add(l.Name, kind, num(pt[0]), num(pt[1]), num(lo), num(hi))
+		}
+	}
+	for _, m := range c.Marks {
+		if m.Line >= 0 && m.Line < len(c.Lines) && !math.IsNaN(m.X) {
+			t.add(c.Lines[m.Line].Name, c.MarkName, num(m.X), "", "", "")
+		}
+	}
+	for _, lv := range c.Levels {
+		if lv.Vertical {
+			t.add(lv.Name, "vertical line", num(lv.Value), "", "", "")
+		} else {
+			t.add(lv.Name, "horizontal line", "", num(lv.Value), "", "")
+		}
+	}
+	for _, sp := range c.Spans {
+		t.add(sp.Name, "span from", num(sp.From), "", "", "")
+		t.add(sp.Name, "span to", num(sp.To), "", "", "")
+	}
+	for _, r := range c.Refs {
+		if drawable(r.X, r.Y) {
+			t.add("Published: "+r.Source, "published", num(r.X), num(r.Y), "", "")
+		}
+	}
+	return t
+}
+
+// errorBars are vertical bars with caps from lo to hi at each x.
+type errorBars struct {
+	x, lo, hi []float64
+	style     draw.LineStyle
+}
+
+func (b *errorBars) add(x, lo, hi float64, drawable func(x, y float64) bool) {
+	if !drawable(x, lo) { // below a log axis: the bar starts at its foot
+		lo = math.NaN()
+	}
+	b.x, b.lo, b.hi = append(b.x, x), append(b.lo, lo), append(b.hi, hi)
+}
+
+func (b *errorBars) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	capW := vg.Points(2.5)
+	for i, x := range b.x {
+		xp := trX(x)
+		y0 := c.Min.Y
+		if !math.IsNaN(b.lo[i]) {
+			y0 = max(trY(b.lo[i]), c.Min.Y)
+		}
+		y1 := min(trY(b.hi[i]), c.Max.Y)
+		if y1 <= y0 {
+			continue
+		}
+		c.StrokeLine2(b.style, xp, y0, xp, y1)
+		if !math.IsNaN(b.lo[i]) && trY(b.lo[i]) >= c.Min.Y {
+			c.StrokeLine2(b.style, xp-capW, y0, xp+capW, y0)
+		}
+		if trY(b.hi[i]) <= c.Max.Y {
+			c.StrokeLine2(b.style, xp-capW, y1, xp+capW, y1)
+		}
+	}
+}
+
+func (b *errorBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, ymin, xmax, ymax = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for i, x := range b.x {
+		xmin, xmax = min(xmin, x), max(xmax, x)
+		if !math.IsNaN(b.lo[i]) {
+			ymin = min(ymin, b.lo[i])
+		}
+		ymax = max(ymax, b.hi[i])
+	}
+	return xmin, xmax, ymin, ymax
+}
+
+// Thumbnail is a short bar with caps.
+func (b *errorBars) Thumbnail(c *draw.Canvas) {
+	x := c.Center().X
+	w := vg.Points(2.5)
+	c.StrokeLine2(b.style, x, c.Min.Y, x, c.Max.Y)
+	c.StrokeLine2(b.style, x-w, c.Min.Y, x+w, c.Min.Y)
+	c.StrokeLine2(b.style, x-w, c.Max.Y, x+w, c.Max.Y)
+}
+
+// overflowMarks draws each point above the cut as an upward triangle on
+// the plot's top edge in its line's colour with its value below it. Each
+// line's labels take a row of their own under the edge, and a label that
+// would run into the one before it in its row is left out (the value is
+// in the CSV): labels never overlap.
+type overflowMarks struct {
+	marks []overflow
+	style text.Style
+}
+
+func (o *overflowMarks) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, _ := plt.Transforms(&c)
+	rows := map[int]vg.Length{} // line: right end of its last label
+	lines := []int{}
+	for _, m := range o.marks {
+		if !slices.Contains(lines, m.line) {
+			lines = append(lines, m.line)
+		}
+	}
+	for _, m := range o.marks {
+		col := plotutil.Color(m.line)
+		x := trX(m.x)
+		c.DrawGlyphNoClip(draw.GlyphStyle{Color: col, Radius: vg.Points(3.5), Shape: draw.TriangleGlyph{}}, vg.Point{X: x, Y: c.Max.Y})
+		ts := o.style
+		ts.Color, ts.XAlign, ts.YAlign = col, draw.XCenter, draw.YTop
+		label := shortValue(m.y)
+		w := ts.Width(label)
+		if end, ok := rows[m.line]; ok && x-w/2 < end+vg.Points(2) {
+			continue
+		}
+		rows[m.line] = x + w/2
+		row := vg.Length(slices.Index(lines, m.line))
+		c.FillText(ts, vg.Point{X: x, Y: c.Max.Y - vg.Points(5) - row*ts.Height(label)}, label)
+	}
+}
+
+// GlyphBoxes are the triangles and labels, so that the plot area leaves
+// room for those at its ends.
+func (o *overflowMarks) GlyphBoxes(plt *plot.Plot) []plot.GlyphBox {
+	var boxes []plot.GlyphBox
+	for _, m := range o.marks {
+		w := o.style.Width(shortValue(m.y))/2 + vg.Points(1)
+		boxes = append(boxes, plot.GlyphBox{X: plt.X.Norm(m.x), Y: 1, Rectangle: vg.Rectangle{Min: vg.Point{X: -w, Y: -vg.Points(4)}, Max: vg.Point{X: w, Y: vg.Points(4)}}})
+	}
+	return boxes
+}
+
+// Thumbnail is the triangle in grey (each line's are in its colour).
+func (o *overflowMarks) Thumbnail(c *draw.Canvas) {
+	c.DrawGlyph(draw.GlyphStyle{Color: color.Gray{Y: 64}, Radius: vg.Points(3.5), Shape: draw.TriangleGlyph{}}, c.Center())
+}
+
+// shortValue writes v to three significant digits without an exponent
+// below a million: 12300, 845, 3.14.
+func shortValue(v float64) string {
+	if math.Abs(v) >= 1e6 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// hline is a horizontal line across the plot area at y.
+type hline struct {
+	y     float64
+	style draw.LineStyle
+}
+
+func (h *hline) Plot(c draw.Canvas, plt *plot.Plot) {
+	_, trY := plt.Transforms(&c)
+	if y := trY(h.y); y >= c.Min.Y && y <= c.Max.Y {
+		c.StrokeLine2(h.style, c.Min.X, y, c.Max.X, y)
+	}
+}
+
+// DataRange includes y and nothing of x.
+func (h *hline) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return math.Inf(1), math.Inf(-1), h.y, h.y
+}
+
+// span shades the plot area between x = from and x = to.
+type span struct {
+	from, to float64
+	fill     color.Color
+}
+
+func (s *span) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, _ := plt.Transforms(&c)
+	x0, x1 := max(trX(s.from), c.Min.X), min(trX(s.to), c.Max.X)
+	if x1 > x0 {
+		c.FillPolygon(s.fill, []vg.Point{{X: x0, Y: c.Min.Y}, {X: x1, Y: c.Min.Y}, {X: x1, Y: c.Max.Y}, {X: x0, Y: c.Max.Y}})
+	}
+}
+
+func (s *span) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return s.from, s.to, math.Inf(1), math.Inf(-1)
+}
+
+func (s *span) Thumbnail(c *draw.Canvas) {
+	c.FillPolygon(s.fill, []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y}})
+}

@@ -1,0 +1,141 @@
+package figure
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// UnitTicks places major ticks at round values, 1, 2 or 5 times a power of
+// ten, as many as give MinMajorTicks..MaxMajorTicks of them across the
+// axis (the widest such step), with unlabelled minor ticks between, and
+// labels each with as many decimals as the major ticks need and no more:
+// 12000, not 12000.00; 0.1, not 0.10000000000000001.
+type UnitTicks struct {
+	// Integer keeps every tick on a whole number (counts: SAQs, packets,
+	// node ids): no step below 1, no minor tick between two integers.
+	Integer bool
+}
+
+// The number of major ticks UnitTicks aims for.
+const (
+	MinMajorTicks = 4
+	MaxMajorTicks = 8
+)
+
+// roundSteps are the mantissas of a round step.
+func roundSteps() [3]float64 { return [3]float64{1, 2, 5} }
+
+// Ticks returns the ticks between lo and hi.
+func (u UnitTicks) Ticks(lo, hi float64) []plot.Tick {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return nil
+	}
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	if hi == lo {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 6, 64)}}
+	}
+	step, mant, exp := roundStep(lo, hi, u.Integer)
+	first, last := math.Ceil(lo/step-1e-9), math.Floor(hi/step+1e-9)
+	decimals := max(0, -exp)
+	var ts []plot.Tick
+	for k := first; k <= last; k++ {
+		label := strconv.FormatFloat(k*step, 'f', decimals, 64)
+		if label == "-0" || (decimals > 0 && label == "-"+strconv.FormatFloat(0, 'f', decimals, 64)) {
+			label = strconv.FormatFloat(0, 'f', decimals, 64)
+		}
+		// The value the label writes, not k*step: 6*0.1 is a hair above
+		// 0.6, outside an axis that ends at 0.6, and gonum leaves no room
+		// for the label of a tick it thinks is outside.
+		v, _ := strconv.ParseFloat(label, 64)
+		ts = append(ts, plot.Tick{Value: v, Label: label})
+	}
+	// Minor ticks: fifths of a 1 or 5 step, quarters of a 2 step; none
+	// that would fall between two integers on an integer axis.
+	parts := 5.0
+	if mant == 2 {
+		parts = 4
+	}
+	minor := step / parts
+	if u.Integer && minor < 1 {
+		return ts
+	}
+	for k := math.Ceil(lo/minor - 1e-9); k <= math.Floor(hi/minor+1e-9); k++ {
+		if math.Mod(k, parts) != 0 {
+			v, _ := strconv.ParseFloat(strconv.FormatFloat(k*minor, 'f', decimals+2, 64), 64)
+			ts = append(ts, plot.Tick{Value: v})
+		}
+	}
+	return ts
+}
+
+// roundStep is the widest round step (mant x 10^exp, mant 1, 2 or 5) that
+// puts MinMajorTicks..MaxMajorTicks ticks on [lo, hi]; where none does,
+// the step whose count comes nearest (an integer axis over 0..2 has 3).
+func roundStep(lo, hi float64, integer bool) (step, mant float64, exp int) {
+	count := func(s float64) int { return int(math.Floor(hi/s+1e-9) - math.Ceil(lo/s-1e-9) + 1) }
+	e0 := int(math.Floor(math.Log10((hi - lo) / MaxMajorTicks)))
+	bestMiss := math.MaxInt
+	for e := e0 - 1; e <= e0+2; e++ {
+		for _, m := range roundSteps() {
+			s := m * math.Pow10(e)
+			if integer && s < 1 {
+				continue
+			}
+			n := count(s)
+			miss := 0
+			if n < MinMajorTicks {
+				miss = MinMajorTicks - n
+			} else if n > MaxMajorTicks {
+				miss = n - MaxMajorTicks
+			}
+			// Ties (including every step in range): the wider step.
+			if miss <= bestMiss {
+				step, mant, exp, bestMiss = s, m, e, miss
+			}
+		}
+	}
+	if mant == 0 { // an integer axis narrower than one unit
+		return 1, 1, 0
+	}
+	if integer && exp < 0 {
+		exp = 0
+	}
+	return step, mant, exp
+}
+
+// RoundUp is the smallest round value (1, 2 or 5 times a power of ten) at
+// or above v > 0: a cut of an axis that reads at a glance.
+func RoundUp(v float64) float64 {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return v
+	}
+	e := math.Floor(math.Log10(v))
+	for {
+		for _, m := range roundSteps() {
+			if r := m * math.Pow(10, e); r >= v*(1-1e-12) {
+				return r
+			}
+		}
+		e++
+	}
+}
+
+// gridColour is the grid's: light enough to read through, dark enough to
+// read a value off.
+func gridColour() color.Color { return color.Gray{Y: 0xdc} }
+
+// lightGrid is a light grey grid at the major ticks, behind the data.
+func lightGrid() *plotter.Grid {
+	g := plotter.NewGrid()
+	style := draw.LineStyle{Color: gridColour(), Width: vg.Points(0.5)}
+	g.Vertical, g.Horizontal = style, style
+	return g
+}
