@@ -119,10 +119,10 @@ func (c *Chart) Save(base string, out Output) error {
 		return slices.ContainsFunc(l.XY, func(pt [2]float64) bool { return positive(pt[1]) })
 	}) || slices.ContainsFunc(c.Refs, func(r Ref) bool { return positive(r.Y) }))
 	if yLog {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, LogTicks{}
 	}
 	if xLog {
-		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, LogTicks{}
 	}
 	drawable := func(x, y float64) bool {
 		return !math.IsNaN(y) && !math.IsInf(y, 0) && !math.IsNaN(x) && !math.IsInf(x, 0) && (!yLog || y > 0) && (!xLog || x > 0)

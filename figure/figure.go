@@ -57,7 +57,7 @@ func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 		}
 		body := draw.Crop(dc, 0, 0, 0, -th)
 		if below {
-			p.Draw(draw.Crop(body, 0, 0, lh, 0))
+			p.Draw(draw.Crop(body, 0, -rightMargin, lh, 0))
 			leg.Draw(draw.Crop(body, gap, 0, vg.Points(4), -(body.Max.Y - body.Min.Y - lh + gap)))
 			return
 		}

@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -96,6 +97,30 @@ func TestRoundUp(t *testing.T) {
 	for _, c := range [][2]float64{{108.9, 200}, {199.3, 200}, {200, 200}, {0.031, 0.05}, {7, 10}, {1, 1}, {1.5, 2}, {3e5, 5e5}} {
 		if got := RoundUp(c[0]); math.Abs(got-c[1]) > c[1]*1e-12 {
 			t.Errorf("RoundUp(%g) = %g, want %g", c[0], got, c[1])
+		}
+	}
+}
+
+// TestLogTicks: a log axis over less than three decades labels 1, 2 and 5
+// times the powers of ten; over more, the powers alone.
+func TestLogTicks(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{20, 300, "[20 50 100 200]"},
+		{6, 3000, "[10 100 1000]"},
+		{0.5, 2e6, "[1 10 100 1000 10000 100000 1e+06]"},
+		{30, 45, "[30 35 40 45]"},
+	} {
+		var labels []string
+		for _, tk := range (LogTicks{}).Ticks(c.lo, c.hi) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if got := fmt.Sprint(labels); got != c.want {
+			t.Errorf("LogTicks(%g, %g) = %s, want %s", c.lo, c.hi, got, c.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -89,9 +90,14 @@ func (o Output) style(p *plot.Plot) {
 	}
 }
 
+// rightMargin is left free at a figure's right edge.
+const rightMargin = vg.Length(4)
+
 // save renders p at o's size in each format.
 func save(p *plot.Plot, base string, o Output) error {
-	return render(base, o, o.Width, o.Height, func(dc draw.Canvas) { p.Draw(dc) })
+	// A margin on the right: gonum sets the last x tick's label flush
+	// with the edge, where a rasteriser clips its last pixels.
+	return render(base, o, o.Width, o.Height, func(dc draw.Canvas) { p.Draw(draw.Crop(dc, 0, -rightMargin, 0, 0)) })
 }
 
 // render draws fn on a w x h canvas in each of o's formats and writes
@@ -116,6 +122,10 @@ func render(base string, o Output, w, h vg.Length, fn func(draw.Canvas)) error {
 			c := vgpdf.New(w, h)
 			fn(draw.New(c))
 			_, err = c.WriteTo(&buf)
+			// The same figure is the same file: the PDF's dates (the time
+			// it was written) become a fixed date of the same length, so
+			// that no offset in the file moves.
+			buf = *bytes.NewBuffer(pdfDate.ReplaceAll(buf.Bytes(), []byte("${1}(D:20000101000000)")))
 		default:
 			return fmt.Errorf("figure %s: format %q: allowed %v", base, format, ImageFormats())
 		}
@@ -128,6 +138,9 @@ func render(base string, o Output, w, h vg.Length, fn func(draw.Canvas)) error {
 	}
 	return nil
 }
+
+// pdfDate matches the creation and modification dates of the PDF writer.
+var pdfDate = regexp.MustCompile(`(/(?:CreationDate|ModDate) )\(D:[0-9]{14}\)`)
 
 // table is the CSV of a figure's points: a header and rows.
 type table struct {

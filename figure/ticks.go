@@ -139,3 +139,62 @@ func lightGrid() *plotter.Grid {
 	g.Vertical, g.Horizontal = style, style
 	return g
 }
+
+// LogTicks are the ticks of a log axis: major ticks at the powers of ten,
+// and at 2 and 5 times them where the axis spans two decades or less (so
+// that a latency axis from 20 to 300 reads 20, 50, 100, 200, not only 100);
+// every other power where it spans more than eight; minor ticks at the
+// other integer multiples. An axis narrower than that takes UnitTicks'
+// round linear steps.
+type LogTicks struct{}
+
+// Ticks returns the ticks between lo and hi (lo > 0).
+func (LogTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
+		return UnitTicks{}.Ticks(lo, hi)
+	}
+	e0, e1 := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
+	decades := e1 - e0
+	mants := []float64{1}
+	if decades <= 2 {
+		mants = []float64{1, 2, 5}
+	}
+	every := 1
+	if decades > 8 {
+		every = 2
+	}
+	in := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
+	var ts []plot.Tick
+	majors := 0
+	for e := e0; e <= e1; e++ {
+		for m := 1; m <= 9; m++ {
+			v, _ := strconv.ParseFloat(strconv.FormatFloat(float64(m)*math.Pow10(e), 'g', 1, 64), 64)
+			if !in(v) {
+				continue
+			}
+			major := false
+			for _, mm := range mants {
+				major = major || (float64(m) == mm && (e-e0)%every == 0)
+			}
+			if major {
+				ts = append(ts, plot.Tick{Value: v, Label: logLabel(v)})
+				majors++
+			} else if decades <= 6 {
+				ts = append(ts, plot.Tick{Value: v})
+			}
+		}
+	}
+	if majors < 3 {
+		return UnitTicks{}.Ticks(lo, hi)
+	}
+	return ts
+}
+
+// logLabel writes a log axis's tick: plainly from 0.001 to 100000, else
+// as a power of ten.
+func logLabel(v float64) string {
+	if v >= 1e-3 && v <= 1e5 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'e', 0, 64)
+}

@@ -3,6 +3,7 @@ package runner
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -64,37 +65,57 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			metrics = []string{"accepted_flits_per_node_cycle", "latency_mean_cycles"}
 		}
 		sats := saturations(f, pts)
+		lineKeys := zipGroup(f, lines)
+		if lines == "" {
+			lineKeys = nil
+		}
 		for _, grp := range groupsOf(pts, rest) {
 			for _, m := range metrics {
-				c := &figure.Chart{Title: title(f, noUnit(report.Label(m))+" vs "+lowerFirst(noUnit(study.KeyLabel(x))), grp.label), XLabel: study.KeyLabel(x), YLabel: report.Label(m), Points: true}
+				c := &figure.Chart{Title: title(f, noUnit(report.Label(m))+" vs "+lowerFirst(noUnit(study.KeyLabel(x))), groupWords(grp.members[0], rest)), XLabel: study.KeyLabel(x), YLabel: report.Label(m), Points: true,
+					YInteger: isCount(m), XInteger: integerAxis(f, x)}
+				replicates := 0
 				for _, ln := range groupsOf(grp.members, nonEmpty(lines)) {
-					// One key per line: the legend shows its values.
-					l := figure.Line{Name: strings.TrimPrefix(ln.label, study.ShortKey(lines)+"=")}
+					l := figure.Line{Name: groupWords(ln.members[0], lineKeys)}
 					if l.Name == "" {
 						l.Name = f.Name
 					}
-					for _, ps := range ln.members {
+					ms := slices.Clone(ln.members)
+					xOf := func(ps *pointStats) float64 {
 						xv, _ := ps.point.Value(x)
 						xf, _ := strconv.ParseFloat(xv, 64)
-						l.XY = append(l.XY, [2]float64{xf, ps.mean[m]})
+						return xf
 					}
-					slices.SortStableFunc(l.XY, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+					slices.SortStableFunc(ms, func(a, b *pointStats) int { return cmp.Compare(xOf(a), xOf(b)) })
+					for _, ps := range ms {
+						l.XY = append(l.XY, [2]float64{xOf(ps), ps.mean[m]})
+						// The 95% interval of the mean over the point's
+						// replicates, where it has two or more.
+						hw := report.CIHalfWidth95(ps.std[m], ps.n)
+						l.Lo, l.Hi = append(l.Lo, ps.mean[m]-hw), append(l.Hi, ps.mean[m]+hw)
+						if !math.IsNaN(hw) {
+							replicates = max(replicates, ps.n)
+						}
+					}
 					c.Lines = append(c.Lines, l)
+					// A saturation load belongs on a figure of throughput
+					// or latency against an offered load, nowhere else.
+					if !study.IsLoadKey(x) || !(isLatency(m) || isThroughput(m)) {
+						continue
+					}
 					for _, s := range sats {
 						if s.group == grp.label && s.line == ln.label && !math.IsNaN(s.load) && !s.notReached {
 							c.Marks = append(c.Marks, figure.Mark{Line: len(c.Lines) - 1, X: s.load})
 						}
 					}
 				}
+				if replicates > 0 {
+					c.IntervalName = fmt.Sprintf("95%% CI of the mean (%d replicates)", replicates)
+				}
 				if len(c.Marks) > 0 {
 					c.MarkName = "saturation load"
 				}
 				if isLatency(m) {
-					var xys []figureLine
-					for _, l := range c.Lines {
-						xys = append(xys, l.XY)
-					}
-					c.YMax, c.YLog = latencyCut(f, x, xys), f.Plot.YLog
+					latencyAxis(f, x, c)
 				}
 				for _, r := range refs {
 					// A saturation throughput belongs to a line, at no one
@@ -176,7 +197,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		}
 	}
 	name := func(rec *Record) string {
-		if l := f.Points[rec.Point].Label(); l != "" {
+		if l := pointWords(&f.Points[rec.Point], f.AxisKeys()); l != "" {
 			return l
 		}
 		return f.Name
@@ -239,7 +260,8 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	}
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 }) {
 		for _, s := range series {
-			c := &figure.Chart{Title: title(f, noUnit(report.Label(s.name))+" over time (replicate 0)", ""), XLabel: "Cycle", YLabel: report.Label(s.name)}
+			c := &figure.Chart{Title: title(f, noUnit(report.Label(s.name))+" over time (replicate 0)", ""), XLabel: "Cycle", YLabel: report.Label(s.name),
+				YFromZero: true, YInteger: isCount(s.name), Spans: phaseSpans(first)}
 			for _, rec := range first {
 				l := figure.Line{Name: name(rec)}
 				for _, smp := range rec.Result.Series {
@@ -257,7 +279,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			}
 		}
 	}
-	nodes := &figure.Chart{Title: title(f, "accepted throughput per node (replicate 0)", ""), XLabel: "Node", YLabel: "Accepted throughput (flits/cycle)"}
+	nodes := &figure.Chart{Title: title(f, "accepted throughput per node (replicate 0)", ""), XLabel: "Node", YLabel: "Accepted throughput (flits/cycle)", XInteger: true, YFromZero: true}
 	cdf := &figure.Chart{Title: title(f, "packet latency distribution (replicate 0)", ""), XLabel: "Packet latency (cycles)", YLabel: "Share of packets at or below"}
 	for _, rec := range first {
 		l := figure.Line{Name: name(rec)}
@@ -269,6 +291,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		nodes.Lines = append(nodes.Lines, l)
 		cdf.Lines = append(cdf.Lines, figure.Line{Name: name(rec), XY: rec.Result.LatencyCDF})
 	}
+	cdfForm(f, cdf, "packets")
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -295,7 +318,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 					}
 				}
 				return xy
-			})
+			}, func(c *figure.Chart) { c.XInteger, c.YFromZero = true, true })
 		if err != nil {
 			return err
 		}
@@ -312,7 +335,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 					return r.ClassLatencyCDF[k]
 				}
 				return nil
-			})
+			}, func(c *figure.Chart) { cdfForm(f, c, class+" messages") })
 		if err != nil {
 			return err
 		}
@@ -321,6 +344,112 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		return err
 	}
 	return cdf.Save(filepath.Join(pdir, "latency-cdf"), out)
+}
+
+// cdfForm draws a latency distribution chart in plot.cdf's form: the share
+// at or below each latency over a log latency axis (log-x), the share above
+// it on log-log axes (ccdf: the tail on a straight scale), or both axes
+// linear. what names the things counted ("packets").
+func cdfForm(f *study.File, c *figure.Chart, what string) {
+	switch f.Plot.CDF {
+	case "ccdf":
+		for i := range c.Lines {
+			l := &c.Lines[i]
+			xy := make([][2]float64, len(l.XY))
+			for j, pt := range l.XY {
+				xy[j] = [2]float64{pt[0], 1 - pt[1]}
+			}
+			l.XY = xy
+		}
+		c.XLog, c.YLog = true, true
+		c.YLabel = "Share of " + what + " above (log)"
+	case "log-x":
+		c.XLog, c.YFromZero = true, true
+	default:
+		c.YFromZero = true
+	}
+}
+
+// phaseSpans are the parts of the runs' time that no measurement window
+// covers: the warm-up before the earliest window and the drain after the
+// latest, shaded on time series.
+func phaseSpans(recs []*Record) []figure.Span {
+	from, to, end := int64(math.MaxInt64), int64(0), int64(0)
+	for _, r := range recs {
+		if len(r.Result.Series) == 0 || r.Result.MeasureToCycle <= r.Result.MeasureFromCycle {
+			continue
+		}
+		from, to, end = min(from, r.Result.MeasureFromCycle), max(to, r.Result.MeasureToCycle), max(end, r.Result.CyclesSimulated)
+	}
+	var spans []figure.Span
+	if from != math.MaxInt64 && from > 0 {
+		spans = append(spans, figure.Span{Name: "warm-up (not measured)", From: 0, To: float64(from)})
+	}
+	if to > 0 && end > to {
+		spans = append(spans, figure.Span{Name: "drain (not measured)", From: float64(to), To: float64(end)})
+	}
+	return spans
+}
+
+// latencyAxis sets a latency chart's y-axis by plot.latency_axis: the
+// whole range on a log axis; a linear axis cut at plot.y_max, or at
+// plot.latency_cut times the zero-load latency rounded up to a round value;
+// or the whole range on a linear axis.
+func latencyAxis(f *study.File, x string, c *figure.Chart) {
+	switch {
+	case f.Plot.LatencyAxis == "cut":
+		var xys []figureLine
+		for _, l := range c.Lines {
+			xys = append(xys, l.XY)
+		}
+		c.YMax = latencyCut(f, x, xys)
+		if f.Plot.YMax <= 0 {
+			c.YMax = figure.RoundUp(c.YMax)
+		}
+		c.YFromZero = true
+	case f.Plot.LatencyAxis == "log" || f.Plot.YLog:
+		c.YLog = true
+	default:
+		c.YFromZero = true
+	}
+}
+
+// groupWords is a point's values on keys in words: "Traffic pattern =
+// uniform, Offered load = 0.5", for legends and titles.
+func groupWords(ps *pointStats, keys []string) string { return pointWords(ps.point, keys) }
+
+// pointWords is groupWords of a point.
+func pointWords(p *study.Point, keys []string) string {
+	var parts []string
+	for _, k := range keys {
+		v, _ := p.Value(k)
+		parts = append(parts, noUnit(study.KeyLabel(k))+" = "+v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// isCount reports whether a metric counts whole things (SAQs, packets):
+// its axis takes integer ticks.
+func isCount(metric string) bool {
+	return strings.HasPrefix(metric, "saqs_") || strings.HasSuffix(metric, "_packets") || metric == "in_flight_packets"
+}
+
+// isThroughput reports whether a metric is a throughput (saturation marks
+// belong on it).
+func isThroughput(metric string) bool {
+	return strings.Contains(metric, "accepted") || strings.Contains(metric, "throughput") || strings.HasPrefix(metric, "injected") || strings.Contains(metric, "_injected_")
+}
+
+// integerAxis reports whether every value of axis key is a whole number.
+func integerAxis(f *study.File, key string) bool {
+	vals := axisValues(f, key)
+	for _, v := range vals {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || x != math.Trunc(x) {
+			return false
+		}
+	}
+	return len(vals) > 0
 }
 
 // plotOutput is how the study's figures are written: [plot]'s formats,
@@ -333,7 +462,7 @@ func plotOutput(f *study.File) figure.Output {
 // perPoint draws one line per point (replicate 0) of xy's values; with
 // plot.lines, one figure per value of the other axes and one line per
 // value of plot.lines.
-func perPoint(ctx context.Context, f *study.File, first []*Record, pdir, file, what, xLabel, yLabel string, xy func(*report.Result) [][2]float64) error {
+func perPoint(ctx context.Context, f *study.File, first []*Record, pdir, file, what, xLabel, yLabel string, xy func(*report.Result) [][2]float64, form func(*figure.Chart)) error {
 	var rest []string
 	if f.Plot.Lines != "" {
 		rest = without(f.AxisKeys(), []string{f.Plot.Lines})
@@ -345,16 +474,16 @@ func perPoint(ctx context.Context, f *study.File, first []*Record, pdir, file, w
 		label := strings.Join(pointValues(p, rest), ", ")
 		c, ok := charts[label]
 		if !ok {
-			c = &figure.Chart{Title: title(f, what, label), XLabel: xLabel, YLabel: yLabel}
+			c = &figure.Chart{Title: title(f, what, pointWords(p, rest)), XLabel: xLabel, YLabel: yLabel}
 			charts[label] = c
 			labels = append(labels, label)
 		}
-		l := figure.Line{Name: p.Label()}
+		l := figure.Line{Name: pointWords(p, f.AxisKeys())}
+		if f.Plot.Lines != "" {
+			l.Name = pointWords(p, zipGroup(f, f.Plot.Lines))
+		}
 		if l.Name == "" {
 			l.Name = f.Name
-		}
-		if f.Plot.Lines != "" {
-			l.Name, _ = p.Value(f.Plot.Lines)
 		}
 		l.XY = xy(rec.Result)
 		c.Lines = append(c.Lines, l)
@@ -363,6 +492,7 @@ func perPoint(ctx context.Context, f *study.File, first []*Record, pdir, file, w
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		form(charts[label])
 		if err := charts[label].Save(filepath.Join(pdir, fileName(file, label)), plotOutput(f)); err != nil {
 			return err
 		}

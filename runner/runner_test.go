@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -287,8 +288,9 @@ heatmap_metric = "latency_mean_cycles"
 		"node-throughput-map", "node-injected-map", "node-latency-map", "latency-cdf",
 	}
 	before := dirtest.Tree(t, filepath.Join(d, "plots"))
-	if len(before) != 2*len(bases) {
-		t.Errorf("%d plot files, want %d", len(before), 2*len(bases))
+	// A figure is SVG, PNG, PDF and the CSV of its points.
+	if len(before) != 4*len(bases) {
+		t.Errorf("%d plot files, want %d", len(before), 4*len(bases))
 	}
 	for _, base := range bases {
 		p := filepath.Join(d, "plots", base)
@@ -297,7 +299,11 @@ heatmap_metric = "latency_mean_cycles"
 		below := strings.HasPrefix(base, "series-")
 		checkPNG(t, p+".png", below)
 		checkSVG(t, p+".svg", below)
+		if b, err := os.ReadFile(p + ".pdf"); err != nil || !bytes.HasPrefix(b, []byte("%PDF-")) {
+			t.Errorf("%s.pdf: not a PDF (%v)", p, err)
+		}
 	}
+	checkFigureCSV(t, d, "accepted_flits_per_node_cycle-vs-load_flits_per_node_cycle", "accepted_flits_per_node_cycle")
 	for _, name := range []string{"results.csv", "results.json", "replicates.csv", "summary.txt", "series/p000000-r000.csv"} {
 		if st, err := os.Stat(filepath.Join(d, name)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", name, err)
@@ -371,6 +377,47 @@ values = ["voq-sw", "recn"]
 
 // checkPNG checks that the figure at path is 768 pixels wide and 480 high
 // (or higher, when mayGrow) and not blank.
+// checkFigureCSV checks that the CSV of a curve figure (metric against the
+// offered load, one line per traffic pattern) holds exactly the points of
+// results.csv: one row per point, at its load, with its mean.
+func checkFigureCSV(t *testing.T, d, base, metric string) {
+	t.Helper()
+	read := func(path string) [][]string {
+		fh, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fh.Close()
+		rows, err := csv.NewReader(fh).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return rows
+	}
+	res := read(filepath.Join(d, "results.csv"))
+	col := func(name string) int { return slices.Index(res[0], name) }
+	want := map[string]string{}
+	for _, r := range res[1:] {
+		v, _ := strconv.ParseFloat(r[col(metric)], 64)
+		want[r[col("traffic.pattern")]+" "+r[col(LoadKey)]] = strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	fig := read(filepath.Join(d, "plots", base+".csv"))
+	if got := strings.Join(fig[0], ","); got != "series,kind,x,y,y_low,y_high" {
+		t.Fatalf("%s.csv header %q", base, got)
+	}
+	got := map[string]string{}
+	for _, r := range fig[1:] {
+		if r[1] != "point" && r[1] != "above cut" {
+			continue
+		}
+		y, _ := strconv.ParseFloat(r[3], 64)
+		got[strings.TrimPrefix(r[0], "Traffic pattern = ")+" "+r[2]] = strconv.FormatFloat(y, 'g', 6, 64)
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("%s.csv points %v, want the results' %v", base, got, want)
+	}
+}
+
 func checkPNG(t *testing.T, path string, mayGrow bool) {
 	t.Helper()
 	fh, err := os.Open(path)
@@ -384,8 +431,9 @@ func checkPNG(t *testing.T, path string, mayGrow bool) {
 		t.Errorf("%s: %v", path, err)
 		return
 	}
-	if b := img.Bounds(); b.Dx() != 768 || b.Dy() < 480 || b.Dy() > 480 && !mayGrow {
-		t.Errorf("%s: %dx%d, want 768 wide and 480 high (or higher: %v)", path, b.Dx(), b.Dy(), mayGrow)
+	// The default figure: 6 x 4 inches at 300 dpi.
+	if b := img.Bounds(); b.Dx() != 1800 || b.Dy() < 1200 || b.Dy() > 1200 && !mayGrow {
+		t.Errorf("%s: %dx%d, want 1800 wide and 1200 high (or higher: %v)", path, b.Dx(), b.Dy(), mayGrow)
 	}
 	colours, inked := map[[3]uint32]bool{}, 0
 	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
@@ -422,8 +470,8 @@ func checkSVG(t *testing.T, path string, mayGrow bool) {
 		return
 	}
 	h, err := strconv.ParseFloat(strings.TrimSuffix(doc.Height, "pt"), 64)
-	if doc.Width != "576pt" || err != nil || h < 360 || h > 360 && !mayGrow {
-		t.Errorf("%s: %s x %s, want 576pt wide and 360pt high (or higher: %v)", path, doc.Width, doc.Height, mayGrow)
+	if doc.Width != "432pt" || err != nil || h < 288 || h > 288 && !mayGrow {
+		t.Errorf("%s: %s x %s, want 432pt wide and 288pt high (or higher: %v)", path, doc.Width, doc.Height, mayGrow)
 	}
 	if n := bytes.Count(b, []byte("<path")); n < 10 {
 		t.Errorf("%s looks blank: %d paths", path, n)

@@ -115,8 +115,19 @@ type PlotSpec struct {
 	// the zero-load latency (the latency at the lowest load, of the line
 	// where it is highest); 0 draws every point.
 	LatencyCut float64 `toml:"latency_cut"`
-	// YLog draws latency figures on a logarithmic y-axis.
+	// YLog draws latency figures on a logarithmic y-axis (what
+	// latency_axis = "log", the default, does).
 	YLog bool `toml:"y_log"`
+	// LatencyAxis is the y-axis of latency figures: "log" (the default: the
+	// whole range on a log scale), "cut" (linear, cut at y_max or at
+	// latency_cut times the zero-load latency rounded up to 1, 2 or 5 x
+	// 10^n, each point above it marked on the edge with its value) or
+	// "linear" (the whole range).
+	LatencyAxis string `toml:"latency_axis"`
+	// CDF is the form of latency distributions: "log-x" (the default: the
+	// share at or below a latency over a log latency axis, so that the
+	// tail shows), "ccdf" (the share above it, log-log) or "linear".
+	CDF string `toml:"cdf"`
 	// NodeFigures is the form of the per-node figures: "topology" (a heatmap
 	// over the grid on meshes and tori, bars grouped by leaf switch on
 	// fat-trees), "line" (one line over node ids) or "both".
@@ -272,7 +283,7 @@ func LoadFile(path string) (*File, error) {
 // where known, the key path, the bad value and what is allowed.
 func ParseFile(name string, src []byte) (*File, error) {
 	f := &File{Config: Default(), Study: StudySpec{Replicates: 1, Seeds: "common"},
-		Plot: PlotSpec{MaxLines: 12, Formats: []string{"svg", "png", "pdf"}, WidthIn: 6, HeightIn: 4, FontPt: 10, DPI: 300, Title: true, LatencyCut: DefaultLatencyCut, NodeFigures: "topology"}, Path: name, Source: src}
+		Plot: PlotSpec{MaxLines: 12, Formats: []string{"svg", "png", "pdf"}, WidthIn: 6, HeightIn: 4, FontPt: 10, DPI: 300, Title: true, LatencyCut: DefaultLatencyCut, LatencyAxis: "log", CDF: "log-x", NodeFigures: "topology"}, Path: name, Source: src}
 	md, errs, err := decodeAll(name, src, f)
 	if err != nil {
 		return nil, err
@@ -788,6 +799,26 @@ func (f *File) checkPlot(axes []string, axisList string, add addFunc) {
 	if math.IsNaN(f.Plot.LatencyCut) || f.Plot.LatencyCut != 0 && f.Plot.LatencyCut < 1 || math.IsInf(f.Plot.LatencyCut, 0) {
 		add("plot.latency_cut", f.Plot.LatencyCut, "allowed: a multiple of the zero-load latency >= 1, or 0 to draw every point")
 	}
+	switch f.Plot.LatencyAxis {
+	case "log", "linear":
+		if f.Plot.YMax > 0 {
+			add("plot.y_max", f.Plot.YMax, fmt.Sprintf("y_max cuts the latency axis, which needs latency_axis = \"cut\" (it is %q)", f.Plot.LatencyAxis))
+		}
+		if f.Plot.YLog && f.Plot.LatencyAxis == "linear" {
+			add("plot.y_log", f.Plot.YLog, `y_log = true asks for a log latency axis, but latency_axis = "linear": set one of them`)
+		}
+	case "cut":
+		if f.Plot.YLog {
+			add("plot.y_log", f.Plot.YLog, `y_log = true asks for a log latency axis, but latency_axis = "cut" (a linear axis): set one of them`)
+		}
+	default:
+		add("plot.latency_axis", f.Plot.LatencyAxis, `allowed: "log" (the whole range on a log axis), "cut" (linear, cut at y_max or latency_cut x the zero-load latency) or "linear"`)
+	}
+	switch f.Plot.CDF {
+	case "log-x", "ccdf", "linear":
+	default:
+		add("plot.cdf", f.Plot.CDF, `allowed: "log-x" (share at or below, log latency axis), "ccdf" (share above, log-log) or "linear"`)
+	}
 	switch f.Plot.NodeFigures {
 	case "topology", "line", "both":
 	default:
@@ -892,6 +923,10 @@ func (f *File) checkReduction(i int, axes []string, axisList string, names map[s
 		}
 	}
 }
+
+// IsLoadKey reports whether key gives the offered load (in one of its
+// units).
+func IsLoadKey(key string) bool { return slices.Contains(loadKeys, key) }
 
 // loadKeys are the keys that give the offered load, in its units.
 var loadKeys = []string{"traffic.load_flits_per_node_cycle", "traffic.load_of_wire_capacity", "traffic.load_of_bisection"}
