@@ -1,7 +1,12 @@
 package runner
 
 import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/study"
@@ -19,17 +24,25 @@ func TestCurveAxesZipped(t *testing.T) {
 		name, axes string
 		x, lines   string
 		rest       []string
+		// figures: the CSV of each latency figure drawn, with its lines
+		// and the points of each line.
+		figures map[string]map[string]int
 	}{
 		{"x zipped", "[plot]\nx = \"router.buffer_flits\"\n" +
 			"[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [4, 8, 16]\nzip = \"b\"\n" +
 			"[[axis]]\nkey = \"traffic.packet_flits\"\nvalues = [2, 4, 8]\nzip = \"b\"\n" +
 			"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n",
-			"router.buffer_flits", "traffic.pattern", nil},
+			"router.buffer_flits", "traffic.pattern", nil,
+			map[string]map[string]int{"latency_mean_cycles-vs-buffer_flits": {"Traffic pattern = uniform": 3, "Traffic pattern = transpose": 3}}},
 		{"lines zipped", "[[axis]]\nkey = \"network.k\"\nvalues = [4, 6]\nzip = \"c\"\n" +
 			"[[axis]]\nkey = \"traffic.hotspot_node\"\nvalues = [5, 14]\nzip = \"c\"\n" +
 			"[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, 0.2]\n" +
 			"[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n",
-			"traffic.load_flits_per_node_cycle", "network.k", []string{"router.vcs"}},
+			"traffic.load_flits_per_node_cycle", "network.k", []string{"router.vcs"},
+			map[string]map[string]int{
+				"latency_mean_cycles-vs-load_flits_per_node_cycle-vcs-2": {"Radix k = 4, Hotspot node = 5": 2, "Radix k = 6, Hotspot node = 14": 2},
+				"latency_mean_cycles-vs-load_flits_per_node_cycle-vcs-4": {"Radix k = 4, Hotspot node = 5": 2, "Radix k = 6, Hotspot node = 14": 2},
+			}},
 	} {
 		f, err := study.ParseFile("z.toml", []byte(base+c.axes))
 		if err != nil {
@@ -38,6 +51,34 @@ func TestCurveAxesZipped(t *testing.T) {
 		x, lines, rest := curveAxes(f)
 		if x != c.x || lines != c.lines || !slices.Equal(rest, c.rest) {
 			t.Errorf("%s: x %q, lines %q, rest %q; want %q, %q, %q", c.name, x, lines, rest, c.x, c.lines, c.rest)
+		}
+		// The figures drawn, read from their CSVs: one per combination of
+		// the rest, each line with every point of its curve.
+		f.Plot.Formats = []string{"svg"}
+		d := t.TempDir()
+		run(t, f, Options{Out: d})
+		got := map[string]map[string]int{}
+		files, _ := filepath.Glob(filepath.Join(d, "plots", "latency_mean_cycles-vs-*.csv"))
+		for _, file := range files {
+			fh, err := os.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := csv.NewReader(fh).ReadAll()
+			fh.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := map[string]int{}
+			for _, r := range rows[1:] {
+				if r[1] == "point" || r[1] == "above cut" {
+					lines[r[0]]++
+				}
+			}
+			got[strings.TrimSuffix(filepath.Base(file), ".csv")] = lines
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.figures) {
+			t.Errorf("%s: figures and their lines' points %v, want %v", c.name, got, c.figures)
 		}
 	}
 }
