@@ -136,8 +136,9 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			}
 		}
 	}
-	// Every metric with published values: ours beside theirs, one column
-	// per reference point.
+	// Every metric with two or more published values: ours beside theirs,
+	// one column per reference point (one value is a row of the report's
+	// table, not a figure).
 	for _, m := range refMetrics(f) {
 		c := &figure.Compare{Title: title(f, noUnit(report.Label(m))+": ours and published", ""), YLabel: report.Label(m)}
 		var sources []string
@@ -153,6 +154,9 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			}
 		}
 		c.Source = strings.Join(sources, "; ")
+		if len(c.Labels) < 2 {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}

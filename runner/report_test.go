@@ -74,7 +74,7 @@ func TestReport(t *testing.T) {
 	if n := strings.Count(html, "<svg "); n != len(svgs) {
 		t.Errorf("%d inline SVGs, want %d", n, len(svgs))
 	}
-	for _, want := range []string{"Test paper, Table 9", `name = &#34;report&#34;`, "study report: 6 points x 1 replicates", "p000005-r000", "reference-accepted_flits_per_node_cycle"} {
+	for _, want := range []string{"Test paper, Table 9", `name = &#34;report&#34;`, "study report: 6 points x 1 replicates", "p000005-r000"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("index.html lacks %q", want)
 		}
