@@ -262,6 +262,7 @@ func writePlotTOML(p tomlPrinter, kv func(line, comment string), more func(comme
 	kv(fmt.Sprintf("y_max = %v", pl.YMax), "with latency_axis = \"cut\", > 0: the cut at this value instead (in the metric's unit)")
 	kv(fmt.Sprintf("latency_axis = %q", pl.LatencyAxis), "latency figures: log (the whole range on a log axis), cut (linear, cut at y_max")
 	more("or at latency_cut x the zero-load latency, rounded to 1/2/5 x 10^n; points above marked with their value) or linear")
+	kv(fmt.Sprintf("y_log = %v", pl.YLog), "true: latency figures on a log axis (as latency_axis = \"log\", the default, does)")
 	kv(fmt.Sprintf("cdf = %q", pl.CDF), "latency distributions: log-x (share at or below, log latency axis), ccdf (share above, log-log), linear")
 	kv(fmt.Sprintf("node_figures = %q", pl.NodeFigures), "per-node figures: topology (a heatmap over the grid on a torus or mesh, bars")
 	more("by leaf switch on a fat-tree), line (over node ids) or both")

@@ -211,7 +211,7 @@ var Studies = []Study{
 	{"zero replicates", "[study]\nreplicates = 0\n", nil, nil, []string{":14:", "study.replicates = 0", "1..1000"}},
 	{"unknown seeds mode", "[study]\nseeds = \"random\"\n", nil, nil, []string{"study.seeds = \"random\"", "per-point"}},
 	{"plot x not an axis", "[plot]\nx = \"router.vcs\"\n", nil, nil, []string{":14:", "plot.x = \"router.vcs\"", "swept axis", "no axes"}},
-	{"unknown plot format", "[plot]\nformats = [\"pdf\"]\n", nil, nil, []string{"plot.formats = \"pdf\"", "png", "svg"}},
+	{"unknown plot format", "[plot]\nformats = [\"eps\"]\n", nil, nil, []string{"plot.formats = \"eps\"", "png", "svg", "pdf"}},
 	{"unknown reduction", "[[reduce]]\nkind = \"median\"\nmetric = \"latency_mean_cycles\"\n", nil, nil, []string{":14:", "reduce[0].kind = \"median\"", "speedup, geomean, best"}},
 	{"unknown metric", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n[[reduce]]\nkind = \"best\"\nmetric = \"latency\"\n", nil, nil, []string{"reduce[0].metric = \"latency\"", "latency_mean_cycles"}},
 	{"baseline not on the axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n[[reduce]]\nkind = \"speedup\"\nmetric = \"latency_mean_cycles\"\nbaseline = { \"router.vcs\" = 3 }\n", nil, nil, []string{`reduce[0].baseline = "router.vcs = 3"`, "one of the axis's values"}},
