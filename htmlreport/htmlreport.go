@@ -3,7 +3,8 @@
 // top: what the study is for, a list of figures with captions in words,
 // the figures in a paper's form, the comparison with published values, the
 // other figures, and, folded, the summary table, the study file and the
-// provenance of every run.
+// provenance of every run. It also writes the index page of several
+// studies' reports.
 //
 // The page needs no network and runs no script. Figures are inlined (SVG,
 // or PNG as a data URI where a study draws no SVG) while the inlined bytes
@@ -421,6 +422,63 @@ var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{range .Runs}}<tr><td class="l">{{.ID}}</td><td class="l">{{.Point}}</td><td>{{.Seed}}</td><td class="l"><code>{{.Digest}}</code></td></tr>
 {{end}}</tbody></table></div></details>
 <footer>Written by icnsim {{.Version}}. A run's digest (SHA-256 of its result) names its result under every executor, worker count and build that reproduces it; the run records in points/ hold each run's full configuration and seed. <code>icnsim report DIR</code> rebuilds this page from the study directory.</footer>
+</body>
+</html>
+`))
+
+// Index is the page that links several studies' reports.
+type Index struct {
+	Version string // the icnsim build that wrote the page
+	Studies []IndexEntry
+}
+
+// IndexEntry is one study in the index.
+type IndexEntry struct {
+	Name    string // the study's name
+	Dir     string // its directory, as given
+	Href    string // its report, relative to the index page
+	Purpose string // what it is for, in a sentence
+	Words   string // the parameters every point shares
+	Figures int    // the figures in its report
+}
+
+// indexGenerator marks an index page, so that a later index may replace it
+// (and never a page icnsim did not write).
+const indexGenerator = `<meta name="generator" content="icnsim report index">`
+
+// IsIndex reports whether page is an index of reports WriteIndex wrote.
+func IsIndex(page []byte) bool {
+	return bytes.Contains(page[:min(len(page), 4096)], []byte(indexGenerator))
+}
+
+// WriteIndex renders the index of reports.
+func WriteIndex(w io.Writer, idx *Index) error {
+	var buf bytes.Buffer
+	if err := indexPage.Execute(&buf, idx); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+` + indexGenerator + `
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>icnsim study reports ({{len .Studies}})</title>
+<style>` + style + `
+td.l { max-width: 48em; }
+</style>
+</head>
+<body>
+<h1>icnsim study reports</h1>
+<p class="words">{{len .Studies}} studies; each name opens the study's report.</p>
+<div class="scroll"><table><thead><tr><th class="l">study</th><th class="l">what it is for</th><th>figures</th></tr></thead><tbody>
+{{range .Studies}}<tr><td class="l"><a href="{{.Href}}">{{.Name}}</a><br><span class="file">{{.Dir}}</span></td><td class="l">{{.Purpose}}{{with .Words}}<br><span class="words">{{.}}</span>{{end}}</td><td>{{.Figures}}</td></tr>
+{{end}}</tbody></table></div>
+<footer>Written by icnsim {{.Version}}: <code>icnsim report DIR...</code> rebuilds each study's report and this index.</footer>
 </body>
 </html>
 `))

@@ -267,3 +267,33 @@ func TestFirstSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexPage: the index links each study's report with its name, its
+// purpose and its number of figures, is marked as an index (a later index
+// may replace it), and a study's report is not.
+func TestIndexPage(t *testing.T) {
+	idx := &Index{Version: "v", Studies: []IndexEntry{
+		{Name: "fig5", Dir: "out/fig5", Href: "fig5/index.html", Purpose: "Fig. 5 of the paper.", Figures: 25},
+		{Name: "x<y", Dir: "out/x", Href: "x%20y/index.html", Purpose: "Another.", Figures: 0},
+	}}
+	var b bytes.Buffer
+	if err := WriteIndex(&b, idx); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{`<a href="fig5/index.html">fig5</a>`, "Fig. 5 of the paper.", "<td>25</td>", `<a href="x%20y/index.html">x&lt;y</a>`, "2 studies"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("index lacks %s", want)
+		}
+	}
+	if !IsIndex(b.Bytes()) {
+		t.Error("the index is not marked as one")
+	}
+	var page bytes.Buffer
+	if err := Write(&page, &Page{Title: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if IsIndex(page.Bytes()) {
+		t.Error("a study's report reads as an index")
+	}
+}

@@ -3,7 +3,10 @@ package runner
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -19,6 +22,10 @@ import (
 
 // ReportFile is the study's HTML report, in its directory.
 const ReportFile = "index.html"
+
+// ReportsFile is the index of several studies' reports where index.html
+// would be a study's report or a page icnsim did not write.
+const ReportsFile = "icnsim-reports.html"
 
 // paperPrefix starts the names of the figures drawn in a paper's form:
 // the report shows them first.
@@ -173,4 +180,97 @@ func WriteReport(dir string, f *study.File, recs []*Record) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return atomicfile.Write(filepath.Join(dir, ReportFile), buf.Bytes())
+}
+
+// ReportIndexPath is where the index of several studies' reports goes:
+// in the directory that holds their directories (the deepest one holding
+// every parent directory), or in cwd when only the file system's root
+// holds them all; as index.html there, unless that directory is a study
+// directory or holds an index.html that is not such an index, else as
+// icnsim-reports.html. The path is relative to cwd when it lies under cwd.
+func ReportIndexPath(dirs []string, cwd string) (string, error) {
+	if len(dirs) == 0 {
+		return "", errors.New("the index of reports needs at least one study directory")
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(cwd, p)
+	}
+	common := filepath.Dir(abs(dirs[0]))
+	for _, d := range dirs[1:] {
+		common = commonDir(common, filepath.Dir(abs(d)))
+	}
+	if filepath.Dir(common) == common { // the root: no directory of their own
+		common = abs(cwd)
+	}
+	name := ReportFile
+	if _, err := os.Stat(filepath.Join(common, "study.toml")); err == nil {
+		name = ReportsFile
+	} else if b, err := os.ReadFile(filepath.Join(common, ReportFile)); err == nil && !htmlreport.IsIndex(b) {
+		name = ReportsFile
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("the index of reports: %w", err)
+	}
+	out := filepath.Join(common, name)
+	if rel, err := filepath.Rel(abs(cwd), out); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel, nil
+	}
+	return out, nil
+}
+
+// commonDir is the deepest directory holding both a and b (clean,
+// absolute paths).
+func commonDir(a, b string) string {
+	for {
+		rel, err := filepath.Rel(a, b)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return a
+		}
+		up := filepath.Dir(a)
+		if up == a {
+			return a
+		}
+		a = up
+	}
+}
+
+// WriteReportIndex writes the index page at file (ReportIndexPath's) that
+// links each study directory's report with the study's name, what it is
+// for (the first sentence of its file's leading comment) and its number
+// of figures. It reads each directory's study file and plots/.
+func WriteReportIndex(file string, dirs []string) error {
+	idx := &htmlreport.Index{Version: version.String()}
+	for _, d := range dirs {
+		f, err := LoadStudy(d)
+		if err != nil {
+			return err
+		}
+		from, err := filepath.Abs(filepath.Dir(file))
+		if err != nil {
+			return err
+		}
+		to, err := filepath.Abs(filepath.Join(d, ReportFile))
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, to)
+		if err != nil {
+			return fmt.Errorf("the index of reports: %s: %w", d, err)
+		}
+		e := htmlreport.IndexEntry{Name: f.Name, Dir: d, Href: (&url.URL{Path: filepath.ToSlash(rel)}).String(), Words: f.FixedWords(), Figures: len(figureNames(d, f))}
+		if purpose := studyPurpose(f.Source); len(purpose) > 0 {
+			e.Purpose = htmlreport.FirstSentence(strings.ReplaceAll(purpose[0], "\n", " "))
+		}
+		idx.Studies = append(idx.Studies, e)
+	}
+	var buf bytes.Buffer
+	if err := htmlreport.WriteIndex(&buf, idx); err != nil {
+		return fmt.Errorf("the index of reports: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(file, buf.Bytes())
 }

@@ -246,3 +246,65 @@ func TestStudyPurpose(t *testing.T) {
 		}
 	}
 }
+
+// TestReportIndexPath: the index of several reports goes in the directory
+// that holds them (cwd when only the root does), as index.html unless that
+// is a study directory or holds a page icnsim did not write as an index.
+func TestReportIndexPath(t *testing.T) {
+	root := t.TempDir()
+	mk := func(rel string, files ...string) {
+		if err := os.MkdirAll(filepath.Join(root, rel), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(root, rel, f), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	mk("out/a", "study.toml")
+	mk("out/b", "study.toml")
+	mk("deep/x/a", "study.toml")
+	mk("study", "study.toml")
+	mk("study/runs/a", "study.toml")
+	mk("study/runs2/b", "study.toml")
+	mk("site", ReportFile)
+	mk("site/a", "study.toml")
+	mk("site/b", "study.toml")
+	mk("again/a", "study.toml")
+	mk("again/b", "study.toml")
+	var idx strings.Builder
+	if err := htmlreport.WriteIndex(&idx, &htmlreport.Index{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "again", ReportFile), []byte(idx.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	abs := func(p string) string { return filepath.Join(root, p) }
+	for _, c := range []struct {
+		name string
+		dirs []string
+		cwd  string
+		want string
+	}{
+		{"siblings, relative", []string{"out/a", "out/b"}, root, "out/index.html"},
+		{"siblings, absolute", []string{abs("out/a"), abs("out/b")}, root, "out/index.html"},
+		{"siblings, from elsewhere", []string{abs("out/a"), abs("out/b")}, abs("deep"), abs("out/index.html")},
+		{"different depths", []string{"out/a", "deep/x/a"}, root, "index.html"},
+		{"a study directory holds them", []string{"study/runs/a", "study/runs2/b"}, root, "study/" + ReportsFile},
+		{"a page of the user's is there", []string{"site/a", "site/b"}, root, "site/" + ReportsFile},
+		{"an earlier index is there", []string{"again/a", "again/b"}, root, "again/index.html"},
+		{"only the root holds them", []string{abs("out/a"), "/"}, abs("deep"), ReportFile},
+		{"trailing slashes", []string{"out/a/", "out/b/"}, root, "out/index.html"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := ReportIndexPath(c.dirs, c.cwd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want {
+				t.Errorf("ReportIndexPath(%q, %s) = %s, want %s", c.dirs, c.cwd, got, c.want)
+			}
+		})
+	}
+}
