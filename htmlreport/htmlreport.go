@@ -213,7 +213,7 @@ func Write(w io.Writer, p *Page) error {
 			far++
 		}
 		if utf8.RuneCountInString(r.Note) > longNoteChars {
-			v.NoteShort = cutWords(r.Note, longNoteChars/2)
+			v.NoteShort = CutWords(r.Note, longNoteChars/2)
 		}
 		refs[i] = v
 	}
@@ -305,8 +305,9 @@ func Percent(rel float64) string {
 var abbreviations = []string{"Fig", "Figs", "Sect", "Sec", "Eq", "Eqs", "Ref", "Refs", "Tab", "No", "vs", "al", "cf", "e.g", "i.e", "approx", "resp"}
 
 // FirstSentence is text's first sentence: up to the first full stop,
-// question or exclamation mark that is followed by a space and a capital
-// letter or ends the text and ends no abbreviation ("Fig. 5" goes on).
+// question or exclamation mark that ends the text or is followed by a
+// space and no lower-case letter, and ends no abbreviation ("Fig. 5" and
+// "e.g. the" go on).
 func FirstSentence(text string) string {
 	text = strings.TrimSpace(text)
 	for i := 0; i < len(text); i++ {
@@ -321,7 +322,7 @@ func FirstSentence(text string) string {
 			continue
 		}
 		next, _ := utf8.DecodeRuneInString(strings.TrimLeft(text[i+1:], " "))
-		if !unicode.IsUpper(next) {
+		if unicode.IsLower(next) {
 			continue
 		}
 		if c == '.' {
@@ -339,8 +340,8 @@ func FirstSentence(text string) string {
 	return text
 }
 
-// cutWords is s cut at a space to at most n characters, with "…".
-func cutWords(s string, n int) string {
+// CutWords is s cut at a space to at most n characters, with "…".
+func CutWords(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -259,6 +259,8 @@ func TestFirstSentence(t *testing.T) {
 		{"Ends here. ", "Ends here."},
 		{"See Sect. II-B and Figs. 3-4 for it. Then more.", "See Sect. II-B and Figs. 3-4 for it."},
 		{"Throughput 0.5 flits. Next", "Throughput 0.5 flits."},
+		{"Over the ring. plots/x has a line. 3 x 5 = 15 runs.", "Over the ring. plots/x has a line."},
+		{"Lines for e.g. The paper.", "Lines for e.g. The paper."},
 		{"Why? Because.", "Why?"},
 		{"", ""},
 	} {

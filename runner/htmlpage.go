@@ -236,6 +236,10 @@ func commonDir(a, b string) string {
 	}
 }
 
+// indexPurposeChars is the most characters of a study's purpose the index
+// of reports shows.
+const indexPurposeChars = 300
+
 // WriteReportIndex writes the index page at file (ReportIndexPath's) that
 // links each study directory's report with the study's name, what it is
 // for (the first sentence of its file's leading comment) and its number
@@ -261,7 +265,7 @@ func WriteReportIndex(file string, dirs []string) error {
 		}
 		e := htmlreport.IndexEntry{Name: f.Name, Dir: d, Href: (&url.URL{Path: filepath.ToSlash(rel)}).String(), Words: f.FixedWords(), Figures: len(figureNames(d, f))}
 		if purpose := studyPurpose(f.Source); len(purpose) > 0 {
-			e.Purpose = htmlreport.FirstSentence(strings.ReplaceAll(purpose[0], "\n", " "))
+			e.Purpose = htmlreport.CutWords(htmlreport.FirstSentence(strings.ReplaceAll(purpose[0], "\n", " ")), indexPurposeChars)
 		}
 		idx.Studies = append(idx.Studies, e)
 	}
