@@ -198,21 +198,42 @@ func newApp(out io.Writer) *cli.App {
 			},
 			{
 				Name:      "report",
-				Usage:     "rebuild a finished study directory's index.html from its records, summary and figures, without running or drawing anything",
-				ArgsUsage: "DIR",
+				Usage:     "rebuild finished study directories' index.html from their records, summary and figures, without running or drawing anything; with several DIRs, also an index page that links them",
+				ArgsUsage: "DIR...",
 				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return errors.New("report needs exactly one study DIR")
+					if c.NArg() < 1 {
+						return errors.New("report needs at least one study DIR")
 					}
-					dir := c.Args().First()
-					f, recs, err := runner.Reload(c.Context, dir)
+					dirs := c.Args().Slice()
+					kept := "nothing written"
+					if len(dirs) > 1 {
+						kept = "its report, those of the directories after it and the index not written"
+					}
+					for _, dir := range dirs {
+						f, recs, err := runner.Reload(c.Context, dir)
+						if err != nil {
+							return stopped(c.Context, err, "reading the runs of "+dir, kept)
+						}
+						if err := runner.WriteReport(dir, f, recs); err != nil {
+							return err
+						}
+						fmt.Fprintf(out, "wrote %s\n", filepath.Join(dir, runner.ReportFile))
+					}
+					if len(dirs) == 1 {
+						return nil
+					}
+					cwd, err := os.Getwd()
 					if err != nil {
-						return stopped(c.Context, err, "reading the runs of "+dir, "nothing written")
-					}
-					if err := runner.WriteReport(dir, f, recs); err != nil {
 						return err
 					}
-					fmt.Fprintf(out, "wrote %s\n", filepath.Join(dir, runner.ReportFile))
+					index, err := runner.ReportIndexPath(dirs, cwd)
+					if err != nil {
+						return err
+					}
+					if err := runner.WriteReportIndex(index, dirs); err != nil {
+						return err
+					}
+					fmt.Fprintf(out, "wrote %s, the index of the %d studies' reports\n", index, len(dirs))
 					return nil
 				},
 			},
