@@ -50,26 +50,38 @@ func captionOf(f *study.File, name string) string {
 		}
 	}
 	if s, ok := strings.CutPrefix(name, "series-"); ok {
-		return report.Label(s) + " against the simulated cycle, one line per " + pointWords(f) + "."
+		return report.Label(s) + " against the simulated cycle, one line per " + pointLineWords(f) + "; shaded, the warm-up before the measurement window and the drain after it."
 	}
 	if name == "node-throughput" {
-		return "Accepted throughput of each node (flits/cycle) by node id, one line per " + pointWords(f) + "; a node that never sends is left out."
+		return "Accepted throughput of each node (flits/cycle) by node id, one line per " + pointLineWords(f) + "; a node that never sends is left out."
 	}
 	if c, ok := nodeCaption(f, name); ok {
 		return c
 	}
 	if g, part, ok := figureGroup(f, name, plainFile("node-injected-throughput"), perPointRest(f)); ok {
-		return "Injected throughput of each node (flits/cycle) by node id, one line per " + perPointLines(f) + groupWords(g, part) + "; a node that never sends is left out."
+		return "Injected throughput of each node (flits/cycle) by node id, one line per " + perPointLines(f) + groupPhrase(g, part) + "; a node that never sends is left out."
 	}
 	for _, class := range []string{"short", "long"} {
 		if g, part, ok := figureGroup(f, name, plainFile(class+"-latency-cdf"), perPointRest(f)); ok {
-			return "Distribution of " + class + "-message latency: the share of " + class + " messages delivered within each latency (cycles), one line per " + perPointLines(f) + groupWords(g, part) + "."
+			return "Distribution of " + class + "-message latency: " + cdfWords(f, class+" messages") + ", one line per " + perPointLines(f) + groupPhrase(g, part) + "."
 		}
 	}
 	if name == "latency-cdf" {
-		return "Distribution of packet latency: the share of packets delivered within each latency (cycles), one line per " + pointWords(f) + "."
+		return "Distribution of packet latency: " + cdfWords(f, "packets") + ", one line per " + pointLineWords(f) + "."
 	}
 	return "A figure of this study: " + nameWords(name) + "."
+}
+
+// cdfWords says what a latency distribution of things (packets) plots,
+// in plot.cdf's form.
+func cdfWords(f *study.File, things string) string {
+	switch f.Plot.CDF {
+	case "ccdf":
+		return "the share of " + things + " with a latency above each value (cycles), on log-log axes, so that the tail shows"
+	case "log-x":
+		return "the share of " + things + " delivered within each latency, on a log latency axis (cycles)"
+	}
+	return "the share of " + things + " delivered within each latency (cycles)"
 }
 
 // referenceCaption is the caption of reference-METRIC.
@@ -111,7 +123,7 @@ func heatmapCaption(f *study.File, name string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return report.Label(m) + " as a colour, with " + keyWords(hx) + " across and " + keyWords(hy) + " up" + groupWords(g, part) + "." + meanWords(f), true
+	return report.Label(m) + " as a colour, with " + keyWords(hx) + " across and " + keyWords(hy) + " up" + groupPhrase(g, part) + "." + meanWords(f), true
 }
 
 // curveCaption is the caption of METRIC-vs-X[-GROUP].
@@ -129,12 +141,17 @@ func curveCaption(f *study.File, name string) (string, bool) {
 	if lines != "" {
 		s += ", one line per value of " + lowerFirst(noUnit(study.KeyLabel(lines)))
 	}
-	s += groupWords(g, part) + "." + meanWords(f)
-	if strings.Contains(x, "load") {
+	s += groupPhrase(g, part) + "." + meanWords(f)
+	if study.IsLoadKey(x) && (isLatency(m) || isThroughput(m)) {
 		s += " Where a line saturates within the sweep, its saturation load is marked on it."
 	}
 	if isLatency(m) {
-		s += " A latency above the top of the axis is drawn as an arrow at its edge."
+		switch {
+		case f.Plot.LatencyAxis == "cut":
+			s += " The latency axis is cut; a point above it is a triangle at the top edge in its line's colour, labelled with its value."
+		case f.Plot.LatencyAxis == "log" || f.Plot.YLog:
+			s += " The latency axis is logarithmic."
+		}
 	}
 	if slices.ContainsFunc(f.References, func(r study.Reference) bool { return r.Metric == m && r.Reduce == "" }) {
 		s += " Crosses are published values."
@@ -153,11 +170,11 @@ func nodeCaption(f *study.File, name string) (string, bool) {
 	for _, q := range nodeQuantities {
 		what := upperFirst(q.what)
 		if g, part, ok := figureGroup(f, name, plainFile(q.file), perPointRest(f)); ok {
-			return what + ", as colours over " + grid + ": " + panels + " on one colour scale of " + lowerFirst(q.label) + groupWords(g, part) + ".", true
+			return what + ", as colours over " + grid + ": " + panels + " on one colour scale of " + lowerFirst(q.label) + groupPhrase(g, part) + ".", true
 		}
 		leaf := func(label string) string { return strings.Replace(fileName(q.file, label), "-map", "-by-leaf", 1) }
 		if g, part, ok := figureGroup(f, name, leaf, perPointRest(f)); ok {
-			return what + ", as bars by node id grouped by leaf switch: " + panels + " on one scale of " + lowerFirst(q.label) + groupWords(g, part) + ".", true
+			return what + ", as bars by node id grouped by leaf switch: " + panels + " on one scale of " + lowerFirst(q.label) + groupPhrase(g, part) + ".", true
 		}
 	}
 	return "", false
@@ -177,8 +194,8 @@ func perPointRest(f *study.File) []string {
 	return without(f.AxisKeys(), []string{f.Plot.Lines})
 }
 
-// pointWords says what a line of a figure with one line per point is.
-func pointWords(f *study.File) string {
+// pointLineWords says what a line of a figure with one line per point is.
+func pointLineWords(f *study.File) string {
 	if f.Study.Replicates > 1 {
 		return "point of the study (its first replicate)"
 	}
@@ -189,7 +206,7 @@ func pointWords(f *study.File) string {
 // plot.lines is: a value of plot.lines, or a point.
 func perPointLines(f *study.File) string {
 	if f.Plot.Lines == "" {
-		return pointWords(f)
+		return pointLineWords(f)
 	}
 	what := "value of " + lowerFirst(noUnit(study.KeyLabel(f.Plot.Lines)))
 	if f.Study.Replicates > 1 {
@@ -201,7 +218,7 @@ func perPointLines(f *study.File) string {
 // meanWords says what a point of a curve or heatmap is, with replicates.
 func meanWords(f *study.File) string {
 	if f.Study.Replicates > 1 {
-		return fmt.Sprintf(" Each point is the mean of %d replicates.", f.Study.Replicates)
+		return fmt.Sprintf(" Each point is the mean of %d replicates, its bar the 95%% confidence interval of that mean.", f.Study.Replicates)
 	}
 	return ""
 }
@@ -214,8 +231,8 @@ func sharedWords(f *study.File) string {
 	return ""
 }
 
-// groupWords is ", for GROUP" with the part of a split figure.
-func groupWords(group string, part int) string {
+// groupPhrase is ", for GROUP" with the part of a split figure.
+func groupPhrase(group string, part int) string {
 	s := ""
 	if group != "" {
 		s = ", for " + group
