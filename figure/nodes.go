@@ -13,6 +13,7 @@
 package figure
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -123,18 +124,40 @@ func (m *NodeMap) perPanel() (bool, error) {
 // Save writes the node map to base.FORMAT for each format.
 func (m *NodeMap) Save(base string, out Output) error {
 	out = out.withDefaults()
-	shared, ok := newColourScale(m.Panels)
-	if !ok {
-		return fmt.Errorf("figure %s: node map has no values", base)
-	}
-	own, err := m.perPanel()
+	fig, err := m.tiled(out)
 	if err != nil {
 		return fmt.Errorf("figure %s: %w", base, err)
 	}
-	fig := tiled{title: m.Title}
+	t := &table{header: []string{"panel", "x", "y", "value"}}
+	for _, pn := range m.Panels {
+		for y, row := range pn.Z {
+			for x, z := range row {
+				if !math.IsNaN(z) {
+					t.add(pn.Name, fmt.Sprint(x), fmt.Sprint(y), num(z))
+				}
+			}
+		}
+	}
+	if err := t.writeCSV(base); err != nil {
+		return err
+	}
+	return fig.save(base, out)
+}
+
+// tiled is the node map's figure: a heatmap per panel on its scale.
+func (m *NodeMap) tiled(out Output) (*tiled, error) {
+	shared, ok := newColourScale(m.Panels)
+	if !ok {
+		return nil, errors.New("node map has no values")
+	}
+	own, err := m.perPanel()
+	if err != nil {
+		return nil, err
+	}
+	fig := &tiled{title: m.Title}
 	for _, pn := range m.Panels {
 		if len(pn.Z) == 0 || len(pn.Z[0]) == 0 {
-			return fmt.Errorf("figure %s: panel %q is empty", base, pn.Name)
+			return nil, fmt.Errorf("panel %q is empty", pn.Name)
 		}
 		s, t := shared, tile{cols: len(pn.Z[0]), rows: len(pn.Z)}
 		if own {
@@ -151,19 +174,6 @@ func (m *NodeMap) Save(base string, out Output) error {
 		t.p = p
 		fig.tiles = append(fig.tiles, t)
 	}
-	t := &table{header: []string{"panel", "x", "y", "value"}}
-	for _, pn := range m.Panels {
-		for y, row := range pn.Z {
-			for x, z := range row {
-				if !math.IsNaN(z) {
-					t.add(pn.Name, fmt.Sprint(x), fmt.Sprint(y), num(z))
-				}
-			}
-		}
-	}
-	if err := t.writeCSV(base); err != nil {
-		return err
-	}
 	switch {
 	case own:
 		fig.sideLabel = m.Label + ", each panel's own scale"
@@ -172,7 +182,7 @@ func (m *NodeMap) Save(base string, out Output) error {
 	default:
 		fig.side = shared.bar(m.Label, out)
 	}
-	return fig.save(base, out)
+	return fig, nil
 }
 
 // colourScale is one colour scale shared by heatmap panels: Kindlmann's
@@ -579,11 +589,18 @@ func (t tile) aspect() vg.Length {
 	return vg.Length(t.rows) / vg.Length(t.cols)
 }
 
-// save sizes the figure (Output's width; its height, grown for rows of
-// square cells or, filling, for more than two rows) and renders it.
+// save sizes the figure and renders it.
 func (f *tiled) save(base string, out Output) error {
+	w, h := f.size(out)
+	return render(base, out, w, h, func(dc draw.Canvas) { f.draw(dc, out) })
+}
+
+// size styles the tiles (style) and sizes the figure: Output's width; its
+// height, grown for rows of square cells or, filling, for more than two
+// rows.
+func (f *tiled) size(out Output) (w, h vg.Length) {
 	cols, rows := f.shape()
-	w, h := out.Width, out.Height
+	w, h = out.Width, out.Height
 	f.style(out, cols)
 	if f.grid() {
 		// The need depends a little on the height (the side labels wrap
@@ -597,7 +614,7 @@ func (f *tiled) save(base string, out Output) error {
 	} else if rows > 2 {
 		h = max(h, vg.Length(rows)*rowHeightCap)
 	}
-	return render(base, out, w, h, func(dc draw.Canvas) { f.draw(dc, out) })
+	return w, h
 }
 
 // style sets the tiles' fonts, and their axis labels once: y at the left
@@ -695,7 +712,7 @@ func (f *tiled) layout(out Output, w, h vg.Length) layout {
 		}
 		if f.yLabel != "" {
 			l.yTxt = wrapText(labSty, f.yLabel, sideH)
-			leftW = labSty.Height(l.yTxt) + labelGap
+			leftW = labSty.Height(l.yTxt) + 2*labelGap
 		}
 		colW := (bodyW - leftW - sideW - vg.Length(cols-1)*tilePadX) / vg.Length(cols)
 		// The room each column and row of tiles needs around its data,
