@@ -26,7 +26,9 @@ func panels(n, cols, rows int, lo, span func(i int) float64, name func(i int) st
 	return ps
 }
 
-func loadName(i int) string { return fmt.Sprintf("pattern=transpose load_flits_per_node_cycle=0.%d", i+1) }
+func loadName(i int) string {
+	return fmt.Sprintf("pattern=transpose load_flits_per_node_cycle=0.%d", i+1)
+}
 
 // TestNodeMapScale: ScaleAuto keeps one scale while every panel spans a
 // third of the shared range or more, and gives each panel its own (up to
@@ -47,7 +49,7 @@ func TestNodeMapScale(t *testing.T) {
 	}{
 		{"alike", 4, zero, same, "", false, false},
 		{"offset by a third", 2, func(i int) float64 { return float64(i) * 0.5 }, same, ScaleAuto, false, false}, // each spans 1 of 1.5
-		{"offset by more", 2, func(i int) float64 { return float64(i) * 2.5 }, same, ScaleAuto, true, false},    // each spans 1 of 3.5
+		{"offset by more", 2, func(i int) float64 { return float64(i) * 2.5 }, same, ScaleAuto, true, false},     // each spans 1 of 3.5
 		{"loads ten times apart", 4, zero, rising, "", true, false},
 		{"loads apart, forced shared", 4, zero, rising, ScaleShared, false, false},
 		{"alike, forced per panel", 4, zero, same, ScalePanel, true, false},
