@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// panels makes n panels of a k x k grid (rows x cols with rows > 0), panel
+// panels makes n panels of a cols x rows grid, panel
 // i's values spread over lo(i)..lo(i)+span(i), named by name(i).
 func panels(n, cols, rows int, lo, span func(i int) float64, name func(i int) string) []Panel {
 	var ps []Panel
