@@ -13,9 +13,11 @@ import (
 	"github.com/icnsim/icnsim/study"
 )
 
-// maxPanels is the most points one per-node topology figure shows; more
-// are split over several figures (-2, -3, ...).
-const maxPanels = 16
+// maxPanels is the most points one per-node topology figure shows (three
+// columns of three: with a colour bar each, a fourth column leaves the
+// cells too small); more are split evenly over several figures (-2, -3,
+// ...).
+const maxPanels = 9
 
 // nodeValues is one per-node quantity the topology figures draw.
 type nodeValues struct {
@@ -31,7 +33,7 @@ var nodeQuantities = []nodeValues{
 		}
 		return r.NodeInjected // the packet-batches method's, in records from before NodeViews
 	}},
-	{"node-latency-map", "mean latency of packets delivered to each node (blank: none delivered)", "Mean packet latency (cycles)", func(r *report.Result) []float64 {
+	{"node-latency-map", "mean latency of packets delivered to each node (grey: none delivered)", "Mean packet latency (cycles)", func(r *report.Result) []float64 {
 		if r.NodeViews == nil {
 			return nil
 		}
@@ -50,15 +52,34 @@ var nodeQuantities = []nodeValues{
 // topologyFigures draws the per-node figures by topology (plot.node_figures
 // "topology" or "both"): on a mesh or torus a heatmap over the (x, y) grid
 // of routers (with concentration, the mean of a router's nodes), one panel
-// per point on one colour scale; on a fat-tree bars by node id grouped by
-// leaf switch, one panel per point on one y scale. With plot.lines, one
-// figure per value of the other axes (as the line form); points whose
-// network is not of the first's kind (grid, or fat-tree of its arity) are
-// left out of a figure's panels.
+// per point on one colour scale or on one each (plot.node_scale; see
+// figure.NodeMap); on a fat-tree bars by node id grouped by leaf switch,
+// one panel per point on one y scale. With plot.lines, one figure per value
+// of the other axes (as the line form); points whose network is not of the
+// first's kind (grid, or fat-tree of its arity) are left out of a figure's
+// panels. A panel is titled by its values alone ("transpose, 0.3"), the
+// figure's title naming the axes they are of ("panels by pattern,
+// load_flits_per_node_cycle"): "key=value" pairs ran into each other.
 func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir string) error {
 	var rest []string
+	panelKeys := f.AxisKeys()
 	if f.Plot.Lines != "" {
 		rest = without(f.AxisKeys(), []string{f.Plot.Lines})
+		panelKeys = []string{f.Plot.Lines}
+	}
+	what := func(q nodeValues, net study.Network) string {
+		w := q.what + " (replicate 0)"
+		if net.Topology == "fattree" {
+			w = strings.Replace(w, "grey:", "no bar:", 1) // NaN: a bar left out
+		}
+		if len(panelKeys) > 0 {
+			var short []string
+			for _, k := range panelKeys {
+				short = append(short, study.ShortKey(k))
+			}
+			w += ", panels by " + strings.Join(short, ", ")
+		}
+		return w
 	}
 	var labels []string
 	groups := map[string][]*Record{}
@@ -83,19 +104,13 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 				concentrated = concentrated || kin && n.Concentration > 1
 				return !kin || len(q.get(r.Result)) != f.Points[r.Point].Config.Nodes()
 			})
-			for part := 0; part*maxPanels < len(recs); part++ {
-				chunk := recs[part*maxPanels : min(len(recs), (part+1)*maxPanels)]
+			parts := (len(recs) + maxPanels - 1) / maxPanels
+			for part := range parts {
+				chunk := recs[part*len(recs)/parts : (part+1)*len(recs)/parts]
 				var panels []figure.Panel
 				for _, rec := range chunk {
 					p := &f.Points[rec.Point]
-					name := p.Label()
-					if f.Plot.Lines != "" {
-						v, _ := p.Value(f.Plot.Lines)
-						name = study.ShortKey(f.Plot.Lines) + "=" + v
-					}
-					if name == "" {
-						name = f.Name
-					}
+					name := strings.Join(pointValues(p, panelKeys), ", ")
 					z := layout(p.Config.Network, blankSilent(rec.Result, q.get(rec.Result)))
 					if !slices.ContainsFunc(z, func(row []float64) bool {
 						return slices.ContainsFunc(row, func(v float64) bool { return !math.IsNaN(v) })
@@ -111,7 +126,7 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 				if part > 0 {
 					file += fmt.Sprintf("-%d", part+1)
 				}
-				title := title(f, q.what+" (replicate 0)", label)
+				title := title(f, what(q, net), label)
 				if err := ctx.Err(); err != nil {
 					return err
 				}
@@ -122,7 +137,7 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 					if concentrated {
 						l = strings.Replace(l, "(", "(mean of a router's nodes, ", 1)
 					}
-					err = (&figure.NodeMap{Title: title, Label: l, Panels: panels}).Save(filepath.Join(pdir, file), plotOutput(f))
+					err = (&figure.NodeMap{Title: title, Label: l, Panels: panels, Scale: figure.ScaleMode(f.Plot.NodeScale)}).Save(filepath.Join(pdir, file), plotOutput(f))
 				case "fattree":
 					file = strings.Replace(file, "-map", "-by-leaf", 1)
 					err = (&figure.LeafBars{Title: title, YLabel: q.label, Group: net.K, Panels: panels}).Save(filepath.Join(pdir, file), plotOutput(f))

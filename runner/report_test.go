@@ -10,6 +10,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/icnsim/icnsim/figure"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // reportStudy is a small load sweep with published values (invented for
@@ -138,21 +146,168 @@ func chromium() string {
 }
 
 // pageCheck is put into a copy of the page under test: it records load
-// errors (scripts and resources) and, after load, whether every figure's
-// SVG or image has a visible size, and writes the verdict into the title.
+// errors (scripts and resources) and, after load, measures every figure's
+// inline SVG (or image) as Chromium lays it out, and writes the verdict
+// into the title:
+//
+//   - the figure is drawn at a visible size;
+//   - every colour bar is at least half as tall as the heatmap at its left
+//     and at least 4 px wide (gonum's plotter.ColorBar drew a one-pixel
+//     image that the viewer scales keeping its aspect ratio: a hairline);
+//   - no two text boxes (their ink: __ink) overlap by more than 1.5 px
+//     either way (the lines of one label, consecutive <text> of one style
+//     one line apart and aligned, count as one box), and every text box
+//     lies inside its SVG.
+//
+// gonum's SVG names nothing, so the parts are found by their geometry:
+// filled paths with the same left and right edges, one below the other
+// without a gap, form a column; columns that abut side by side form a
+// heatmap; a lone column of 16 or more bands, taller than wide, is a
+// colour bar; an <image> is a bar when its picture is at least 8 times taller
+// than wide, else a heatmap, measured as drawn (preserveAspectRatio,
+// default xMidYMid meet). The verdict counts the figures, heatmaps, colour
+// bars and text boxes measured.
 const pageCheck = `<script>
 window.__errors = [];
 window.addEventListener('error', function (e) { __errors.push(String(e.message || (e.target && (e.target.src || e.target.href)) || 'error')); }, true);
+function __box(r) { return {l: r.left, r: r.right, t: r.top, b: r.bottom}; }
+function __union(a, b) { return {l: Math.min(a.l, b.l), r: Math.max(a.r, b.r), t: Math.min(a.t, b.t), b: Math.max(a.b, b.b)}; }
+function __size(b) { return Math.round(b.r - b.l) + 'x' + Math.round(b.b - b.t); }
+// The pixel size of a base64 PNG (its IHDR), or null.
+function __png(href) {
+  var i = href.indexOf('base64,');
+  if (i < 0) return null;
+  var s = atob(href.slice(i + 7, i + 7 + 32));
+  if (s.slice(1, 4) !== 'PNG') return null;
+  function u32(o) { return ((s.charCodeAt(o) << 24) | (s.charCodeAt(o + 1) << 16) | (s.charCodeAt(o + 2) << 8) | s.charCodeAt(o + 3)) >>> 0; }
+  return {w: u32(16), h: u32(20)};
+}
+// The box an <image>'s picture is drawn in: scaled to fit its box keeping
+// its aspect ratio unless preserveAspectRatio is none.
+function __imageBox(im) {
+  var r = __box(im.getBoundingClientRect()), n = __png((im.href && im.href.baseVal) || '');
+  var par = im.getAttribute('preserveAspectRatio') || 'xMidYMid meet';
+  if (!n || /none/.test(par)) return {box: r, n: n};
+  var W = r.r - r.l, H = r.b - r.t, k = /slice/.test(par) ? Math.max(W / n.w, H / n.h) : Math.min(W / n.w, H / n.h);
+  var w = n.w * k, h = n.h * k, x = r.l + (W - w) / 2, y = r.t + (H - h) / 2;
+  return {box: {l: x, r: x + w, t: y, b: y + h}, n: n};
+}
+// The heatmaps and colour bars of an SVG.
+function __parts(svg) {
+  var cols = {}, heat = [], bars = [];
+  svg.querySelectorAll('path').forEach(function (p) {
+    var f = getComputedStyle(p).fill;
+    if (f === 'none' || f === 'rgb(255, 255, 255)') return;
+    var b = __box(p.getBoundingClientRect());
+    if (b.r - b.l < 0.5 || b.b - b.t < 0.5) return;
+    var k = Math.round(b.l * 4) + ':' + Math.round(b.r * 4);
+    (cols[k] = cols[k] || []).push(b);
+  });
+  // A column splits into runs of cells one below the other (panels in
+  // one column of tiles share their left and right edges).
+  var groups = [];
+  Object.keys(cols).forEach(function (k) {
+    var g = null;
+    cols[k].sort(function (a, b) { return a.t - b.t; }).forEach(function (b) {
+      if (g && b.t <= g.box.b + 0.5) { g.box = __union(g.box, b); g.n++; return; }
+      g = {box: b, n: 1, comp: -1};
+      groups.push(g);
+    });
+  });
+  groups = groups.filter(function (g) { return g.n >= 2; });
+  function abut(a, b) {
+    var ov = Math.min(a.box.b, b.box.b) - Math.max(a.box.t, b.box.t);
+    return Math.abs(a.box.r - b.box.l) < 0.6 && ov > 0.5 * Math.min(a.box.b - a.box.t, b.box.b - b.box.t);
+  }
+  groups.forEach(function (g, i) {
+    if (g.comp >= 0) return;
+    g.comp = i;
+    var todo = [g], members = [g];
+    while (todo.length) {
+      var a = todo.pop();
+      groups.forEach(function (b) { if (b.comp < 0 && (abut(a, b) || abut(b, a))) { b.comp = i; todo.push(b); members.push(b); } });
+    }
+    if (members.length >= 2) {
+      heat.push(members.reduce(function (u, m) { return __union(u, m.box); }, members[0].box));
+    } else if (g.n >= 16 && g.box.b - g.box.t > 2 * (g.box.r - g.box.l)) {
+      bars.push(g.box);
+    }
+  });
+  svg.querySelectorAll('image').forEach(function (im) {
+    var d = __imageBox(im);
+    if (d.n && d.n.h >= 8 * d.n.w) bars.push(d.box); else heat.push(d.box);
+  });
+  return {heat: heat, bars: bars};
+}
+// The ink of a <text> on the page: its advance width by the string's
+// actual ascent and descent in its font (a canvas's measureText) about
+// its baseline, in its own coordinates mapped to the page. Its em box
+// (getBoundingClientRect) is the font's full ascent and descent, taller
+// than any ink: gonum stacks a legend's lines an ascent apart, and the
+// em boxes of two lines overlap though their letters do not.
+var __ctx = document.createElement('canvas').getContext('2d');
+function __ink(t) {
+  var cs = getComputedStyle(t), bb = t.getBBox(), m = t.getScreenCTM(), y = parseFloat(t.getAttribute('y')) || 0;
+  __ctx.font = cs.fontStyle + ' ' + cs.fontWeight + ' ' + cs.fontSize + ' ' + cs.fontFamily;
+  var mt = __ctx.measureText(t.textContent), y0 = y - mt.actualBoundingBoxAscent, y1 = y + mt.actualBoundingBoxDescent;
+  var b = null;
+  [[bb.x, y0], [bb.x + bb.width, y0], [bb.x, y1], [bb.x + bb.width, y1]].forEach(function (p) {
+    var q = new DOMPoint(p[0], p[1]).matrixTransform(m), c = {l: q.x, r: q.x, t: q.y, b: q.y};
+    b = b ? __union(b, c) : c;
+  });
+  return b;
+}
+// The text boxes of an SVG, the lines of one label merged.
+function __texts(svg) {
+  var out = [], last = null;
+  svg.querySelectorAll('text').forEach(function (t) {
+    if (!t.textContent.trim()) return;
+    var b = __ink(t), bb = t.getBBox();
+    var size = parseFloat(getComputedStyle(t).fontSize), y = parseFloat(t.getAttribute('y'));
+    var style = t.getAttribute('style'), parent = t.parentNode;
+    if (last && last.parent === parent && last.style === style && Math.abs(Math.abs(y - last.y) - last.size) < 0.15 * last.size &&
+        (Math.abs(bb.x - last.bb.x) < 0.6 || Math.abs(bb.x + bb.width / 2 - last.bb.x - last.bb.width / 2) < 0.6 || Math.abs(bb.x + bb.width - last.bb.x - last.bb.width) < 0.6)) {
+      last.box = __union(last.box, b);
+      last.text += ' / ' + t.textContent;
+    } else {
+      last = {box: b, text: t.textContent, parent: parent, style: style, size: size};
+      out.push(last);
+    }
+    last.y = y; last.bb = bb;
+  });
+  return out;
+}
 window.addEventListener('load', function () {
-  var figs = document.querySelectorAll('figure'), bad = [];
+  var figs = document.querySelectorAll('figure'), bad = [], nheat = 0, nbars = 0, ntexts = 0, tol = 1.5;
   figs.forEach(function (f) {
     var el = f.querySelector('svg, img');
     if (!el) { bad.push(f.id + ': nothing drawn'); return; }
     var r = el.getBoundingClientRect(), cs = getComputedStyle(el);
     if (r.width < 300 || r.height < 150 || cs.visibility !== 'visible' || cs.display === 'none') bad.push(f.id + ': ' + Math.round(r.width) + 'x' + Math.round(r.height));
     if (el.tagName === 'IMG' && !(el.complete && el.naturalWidth > 0)) bad.push(f.id + ': image not decoded');
+    if (el.tagName !== 'svg' || r.width === 0) return;
+    var parts = __parts(el);
+    nheat += parts.heat.length; nbars += parts.bars.length;
+    if (parts.heat.length && !parts.bars.length) bad.push(f.id + ': a heatmap without a colour bar');
+    parts.bars.forEach(function (b) {
+      var near = null;
+      parts.heat.forEach(function (h) {
+        if (h.r <= b.l + 1 && Math.min(h.b, b.b) > Math.max(h.t, b.t) && (!near || h.r > near.r)) near = h;
+      });
+      if (!near) { bad.push(f.id + ': colour bar ' + __size(b) + ' with no heatmap at its left'); return; }
+      if (b.b - b.t < 0.5 * (near.b - near.t) || b.r - b.l < 4) bad.push(f.id + ': colour bar ' + __size(b) + ' beside a heatmap ' + __size(near));
+    });
+    var texts = __texts(el), fb = __box(r), n = 0;
+    ntexts += texts.length;
+    texts.forEach(function (a, i) {
+      if (a.box.l < fb.l - tol || a.box.r > fb.r + tol || a.box.t < fb.t - tol || a.box.b > fb.b + tol) bad.push(f.id + ': text "' + a.text + '" outside the figure (' + [fb.l - a.box.l, a.box.r - fb.r, fb.t - a.box.t, a.box.b - fb.b].map(function (x) { return Math.round(x * 10) / 10; }).join(' ') + ' px: left right top bottom)');
+      for (var j = i + 1; j < texts.length; j++) {
+        var b = texts[j];
+        if (Math.min(a.box.r, b.box.r) - Math.max(a.box.l, b.box.l) > tol && Math.min(a.box.b, b.box.b) - Math.max(a.box.t, b.box.t) > tol && n++ < 3) bad.push(f.id + ': text "' + a.text + '" overlaps "' + b.text + '" by ' + __size({l: Math.max(a.box.l, b.box.l), r: Math.min(a.box.r, b.box.r), t: Math.max(a.box.t, b.box.t), b: Math.min(a.box.b, b.box.b)}) + ' px');
+      }
+    });
   });
-  document.title = 'CHECK figures=' + figs.length + ' bad=' + JSON.stringify(bad) + ' errors=' + JSON.stringify(__errors);
+  document.title = 'CHECK figures=' + figs.length + ' heatmaps=' + nheat + ' bars=' + nbars + ' texts=' + ntexts + ' bad=' + JSON.stringify(bad) + ' errors=' + JSON.stringify(__errors);
 });
 </script>`
 
@@ -185,11 +340,36 @@ func browse(t *testing.T, bin, page, shot string) string {
 	return strings.ReplaceAll(string(m[1]), "&quot;", `"`)
 }
 
+// verdict is pageCheck's verdict, parsed.
+type verdict struct {
+	figures, heatmaps, bars, texts int
+	bad, errors                    string
+}
+
+func parseVerdict(t *testing.T, s string) verdict {
+	t.Helper()
+	m := regexp.MustCompile(`^CHECK figures=(\d+) heatmaps=(\d+) bars=(\d+) texts=(\d+) bad=(.*) errors=(.*)$`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("page check verdict %q", s)
+	}
+	var v verdict
+	for i, p := range []*int{&v.figures, &v.heatmaps, &v.bars, &v.texts} {
+		*p, _ = strconv.Atoi(m[i+1])
+	}
+	v.bad, v.errors = m[5], m[6]
+	return v
+}
+
 // TestReportInChromium loads the report in a real headless browser: the
 // page loads without an error and every figure is drawn at a visible
-// size. A page with a figure hidden must fail the same check. It needs
-// Debian's chromium package (.ci/run installs it); without it the test
-// skips, saying so. ICNSIM_SCREENSHOT_DIR saves a 1280 px screenshot.
+// size, every colour bar as tall as half its heatmap at least, and no two
+// text boxes of a figure overlap (pageCheck). The study's node maps have
+// six panels each (two patterns by three loads). Controls must fail the
+// same checks: a page with a figure hidden and an image missing, and
+// figures drawn as before issue 35 (gonum's hairline colour bar; panel
+// titles running into each other; a plot cut by the figure's edge). It
+// needs Debian's chromium package (.ci/run installs it); without it the
+// test skips, saying so. ICNSIM_SCREENSHOT_DIR saves a 1280 px screenshot.
 func TestReportInChromium(t *testing.T) {
 	bin := chromium()
 	if bin == "" {
@@ -204,10 +384,16 @@ func TestReportInChromium(t *testing.T) {
 		shot = filepath.Join(dir, "report-1280.png")
 	}
 	svgs, _ := filepath.Glob(filepath.Join(d, "plots", "*.svg"))
+	maps, _ := filepath.Glob(filepath.Join(d, "plots", "node-*-map*.svg"))
 	got := browse(t, bin, page, shot)
-	want := "CHECK figures=" + strconv.Itoa(len(svgs)) + " bad=[] errors=[]"
-	if got != want {
-		t.Errorf("report in chromium: %s, want %s", got, want)
+	t.Logf("report in chromium: %s", got)
+	v := parseVerdict(t, got)
+	if v.figures != len(svgs) || v.bad != "[]" || v.errors != "[]" {
+		t.Errorf("report in chromium: %s, want figures=%d bad=[] errors=[]", got, len(svgs))
+	}
+	// Every node map measured: a heatmap per panel, and a colour bar.
+	if len(maps) < 3 || v.heatmaps < 6*len(maps) || v.bars < len(maps) {
+		t.Errorf("%d node maps, but %d heatmaps and %d colour bars measured", len(maps), v.heatmaps, v.bars)
 	}
 	// The control: a figure hidden and an image that cannot load.
 	src, _ := os.ReadFile(page)
@@ -218,6 +404,88 @@ func TestReportInChromium(t *testing.T) {
 	if got := browse(t, bin, bad, ""); !strings.Contains(got, "fig-1: 0x0") || !strings.Contains(got, "missing.png") {
 		t.Errorf("a hidden figure and a missing image passed the check: %s", got)
 	}
+	// The controls drawn as before issue 35.
+	old := filepath.Join(d, "old.html")
+	os.WriteFile(old, []byte(`<!DOCTYPE html><html><head><title>old</title></head><body><figure id="hairline">`+hairlineFigure(t)+
+		`</figure><figure id="crowded">`+crowdedFigure(t)+`</figure></body></html>`), 0o644)
+	got = browse(t, bin, old, "")
+	t.Logf("figures drawn as before: %s", got)
+	for _, want := range []string{
+		`hairline: colour bar 1x`,
+		`crowded: text \"pattern=transpose load_flits_per_node_cycle=0.1\" overlaps \"pattern=transpose load_flits_per_node_cycle=0.3\"`,
+		`crowded: text \"0\" outside the figure`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the page check did not report %q: %s", want, got)
+		}
+	}
+	if v := parseVerdict(t, got); v.heatmaps != 1 || v.bars != 1 {
+		t.Errorf("the hairline figure: %d heatmaps, %d colour bars found, want 1 and 1", v.heatmaps, v.bars)
+	}
+}
+
+// testGrid is a heatmap's grid for the controls: Z[y][x].
+type testGrid [][]float64
+
+func (g testGrid) Dims() (c, r int)   { return len(g[0]), len(g) }
+func (g testGrid) Z(c, r int) float64 { return g[r][c] }
+func (g testGrid) X(c int) float64    { return float64(c) }
+func (g testGrid) Y(r int) float64    { return float64(r) }
+
+// inlineSVG renders draw into a 6 x 4 in SVG, without its XML prolog.
+func inlineSVG(t *testing.T, fn func(draw.Canvas)) string {
+	t.Helper()
+	c := vgsvg.New(6*vg.Inch, 4*vg.Inch)
+	fn(draw.New(c))
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	return s[strings.Index(s, "<svg"):]
+}
+
+// hairlineFigure draws a heatmap with its colour bar as the figure package
+// did before 487b432: gonum's plotter.ColorBar, an image one pixel wide,
+// in a column 1.1 in wide at the right.
+func hairlineFigure(t *testing.T) string {
+	cm := moreland.Kindlmann()
+	cm.SetMin(0)
+	cm.SetMax(1)
+	z := make(testGrid, 4)
+	for y := range z {
+		z[y] = []float64{0, 0.25, 0.5, 1}
+	}
+	p := plot.New()
+	p.Add(plotter.NewHeatMap(z, cm.Palette(64)))
+	bar := plot.New()
+	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
+	bar.HideX()
+	bar.Y.Label.Text = "Accepted throughput (flits/cycle)"
+	return inlineSVG(t, func(dc draw.Canvas) {
+		p.Draw(draw.Crop(dc, 0, -1.1*vg.Inch, 0, 0))
+		bar.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-1.1*vg.Inch, 0, vg.Points(6), -vg.Points(6)))
+	})
+}
+
+// crowdedFigure draws three panels titled by "key=value" pairs in gonum's
+// tiles, as saveTiles did before issue 35: the titles run into each other;
+// and a fourth plot past the figure's right edge.
+func crowdedFigure(t *testing.T) string {
+	var plots []*plot.Plot
+	for _, load := range []string{"0.1", "0.3", "0.5", "0.7"} {
+		p := plot.New()
+		p.Title.Text = "pattern=transpose load_flits_per_node_cycle=" + load
+		p.Add(plotter.NewGrid())
+		plots = append(plots, p)
+	}
+	return inlineSVG(t, func(dc draw.Canvas) {
+		tiles := draw.Tiles{Rows: 2, Cols: 3}
+		for i, p := range plots[:3] {
+			p.Draw(tiles.At(dc, i, 0))
+		}
+		plots[3].Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-vg.Inch, vg.Inch, 0, -2*vg.Inch))
+	})
 }
 
 // TestNodeFigures: per-node figures by topology, including the edge cases
@@ -286,17 +554,74 @@ values = [0.1, 0.3]
 [plot]
 node_figures = "both"
 `, []string{"node-throughput-by-leaf", "node-injected-by-leaf", "node-latency-by-leaf", "node-throughput"}},
+		{"mesh-ten-loads-shared", `name = "ten"
+seed = 1
+[network]
+topology = "mesh"
+k = 3
+[router]
+routing = "dor"
+[traffic]
+process = "bernoulli"
+[measure]
+warmup_cycles = 20
+measure_cycles = 60
+drain_cycles = 300
+[[axis]]
+key = "traffic.load_flits_per_node_cycle"
+values = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
+[plot]
+node_scale = "shared"
+`, []string{"node-throughput-map", "node-throughput-map-2"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := parse(t, c.toml)
 			d := t.TempDir()
 			run(t, f, Options{Out: d})
 			for _, w := range c.want {
-				checkSVG(t, filepath.Join(d, "plots", w+".svg"), false)
+				checkNodeSVG(t, filepath.Join(d, "plots", w+".svg"))
+			}
+			// Ten points: two figures of five panels each.
+			if c.name == "mesh-ten-loads-shared" {
+				for _, w := range c.want {
+					rows := readCSV(t, filepath.Join(d, "plots", w+".csv"))
+					panels := map[string]bool{}
+					for _, r := range rows[1:] {
+						panels[r[0]] = true
+					}
+					if len(panels) != 5 || len(rows) != 1+5*9 {
+						t.Errorf("%s.csv: %d panels in %d rows, want 5 panels of 9 nodes", w, len(panels), len(rows)-1)
+					}
+				}
 			}
 			if _, err := os.Stat(filepath.Join(d, ReportFile)); err != nil {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// checkNodeSVG checks that the node figure at path is as wide as the
+// default figure and at least as high (rows of square cells grow it), and
+// not blank.
+func checkNodeSVG(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	m := regexp.MustCompile(`<svg width="([0-9.]+)pt" height="([0-9.]+)pt"`).FindSubmatch(b)
+	if m == nil {
+		t.Errorf("%s: no <svg width height>", path)
+		return
+	}
+	w, _ := strconv.ParseFloat(string(m[1]), 64)
+	h, _ := strconv.ParseFloat(string(m[2]), 64)
+	if w != figure.DefaultWidth.Points() || h < figure.DefaultHeight.Points() {
+		t.Errorf("%s: %vpt x %vpt, want %vpt wide and %vpt high or more", path, w, h, figure.DefaultWidth.Points(), figure.DefaultHeight.Points())
+	}
+	if n := bytes.Count(b, []byte("<path")); n < 10 {
+		t.Errorf("%s looks blank: %d paths", path, n)
 	}
 }

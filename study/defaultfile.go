@@ -266,6 +266,8 @@ func writePlotTOML(p tomlPrinter, kv func(line, comment string), more func(comme
 	kv(fmt.Sprintf("cdf = %q", pl.CDF), "latency distributions: log-x (share at or below, log latency axis), ccdf (share above, log-log), linear")
 	kv(fmt.Sprintf("node_figures = %q", pl.NodeFigures), "per-node figures: topology (a heatmap over the grid on a torus or mesh, bars")
 	more("by leaf switch on a fat-tree), line (over node ids) or both")
+	kv(`node_scale = "auto"`, "per-node heatmaps' colour scale: auto (one for all panels unless a panel")
+	more("spans less than a third of their range), shared, or panel (one each)")
 	p("")
 }
 

@@ -132,6 +132,10 @@ type PlotSpec struct {
 	// over the grid on meshes and tori, bars grouped by leaf switch on
 	// fat-trees), "line" (one line over node ids) or "both".
 	NodeFigures string `toml:"node_figures"`
+	// NodeScale is the colour scale of a per-node heatmap's panels: "auto"
+	// (or "": one for all panels unless a panel's values span less than a
+	// third of all the panels' range, then one each), "shared" or "panel".
+	NodeScale string `toml:"node_scale"`
 }
 
 // DefaultLatencyCut is plot.latency_cut's default: latency figures stop at
@@ -823,6 +827,11 @@ func (f *File) checkPlot(axes []string, axisList string, add addFunc) {
 	case "topology", "line", "both":
 	default:
 		add("plot.node_figures", f.Plot.NodeFigures, `allowed: "topology" (heatmap over the grid, bars by leaf switch), "line" (over node ids) or "both"`)
+	}
+	switch f.Plot.NodeScale {
+	case "", "auto", "shared", "panel":
+	default:
+		add("plot.node_scale", f.Plot.NodeScale, `allowed: "auto" (one colour scale for all panels unless a panel spans less than a third of their range), "shared" or "panel" (one per panel)`)
 	}
 	if f.Plot.MaxLines < 0 || f.Plot.MaxLines > 1000 {
 		add("plot.max_lines", f.Plot.MaxLines, "allowed: 0..1000 (0: no per-point figures)")
