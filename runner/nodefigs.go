@@ -58,8 +58,8 @@ var nodeQuantities = []nodeValues{
 // of the other axes (as the line form); points whose network is not of the
 // first's kind (grid, or fat-tree of its arity) are left out of a figure's
 // panels. A panel is titled by its values alone ("transpose, 0.3"), the
-// figure's title naming the axes they are of ("panels by pattern,
-// load_flits_per_node_cycle"): "key=value" pairs ran into each other.
+// figure's title naming the axes they are of in words ("panels by traffic
+// pattern, offered load"): "key=value" pairs ran into each other.
 func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir string) error {
 	var rest []string
 	panelKeys := f.AxisKeys()
@@ -75,7 +75,7 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 		if len(panelKeys) > 0 {
 			var short []string
 			for _, k := range panelKeys {
-				short = append(short, study.ShortKey(k))
+				short = append(short, lowerFirst(noUnit(study.KeyLabel(k))))
 			}
 			w += ", panels by " + strings.Join(short, ", ")
 		}
