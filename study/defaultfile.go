@@ -263,6 +263,7 @@ func writePlotTOML(p tomlPrinter, kv func(line, comment string), more func(comme
 	kv(fmt.Sprintf("y_log = %v", pl.YLog), "latency figures on a logarithmic y-axis")
 	kv(fmt.Sprintf("node_figures = %q", pl.NodeFigures), "per-node figures: topology (a heatmap over the grid on a torus or mesh, bars")
 	more("by leaf switch on a fat-tree), line (over node ids) or both")
+	kv(fmt.Sprintf("paper_form = %q", pl.PaperForm), "the paper's own form too (plots/paper-*): izu-fig3, izu-fig4[:STUDY], izu-fig5, recn-fig1/2/3, har-fig6/9, entropy-table2")
 	p("")
 }
 
