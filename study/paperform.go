@@ -41,17 +41,17 @@ func PaperForms() []PaperForm {
 	return []PaperForm{
 		{FormIzuFig3, "Izu & Vallejo Fig. 3: min/average/max node injection rate per traffic pattern as range bars; fat-tree, a traffic.pattern axis",
 			func(f *File) string {
-				return firstNeed(f.needAll("network.topology", "fattree"), f.needAxis("traffic.pattern"), f.needSeries(8, "traffic.pattern"))
+				return firstNeed(f.needAll("network.topology", "fattree"), f.needAxis("traffic.pattern"), f.needApart(8, "bars of one pattern", "traffic.pattern"))
 			}},
 		{FormIzuFig4, `Izu & Vallejo Fig. 4: average and minimum node rate against k = l, one line per pattern; "izu-fig4:STUDY" adds the no-SAT rates of the sibling study directory ../STUDY; fat-tree, policy.injection = "sat", policy.sat_l zipped with policy.sat_k, a traffic.pattern axis`,
 			func(f *File) string {
 				return firstNeed(f.needAll("network.topology", "fattree"), f.needAll("policy.injection", "sat"), f.needAxis("policy.sat_l"), f.needKEqualsL(),
-					f.needAxis("traffic.pattern"), f.needPanels(4, "policy.sat_l", "policy.sat_k", "traffic.pattern"))
+					f.needAxis("traffic.pattern"), f.needApart(3, "rows of panels", "policy.sat_l", "traffic.pattern"))
 			}},
 		{FormIzuFig5, "Izu & Vallejo Fig. 5: each node's injection rate by node id, one panel per pattern, one line per policy; fat-tree, traffic.pattern and policy.injection axes",
 			func(f *File) string {
 				return firstNeed(f.needAll("network.topology", "fattree"), f.needAxis("traffic.pattern"), f.needAxis("policy.injection"),
-					f.needPanels(6, "policy.injection"), f.needSeries(8, "traffic.pattern"))
+					f.needApart(6, "panels", "policy.injection"), f.needApart(8, "lines of one panel", "traffic.pattern"))
 			}},
 		{FormRECNFig1, "García et al. Fig. 1: relative throughput (%) against offered load, configurations #1-#3 x traffic cases #1-#3, one line per queue organisation; mesh, a router.queues axis, one offered-load axis",
 			func(f *File) string { return f.needRECNLoad([]int{1, 2, 3}) }},
@@ -60,7 +60,8 @@ func PaperForms() []PaperForm {
 		{FormRECNFig3, "García et al. Fig. 3: most SAQs in use in one ingress and one egress port against offered load, one line per configuration (#1, #4, #5), the SAQ limit drawn; mesh, router.queues = \"recn\", traffic case #3, one offered-load axis",
 			func(f *File) string {
 				return firstNeed(f.needAll("network.topology", "mesh"), f.needAll("router.queues", "recn"), f.needOneLoad(),
-					f.needConfigurations([]int{1, 4, 5}), f.needCases([]int{3}))
+					f.needConfigurations([]int{1, 4, 5}), f.needCases([]int{3}),
+					f.needApart(3, "rows of panels", append([]string{"network.k", "network.concentration"}, LoadAxes(f.AxisKeys())...)...))
 			}},
 		{FormHARFig6, "Liu Fig. 6: short-message latency distribution on a log axis, (a) DOR (b) Hybrid-HAR, one line per mix, the quoted maxima drawn; uniform traffic with long messages",
 			func(f *File) string { return f.needHAR("uniform") }},
@@ -68,7 +69,8 @@ func PaperForms() []PaperForm {
 			func(f *File) string { return f.needHAR("transpose") }},
 		{FormEntropyTable, "Yokota et al. 2016 Table 2: collective duration per pattern and guard time t_G of gt.a, ours beside the published, as grouped bars; traffic.process = \"collective\", traffic.pattern and policy.injection axes with gt.a(...) values",
 			func(f *File) string {
-				return firstNeed(f.needAll("traffic.process", "collective"), f.needAxis("traffic.pattern"), f.needAxis("policy.injection"), f.needGTA())
+				return firstNeed(f.needAll("traffic.process", "collective"), f.needAxis("traffic.pattern"), f.needAxis("policy.injection"), f.needGTA(),
+					f.needNoneApart("traffic.pattern", "policy.injection"))
 			}},
 	}
 }
@@ -215,22 +217,39 @@ func (f *File) needAxis(key string) string {
 	return ""
 }
 
-// needSeries: at most n combinations of the axes other than skip (the
-// lines or bars of one panel or group).
-func (f *File) needSeries(n int, skip ...string) string {
-	rest := without(f.AxisKeys(), skip)
+// AxesApart are the swept keys other than keys and the axes zipped with
+// one of them, in file order: what splits a figure whose lines and x are
+// keys into panels, or its groups into bars.
+func (f *File) AxesApart(keys ...string) []string {
+	zips := map[string]bool{}
+	for _, a := range f.Axes {
+		if a.Zip != "" && slices.Contains(keys, a.Key) {
+			zips[a.Zip] = true
+		}
+	}
+	var out []string
+	for _, a := range f.Axes {
+		if !slices.Contains(keys, a.Key) && !(a.Zip != "" && zips[a.Zip]) {
+			out = append(out, a.Key)
+		}
+	}
+	return out
+}
+
+// needApart: at most n combinations of the axes apart from keys, which
+// would be what (panels, bars of a group).
+func (f *File) needApart(n int, what string, keys ...string) string {
+	rest := f.AxesApart(keys...)
 	if c := len(f.ValueCombos(rest...)); len(rest) > 0 && c > n {
-		return fmt.Sprintf("%d combinations of %s would be lines or bars of one group; at most %d", c, strings.Join(rest, ", "), n)
+		return fmt.Sprintf("its %d combinations of %s would be %s; at most %d", c, strings.Join(rest, ", "), what, n)
 	}
 	return ""
 }
 
-// needPanels: at most n combinations of the axes other than skip (the
-// panels of the figure).
-func (f *File) needPanels(n int, skip ...string) string {
-	rest := without(f.AxisKeys(), skip)
-	if c := len(f.ValueCombos(rest...)); len(rest) > 0 && c > n {
-		return fmt.Sprintf("%d combinations of %s would be panels; at most %d", c, strings.Join(rest, ", "), n)
+// needNoneApart: no axis apart from keys.
+func (f *File) needNoneApart(keys ...string) string {
+	if rest := f.AxesApart(keys...); len(rest) > 0 {
+		return fmt.Sprintf("the figure has no place for the axes %s (only %s and the axes zipped with them)", strings.Join(rest, ", "), strings.Join(keys, ", "))
 	}
 	return ""
 }
@@ -322,7 +341,7 @@ func (f *File) needCases(allowed []int) string {
 func (f *File) needRECNLoad(configs []int) string {
 	return firstNeed(f.needAll("network.topology", "mesh"), f.needAxis("router.queues"), f.needOneLoad(),
 		f.needConfigurations(configs), f.needCases([]int{1, 2, 3}),
-		f.needPanels(len(configs)*3, append([]string{"router.queues"}, LoadAxes(f.AxisKeys())...)...))
+		f.needNoneApart(append([]string{"router.queues", "network.k", "network.concentration", "traffic.hotspot_source_fraction"}, LoadAxes(f.AxisKeys())...)...))
 }
 
 // needHAR: what Figs. 6 and 9 of the Hybrid-HAR paper need: two message
@@ -333,8 +352,8 @@ func (f *File) needHAR(pattern string) string {
 			return fmt.Sprintf("traffic.long_packet_flits = %s: it needs long messages (two classes) for the short-message latency distribution", v)
 		}
 	}
-	return firstNeed(f.needAll("traffic.pattern", pattern), f.needPanels(4, "traffic.long_volume_percent"),
-		f.needSeries(8, without(f.AxisKeys(), []string{"traffic.long_volume_percent"})...))
+	return firstNeed(f.needAll("traffic.pattern", pattern), f.needApart(4, "panels", "traffic.long_volume_percent"),
+		f.needApart(8, "lines of one panel", f.AxesApart("traffic.long_volume_percent")...))
 }
 
 // needGTA: some policy.injection value is gt.a(...), Table 2's model.

@@ -54,6 +54,7 @@ func TestPaperForm(t *testing.T) {
 		{"recn-fig2", meshIOQ + queuesAxis + loadAxis + "[[axis]]\nkey = \"traffic.hotspot_source_fraction\"\nvalues = [0, 0.125, 0.25]\n", "recn-fig2", ""},
 		{"recn-fig2 with another case", meshIOQ + queuesAxis + loadAxis + "[[axis]]\nkey = \"traffic.hotspot_source_fraction\"\nvalues = [0, 0.5]\n", "recn-fig2", "traffic.hotspot_source_fraction = 0.5 is not one of the figure's traffic cases"},
 		{"recn-fig2 without a load axis", meshIOQ + queuesAxis, "recn-fig2", "exactly one swept offered-load axis"},
+		{"recn-fig2 with another axis", meshIOQ + queuesAxis + loadAxis + "[[axis]]\nkey = \"router.port_memory_bytes\"\nvalues = [65536, 131072]\n", "recn-fig2", "no place for the axes router.port_memory_bytes"},
 		{"recn-fig2 without organisations", meshIOQ + loadAxis, "recn-fig2", "it needs an [[axis]] of router.queues"},
 		{"recn-fig1 zipped configurations", meshIOQ + queuesAxis + loadAxis + "[[axis]]\nkey = \"network.k\"\nvalues = [8, 4]\nzip = \"c\"\n[[axis]]\nkey = \"network.concentration\"\nvalues = [4, 16]\nzip = \"c\"\n", "recn-fig1", ""},
 		{"recn-fig3", recnCase3 + loadAxis, "recn-fig3", ""},
@@ -63,6 +64,8 @@ func TestPaperForm(t *testing.T) {
 		{"har-fig9 on uniform traffic", harBase, "har-fig9", `traffic.pattern = "uniform", not "transpose"`},
 		{"har-fig6 without long messages", strings.Replace(harBase, "long_packet_flits = 16", "long_packet_flits = 0", 1), "har-fig6", "traffic.long_packet_flits = 0"},
 		{"entropy-table2", collectiveBase + "[[axis]]\nkey = \"policy.injection\"\nvalues = [\"noth\", \"gt.a(4,90,80,80)\"]\n", "entropy-table2", ""},
+		{"entropy-table2 with another axis", collectiveBase + "[[axis]]\nkey = \"policy.injection\"\nvalues = [\"gt.a(4,90,80,80)\"]\n[[axis]]\nkey = \"router.vcs\"\nvalues = [3, 4]\n", "entropy-table2", "no place for the axes router.vcs"},
+		{"izu-fig3 with too many bars", fatTreeBase + patternAxis + policyAxis + "[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [16, 32, 48, 64, 80]\n", "izu-fig3", "its 10 combinations of policy.injection, router.buffer_flits would be bars of one pattern; at most 8"},
 		{"entropy-table2 without gt.a", collectiveBase + "[[axis]]\nkey = \"policy.injection\"\nvalues = [\"noth\", \"gt.x(4,90,80,80)\"]\n", "entropy-table2", "no policy.injection value is gt.a"},
 		{"unknown", fatTreeBase + patternAxis, "izu-fig7", `plot.paper_form = "izu-fig7": allowed: "" (no paper form), "izu-fig3"`},
 	} {
@@ -78,6 +81,27 @@ func TestPaperForm(t *testing.T) {
 			t.Errorf("%s: accepted, want an error with %q", c.name, c.want)
 		case c.want != "" && (!strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "forms.toml") || !strings.Contains(err.Error(), "plot.paper_form")):
 			t.Errorf("%s: %v, want an error of forms.toml's plot.paper_form with %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestAxesApart: the axes apart from keys leave out the keys' zip
+// partners.
+func TestAxesApart(t *testing.T) {
+	f, err := ParseFile("z.toml", []byte(meshIOQ+
+		"[[axis]]\nkey = \"network.k\"\nvalues = [8, 4]\nzip = \"c\"\n[[axis]]\nkey = \"traffic.hotspot_node\"\nvalues = [3, 3]\nzip = \"c\"\n"+
+		"[[axis]]\nkey = \"router.queues\"\nvalues = [\"1q\", \"recn\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ keys, want []string }{
+		{[]string{"network.k"}, []string{"router.queues"}},
+		{[]string{"router.queues"}, []string{"network.k", "traffic.hotspot_node"}},
+		{nil, []string{"network.k", "traffic.hotspot_node", "router.queues"}},
+		{[]string{"traffic.hotspot_node", "router.queues"}, nil},
+	} {
+		if got := f.AxesApart(c.keys...); !slices.Equal(got, c.want) {
+			t.Errorf("AxesApart(%v) = %v, want %v", c.keys, got, c.want)
 		}
 	}
 }
