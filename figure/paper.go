@@ -618,7 +618,7 @@ func renderPanels(base string, out Output, title string, cols int, plots []*plot
 }
 
 // roundTicks are major ticks at round steps (1, 2 or 5 times a power of
-// ten, about five across the axis), on whole numbers only when integer,
+// ten, about six across the axis), on whole numbers only when integer,
 // labelled with no more decimals than the step needs, and one minor tick
 // between majors.
 type roundTicks struct {
@@ -630,7 +630,7 @@ func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 4, 64)}}
 	}
-	step := roundStep((hi - lo) / 5)
+	step := roundStep((hi - lo) / 6)
 	if t.step > 0 {
 		step = t.step
 	}
@@ -649,6 +649,9 @@ func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
 	for k := math.Ceil((lo-eps)/step) - 1; k*step <= hi+eps; k++ {
 		if v := k * step; v >= lo-eps {
 			label := strconv.FormatFloat(v, 'f', decimals, 64)
+			if decimals == 0 {
+				label = thousands(math.Round(v))
+			}
 			if label == "-0" {
 				label = "0"
 			}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -83,11 +85,7 @@ func (b *RangeBars) Save(base string, out Output) error {
 	out.style(p)
 	p.Add(plotter.NewGrid())
 	p.Y.Tick.Marker = roundTicks{}
-	var ticks []plot.Tick
-	for g, name := range b.Groups {
-		ticks = append(ticks, plot.Tick{Value: float64(g), Label: name})
-	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Tick.Marker = groupTicks(b.Groups, p.X.Tick.Label, out.Width)
 	hi := math.Inf(-1)
 	some := false
 	for s := range b.Series {
@@ -158,6 +156,25 @@ func (b *RangeBars) Save(base string, out Output) error {
 		return err
 	}
 	return renderPanels(base, out, b.Title, 1, []*plot.Plot{p}, leg)
+}
+
+// groupTicks labels each group at its centre; where the widest label
+// would run into its neighbour on a figure width wide, labels break after
+// their first hyphen ("bit-" over "complement").
+func groupTicks(groups []string, st text.Style, width vg.Length) plot.ConstantTicks {
+	slot := (width - vg.Inch) / vg.Length(len(groups)) // less the y axis
+	wide := false
+	for _, g := range groups {
+		wide = wide || st.Width(g) > slot*0.92
+	}
+	var ticks []plot.Tick
+	for i, g := range groups {
+		if wide && st.Width(g) > slot*0.92 {
+			g = strings.Replace(g, "-", "-\n", 1)
+		}
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: g})
+	}
+	return ticks
 }
 
 // rangeBars draws series s's bars (of n per group); as a thumbnail, one
@@ -263,11 +280,7 @@ func (b *PairedBars) Save(base string, out Output) error {
 	out.style(p)
 	p.Add(plotter.NewGrid())
 	p.Y.Tick.Marker = roundTicks{}
-	var ticks []plot.Tick
-	for g, name := range b.Groups {
-		ticks = append(ticks, plot.Tick{Value: float64(g), Label: name})
-	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Tick.Marker = groupTicks(b.Groups, p.X.Tick.Label, out.Width)
 	hi := math.Inf(-1)
 	for s := range b.Series {
 		pb := &pairBars{s: s, n: ns, ours: b.Ours[s], pub: b.Published[s]}

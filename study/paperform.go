@@ -48,10 +48,10 @@ func PaperForms() []PaperForm {
 				return firstNeed(f.needAll("network.topology", "fattree"), f.needAll("policy.injection", "sat"), f.needAxis("policy.sat_l"), f.needKEqualsL(),
 					f.needAxis("traffic.pattern"), f.needApart(3, "rows of panels", "policy.sat_l", "traffic.pattern"))
 			}},
-		{FormIzuFig5, "Izu & Vallejo Fig. 5: each node's injection rate by node id, one panel per pattern, one line per policy; fat-tree, traffic.pattern and policy.injection axes",
+		{FormIzuFig5, "Izu & Vallejo Fig. 5: each node's injection rate by node id, one panel per pattern, one line per policy; fat-tree, traffic.pattern and policy.injection axes, measure.method = \"packet-batches\" (which records each node's rate)",
 			func(f *File) string {
 				return firstNeed(f.needAll("network.topology", "fattree"), f.needAxis("traffic.pattern"), f.needAxis("policy.injection"),
-					f.needApart(6, "panels", "policy.injection"), f.needApart(8, "lines of one panel", "traffic.pattern"))
+					f.needAll("measure.method", "packet-batches"), f.needApart(6, "panels", "policy.injection"), f.needApart(8, "lines of one panel", "traffic.pattern"))
 			}},
 		{FormRECNFig1, "García et al. Fig. 1: relative throughput (%) against offered load, configurations #1-#3 x traffic cases #1-#3, one line per queue organisation; mesh, a router.queues axis, one offered-load axis",
 			func(f *File) string { return f.needRECNLoad([]int{1, 2, 3}) }},
