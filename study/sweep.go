@@ -823,9 +823,9 @@ func (f *File) checkPlot(axes []string, axisList string, add addFunc) {
 		}
 	}
 	for _, k := range []struct {
-		key     string
+		key       string
 		v, lo, hi float64
-		unit    string
+		unit      string
 	}{{"plot.width_in", f.Plot.WidthIn, 1, 40, "inches"}, {"plot.height_in", f.Plot.HeightIn, 1, 40, "inches"}, {"plot.font_pt", f.Plot.FontPt, 4, 36, "points"}} {
 		if !(k.v >= k.lo && k.v <= k.hi) {
 			add(k.key, k.v, fmt.Sprintf("allowed: %g..%g %s", k.lo, k.hi, k.unit))
