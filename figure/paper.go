@@ -49,7 +49,8 @@ type PaperGrid struct {
 	// RefName is the legend's words for the panels' Refs ("Published
 	// (García et al.)").
 	RefName string
-	// Note is a line of words under the legend (what could not be drawn).
+	// Note is words under the legend, a line each: what the panels'
+	// names abbreviate, what could not be drawn.
 	Note string
 }
 
@@ -453,7 +454,7 @@ func cmpFloat(a, b float64) int {
 type flowLegend struct {
 	font    vg.Length
 	entries []legendItem
-	// note is a line of words under the entries.
+	// note is lines of words under the entries.
 	note string
 }
 
@@ -502,7 +503,7 @@ func (l *flowLegend) layout(width vg.Length) (colW []vg.Length, rowH vg.Length, 
 func (l *flowLegend) height(width vg.Length) vg.Length {
 	_, rowH, rows := l.layout(width)
 	if l.note != "" {
-		rows++
+		rows += strings.Count(l.note, "\n") + 1
 	}
 	if rows == 0 {
 		return 0
@@ -516,8 +517,10 @@ func (l *flowLegend) draw(c draw.Canvas) {
 	ts := l.style()
 	if l.note != "" {
 		nt := ts
-		nt.XAlign, nt.YAlign = draw.XCenter, draw.YCenter
-		c.FillText(nt, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y - vg.Length(rows)*rowH - l.font*0.75}, l.note)
+		nt.XAlign, nt.YAlign = draw.XCenter, draw.YTop
+		for i, line := range strings.Split(l.note, "\n") {
+			c.FillText(nt, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y - vg.Length(rows+i)*rowH - l.font*0.3}, line)
+		}
 	}
 	if len(colW) == 0 {
 		return

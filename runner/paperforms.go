@@ -72,19 +72,19 @@ func paperCaption(f *study.File, name string) (string, bool) {
 	case study.FormIzuFig4:
 		s := "In the form of Izu & Vallejo's Fig. 4: the average and the lowest node injection rate at full applied load against the SAT quota and limit k = l, one line per traffic pattern, a row of panels per routing; black crosses are the rates the paper states."
 		if arg != "" {
-			s += " The dashed lines are the rates without SAT, from the study " + arg + " beside this one."
+			s += " The broad pale lines are the rates without SAT, in the colour of their pattern, from the study " + arg + " beside this one."
 		}
 		return s, true
 	case study.FormIzuFig5:
-		return "In the form of Izu & Vallejo's Fig. 5: the injection rate of each node, by node id, at full applied load, one panel per traffic pattern and one line per injection policy; the dashed lines are the rates the paper states, in the colour of their policy and labelled with their value.", true
+		return "In the form of Izu & Vallejo's Fig. 5: the injection rate of each node, by node id, at full applied load, one panel per traffic pattern and one line per injection policy; the broad pale lines are the rates the paper states, in the colour of their policy (grey when several policies share one) and labelled with their value.", true
 	case study.FormRECNFig1, study.FormRECNFig2:
 		n := map[string]string{study.FormRECNFig1: "1", study.FormRECNFig2: "2"}[form]
 		return "In the form of García et al.'s Fig. " + n + ": relative throughput in percent of the maximum (twice the bisection bandwidth) against the offered load in percent of the same, one panel per network configuration (columns) and traffic case (rows), lettered as the paper's panels, one line per queue organisation; black crosses are the values the paper states.", true
 	case study.FormRECNFig3:
-		return "In the form of García et al.'s Fig. 3: the most set-aside queues (SAQs) in use at once in any one ingress port and in any one egress port over the run, against the offered load under traffic case #3, one line per network configuration; the dashed line is the limit of SAQs per port and black crosses are the paper's stated maximum.", true
+		return "In the form of García et al.'s Fig. 3: the most set-aside queues (SAQs) in use at once in any one ingress port and in any one egress port over the run, against the offered load under traffic case #3, one line per network configuration; the broad grey line is the limit of SAQs per port and black crosses are the paper's stated maximum.", true
 	case study.FormHARFig6, study.FormHARFig9:
 		n := map[string]string{study.FormHARFig6: "6", study.FormHARFig9: "9"}[form]
-		return "In the form of Liu's Fig. " + n + ": the distribution of short-message latency (the share of short messages delivered within a latency) on a logarithmic latency axis, (a) dimension-order routing and (b) Hybrid-HAR, one line per share of long messages; the dashed vertical lines are the largest delays the paper states, labelled with their value.", true
+		return "In the form of Liu's Fig. " + n + ": the distribution of short-message latency (the share of short messages delivered within a latency) on a logarithmic latency axis, (a) dimension-order routing and (b) Hybrid-HAR, one line per share of long messages; the broad pale vertical lines are the largest delays the paper states, in the colour of their mix (grey when several mixes share one) and labelled with their value.", true
 	case study.FormEntropyTable:
 		return "In the form of Yokota et al.'s Table 2: the collective duration under gt.a (random guard time) for each traffic pattern, named as in the paper, and each guard time t_G, our mean (solid bar, with ± 1 standard deviation over the replicates) beside the paper's (tinted bar with a black edge).", true
 	}
@@ -268,16 +268,16 @@ func izuFig3(f *study.File, pts []*pointStats, refs []refRow) *figure.RangeBars 
 // izuFig4 is Izu & Vallejo's Fig. 4: the average and the minimum node rate
 // against k = l, one line per pattern, a row of panels per combination of
 // the other axes; with baseline, the no-SAT rates of the study directory
-// beside this one (dir's sibling) as dashed lines.
+// beside this one (dir's sibling) as broad pale lines.
 func izuFig4(ctx context.Context, f *study.File, pts []*pointStats, refs []refRow, dir, baseline string) (*figure.PaperGrid, error) {
 	rest := f.AxesApart("policy.sat_l", "traffic.pattern")
-	var satL []float64
+	xMax := 0.0 // x from 0 to the largest l
 	for _, v := range f.KeyValues("policy.sat_l") {
-		satL = append(satL, atof(v))
+		xMax = max(xMax, atof(v))
 	}
 	g := &figure.PaperGrid{Title: title(f, "node injection rate against k = l (Izu & Vallejo, Fig. 4)", ""),
 		XLabel: "SAT quota and limit k = l", YLabel: nodeRateLabel, Cols: 2, Series: f.KeyValues("traffic.pattern"),
-		Points: true, YMin: 0, YMax: 1, XInteger: true, XMin: 0, XMax: slices.Max(satL), RefName: "Published (" + sources(refs, "injected_flits_per_node_cycle", "node_injected_min_flits_per_cycle") + ")"}
+		Points: true, YMin: 0, YMax: 1, XInteger: true, XMin: 0, XMax: xMax, RefName: "Published (" + sources(refs, "injected_flits_per_node_cycle", "node_injected_min_flits_per_cycle") + ")"}
 	stats := []struct{ metric, word string }{{"injected_flits_per_node_cycle", "average"}, {"node_injected_min_flits_per_cycle", "minimum"}}
 	rows := f.ValueCombos(rest...)
 	rowOf := func(p *study.Point) int {
@@ -330,11 +330,11 @@ func izuFig4(ctx context.Context, f *study.File, pts []*pointStats, refs []refRo
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		g.Note = fmt.Sprintf("No-SAT rates not drawn: %v", err)
+		g.Note = fmt.Sprintf("No-SAT rates not drawn: ../%s holds no finished study", baseline)
 		return g, nil
 	}
-	if bf.Config.Network != f.Config.Network || slices.Contains(bf.AxisKeys(), "network.k") {
-		g.Note = fmt.Sprintf("No-SAT rates not drawn: %s is of another network", bdir)
+	if bf.Config.Network != f.Config.Network || slices.ContainsFunc(bf.AxisKeys(), func(k string) bool { return strings.HasPrefix(k, "network.") }) {
+		g.Note = fmt.Sprintf("No-SAT rates not drawn: ../%s is of another network", baseline)
 		return g, nil
 	}
 	legend := "no SAT (" + baseline + ")"
@@ -367,7 +367,7 @@ func izuFig4(ctx context.Context, f *study.File, pts []*pointStats, refs []refRo
 
 // izuFig5 is Izu & Vallejo's Fig. 5: each node's injection rate (replicate
 // 0), one panel per pattern (and combination of the other axes), one line
-// per policy; the published rates as dashed lines in their policy's
+// per policy; the published rates as broad pale lines in their policy's
 // colour, labelled with their value.
 func izuFig5(f *study.File, recs []*Record, refs []refRow) *figure.PaperGrid {
 	panelKeys := f.AxesApart("policy.injection")
@@ -464,9 +464,30 @@ func recnCase(f *study.File, p *study.Point) int {
 	return study.RECNCase(atof(valueAt(f, p, "traffic.hotspot_source_fraction")))
 }
 
-// recnConfigWords names configuration n as the paper does.
-func recnConfigWords(n int) string {
-	return map[int]string{1: "#1 (16x16)", 2: "#2 (8x8, 4 per switch)", 3: "#3 (4x4, 16 per switch)", 4: "#4 (8x8)", 5: "#5 (4x4)"}[n]
+// recnConfigWords describes configuration n as the paper does; short, its
+// mesh alone.
+func recnConfigWords(n int, short bool) string {
+	if short {
+		return map[int]string{1: "16x16", 2: "8x8", 3: "4x4", 4: "8x8", 5: "4x4"}[n]
+	}
+	return map[int]string{1: "16x16, 1 endnode per switch", 2: "8x8, 4 per switch", 3: "4x4, 16 per switch", 4: "8x8, 1 per switch", 5: "4x4, 1 per switch"}[n]
+}
+
+// recnNote says what the configurations and traffic cases of a RECN
+// figure are: its panels name them by number.
+func recnNote(configs, cases []int) string {
+	var cs, ts []string
+	for _, c := range configs {
+		cs = append(cs, fmt.Sprintf("#%d %s", c, recnConfigWords(c, false)))
+	}
+	for _, c := range cases {
+		ts = append(ts, fmt.Sprintf("#%d %s", c, map[int]string{1: "uniform", 2: "12.5% of the sources to the hot spot", 3: "25% to the hot spot"}[c]))
+	}
+	note := "Configurations: " + strings.Join(cs, "; ")
+	if len(ts) > 0 {
+		note += "\nTraffic cases: " + strings.Join(ts, "; ")
+	}
+	return note
 }
 
 // loadPercent is the offered load at p on x: in percent of the maximum
@@ -518,9 +539,10 @@ func recnLoadFig(f *study.File, pts []*pointStats, refs []refRow, form string) *
 	for _, tc := range cases {
 		for _, c := range cols {
 			letter := panelLetter((tc-1)*len(columns) + slices.Index(columns, c))
-			g.Panels = append(g.Panels, figure.PaperPanel{Name: fmt.Sprintf("%s %s, case #%d", letter, recnConfigWords(c), tc)})
+			g.Panels = append(g.Panels, figure.PaperPanel{Name: fmt.Sprintf("%s #%d, case #%d", letter, c, tc)})
 		}
 	}
+	g.Note = recnNote(cols, cases)
 	for i := range g.Panels {
 		for _, q := range f.KeyValues("router.queues") {
 			l := figure.Line{Name: valueWords("router.queues", q)}
@@ -545,7 +567,7 @@ func recnLoadFig(f *study.File, pts []*pointStats, refs []refRow, form string) *
 // recnFig3 is García et al.'s Fig. 3: the most SAQs in use in one ingress
 // and one egress port over the run against offered load, one line per
 // configuration, a row of the two panels per combination of the other
-// axes; the SAQs per port as a dashed limit line.
+// axes; the SAQs per port as a broad grey limit line.
 func recnFig3(f *study.File, pts []*pointStats, refs []refRow) *figure.PaperGrid {
 	loadKey, xLabel, xScale := loadPercent(f)
 	rest := f.AxesApart("network.k", "network.concentration", loadKey)
@@ -566,7 +588,7 @@ func recnFig3(f *study.File, pts []*pointStats, refs []refRow) *figure.PaperGrid
 		return cmp.Compare(slices.Index(order, a), slices.Index(order, b))
 	})
 	for _, c := range configs {
-		g.Series = append(g.Series, "configuration "+recnConfigWords(c))
+		g.Series = append(g.Series, fmt.Sprintf("configuration #%d (%s)", c, recnConfigWords(c, true)))
 	}
 	rows := f.ValueCombos(rest...)
 	rowOf := func(p *study.Point) int {

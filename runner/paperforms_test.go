@@ -63,7 +63,7 @@ func TestPaperForms(t *testing.T) {
 			"at = { \"traffic.hotspot_source_fraction\" = 0.25, \"router.queues\" = \"recn\", \"traffic.load_of_bisection\" = 1.0 }\n",
 			// Configuration #5 is the third column of the paper's grid: its
 			// panels are (c) under case #1 and (i) under case #3.
-			[]string{"\"(c) #5 (4x4), case #1\",1Q,icnsim,50,", "\"(i) #5 (4x4), case #3\",RECN,icnsim,100,", "\"(i) #5 (4x4), case #3\",Paper B,published,100,90,"}, nil},
+			[]string{"\"(c) #5, case #1\",1Q,icnsim,50,", "\"(i) #5, case #3\",RECN,icnsim,100,", "\"(i) #5, case #3\",Paper B,published,100,90,"}, nil},
 		{"recn-fig3", "name = \"recn3\"\n" + strings.NewReplacer("routing = \"dor\"\n", "routing = \"dor\"\nqueues = \"recn\"\n",
 			"hotspot_node = 10\n", "hotspot_node = 10\nhotspot_source_fraction = 0.25\n").Replace(tinyRECN) +
 			"[[axis]]\nkey = \"traffic.load_of_bisection\"\nvalues = [0.5, 1.0]\n[plot]\npaper_form = \"recn-fig3\"\n",

@@ -129,7 +129,7 @@ type PlotSpec struct {
 	//     maximum node injection rate per traffic pattern as range bars;
 	//   - izu-fig4: their Fig. 4, the average and minimum node rate against
 	//     k = l, one line per pattern; "izu-fig4:STUDY" adds the no-SAT
-	//     rates of the study directory ../STUDY as dashed lines;
+	//     rates of the study directory ../STUDY as broad pale lines;
 	//   - izu-fig5: their Fig. 5, each node's injection rate by node id,
 	//     one panel per pattern, one line per policy;
 	//   - recn-fig1, recn-fig2: García et al.'s Figs. 1 and 2, relative
