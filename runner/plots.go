@@ -191,6 +191,9 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			}
 		}
 	}
+	if err := paperFigures(ctx, f, pts, recs, pdir, out); err != nil {
+		return err
+	}
 	if len(f.Points) > f.Plot.MaxLines {
 		return nil
 	}

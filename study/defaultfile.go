@@ -268,6 +268,7 @@ func writePlotTOML(p tomlPrinter, kv func(line, comment string), more func(comme
 	more("by leaf switch on a fat-tree), line (over node ids) or both")
 	kv(`node_scale = "auto"`, "per-node heatmaps' colour scale: auto (one for all panels unless a panel")
 	more("spans less than a third of their range), shared, or panel (one each)")
+	kv(fmt.Sprintf("paper_form = %q", pl.PaperForm), "the paper's own form too (plots/paper-*): izu-fig3, izu-fig4[:STUDY], izu-fig5, recn-fig1/2/3, har-fig6/9, entropy-table2")
 	p("")
 }
 

@@ -136,6 +136,27 @@ type PlotSpec struct {
 	// (or "": one for all panels unless a panel's values span less than a
 	// third of all the panels' range, then one each), "shared" or "panel".
 	NodeScale string `toml:"node_scale"`
+	// PaperForm also draws the reproduced figure in its paper's own form
+	// (plots/paper-FORM.*, listed first in the report), with the published
+	// values on it; "" draws none. Each form needs the paper's axes
+	// (PaperForms, checkPaperForm):
+	//   - izu-fig3: Izu & Vallejo's Fig. 3, the minimum, average and
+	//     maximum node injection rate per traffic pattern as range bars;
+	//   - izu-fig4: their Fig. 4, the average and minimum node rate against
+	//     k = l, one line per pattern; "izu-fig4:STUDY" adds the no-SAT
+	//     rates of the study directory ../STUDY as broad pale lines;
+	//   - izu-fig5: their Fig. 5, each node's injection rate by node id,
+	//     one panel per pattern, one line per policy;
+	//   - recn-fig1, recn-fig2: García et al.'s Figs. 1 and 2, relative
+	//     throughput in percent against offered load, configurations x
+	//     traffic cases, one line per queue organisation;
+	//   - recn-fig3: their Fig. 3, the most SAQs in use in one port against
+	//     offered load, ingress and egress, with the SAQ limit;
+	//   - har-fig6, har-fig9: Liu's Figs. 6 and 9, the short-message
+	//     latency distribution on a log axis with the quoted maxima;
+	//   - entropy-table2: Yokota et al.'s Table 2, the collective duration
+	//     per pattern and guard time, ours beside the published, as bars.
+	PaperForm string `toml:"paper_form"`
 }
 
 // DefaultLatencyCut is plot.latency_cut's default: latency figures stop at
@@ -853,6 +874,7 @@ func (f *File) checkPlot(axes []string, axisList string, add addFunc) {
 	if f.Plot.DPI < 50 || f.Plot.DPI > 1200 {
 		add("plot.dpi", f.Plot.DPI, "allowed: 50..1200 dots per inch (the PNG files' resolution)")
 	}
+	f.checkPaperForm(add)
 }
 
 // checkReduction checks [[reduce]] i: its kind, metric, goal and unique
