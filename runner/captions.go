@@ -159,6 +159,18 @@ func curveCaption(f *study.File, name string) (string, bool) {
 	return s, true
 }
 
+// nodeScaleWords says what colour scales a node map's panels are on, by
+// plot.node_scale.
+func nodeScaleWords(f *study.File) string {
+	switch f.Plot.NodeScale {
+	case "shared":
+		return "one colour scale"
+	case "panel":
+		return "a colour scale each"
+	}
+	return "one colour scale, or a scale each where a panel spans less than a third of their range (the bar's label says which)"
+}
+
 // nodeCaption is the caption of the per-node figures by topology:
 // node-*-map (mesh, torus) and node-*-by-leaf (fat-tree).
 func nodeCaption(f *study.File, name string) (string, bool) {
@@ -170,7 +182,7 @@ func nodeCaption(f *study.File, name string) (string, bool) {
 	for _, q := range nodeQuantities {
 		what := upperFirst(q.what)
 		if g, part, ok := figureGroup(f, name, plainFile(q.file), perPointRest(f)); ok {
-			return what + ", as colours over " + grid + ": " + panels + " on one colour scale of " + lowerFirst(q.label) + groupPhrase(g, part) + ".", true
+			return what + ", as colours over " + grid + ": " + panels + " on " + nodeScaleWords(f) + " of " + lowerFirst(q.label) + groupPhrase(g, part) + ".", true
 		}
 		leaf := func(label string) string { return strings.Replace(fileName(q.file, label), "-map", "-by-leaf", 1) }
 		if g, part, ok := figureGroup(f, name, leaf, perPointRest(f)); ok {

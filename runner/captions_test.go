@@ -122,7 +122,7 @@ func TestFigureCaption(t *testing.T) {
 		{"mesh", "node-latency-map-transpose__0.2",
 			[]string{"Mean latency of packets delivered to each node", "grid of routers", "one panel per value of virtual channels per port", "for traffic pattern = transpose, offered load (flits/node/cycle) = 0.2."},
 			[]string{"part"}},
-		{"mesh", "node-throughput-map-uniform__0.05-2", []string{"Accepted throughput per node", "offered load (flits/node/cycle) = 0.05 (part 2: the panels past the first 16)."}, nil},
+		{"mesh", "node-throughput-map-uniform__0.05-2", []string{"Accepted throughput per node", "offered load (flits/node/cycle) = 0.05 (part 2: the panels past the first 9)."}, nil},
 		{"mesh", "short-latency-cdf-uniform__0.05", []string{"Distribution of short-message latency", "one line per value of virtual channels per port, for traffic pattern = uniform, offered load (flits/node/cycle) = 0.05."}, nil},
 		{"mesh", "long-latency-cdf-transpose__0.2", []string{"Distribution of long-message latency", "traffic pattern = transpose"}, nil},
 		{"mesh", "latency-cdf", []string{"Distribution of packet latency: the share of packets delivered within each latency, on a log latency axis (cycles), one line per point of the study."}, nil},

@@ -296,7 +296,8 @@ heatmap_metric = "latency_mean_cycles"
 		p := filepath.Join(d, "plots", base)
 		// The time series name their lines by every axis value: a legend
 		// that wide may go below the plot, and the figure grow by it.
-		below := strings.HasPrefix(base, "series-")
+		// A per-node map grows by its rows of panels.
+		below := strings.HasPrefix(base, "series-") || strings.HasPrefix(base, "node-")
 		checkPNG(t, p+".png", below)
 		checkSVG(t, p+".svg", below)
 		if b, err := os.ReadFile(p + ".pdf"); err != nil || !bytes.HasPrefix(b, []byte("%PDF-")) {
