@@ -291,16 +291,8 @@ func izuFig4(ctx context.Context, f *study.File, pts []*pointStats, refs []refRo
 		})
 	}
 	for r, c := range rows {
-		var parts []string
-		for i, k := range rest {
-			parts = append(parts, valueWords(k, c[i]))
-		}
 		for _, st := range stats {
-			name := panelLetter(len(g.Panels)) + " " + st.word
-			if len(parts) > 0 {
-				name += ", " + strings.Join(parts, ", ")
-			}
-			pn := figure.PaperPanel{Name: name}
+			pn := figure.PaperPanel{Name: panelName(len(g.Panels), st.word, rest, c)}
 			for _, pat := range g.Series {
 				l := figure.Line{Name: pat}
 				for _, ps := range pts {
@@ -607,16 +599,8 @@ func recnFig3(f *study.File, pts []*pointStats, refs []refRow) *figure.PaperGrid
 		limit = atof(vs[0])
 	}
 	for r, c := range rows {
-		var parts []string
-		for i, k := range rest {
-			parts = append(parts, valueWords(k, c[i]))
-		}
 		for _, side := range sides {
-			name := panelLetter(len(g.Panels)) + " " + side.word
-			if len(parts) > 0 {
-				name += ", " + strings.Join(parts, ", ")
-			}
-			pn := figure.PaperPanel{Name: name}
+			pn := figure.PaperPanel{Name: panelName(len(g.Panels), side.word, rest, c)}
 			for k, conf := range configs {
 				l := figure.Line{Name: g.Series[k]}
 				for _, ps := range pts {
@@ -770,4 +754,14 @@ func entropyTable2(f *study.File, pts []*pointStats, refs []refRow) *figure.Pair
 		}
 	}
 	return b
+}
+
+// panelName is a panel's title: its letter (the n-th panel), what it shows,
+// and the values c of the axes rest it is drawn for, in words.
+func panelName(n int, word string, rest, c []string) string {
+	name := panelLetter(n) + " " + word
+	for i, k := range rest {
+		name += ", " + valueWords(k, c[i])
+	}
+	return name
 }
