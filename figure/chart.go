@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -107,6 +108,13 @@ func (c *Chart) Save(base string, out Output) error {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
 	out.style(p)
+	// A y label longer than the plot is high would run into the title:
+	// it takes two lines.
+	titleH := vg.Length(0)
+	if p.Title.Text != "" {
+		titleH = p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding
+	}
+	p.Y.Label.Text = fitLabel(p.Y.Label.Text, p.Y.Label.TextStyle, out.Height-titleH-out.FontSize*5)
 	p.Add(lightGrid())
 	p.X.Tick.Marker, p.Y.Tick.Marker = UnitTicks{Integer: c.XInteger}, UnitTicks{Integer: c.YInteger}
 	positive := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
@@ -309,6 +317,7 @@ func (c *Chart) Save(base string, out Output) error {
 		return saveLegendOutside(p, base, out)
 	}
 	p.Legend.Top, p.Legend.Left = top, left
+	fitTicks(&p.X, out.Width-yAxisRoom(out))
 	return save(p, base, out)
 }
 
@@ -515,6 +524,26 @@ func shortValue(v float64) string {
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }
+
+// fitLabel breaks label at the space nearest its middle when it is longer
+// than length in style.
+func fitLabel(label string, style text.Style, length vg.Length) string {
+	if style.Width(label) <= length || strings.Contains(label, "\n") {
+		return label
+	}
+	best := -1
+	for i, r := range label {
+		if r == ' ' && (best < 0 || abs(i-len(label)/2) < abs(best-len(label)/2)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return label
+	}
+	return label[:best] + "\n" + label[best+1:]
+}
+
+func abs(n int) int { return max(n, -n) }
 
 // hline is a horizontal line across the plot area at y.
 type hline struct {

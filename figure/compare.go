@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -35,31 +36,62 @@ func (c *Compare) Save(base string, out Output) error {
 	out.style(p)
 	p.Add(lightGrid())
 	p.Y.Tick.Marker = UnitTicks{}
-	// A few columns: one "key=value" per line under each; many: the
-	// values alone on one slanted line.
-	rotate := len(c.Labels) > 8
+	// Each column labelled by its values, one per line ("uniform" over
+	// "0.3"), the keys once in the axis label; columns too narrow for their
+	// labels get them turned upright, and labels of every k-th column only
+	// where even those would touch.
+	var keys []string
 	labels := make([]string, len(c.Labels))
+	lines := 1
 	for i, l := range c.Labels {
-		if !rotate {
-			labels[i] = strings.ReplaceAll(l, " ", "\n")
-			continue
-		}
 		var vals []string
-		for _, part := range strings.Fields(l) {
-			_, v, ok := strings.Cut(part, "=")
+		for j, part := range strings.Fields(l) {
+			k, v, ok := strings.Cut(part, "=")
 			if !ok {
-				v = part
+				k, v = "", part
+			}
+			if i == 0 && k != "" {
+				keys = append(keys, k)
+			} else if i > 0 && j < len(keys) && keys[j] != k {
+				keys = nil
 			}
 			vals = append(vals, v)
 		}
-		labels[i] = strings.Join(vals, ", ")
+		labels[i] = strings.Join(vals, "\n")
+		lines = max(lines, len(vals))
+	}
+	if len(keys) > 0 {
+		p.X.Label.Text = strings.Join(keys, " / ")
+	} else {
+		labels = slices.Clone(c.Labels)
+		for i := range labels {
+			labels[i] = strings.ReplaceAll(labels[i], " ", "\n")
+		}
 	}
 	p.NominalX(labels...)
 	p.X.Tick.Label.Font.Size = out.smallSize() * 0.9
-	if rotate {
-		p.X.Tick.Label.Rotation = math.Pi / 4
+	column := (out.Width - yAxisRoom(out)) / vg.Length(len(labels))
+	wide := vg.Length(0)
+	for _, l := range labels {
+		for _, line := range strings.Split(l, "\n") {
+			wide = max(wide, p.X.Tick.Label.Width(line))
+		}
+	}
+	if wide+p.X.Tick.Label.Font.Size > column {
+		p.X.Tick.Label.Rotation = math.Pi / 2
 		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
-		p.X.Tick.Label.Font.Size = out.smallSize() * 0.8
+		// Upright, a label is as wide as its lines are high.
+		if step := int(math.Ceil(float64(p.X.Tick.Label.Height(strings.Repeat("0\n", lines)[:2*lines-1]) * 1.2 / column))); step > 1 {
+			var ticks []plot.Tick
+			for i, l := range labels {
+				t := plot.Tick{Value: float64(i)}
+				if i%step == 0 {
+					t.Label = l
+				}
+				ticks = append(ticks, t)
+			}
+			p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		}
 	}
 	var all []plotter.XY
 	add := func(vals []float64, name string, shape draw.GlyphDrawer, col color.Color, r vg.Length) error {

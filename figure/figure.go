@@ -57,10 +57,12 @@ func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 		}
 		body := draw.Crop(dc, 0, 0, 0, -th)
 		if below {
+			fitTicks(&p.X, out.Width-yAxisRoom(out))
 			p.Draw(draw.Crop(body, 0, -rightMargin, lh, 0))
 			leg.Draw(draw.Crop(body, gap, 0, vg.Points(4), -(body.Max.Y - body.Min.Y - lh + gap)))
 			return
 		}
+		fitTicks(&p.X, out.Width-lw-yAxisRoom(out))
 		p.Draw(draw.Crop(body, 0, -lw, 0, 0))
 		leg.Draw(draw.Crop(body, body.Max.X-body.Min.X-lw+vg.Points(8), 0, 0, -vg.Points(6)))
 	})

@@ -293,10 +293,11 @@ func textStyle(size vg.Length) text.Style {
 	return text.Style{Color: color.Black, Font: f, Handler: plot.DefaultTextHandler}
 }
 
-// marks are the scale's ticks within its range.
-func (b *scaleBar) marks() []plot.Tick {
+// marks are the scale's ticks within its range, at most most of them
+// (0: UnitTicks' own).
+func (b *scaleBar) marks(most int) []plot.Tick {
 	var ts []plot.Tick
-	for _, t := range (UnitTicks{}).Ticks(b.s.lo, b.s.hi) {
+	for _, t := range (UnitTicks{Max: most}).Ticks(b.s.lo, b.s.hi) {
 		if t.Value >= b.s.lo && t.Value <= b.s.hi {
 			ts = append(ts, t)
 		}
@@ -307,7 +308,7 @@ func (b *scaleBar) marks() []plot.Tick {
 // barAndTicks is the width of the bar with its ticks and their labels.
 func (b *scaleBar) barAndTicks() vg.Length {
 	w := vg.Length(0)
-	for _, t := range b.marks() {
+	for _, t := range b.marks(0) {
 		w = max(w, b.ticks.Width(t.Label))
 	}
 	return b.barWidth + majorTick + labelGap + w
@@ -332,7 +333,7 @@ func (b *scaleBar) draw(c draw.Canvas, x, y0, y1 vg.Length, label string) {
 	ls := draw.LineStyle{Color: color.Black, Width: vg.Points(0.5)}
 	right := x + b.barWidth
 	last := vg.Length(math.Inf(-1)) // the last label's height
-	for _, t := range b.marks() {
+	for _, t := range b.marks(int((y1-y0)/(b.ticks.Height("0")*1.8))) {
 		l := minorTick
 		if !t.IsMinor() {
 			l = majorTick
@@ -443,7 +444,7 @@ func (b *LeafBars) Save(base string, out Output) error {
 		groups := (len(vals) + group - 1) / group
 		p := plot.New()
 		p.Title.Text = pn.Name
-		p.Add(plotter.NewGrid())
+		p.Add(lightGrid())
 		// A bar is one unit wide; a group of g bars and a gap of one unit
 		// take g+1 units.
 		var ticks []plot.Tick
@@ -480,7 +481,19 @@ func (b *LeafBars) Save(base string, out Output) error {
 	if err := t.writeCSV(base); err != nil {
 		return err
 	}
-	return saveTiles(base, out, b.Title, plots, nil)
+	// Bars are wide, not square: aligned panels as square a grid as fits,
+	// one x and one y label for all (the node maps' square tiles cut the
+	// panels of a row of bars apart).
+	cols := 1
+	for cols*cols < len(plots) {
+		cols++
+	}
+	for i, p := range plots {
+		out.style(p)
+		p.Title.Text = b.Panels[i].Name // a panel's name stays: it says which panel is which
+		p.Title.TextStyle.Font.Size = out.FontSize
+	}
+	return renderPanels(base, out, b.Title, cols, plots, &flowLegend{font: out.smallSize()})
 }
 
 // saveTiles draws plots as tiles that fill the figure (as square a grid

@@ -90,6 +90,10 @@ func (o Output) style(p *plot.Plot) {
 	}
 }
 
+// yAxisRoom is about what a y-axis with its label and tick labels takes
+// of a figure's width.
+func yAxisRoom(o Output) vg.Length { return o.FontSize * 6 }
+
 // rightMargin is left free at a figure's right edge.
 const rightMargin = vg.Length(4)
 

@@ -209,7 +209,7 @@ func (g *PaperGrid) Save(base string, out Output) error {
 		out.style(p)
 		p.Title.Text = pn.Name // a panel's name stays: it says which panel is which
 		p.Title.TextStyle.Font.Size = out.FontSize
-		p.Add(plotter.NewGrid())
+		p.Add(lightGrid())
 		p.X.Tick.Marker = roundTicks{integer: g.XInteger, step: g.XStep}
 		if g.XLog {
 			p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, logTicks{}
@@ -612,7 +612,9 @@ func renderPanels(base string, out Output, title string, cols int, plots []*plot
 		for r := range grid {
 			for c, p := range grid[r] {
 				if p != nil {
-					p.Draw(canvases[r][c])
+					cv := canvases[r][c]
+					fitTicks(&p.X, cv.Max.X-cv.Min.X-yAxisRoom(out)/2)
+					p.Draw(cv)
 				}
 			}
 		}
@@ -626,11 +628,12 @@ func renderPanels(base string, out Output, title string, cols int, plots []*plot
 type roundTicks struct {
 	integer bool
 	step    float64 // > 0: this step instead
+	max     int     // > 0: at most this many major ticks (UnitTicks.Max)
 }
 
 func (t roundTicks) Ticks(lo, hi float64) []plot.Tick {
 	if t.step <= 0 || !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return UnitTicks{Integer: t.integer}.Ticks(lo, hi)
+		return UnitTicks{Integer: t.integer, Max: t.max}.Ticks(lo, hi)
 	}
 	var ts []plot.Tick
 	eps := t.step * 1e-9

@@ -83,7 +83,7 @@ func (b *RangeBars) Save(base string, out Output) error {
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = b.XLabel, b.YLabel // the title over the figure: renderPanels
 	out.style(p)
-	p.Add(plotter.NewGrid())
+	p.Add(lightGrid())
 	p.Y.Tick.Marker = roundTicks{}
 	p.X.Tick.Marker = groupTicks(b.Groups, p.X.Tick.Label, out.Width)
 	hi := math.Inf(-1)
@@ -278,7 +278,7 @@ func (b *PairedBars) Save(base string, out Output) error {
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = b.XLabel, b.YLabel // the title over the figure: renderPanels
 	out.style(p)
-	p.Add(plotter.NewGrid())
+	p.Add(lightGrid())
 	p.Y.Tick.Marker = roundTicks{}
 	p.X.Tick.Marker = groupTicks(b.Groups, p.X.Tick.Label, out.Width)
 	hi := math.Inf(-1)

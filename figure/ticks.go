@@ -20,6 +20,9 @@ type UnitTicks struct {
 	// Integer keeps every tick on a whole number (counts: SAQs, packets,
 	// node ids): no step below 1, no minor tick between two integers.
 	Integer bool
+	// Max, when positive, is the most major ticks (a short axis: a small
+	// panel's, a colour bar's), below MaxMajorTicks.
+	Max int
 }
 
 // The number of major ticks UnitTicks aims for.
@@ -42,7 +45,11 @@ func (u UnitTicks) Ticks(lo, hi float64) []plot.Tick {
 	if hi == lo {
 		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 6, 64)}}
 	}
-	step, mant, exp := roundStep(lo, hi, u.Integer)
+	most := MaxMajorTicks
+	if u.Max > 0 {
+		most = max(2, min(u.Max, MaxMajorTicks))
+	}
+	step, mant, exp := roundStep(lo, hi, u.Integer, most)
 	first, last := math.Ceil(lo/step-1e-9), math.Floor(hi/step+1e-9)
 	decimals := max(0, -exp)
 	var ts []plot.Tick
@@ -77,11 +84,13 @@ func (u UnitTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 // roundStep is the widest round step (mant x 10^exp, mant 1, 2 or 5) that
-// puts MinMajorTicks..MaxMajorTicks ticks on [lo, hi]; where none does,
-// the step whose count comes nearest (an integer axis over 0..2 has 3).
-func roundStep(lo, hi float64, integer bool) (step, mant float64, exp int) {
+// puts MinMajorTicks..most ticks on [lo, hi] (fewer than MinMajorTicks
+// where most is below it); where none does, the step whose count comes
+// nearest (an integer axis over 0..2 has 3).
+func roundStep(lo, hi float64, integer bool, most int) (step, mant float64, exp int) {
 	count := func(s float64) int { return int(math.Floor(hi/s+1e-9) - math.Ceil(lo/s-1e-9) + 1) }
-	e0 := int(math.Floor(math.Log10((hi - lo) / MaxMajorTicks)))
+	least := min(MinMajorTicks, most)
+	e0 := int(math.Floor(math.Log10((hi - lo) / float64(most))))
 	bestMiss := math.MaxInt
 	for e := e0 - 1; e <= e0+2; e++ {
 		for _, m := range roundSteps() {
@@ -91,10 +100,10 @@ func roundStep(lo, hi float64, integer bool) (step, mant float64, exp int) {
 			}
 			n := count(s)
 			miss := 0
-			if n < MinMajorTicks {
-				miss = MinMajorTicks - n
-			} else if n > MaxMajorTicks {
-				miss = n - MaxMajorTicks
+			if n < least {
+				miss = least - n
+			} else if n > most {
+				miss = n - most
 			}
 			// Ties (including every step in range): the wider step.
 			if miss <= bestMiss {
@@ -145,7 +154,8 @@ func lightGrid() *plotter.Grid {
 // that a latency axis from 20 to 300 reads 20, 50, 100, 200, not only 100);
 // every other power where it spans more than eight; minor ticks at the
 // other integer multiples. An axis narrower than that takes UnitTicks'
-// round linear steps.
+// round linear steps, at most three of them (linear steps crowd towards
+// the top of a log axis).
 type LogTicks struct{}
 
 // Ticks returns the ticks between lo and hi (lo > 0).
@@ -163,9 +173,24 @@ func (LogTicks) Ticks(lo, hi float64) []plot.Tick {
 	if decades > 8 {
 		every = 2
 	}
+	ts, majors := logTickSet(lo, hi, mants, every, decades <= 6)
+	if majors < 3 && len(mants) == 1 {
+		// Fewer than three powers of ten inside: 2 and 5 times them too.
+		ts, majors = logTickSet(lo, hi, []float64{1, 2, 5}, 1, true)
+	}
+	if majors < 3 {
+		// Linear steps crowd towards the top of a log axis: few of them.
+		return UnitTicks{Max: 3}.Ticks(lo, hi)
+	}
+	return ts
+}
+
+// logTickSet are the ticks at m x 10^e for m = 1..9 within [lo, hi]: major
+// (labelled) where m is one of mants and e is every-th power from the
+// lowest, minor otherwise (with minor).
+func logTickSet(lo, hi float64, mants []float64, every int, minor bool) (ts []plot.Tick, majors int) {
+	e0, e1 := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
 	in := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
-	var ts []plot.Tick
-	majors := 0
 	for e := e0; e <= e1; e++ {
 		for m := 1; m <= 9; m++ {
 			v, _ := strconv.ParseFloat(strconv.FormatFloat(float64(m)*math.Pow10(e), 'g', 1, 64), 64)
@@ -179,15 +204,12 @@ func (LogTicks) Ticks(lo, hi float64) []plot.Tick {
 			if major {
 				ts = append(ts, plot.Tick{Value: v, Label: logLabel(v)})
 				majors++
-			} else if decades <= 6 {
+			} else if minor {
 				ts = append(ts, plot.Tick{Value: v})
 			}
 		}
 	}
-	if majors < 3 {
-		return UnitTicks{}.Ticks(lo, hi)
-	}
-	return ts
+	return ts, majors
 }
 
 // logLabel writes a log axis's tick: plainly from 0.001 to 100000, else
@@ -197,4 +219,44 @@ func logLabel(v float64) string {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(v, 'e', 0, 64)
+}
+
+// fitTicks thins the major ticks of a horizontal axis whose ticker is
+// UnitTicks (or a paper panel's round ticks) so that their labels, side by
+// side, fit in length with a gap of a character between neighbours: a plot
+// narrowed by a legend beside it or a panel among several has less room
+// than the 8 ticks UnitTicks allows. Call it after every Add (the axis's
+// range is the data's by then).
+func fitTicks(a *plot.Axis, length vg.Length) {
+	most := func(n int) plot.Ticker {
+		switch t := a.Tick.Marker.(type) {
+		case UnitTicks:
+			t.Max = n
+			return t
+		case roundTicks:
+			if t.step > 0 {
+				return nil
+			}
+			t.max = n
+			return t
+		}
+		return nil
+	}
+	if most(0) == nil || length <= 0 {
+		return
+	}
+	for n := MaxMajorTicks; n >= 2; n-- {
+		var widths vg.Length
+		majors := 0
+		for _, t := range most(n).Ticks(a.Min, a.Max) {
+			if t.Label != "" {
+				widths += a.Tick.Label.Width(t.Label) + a.Tick.Label.Font.Size
+				majors++
+			}
+		}
+		if widths <= length || majors <= 2 {
+			a.Tick.Marker = most(n)
+			return
+		}
+	}
 }
