@@ -80,6 +80,11 @@ func (c *Compare) Save(base string, out Output) error {
 	if wide+p.X.Tick.Label.Font.Size > column {
 		p.X.Tick.Label.Rotation = math.Pi / 2
 		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+		// A space at the end keeps each line's top off the tick mark.
+		for i := range labels {
+			labels[i] = strings.ReplaceAll(labels[i], "\n", " \n") + " "
+		}
+		p.NominalX(labels...)
 		// Upright, a label is as wide as its lines are high.
 		if step := int(math.Ceil(float64(p.X.Tick.Label.Height(strings.Repeat("0\n", lines)[:2*lines-1]) * 1.2 / column))); step > 1 {
 			var ticks []plot.Tick

@@ -212,13 +212,31 @@ func (h *Heatmap) Save(base string, out Output) error {
 		return ts
 	}
 	p.X.Tick.Marker, p.Y.Tick.Marker = ticks(h.XTicks), ticks(h.YTicks)
+	// Column labels wider than their columns (pattern names) stand
+	// upright.
+	labelled := len(h.XTicks) / max(1, len(h.XTicks)/12)
+	wide := vg.Length(0)
+	for _, l := range h.XTicks {
+		wide = max(wide, p.X.Tick.Label.Width(l))
+	}
+	if wide+p.X.Tick.Label.Font.Size > (out.Width-yAxisRoom(out)-1.1*vg.Inch)/vg.Length(max(1, labelled)) {
+		p.X.Tick.Label.Rotation = math.Pi / 2
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YCenter
+		// A space at the end keeps the label's top off the tick mark.
+		xt := p.X.Tick.Marker.(plot.ConstantTicks)
+		for i := range xt {
+			if xt[i].Label != "" {
+				xt[i].Label += " "
+			}
+		}
+	}
 	if len(h.Z[0]) <= maxLabelledColumns && len(h.Z) <= 2*maxLabelledColumns {
 		var cl cellLabels
 		for r, row := range h.Z {
 			for c, z := range row {
 				if !math.IsNaN(z) {
 					cl.xys = append(cl.xys, plotter.XY{X: float64(c), Y: float64(r)})
-					cl.labels = append(cl.labels, fmt.Sprintf("%.3g", z))
+					cl.labels = append(cl.labels, shortValue(z))
 				}
 			}
 		}

@@ -320,8 +320,13 @@ func browse(t *testing.T, bin, page, shot string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := filepath.Join(dir, "checked.html")
+	// The checked copy sits beside the page, so that the figures it loads
+	// from plots/ are found, and loads every figure at once: a lazy image
+	// below the window would never load and could not be checked.
+	checked := filepath.Join(filepath.Dir(page), "checked-"+filepath.Base(page))
+	src = bytes.ReplaceAll(src, []byte(` loading="lazy"`), nil)
 	os.WriteFile(checked, bytes.Replace(src, []byte("<head>"), []byte("<head>"+pageCheck), 1), 0o644)
+	defer os.Remove(checked)
 	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + filepath.Join(dir, "profile"), "--window-size=1280,2400"}
 	out, err := exec.Command(bin, append(flags, "--dump-dom", "file://"+checked)...).Output()

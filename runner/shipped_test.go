@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/report"
@@ -22,8 +23,8 @@ const maxSimulated = 16
 // packets per node) and at most about maxSimulated of a study's runs are
 // simulated, the rest taking the result of a simulated run on the same
 // network and process: the figures' values mean nothing, their forms are
-// the point. No study fails to draw, and each writes at least one figure,
-// each with its CSV.
+// the point. No study fails to draw, each writes at least one figure, each
+// with its CSV, and (with Chromium) its report passes the browser check.
 func TestShippedStudiesDraw(t *testing.T) {
 	if testing.Short() {
 		t.Skip("draws every shipped study: not with -short")
@@ -81,6 +82,15 @@ func TestShippedStudiesDraw(t *testing.T) {
 				t.Errorf("%d SVG figures and %d CSVs", len(svgs), len(csvs))
 			}
 			t.Logf("%d runs (%d simulated), %d figures", len(runs), simulated, len(svgs))
+			// In a browser, as TestReportInChromium checks its study's:
+			// every figure visible, colour bars as tall as half their plot,
+			// no two texts of a figure overlapping.
+			if bin := chromium(); bin != "" {
+				got := browse(t, bin, filepath.Join(d, ReportFile), "")
+				if !strings.Contains(got, " bad=[] errors=[]") {
+					t.Errorf("report in chromium: %s", got)
+				}
+			}
 		})
 	}
 }
