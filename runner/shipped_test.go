@@ -26,8 +26,8 @@ const maxSimulated = 16
 // the point. No study fails to draw, each writes at least one figure, each
 // with its CSV, and (with Chromium) its report passes the browser check.
 func TestShippedStudiesDraw(t *testing.T) {
-	if testing.Short() {
-		t.Skip("draws every shipped study: not with -short")
+	if testing.Short() || raceEnabled {
+		t.Skip("draws every shipped study: not with -short or the race detector (the plain go test ./... runs it)")
 	}
 	files, err := filepath.Glob("../studies/*.toml")
 	if err != nil || len(files) == 0 {
