@@ -333,7 +333,7 @@ func (b *scaleBar) draw(c draw.Canvas, x, y0, y1 vg.Length, label string) {
 	ls := draw.LineStyle{Color: color.Black, Width: vg.Points(0.5)}
 	right := x + b.barWidth
 	last := vg.Length(math.Inf(-1)) // the last label's height
-	for _, t := range b.marks(int((y1-y0)/(b.ticks.Height("0")*1.8))) {
+	for _, t := range b.marks(int((y1 - y0) / (b.ticks.Height("0") * 1.8))) {
 		l := minorTick
 		if !t.IsMinor() {
 			l = majorTick
