@@ -136,7 +136,14 @@ func (c *Chart) Save(base string, out Output) error {
 		return !math.IsNaN(y) && !math.IsInf(y, 0) && !math.IsNaN(x) && !math.IsInf(x, 0) && (!yLog || y > 0) && (!xLog || x > 0)
 	}
 	cut := c.cut(drawable)
-	for i, sp := range c.Spans {
+	// On a log axis, what lies at or below 0 is not drawn (gonum's log
+	// scale panics on it) and not in the CSV.
+	xOK := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) && (!xLog || x > 0) }
+	yOK := func(y float64) bool { return !math.IsNaN(y) && !math.IsInf(y, 0) && (!yLog || y > 0) }
+	spans := slices.DeleteFunc(slices.Clone(c.Spans), func(sp Span) bool { return !xOK(sp.From) || !xOK(sp.To) })
+	marks := slices.DeleteFunc(slices.Clone(c.Marks), func(m Mark) bool { return m.Line < 0 || m.Line >= len(c.Lines) || !xOK(m.X) })
+	levels := slices.DeleteFunc(slices.Clone(c.Levels), func(lv Level) bool { return lv.Vertical && !xOK(lv.Value) || !lv.Vertical && !yOK(lv.Value) })
+	for i, sp := range spans {
 		p.Add(&span{from: sp.From, to: sp.To, fill: spanShade(i)})
 	}
 	var all []plotter.XY // what the legend must not cover
@@ -222,20 +229,14 @@ func (c *Chart) Save(base string, out Output) error {
 		p.Legend.Add("beyond "+strconv.FormatFloat(cut, 'g', 4, 64)+": at the top edge, with its value", &overflowMarks{})
 		entries++
 	}
-	for _, m := range c.Marks {
-		if m.Line < 0 || m.Line >= len(c.Lines) || math.IsNaN(m.X) {
-			continue
-		}
+	for _, m := range marks {
 		p.Add(&vline{x: m.X, style: draw.LineStyle{Color: plotutil.Color(m.Line), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}})
 	}
-	if len(c.Marks) > 0 && c.MarkName != "" {
+	if len(marks) > 0 && c.MarkName != "" {
 		p.Legend.Add(c.MarkName, &vline{style: draw.LineStyle{Color: color.Gray{Y: 96}, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}})
 		entries++
 	}
-	for i, lv := range c.Levels {
-		if math.IsNaN(lv.Value) || math.IsInf(lv.Value, 0) {
-			continue
-		}
+	for i, lv := range levels {
 		style := draw.LineStyle{Color: color.Black, Width: vg.Points(1), Dashes: [][]vg.Length{{vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}[i%3]}
 		if lv.Vertical {
 			p.Add(&vline{x: lv.Value, style: style})
@@ -246,7 +247,7 @@ func (c *Chart) Save(base string, out Output) error {
 		p.Legend.Add(lv.Name, &vline{style: style})
 		entries++
 	}
-	for i, sp := range c.Spans {
+	for i, sp := range spans {
 		p.Legend.Add(sp.Name, &span{fill: spanShade(i)})
 		entries++
 	}
@@ -303,13 +304,15 @@ func (c *Chart) Save(base string, out Output) error {
 		for _, pt := range all {
 			ylo, yhi = min(ylo, pt.Y), max(yhi, pt.Y)
 		}
-		for _, m := range c.Marks {
+		for _, m := range marks {
 			for k := 0; k <= 8; k++ {
 				all = append(all, plotter.XY{X: m.X, Y: ylo + (yhi-ylo)*float64(k)/8})
 			}
 		}
 	}
-	if err := c.table(cut, drawable).writeCSV(base); err != nil {
+	drawn := *c
+	drawn.Marks, drawn.Levels, drawn.Spans = marks, levels, spans
+	if err := drawn.table(cut, drawable).writeCSV(base); err != nil {
 		return err
 	}
 	top, left, covered := legendCorner(all, entries)
@@ -363,7 +366,8 @@ func (l *Line) interval(j int) (lo, hi float64, ok bool) {
 
 // table is the chart's points as drawn: each line's points (those above
 // the cut as "above cut", at their value) with their intervals, the
-// saturation marks, the reference lines and the published values.
+// saturation marks, the reference lines and the published values. Its
+// marks, levels and spans are the drawable ones (Save filters them).
 func (c *Chart) table(cut float64, drawable func(x, y float64) bool) *table {
 	t := &table{header: []string{"series", "kind", "x", "y", "y_low", "y_high"}}
 	for _, l := range c.Lines {
@@ -383,9 +387,7 @@ func (c *Chart) table(cut float64, drawable func(x, y float64) bool) *table {
 		}
 	}
 	for _, m := range c.Marks {
-		if m.Line >= 0 && m.Line < len(c.Lines) && !math.IsNaN(m.X) {
-			t.add(c.Lines[m.Line].Name, c.MarkName, num(m.X), "", "", "")
-		}
+		t.add(c.Lines[m.Line].Name, c.MarkName, num(m.X), "", "", "")
 	}
 	for _, lv := range c.Levels {
 		if lv.Vertical {

@@ -45,6 +45,9 @@ func (c *Compare) Save(base string, out Output) error {
 	lines := 1
 	for i, l := range c.Labels {
 		var vals []string
+		if i > 0 && len(strings.Fields(l)) != len(keys) {
+			keys = nil // labels of different axes: each keeps its keys
+		}
 		for j, part := range strings.Fields(l) {
 			k, v, ok := strings.Cut(part, "=")
 			if !ok {

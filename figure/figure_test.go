@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -122,5 +126,41 @@ func TestLogTicks(t *testing.T) {
 		if got := fmt.Sprint(labels); got != c.want {
 			t.Errorf("LogTicks(%g, %g) = %s, want %s", c.lo, c.hi, got, c.want)
 		}
+	}
+}
+
+// TestChartEdgeCases: what a review found: a range too narrow to step
+// through in float64 gives one tick instead of a loop that never ends;
+// levels, marks and spans at or below 0 on a log axis are left out (gonum's
+// log scale panics on them) and out of the CSV too.
+func TestChartEdgeCases(t *testing.T) {
+	done := make(chan []plot.Tick, 1)
+	go func() { done <- (UnitTicks{}).Ticks(0.3, 0.30000000000000004) }()
+	select {
+	case ts := <-done:
+		if len(ts) != 1 {
+			t.Errorf("ticks over [0.3, 0.30000000000000004]: %v, want one", ts)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("UnitTicks over [0.3, 0.30000000000000004] did not return")
+	}
+	c := &Chart{XLog: true, YLog: true, Lines: []Line{{Name: "a", XY: [][2]float64{{1, 10}, {10, 100}, {100, 1000}}}},
+		Levels: []Level{{Name: "below", Value: -1}, {Name: "zero", Value: 0, Vertical: true}, {Name: "kept", Value: 50}},
+		Marks:  []Mark{{Line: 0, X: 0}}, MarkName: "mark", Spans: []Span{{Name: "warm-up", From: 0, To: 5}}}
+	base := filepath.Join(t.TempDir(), "log")
+	if err := c.Save(base, Output{Formats: []string{"svg"}}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(base + ".csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"below", "zero", "mark", "warm-up"} {
+		if strings.Contains(string(b), gone) {
+			t.Errorf("the CSV has %q, which a log axis cannot draw:\n%s", gone, b)
+		}
+	}
+	if !strings.Contains(string(b), "kept,horizontal line,,50") {
+		t.Errorf("the CSV lacks the level at 50:\n%s", b)
 	}
 }

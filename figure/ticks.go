@@ -42,7 +42,9 @@ func (u UnitTicks) Ticks(lo, hi float64) []plot.Tick {
 	if hi < lo {
 		lo, hi = hi, lo
 	}
-	if hi == lo {
+	// A range too narrow beside its values to step through in float64
+	// (0.3 to 0.30000000000000004) is one tick.
+	if hi-lo <= 1e-9*max(math.Abs(lo), math.Abs(hi)) {
 		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 6, 64)}}
 	}
 	most := MaxMajorTicks

@@ -353,14 +353,14 @@ func TestSeriesCSVAndDigestOfSwitchRuns(t *testing.T) {
 }
 
 // TestCIHalfWidth95: Student's t quantiles from the table and beyond it
-// (exact values 2.021 at 40, 2.000 at 60, 1.980 at 120 degrees of
-// freedom), and no interval from one value.
+// (exact values 2.0395 at 31, 2.021 at 40, 2.000 at 60, 1.980 at 120
+// degrees of freedom), and no interval from one value.
 func TestCIHalfWidth95(t *testing.T) {
 	for _, c := range []struct {
 		n    int
 		want float64
-	}{{2, 12.706 / math.Sqrt(2)}, {5, 2.776 / math.Sqrt(5)}, {41, 2.021 / math.Sqrt(41)}, {61, 2.000 / math.Sqrt(61)}, {121, 1.980 / math.Sqrt(121)}} {
-		if got := CIHalfWidth95(1, c.n); math.Abs(got-c.want) > 0.003/math.Sqrt(float64(c.n)) {
+	}{{2, 12.706 / math.Sqrt(2)}, {5, 2.776 / math.Sqrt(5)}, {32, 2.0395 / math.Sqrt(32)}, {41, 2.021 / math.Sqrt(41)}, {61, 2.000 / math.Sqrt(61)}, {121, 1.980 / math.Sqrt(121)}} {
+		if got := CIHalfWidth95(1, c.n); math.Abs(got-c.want) > 0.0006/math.Sqrt(float64(c.n)) {
 			t.Errorf("CIHalfWidth95(1, %d) = %.4f, want %.4f", c.n, got, c.want)
 		}
 	}
