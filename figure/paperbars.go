@@ -80,12 +80,7 @@ func (b *RangeBars) Save(base string, out Output) error {
 			return fmt.Errorf("figure %s: published value %g at group %d, series %d: out of %d groups, %d series", base, r.Value, r.Group, r.Series, ng, ns)
 		}
 	}
-	p := plot.New()
-	p.X.Label.Text, p.Y.Label.Text = b.XLabel, b.YLabel // the title over the figure: renderPanels
-	out.style(p)
-	p.Add(lightGrid())
-	p.Y.Tick.Marker = roundTicks{}
-	p.X.Tick.Marker = groupTicks(b.Groups, p.X.Tick.Label, out.Width)
+	p := barPlot(b.XLabel, b.YLabel, b.Groups, out)
 	hi := math.Inf(-1)
 	some := false
 	for s := range b.Series {
@@ -275,12 +270,7 @@ func (b *PairedBars) Save(base string, out Output) error {
 			return err
 		}
 	}
-	p := plot.New()
-	p.X.Label.Text, p.Y.Label.Text = b.XLabel, b.YLabel // the title over the figure: renderPanels
-	out.style(p)
-	p.Add(lightGrid())
-	p.Y.Tick.Marker = roundTicks{}
-	p.X.Tick.Marker = groupTicks(b.Groups, p.X.Tick.Label, out.Width)
+	p := barPlot(b.XLabel, b.YLabel, b.Groups, out)
 	hi := math.Inf(-1)
 	for s := range b.Series {
 		pb := &pairBars{s: s, n: ns, ours: b.Ours[s], pub: b.Published[s]}
@@ -399,4 +389,16 @@ func (errThumb) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(st, mid, c.Min.Y, mid, c.Max.Y)
 	c.StrokeLine2(st, mid-capW, c.Min.Y, mid+capW, c.Min.Y)
 	c.StrokeLine2(st, mid-capW, c.Max.Y, mid+capW, c.Max.Y)
+}
+
+// barPlot is the plot of a bar chart over groups: its labels, fonts, grid
+// and ticks (the title goes over the figure: renderPanels).
+func barPlot(xLabel, yLabel string, groups []string, out Output) *plot.Plot {
+	p := plot.New()
+	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
+	out.style(p)
+	p.Add(lightGrid())
+	p.Y.Tick.Marker = roundTicks{}
+	p.X.Tick.Marker = groupTicks(groups, p.X.Tick.Label, out.Width)
+	return p
 }

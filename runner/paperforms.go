@@ -279,17 +279,7 @@ func izuFig4(ctx context.Context, f *study.File, pts []*pointStats, refs []refRo
 		XLabel: "SAT quota and limit k = l", YLabel: nodeRateLabel, Cols: 2, Series: f.KeyValues("traffic.pattern"),
 		Points: true, YMin: 0, YMax: 1, XInteger: true, XMin: 0, XMax: xMax, RefName: "Published (" + sources(refs, "injected_flits_per_node_cycle", "node_injected_min_flits_per_cycle") + ")"}
 	stats := []struct{ metric, word string }{{"injected_flits_per_node_cycle", "average"}, {"node_injected_min_flits_per_cycle", "minimum"}}
-	rows := f.ValueCombos(rest...)
-	rowOf := func(p *study.Point) int {
-		return slices.IndexFunc(rows, func(c []string) bool {
-			for i, k := range rest {
-				if valueAt(f, p, k) != c[i] {
-					return false
-				}
-			}
-			return true
-		})
-	}
+	rows, rowOf := valueRows(f, rest)
 	for r, c := range rows {
 		for _, st := range stats {
 			pn := figure.PaperPanel{Name: panelName(len(g.Panels), st.word, rest, c)}
@@ -582,17 +572,7 @@ func recnFig3(f *study.File, pts []*pointStats, refs []refRow) *figure.PaperGrid
 	for _, c := range configs {
 		g.Series = append(g.Series, fmt.Sprintf("configuration #%d (%s)", c, recnConfigWords(c, true)))
 	}
-	rows := f.ValueCombos(rest...)
-	rowOf := func(p *study.Point) int {
-		return slices.IndexFunc(rows, func(c []string) bool {
-			for i, k := range rest {
-				if valueAt(f, p, k) != c[i] {
-					return false
-				}
-			}
-			return true
-		})
-	}
+	rows, rowOf := valueRows(f, rest)
 	sides := []struct{ metric, word string }{{"saqs_max_per_port_ingress_run", "ingress"}, {"saqs_max_per_port_egress_run", "egress"}}
 	limit := math.NaN()
 	if vs := f.KeyValues("router.recn.saqs"); len(vs) == 1 {
@@ -764,4 +744,20 @@ func panelName(n int, word string, rest, c []string) string {
 		name += ", " + valueWords(k, c[i])
 	}
 	return name
+}
+
+// valueRows are the combinations of the values of rest in the study, and
+// the index among them of a point's.
+func valueRows(f *study.File, rest []string) ([][]string, func(*study.Point) int) {
+	rows := f.ValueCombos(rest...)
+	return rows, func(p *study.Point) int {
+		return slices.IndexFunc(rows, func(c []string) bool {
+			for i, k := range rest {
+				if valueAt(f, p, k) != c[i] {
+					return false
+				}
+			}
+			return true
+		})
+	}
 }
