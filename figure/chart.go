@@ -133,13 +133,13 @@ func (c *Chart) Save(base string, out Output) error {
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, LogTicks{}
 	}
 	drawable := func(x, y float64) bool {
-		return !math.IsNaN(y) && !math.IsInf(y, 0) && !math.IsNaN(x) && !math.IsInf(x, 0) && (!yLog || y > 0) && (!xLog || x > 0)
+		return finite(y) && finite(x) && (!yLog || y > 0) && (!xLog || x > 0)
 	}
 	cut := c.cut(drawable)
 	// On a log axis, what lies at or below 0 is not drawn (gonum's log
 	// scale panics on it) and not in the CSV.
-	xOK := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) && (!xLog || x > 0) }
-	yOK := func(y float64) bool { return !math.IsNaN(y) && !math.IsInf(y, 0) && (!yLog || y > 0) }
+	xOK := func(x float64) bool { return finite(x) && (!xLog || x > 0) }
+	yOK := func(y float64) bool { return finite(y) && (!yLog || y > 0) }
 	spans := slices.DeleteFunc(slices.Clone(c.Spans), func(sp Span) bool { return !xOK(sp.From) || !xOK(sp.To) })
 	marks := slices.DeleteFunc(slices.Clone(c.Marks), func(m Mark) bool { return m.Line < 0 || m.Line >= len(c.Lines) || !xOK(m.X) })
 	levels := slices.DeleteFunc(slices.Clone(c.Levels), func(lv Level) bool { return lv.Vertical && !xOK(lv.Value) || !lv.Vertical && !yOK(lv.Value) })
@@ -186,7 +186,7 @@ func (c *Chart) Save(base string, out Output) error {
 				}
 			}
 		}
-		line.Color = plotutil.Color(i)
+		line.Color = seriesColor(i)
 		// A dash pattern and a glyph per line as well as a colour, so
 		// that lines stay apart in greyscale.
 		line.Dashes = plotutil.Dashes(i)
@@ -202,7 +202,7 @@ func (c *Chart) Save(base string, out Output) error {
 				return fmt.Errorf("figure %s: line %q: %w", base, l.Name, err)
 			}
 			sc.Color = line.Color
-			sc.Shape = plotutil.Shape(i)
+			sc.Shape = seriesShape(i)
 			p.Add(sc)
 			p.Legend.Add(l.Name, line, sc)
 		} else {
@@ -230,7 +230,7 @@ func (c *Chart) Save(base string, out Output) error {
 		entries++
 	}
 	for _, m := range marks {
-		p.Add(&vline{x: m.X, style: draw.LineStyle{Color: plotutil.Color(m.Line), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}})
+		p.Add(&vline{x: m.X, style: draw.LineStyle{Color: seriesColor(m.Line), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}})
 	}
 	if len(marks) > 0 && c.MarkName != "" {
 		p.Legend.Add(c.MarkName, &vline{style: draw.LineStyle{Color: color.Gray{Y: 96}, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}})
@@ -361,7 +361,7 @@ func (l *Line) interval(j int) (lo, hi float64, ok bool) {
 		return 0, 0, false
 	}
 	lo, hi = l.Lo[j], l.Hi[j]
-	return lo, hi, !math.IsNaN(lo) && !math.IsNaN(hi) && !math.IsInf(lo, 0) && !math.IsInf(hi, 0)
+	return lo, hi, finite(lo) && finite(hi)
 }
 
 // table is the chart's points as drawn: each line's points (those above
@@ -485,7 +485,7 @@ func (o *overflowMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 		}
 	}
 	for _, m := range o.marks {
-		col := plotutil.Color(m.line)
+		col := seriesColor(m.line)
 		x := trX(m.x)
 		c.DrawGlyphNoClip(draw.GlyphStyle{Color: col, Radius: vg.Points(3.5), Shape: draw.TriangleGlyph{}}, vg.Point{X: x, Y: c.Max.Y})
 		ts := o.style

@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -122,7 +121,7 @@ func (c *Compare) Save(base string, out Output) error {
 		p.Legend.Add(name, sc)
 		return nil
 	}
-	if err := add(c.Ours, "icnsim", draw.CircleGlyph{}, plotutil.Color(0), vg.Points(4)); err != nil {
+	if err := add(c.Ours, "icnsim", draw.CircleGlyph{}, seriesColor(0), vg.Points(4)); err != nil {
 		return err
 	}
 	if err := add(c.Published, "Published: "+c.Source, refGlyphs[0], color.Black, vg.Points(5)); err != nil {

@@ -73,7 +73,7 @@ func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 const WideLegendShare = 0.4
 
 // refGlyphs are the glyphs of published values, one per source: none is
-// used by plotutil.Shape for our lines.
+// used by seriesShape for our lines.
 var refGlyphs = []draw.GlyphDrawer{draw.CrossGlyph{}, draw.PlusGlyph{}, draw.BoxGlyph{}}
 
 // edgeGlyphs draws a scatter's glyphs unclipped, so that a glyph on the

@@ -76,7 +76,7 @@ type RefLine struct {
 	Legend, Kind  string
 }
 
-// seriesColor is series i's colour, black for none (i < 0): Okabe and
+// seriesColor is series i's colour in every figure, black for none (i < 0): Okabe and
 // Ito's colours, which tell apart under every common colour-vision
 // deficiency and read on white (their yellow and black left out: black
 // marks published values), then a grey.
@@ -101,10 +101,12 @@ func seriesColor(i int) color.Color {
 	return color.RGBA{R: 0x66, G: 0x66, B: 0x66, A: 255} // grey
 }
 
-// seriesShape is series i's glyph: plotutil's without the cross and the
-// plus, which mark published values.
+// seriesShape is series i's glyph, in every figure: plotutil's without the
+// cross, the plus and the filled box, which mark published values
+// (refGlyphs); plotutil.Shape gave a chart's fourth line the cross of a
+// published value.
 func seriesShape(i int) draw.GlyphDrawer {
-	shapes := [...]draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+	shapes := [...]draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CircleGlyph{}, draw.PyramidGlyph{}}
 	return shapes[i%len(shapes)]
 }
 

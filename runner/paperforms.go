@@ -78,12 +78,12 @@ func paperCaption(f *study.File, name string) (string, bool) {
 	case study.FormIzuFig5:
 		return "In the form of Izu & Vallejo's Fig. 5: the injection rate of each node, by node id, at full applied load, one panel per traffic pattern and one line per injection policy; the broad pale lines are the rates the paper states, in the colour of their policy (grey when several policies share one) and labelled with their value.", true
 	case study.FormRECNFig1, study.FormRECNFig2:
-		n := map[string]string{study.FormRECNFig1: "1", study.FormRECNFig2: "2"}[form]
+		n := paperFigureNumber(form)
 		return "In the form of García et al.'s Fig. " + n + ": relative throughput in percent of the maximum (twice the bisection bandwidth) against the offered load in percent of the same, one panel per network configuration (columns) and traffic case (rows), lettered as the paper's panels, one line per queue organisation; black crosses are the values the paper states.", true
 	case study.FormRECNFig3:
 		return "In the form of García et al.'s Fig. 3: the most set-aside queues (SAQs) in use at once in any one ingress port and in any one egress port over the run, against the offered load under traffic case #3, one line per network configuration; the broad grey line is the limit of SAQs per port and black crosses are the paper's stated maximum.", true
 	case study.FormHARFig6, study.FormHARFig9:
-		n := map[string]string{study.FormHARFig6: "6", study.FormHARFig9: "9"}[form]
+		n := paperFigureNumber(form)
 		return "In the form of Liu's Fig. " + n + ": the distribution of short-message latency (the share of short messages delivered within a latency) on a logarithmic latency axis, (a) dimension-order routing and (b) Hybrid-HAR, one line per share of long messages; the broad pale vertical lines are the largest delays the paper states, in the colour of their mix (grey when several mixes share one) and labelled with their value.", true
 	case study.FormEntropyTable:
 		return "In the form of Yokota et al.'s Table 2: the collective duration under gt.a (random guard time) for each traffic pattern, named as in the paper, and each guard time t_G, our mean (solid bar, with ± 1 standard deviation over the replicates) beside the paper's (tinted bar with a black edge).", true
@@ -492,7 +492,7 @@ func recnLoadFig(f *study.File, pts []*pointStats, refs []refRow, form string) *
 		columns = []int{1, 4, 5}
 	}
 	loadKey, xLabel, xScale := loadPercent(f)
-	n := map[string]string{study.FormRECNFig1: "1", study.FormRECNFig2: "2"}[form]
+	n := paperFigureNumber(form)
 	g := &figure.PaperGrid{Title: title(f, "relative throughput (García et al., Fig. "+n+")", ""),
 		XLabel: xLabel, YLabel: "Relative throughput (%)", Points: true, YMin: 0, YMax: 100,
 		RefName: "Published (" + sources(refs, "relative_throughput") + ")"}
@@ -611,7 +611,7 @@ func recnFig3(f *study.File, pts []*pointStats, refs []refRow) *figure.PaperGrid
 func harFig(f *study.File, recs []*Record, refs []refRow) *figure.PaperGrid {
 	panelKeys := f.AxesApart("traffic.long_volume_percent")
 	form, _ := study.SplitPaperForm(f.Plot.PaperForm)
-	g := &figure.PaperGrid{Title: title(f, "short-message latency distribution (Liu, Fig. "+map[string]string{study.FormHARFig6: "6", study.FormHARFig9: "9"}[form]+")", ""),
+	g := &figure.PaperGrid{Title: title(f, "short-message latency distribution (Liu, Fig. "+paperFigureNumber(form)+")", ""),
 		XLabel: "Short-message latency (cycles)", YLabel: "Share of short messages at or below", XLog: true, YMin: 0, YMax: 1, Cols: 2}
 	if len(panelKeys) == 0 {
 		g.Cols = 1
@@ -760,4 +760,11 @@ func valueRows(f *study.File, rest []string) ([][]string, func(*study.Point) int
 			return true
 		})
 	}
+}
+
+// paperFigureNumber is the number of the paper's figure a form draws
+// ("1" for recn-fig1, "6" for har-fig6).
+func paperFigureNumber(form string) string {
+	_, n, _ := strings.Cut(form, "-fig")
+	return n
 }
