@@ -92,6 +92,12 @@ type Spec struct {
 	// participant's block, so that it can ask for the memory that actor
 	// will read (the serial and shards executors; it must change nothing).
 	Prefetch func(actor int, now clock.Cycle)
+	// Schedule, when not nil, makes the serial and shards executors run
+	// in temporal blocks (see Schedule), with the same results; chunk
+	// ends are block ends, so the hook sees what it sees without one. The
+	// actors executor ignores it, and so does Prefetch (a block's pieces
+	// are in cache).
+	Schedule *Schedule
 }
 
 // PrefetchDistance is how many actors ahead Spec.Prefetch is asked for:
@@ -135,8 +141,25 @@ func Run(ctx context.Context, kind Kind, workers int, spec Spec) (clock.Cycle, e
 	default:
 		return spec.From, fmt.Errorf("actor: unknown executor %q", kind)
 	}
+	if spec.Schedule != nil && kind != Actors {
+		// Workers claim pieces, not blocks of actors: the blocks only
+		// count the participants.
+		nw := 1
+		if kind == Shards {
+			nw = max(1, min(workers, spec.Schedule.pieces))
+		}
+		blocks = make([][2]int, nw)
+		spin = 1 << 20
+		if nw > runtime.GOMAXPROCS(0) {
+			spin = 0
+		}
+	}
 	// One goroutine per actor runs each on its own: nothing to prefetch for.
 	r := &runner{spec: spec, blocks: blocks, ctx: ctx, prefetch: kind != Actors}
+	if kind != Actors && spec.Schedule != nil {
+		r.sched = spec.Schedule
+		r.done = make([]atomic.Uint64, r.sched.pieces)
+	}
 	if kind == Actors {
 		r.bar = clock.NewTreeBarrier(len(blocks))
 	} else {
@@ -219,6 +242,11 @@ type runner struct {
 	// prefetch says whether the participants call spec.Prefetch.
 	prefetch bool
 	err      atomic.Pointer[error]
+	// With a schedule: done[p] is the number of the last block in which
+	// piece p finished, and claim[b&1] the next piece of block b to claim.
+	sched *Schedule
+	done  []atomic.Uint64
+	claim [2]atomic.Int64
 }
 
 func (r *runner) fail(err error) {
@@ -231,10 +259,21 @@ func (r *runner) work(w int) (next clock.Cycle) {
 	actors := r.spec.Actors[r.blocks[w][0]:r.blocks[w][1]]
 	base := r.blocks[w][0]
 	c := r.spec.From
+	var block uint64 // blocks run so far (with a schedule)
 	for c < r.spec.To {
 		end := c + clock.Cycle(r.spec.Chunk)
 		if end > r.spec.To {
 			end = r.spec.To
+		}
+		if r.sched != nil {
+			for c < end {
+				n := min(clock.Cycle(r.sched.steps), end-c)
+				block++
+				if !r.runBlock(w, c, int(n), block) || !r.bar.Wait(w) {
+					return c
+				}
+				c += n
+			}
 		}
 		for ; c < end; c++ {
 			if !r.tick(actors, base, c) {
@@ -282,6 +321,78 @@ func (r *runner) tick(actors []Actor, base int, c clock.Cycle) (ok bool) {
 	}
 	for i = range actors {
 		actors[i].Tick(c)
+	}
+	return true
+}
+
+// runBlock runs steps cycles from c as block number seq of the schedule:
+// participant w claims pieces in the schedule's order and runs each once
+// the pieces it needs are done. It reports false when the run failed.
+func (r *runner) runBlock(w int, c clock.Cycle, steps int, seq uint64) bool {
+	sc := r.sched
+	if len(r.blocks) == 1 {
+		for p := 0; p < sc.pieces; p++ {
+			if !r.runPiece(p, c, steps) || r.err.Load() != nil {
+				return false
+			}
+		}
+		return true
+	}
+	claim := &r.claim[seq&1]
+	if w == 0 {
+		// Nobody uses the other counter until the barrier after this
+		// block, which this store precedes.
+		r.claim[(seq+1)&1].Store(0)
+	}
+	for {
+		p := int(claim.Add(1)) - 1
+		if p >= sc.pieces {
+			return true
+		}
+		if !r.runAfterDeps(p, c, steps, seq) {
+			return false
+		}
+	}
+}
+
+// runAfterDeps waits until the pieces piece p needs are done in block seq,
+// runs it and marks it done.
+func (r *runner) runAfterDeps(p int, c clock.Cycle, steps int, seq uint64) bool {
+	for _, d := range r.sched.depsOf(p) {
+		for i := 0; r.done[d].Load() != seq; i++ {
+			if r.err.Load() != nil {
+				return false
+			}
+			if i&63 == 63 {
+				runtime.Gosched()
+			}
+		}
+	}
+	if !r.runPiece(p, c, steps) || r.err.Load() != nil {
+		return false
+	}
+	r.done[p].Store(seq)
+	return true
+}
+
+// runPiece ticks piece p for cycles c..c+steps-1.
+func (r *runner) runPiece(p int, c clock.Cycle, steps int) (ok bool) {
+	a, now := int32(0), c
+	defer func() {
+		if v := recover(); v != nil {
+			r.fail(&PanicError{Actor: Name(r.spec.Actors[a], int(a)), Cycle: now, Value: v})
+			ok = false
+		}
+	}()
+	actors := r.spec.Actors
+	for s := 0; s < steps; s++ {
+		now = c + clock.Cycle(s)
+		rs := r.sched.piece(p, s)
+		for k := 0; k+1 < len(rs); k += 2 {
+			for a = rs[k]; a < rs[k+1]; a++ {
+				actors[a].Tick(now)
+			}
+		}
 	}
 	return true
 }

@@ -105,10 +105,12 @@ type Options struct {
 	Jobs    int        // runs at once; 0 = GOMAXPROCS
 	Workers int        // shard workers per run; 0 = 1
 	Exec    actor.Kind // executor of each run; default shards
-	Out     string     // the study directory; "" = write nothing
-	Resume  bool       // skip runs already finished in Out
-	Shard   Shard
-	Checks  bool // verify network invariants after every cycle (slow)
+	// Blocking is each run's temporal blocking ("" is auto: see study.Blocking).
+	Blocking study.Blocking
+	Out      string // the study directory; "" = write nothing
+	Resume   bool   // skip runs already finished in Out
+	Shard    Shard
+	Checks   bool // verify network invariants after every cycle (slow)
 	// Progress, when not nil, gets a progress bar (runs done, rate, ETA).
 	Progress io.Writer
 	// Log, when not nil, gets one-line notes (resumed runs, shard share).
@@ -424,7 +426,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	}
 	simulate := func(ctx context.Context, i int) (*report.Result, *study.Equivalence, error) {
 		r := &runs[i]
-		res, eq, err := study.RunEquivalent(ctx, r.Config, study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks, DeadlockChecked: checked})
+		res, eq, err := study.RunEquivalent(ctx, r.Config, study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks, DeadlockChecked: checked, Blocking: opt.Blocking})
 		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				return nil, nil, err

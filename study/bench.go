@@ -110,6 +110,9 @@ type BenchResult struct {
 	AllocsPerCycle       float64 `json:"allocs_per_cycle"`
 	AcceptedFlitsPerNode float64 `json:"accepted_flits_per_node_cycle"`
 	GOMAXPROCS           int     `json:"gomaxprocs"`
+	// BlockSteps is the cycles of a temporal block, 0 when the run went
+	// cycle by cycle.
+	BlockSteps int `json:"block_steps"`
 	// BuildSeconds is the time to check and build the network;
 	// HeapBytesPerRouter the live heap the built network, its collectors
 	// and sources hold after the warm-up, per router with its nodes.
@@ -117,9 +120,14 @@ type BenchResult struct {
 	HeapBytesPerRouter float64 `json:"heap_bytes_per_router"`
 }
 
+// benchChunk is the cycles between the bench's hook calls (it has none):
+// the longest chunk a run has.
+const benchChunk = 1024
+
 // Bench builds cfg, runs warmupCycles untimed and then cycles timed cycles
-// with the given executor, and reports the speed.
-func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmupCycles, cycles int64) (BenchResult, error) {
+// with the given executor and blocking (as a run would: BlockingAuto
+// blocks a large torus or mesh), and reports the speed.
+func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, blocking Blocking, warmupCycles, cycles int64) (BenchResult, error) {
 	var heap0, heap1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&heap0)
@@ -130,8 +138,12 @@ func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmup
 	}
 	buildSec := time.Since(built).Seconds()
 	acts, units := b.Fabric.Actors()
+	sched, err := schedule(b.Fabric, exec, Options{Workers: workers, Blocking: blocking}, benchChunk)
+	if err != nil {
+		return BenchResult{}, err
+	}
 	if warmupCycles > 0 {
-		if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, To: clock.Cycle(warmupCycles), Chunk: 1024, Prefetch: b.Fabric.Prefetcher()}); err != nil {
+		if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, To: clock.Cycle(warmupCycles), Chunk: benchChunk, Prefetch: b.Fabric.Prefetcher(), Schedule: sched}); err != nil {
 			return BenchResult{}, err
 		}
 	}
@@ -142,7 +154,7 @@ func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmup
 	runtime.ReadMemStats(&ms0)
 	start := time.Now()
 	if _, err := actor.Run(ctx, exec, workers, actor.Spec{Actors: acts, Units: units, From: clock.Cycle(warmupCycles),
-		To: clock.Cycle(warmupCycles + cycles), Chunk: 1024, Prefetch: b.Fabric.Prefetcher()}); err != nil {
+		To: clock.Cycle(warmupCycles + cycles), Chunk: benchChunk, Prefetch: b.Fabric.Prefetcher(), Schedule: sched}); err != nil {
 		return BenchResult{}, err
 	}
 	sec := time.Since(start).Seconds()
@@ -160,8 +172,12 @@ func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, warmup
 		}
 	}
 	routers := b.Fabric.Topology().Routers()
+	blockSteps := 0
+	if sched != nil {
+		blockSteps = sched.Steps()
+	}
 	return BenchResult{
-		Scenario: cfg.Name, Executor: string(exec), Workers: w, Cycles: cycles, Routers: routers, Seconds: sec,
+		Scenario: cfg.Name, Executor: string(exec), Workers: w, BlockSteps: blockSteps, Cycles: cycles, Routers: routers, Seconds: sec,
 		RouterCyclesPerSec:   float64(routers) * float64(cycles) / sec,
 		FlitHopsPerSec:       float64(after.FlitHops-before.FlitHops) / sec,
 		PeakRSSBytes:         PeakRSS(),

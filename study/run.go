@@ -37,6 +37,11 @@ type Options struct {
 	// check on this configuration's network (File.CheckBuild does, once per
 	// distinct network of a study), so Run skips repeating it.
 	DeadlockChecked bool
+	// Blocking is when the run goes in temporal blocks (see Blocking);
+	// "" is BlockingAuto. BlockSteps and BlockSide, when positive, replace
+	// the blocks' cycles and the tiles' side in routers (for tests).
+	Blocking              Blocking
+	BlockSteps, BlockSide int
 }
 
 // Built is a configuration turned into a network with its collectors.
@@ -202,6 +207,21 @@ func Run(ctx context.Context, cfg Config, opt Options) (*report.Result, error) {
 		return nil, err
 	}
 	return b.Run(ctx, opt)
+}
+
+// rerunUnblocked builds b's configuration again and runs it serially
+// without blocking, after a blocked run failed with blockedErr; it returns
+// the error that run fails with.
+func (b *Built) rerunUnblocked(ctx context.Context, opt Options, blockedErr error) (*report.Result, error) {
+	again, err := build(ctx, b.Cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	opt.Exec, opt.Blocking = actor.Serial, BlockingOff
+	if _, err := again.Run(ctx, opt); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("%w (in temporal blocks; cycle by cycle the run does not fail: a bug in the blocking)", blockedErr)
 }
 
 func gcd(a, b int64) int64 {
@@ -503,7 +523,20 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	if exec == "" {
 		exec = actor.Shards
 	}
+	sched, err := schedule(net, exec, opt, chunk)
+	if err != nil {
+		return nil, err
+	}
+	spec.Schedule = sched
 	end, err := actor.Run(ctx, exec, opt.Workers, spec)
+	var pe *actor.PanicError
+	if sched != nil && errors.As(err, &pe) {
+		// A block runs some actors cycles ahead of others, so the first
+		// broken invariant it meets need not be the first in cycle
+		// order. The run is deterministic: run it again cycle by cycle
+		// to report the panic serial reports.
+		return b.rerunUnblocked(ctx, opt, err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -97,17 +97,25 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 }
 
 // sameDigestEverywhere runs c under serial, actors, and shards with 1, 2
-// and 3 workers, fails unless all digests agree, and returns the serial result.
+// and 3 workers, and on a torus or mesh also in temporal blocks (serial
+// and two shard workers, over tiles small enough that even an 8 x 8
+// network has several), fails unless all digests agree, and returns the
+// serial result.
 func sameDigestEverywhere(t *testing.T, c Config) *Result {
 	t.Helper()
 	var first *Result
-	for _, o := range []Options{{Exec: actor.Serial}, {Exec: actor.Actors}, {Exec: actor.Shards, Workers: 1},
-		{Exec: actor.Shards, Workers: 2}, {Exec: actor.Shards, Workers: 3}} {
+	opts := []Options{{Exec: actor.Serial}, {Exec: actor.Actors}, {Exec: actor.Shards, Workers: 1},
+		{Exec: actor.Shards, Workers: 2}, {Exec: actor.Shards, Workers: 3}}
+	if c.Network.Topology == "torus" || c.Network.Topology == "mesh" {
+		opts = append(opts, Options{Exec: actor.Serial, Blocking: BlockingOn, BlockSteps: 4, BlockSide: 3},
+			Options{Exec: actor.Shards, Workers: 2, Blocking: BlockingOn, BlockSteps: 8, BlockSide: 2})
+	}
+	for _, o := range opts {
 		r := mustRun(t, c, o)
 		if first == nil {
 			first = r
 		} else if d, want := r.Digest(), first.Digest(); d != want {
-			t.Fatalf("%s/%d: digest %s, serial gave %s", o.Exec, o.Workers, d, want)
+			t.Fatalf("%s/%d (blocking %q): digest %s, serial gave %s", o.Exec, o.Workers, o.Blocking, d, want)
 		} else if !reflect.DeepEqual(r.NodeViews, first.NodeViews) {
 			// NodeViews are outside the digest: compared here.
 			t.Fatalf("%s/%d: per-node views differ from serial's", o.Exec, o.Workers)

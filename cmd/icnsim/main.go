@@ -96,6 +96,7 @@ func interruptible() (context.Context, func() os.Signal) {
 
 func newApp(out io.Writer) *cli.App {
 	execFlag := &cli.StringFlag{Name: "exec", Value: "shards", Usage: "executor: serial, actors (one goroutine per router and NI) or shards"}
+	blockingFlag := &cli.StringFlag{Name: "blocking", Value: "auto", Usage: "temporal blocking of the serial and shards executors (same results, faster on networks larger than the cache): auto (a torus or mesh of VC routers whose state exceeds 16 MiB), off, or on (any torus or mesh)"}
 	// Flags whose default is not a value of their type (a zero meaning
 	// "choose for me") say what it is in DefaultText, never "(default: 0)".
 	memFlag := &cli.StringFlag{Name: "max-memory", Usage: "refuse to run when the estimated memory exceeds `LIMIT`: a size of at least 4KiB (8GiB, 512MiB, 16GB), a share of this machine's memory (50%), or off for no limit",
@@ -123,7 +124,7 @@ func newApp(out io.Writer) *cli.App {
 				Name:      "run",
 				Usage:     "run a study or configuration FILE.toml, or the built-in default scenario when no file is given",
 				ArgsUsage: "[FILE.toml]",
-				Flags: []cli.Flag{execFlag, workersFlag, memFlag,
+				Flags: []cli.Flag{execFlag, blockingFlag, workersFlag, memFlag,
 					&cli.IntFlag{Name: "jobs", Usage: "runs of a study at once", DefaultText: fmt.Sprintf("GOMAXPROCS, %d here", runtime.GOMAXPROCS(0))},
 					&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (not with --out: a study directory is a function of its file)", DefaultText: "the file's seed"},
 					&cli.StringFlag{Name: "out", Usage: "study directory `DIR` for results, tables, plots and the report index.html", DefaultText: "out/NAME for a study with axes or replicates; none for a single run"},
@@ -245,6 +246,7 @@ func newApp(out io.Writer) *cli.App {
 					&cli.StringFlag{Name: "config", Usage: "bench a configuration `FILE` instead of a named scenario"},
 					&cli.StringFlag{Name: "exec", Value: "serial,shards", Usage: "comma-separated executors"},
 					&cli.StringFlag{Name: "workers", Value: "1,2", Usage: "comma-separated shard worker counts"},
+					&cli.StringFlag{Name: "blocking", Value: "auto", Usage: "comma-separated temporal-blocking modes: auto, off, on"},
 					&cli.Int64Flag{Name: "cycles", Value: 5000, Usage: "timed cycles per measurement"},
 					&cli.Int64Flag{Name: "warmup", Value: 2000, Usage: "untimed warm-up cycles"},
 					&cli.IntFlag{Name: "repeat", Value: 1, Usage: "measurements per setting (all are printed)"},
@@ -402,6 +404,10 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	blocking, err := study.ParseBlocking(c.String("blocking"))
+	if err != nil {
+		return fmt.Errorf("--blocking: %w", err)
+	}
 	if c.IsSet("workers") && c.Int("workers") < 1 {
 		return fmt.Errorf("--workers = %d: allowed: 1 or more (leave it out for the default: GOMAXPROCS for a single run, 1 per run in a study)", c.Int("workers"))
 	}
@@ -413,7 +419,7 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		if c.IsSet("out") || c.IsSet("resume") || c.IsSet("shard") {
 			return errors.New("--out, --resume and --shard need a study FILE.toml")
 		}
-		return runDefault(c, out, exec)
+		return runDefault(c, out, exec, blocking)
 	case 1:
 	default:
 		return errors.New("run takes at most one FILE.toml")
@@ -434,7 +440,7 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opt := runner.Options{Jobs: c.Int("jobs"), Workers: c.Int("workers"), Exec: exec, Out: c.String("out"),
+	opt := runner.Options{Jobs: c.Int("jobs"), Workers: c.Int("workers"), Exec: exec, Blocking: blocking, Out: c.String("out"),
 		Resume: c.Bool("resume"), Checks: c.Bool("checks"), NoReuse: c.Bool("no-reuse"), Log: os.Stderr, MaxMemory: limit}
 	if runs == 1 && opt.Workers == 0 {
 		opt.Workers = runtime.GOMAXPROCS(0) // one run: all cores to it
@@ -512,7 +518,7 @@ func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // runDefault runs the built-in scenario: the default configuration under
 // tornado and uniform traffic, side by side.
-func runDefault(c *cli.Context, out io.Writer, exec actor.Kind) error {
+func runDefault(c *cli.Context, out io.Writer, exec actor.Kind, blocking study.Blocking) error {
 	var rs []*report.Result
 	limit, err := study.ParseMemoryLimit(c.String("max-memory"))
 	if err != nil {
@@ -530,7 +536,7 @@ func runDefault(c *cli.Context, out io.Writer, exec actor.Kind) error {
 		if c.IsSet("seed") {
 			cfg.Seed = c.Uint64("seed")
 		}
-		r, err := study.Run(c.Context, cfg, study.Options{Exec: exec, Workers: c.Int("workers"), Checks: c.Bool("checks")})
+		r, err := study.Run(c.Context, cfg, study.Options{Exec: exec, Workers: c.Int("workers"), Checks: c.Bool("checks"), Blocking: blocking})
 		if err != nil {
 			return stopped(c.Context, fmt.Errorf("%s: %w", cfg.Name, err), "building or simulating the built-in scenario's "+cfg.Name,
 				fmt.Sprintf("%d of 2 cases finished; nothing printed or written", len(rs)))
@@ -575,6 +581,14 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 		}
 		execs = append(execs, k)
 	}
+	var blockings []study.Blocking
+	for _, s := range strings.Split(c.String("blocking"), ",") {
+		b, err := study.ParseBlocking(strings.TrimSpace(s))
+		if err != nil {
+			return fmt.Errorf("--blocking: %w", err)
+		}
+		blockings = append(blockings, b)
+	}
 	var workers []int
 	for _, s := range strings.Split(c.String("workers"), ",") {
 		w, err := strconv.Atoi(strings.TrimSpace(s))
@@ -615,9 +629,9 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 	for range cfgs {
 		for _, e := range execs {
 			if e == actor.Shards {
-				total += len(workers) * c.Int("repeat")
+				total += len(workers) * len(blockings) * c.Int("repeat")
 			} else {
-				total += c.Int("repeat")
+				total += len(blockings) * c.Int("repeat")
 			}
 		}
 	}
@@ -628,13 +642,17 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 				ws = []int{1}
 			}
 			for _, w := range ws {
+				// Repeats go round the blocking modes, so that modes
+				// compared are measured interleaved.
 				for range c.Int("repeat") {
-					r, err := study.Bench(c.Context, sc, e, w, c.Int64("warmup"), c.Int64("cycles"))
-					if err != nil {
-						return stopped(c.Context, err, benchWhat(sc.Name, e, w),
-							fmt.Sprintf("%d of %d measurements were taken; nothing printed or written", len(rs), total))
+					for _, bl := range blockings {
+						r, err := study.Bench(c.Context, sc, e, w, bl, c.Int64("warmup"), c.Int64("cycles"))
+						if err != nil {
+							return stopped(c.Context, err, benchWhat(sc.Name, e, w),
+								fmt.Sprintf("%d of %d measurements were taken; nothing printed or written", len(rs), total))
+						}
+						rs = append(rs, r)
 					}
-					rs = append(rs, r)
 				}
 			}
 		}
@@ -647,9 +665,13 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 	fmt.Fprintf(out, "scenario %s, %d cycles timed after %d warm-up, GOMAXPROCS=%d, NumCPU=%d\n",
 		cfg.Name, c.Int64("cycles"), c.Int64("warmup"), runtime.GOMAXPROCS(0), runtime.NumCPU())
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "routers\texecutor\tworkers\trouter-cycles/s\ttraversals/s\theap/router\tbuild\tallocs/cycle\taccepted flits/node/cyc\tpeak RSS\t")
+	fmt.Fprintln(tw, "routers\texecutor\tworkers\tblock\trouter-cycles/s\ttraversals/s\theap/router\tbuild\tallocs/cycle\taccepted flits/node/cyc\tpeak RSS\t")
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%.0f\t%.0f\t%.0f B\t%.2f s\t%.2f\t%.4f\t%s\t\n", r.Routers, r.Executor, r.Workers, r.RouterCyclesPerSec, r.FlitHopsPerSec,
+		block := "-"
+		if r.BlockSteps > 0 {
+			block = strconv.Itoa(r.BlockSteps)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%.0f\t%.0f\t%.0f B\t%.2f s\t%.2f\t%.4f\t%s\t\n", r.Routers, r.Executor, r.Workers, block, r.RouterCyclesPerSec, r.FlitHopsPerSec,
 			r.HeapBytesPerRouter, r.BuildSeconds, r.AllocsPerCycle, r.AcceptedFlitsPerNode, study.FormatBytes(r.PeakRSSBytes))
 	}
 	return tw.Flush()
