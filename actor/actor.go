@@ -338,6 +338,14 @@ func (r *runner) runBlock(w int, c clock.Cycle, steps int, seq uint64) bool {
 		}
 		return true
 	}
+	if sc.parts == len(r.blocks) {
+		for p := 0; p < sc.pieces; p++ {
+			if int(sc.part[p]) == w && !r.runAfterDeps(p, c, steps, seq) {
+				return false
+			}
+		}
+		return true
+	}
 	claim := &r.claim[seq&1]
 	if w == 0 {
 		// Nobody uses the other counter until the barrier after this

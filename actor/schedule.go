@@ -43,6 +43,10 @@ type Schedule struct {
 	// piece p starts, all earlier in the order.
 	deps  []int32
 	depAt []int32
+	// part[p] is the worker that runs piece p when the run has parts
+	// workers (nil: workers claim pieces in order).
+	part  []int32
+	parts int
 	// maxPiece is the largest number of actor ticks of one piece in a
 	// block, for the interruption bound.
 	maxPiece int
@@ -59,6 +63,32 @@ func (s *Schedule) Deps() int { return len(s.deps) }
 
 // MaxPieceTicks is the most actor ticks one piece runs in a block.
 func (s *Schedule) MaxPieceTicks() int { return s.maxPiece }
+
+// Parts is the number of workers the pieces are assigned to (0 when they
+// are claimed in order).
+func (s *Schedule) Parts() int { return s.parts }
+
+// Assign gives piece p to worker part[p] of parts. A run with exactly parts
+// workers has each run its own pieces in the schedule's order, waiting for
+// the pieces each needs, so that a worker keeps to a region of the network
+// whose state stays in its cache; a run with another number of workers
+// has them claim pieces in order. No assignment can deadlock: the order is
+// one in which every piece follows the pieces it needs, so the earliest
+// unfinished piece can always run.
+func (s *Schedule) Assign(parts int, part []int) error {
+	if len(part) != s.pieces || parts < 1 {
+		return fmt.Errorf("actor: assignment of %d pieces to %d parts for %d pieces", len(part), parts, s.pieces)
+	}
+	s.part = make([]int32, len(part))
+	for p, w := range part {
+		if w < 0 || w >= parts {
+			return fmt.Errorf("actor: piece %d assigned to part %d of %d", p, w, parts)
+		}
+		s.part[p] = int32(w)
+	}
+	s.parts = parts
+	return nil
+}
 
 // PieceStep is what one piece ticks at one relative cycle: ranges of actor
 // indexes [lo, hi), ticked in the order given.

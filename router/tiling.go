@@ -32,32 +32,58 @@ import (
 // are claimed by anti-diagonals (x-tile + y-tile), whose members need
 // nothing from each other.
 
+// FatTreeGroupActors is about how many actors a piece of a fat-tree's
+// split tiling holds.
+const FatTreeGroupActors = 512
+
 // Tiling returns the temporal-blocking schedule of fabric f: TileGrid on
-// its topology, for its actors laid out as both router kinds lay them out
+// a torus or mesh (side is the tiles' side), TileFatTree on a fat-tree,
+// for its actors laid out as both router kinds lay them out
 // (each router followed by the nodes attached to it, in increasing order).
 // It refuses a fabric laid out otherwise.
 func Tiling(f Fabric, steps, side, parts int) (*actor.Schedule, error) {
 	t := f.Topology()
 	acts, _ := f.Actors()
+	ref := actorRefs(t)
+	if len(ref) != len(acts) {
+		return nil, fmt.Errorf("tiling: %d actors for %d routers and %d nodes", len(acts), t.Routers(), t.Nodes())
+	}
+	if ft, ok := t.(*link.FatTree); ok {
+		if ft.N < 2 {
+			return nil, fmt.Errorf("tiling: a %s has no levels to split", t)
+		}
+		// Split in the middle, blocks no longer than the pods are deep,
+		// pieces of about 512 actors (measured on the 4-ary 7-tree:
+		// 2048 gave 1.49M router-cycles/s, 512 1.61M, unblocked 1.44M).
+		split := (ft.N + 1) / 2
+		return TileFatTree(t, ref, min(steps, split), split, FatTreeGroupActors, parts)
+	}
+	return TileGrid(t, ref, steps, side, parts)
+}
+
+// actorRefs lays out the actors of topology t as the networks do: each
+// router (ref >= 0) followed by the nodes attached to it (node i as
+// -i-1), in increasing order.
+func actorRefs(t link.Topology) []int32 {
 	attached := make([][]int32, t.Routers())
 	for i := 0; i < t.Nodes(); i++ {
 		r, _ := t.NodePort(i)
 		attached[r] = append(attached[r], int32(-i-1))
 	}
-	ref := make([]int32, 0, len(acts))
+	ref := make([]int32, 0, t.Routers()+t.Nodes())
 	for r := range attached {
 		ref = append(append(ref, int32(r)), attached[r]...)
 	}
-	if len(ref) != len(acts) {
-		return nil, fmt.Errorf("tiling: %d actors for %d routers and %d nodes", len(acts), t.Routers(), t.Nodes())
-	}
-	return TileGrid(t, ref, steps, side, parts)
+	return ref
 }
 
 // Tileable reports whether TileGrid can cut topology t.
 func Tileable(t link.Topology) bool {
-	_, ok := t.(*link.Grid2D)
-	return ok
+	switch t.(type) {
+	case *link.Grid2D, *link.FatTree:
+		return true
+	}
+	return false
 }
 
 // actorGraph is the lane graph of a topology whose actors are each router
@@ -97,12 +123,15 @@ func actorGraph(t link.Topology, ref []int32) actor.Graph {
 
 // TileGrid is the temporal-blocking plan of a torus or mesh network whose
 // actor i is router ref[i] (ref[i] >= 0) or node -ref[i]-1: blocks of at
-// most steps cycles over tiles of about side x side routers, listed in row
-// order for one worker and by anti-diagonals for parts >= 2 (whose
-// workers claim them in that order, each tile of a diagonal needing none
-// of the others). The block is shortened to what the first tile
-// can lean (its width, or half of it on a torus, plus one) on a network
-// smaller than a tile. It refuses a network that is no torus or mesh.
+// most steps cycles over tiles of about side x side routers. For parts >=
+// 2 workers the network is cut into parts bands of columns, each with its
+// own pyramid at its start and a valley at its end (as the wrap-around of
+// a single band has), and worker w runs band w's tiles in row order, then
+// the valley at the band's end (actor.Schedule.Assign): the bands need
+// nothing from each other, so the workers wait only for the valleys. The
+// block is shortened to what the narrowest pyramid can lean (half its
+// width plus one, or on a mesh its width plus one). It refuses a network
+// that is no torus or mesh.
 func TileGrid(t link.Topology, ref []int32, steps, side, parts int) (*actor.Schedule, error) {
 	g, ok := t.(*link.Grid2D)
 	if !ok {
@@ -112,16 +141,7 @@ func TileGrid(t link.Topology, ref []int32, steps, side, parts int) (*actor.Sche
 		return nil, fmt.Errorf("tiling: %d steps over tiles of side %d", steps, side)
 	}
 	K := g.K
-	nt := max(1, K/side)
-	bounds := make([]int, nt+1)
-	for i := range bounds {
-		bounds[i] = i * K / nt
-	}
-	if g.Wrap {
-		steps = min(steps, bounds[1]/2+1)
-	} else {
-		steps = min(steps, bounds[1]+1)
-	}
+	parts = max(1, min(parts, K))
 	// first[r] is the actor index of router r; first[nr] the number of actors.
 	first := make([]int, t.Routers()+1)
 	for i := len(ref) - 1; i >= 0; i-- {
@@ -130,31 +150,32 @@ func TileGrid(t link.Topology, ref []int32, steps, side, parts int) (*actor.Sche
 		}
 	}
 	first[t.Routers()] = len(ref)
-	// line[i][s] are tile i's intervals of positions at step s.
-	line := tiles1D(K, bounds, g.Wrap, steps)
-	n := len(line)
-	order := make([][2]int, 0, n*n) // (x-tile, y-tile)
-	if parts > 1 {
-		for d := 0; d <= 2*(n-1); d++ {
-			for j := max(0, d-(n-1)); j <= min(d, n-1); j++ {
-				order = append(order, [2]int{d - j, j})
-			}
-		}
-	} else {
-		for j := 0; j < n; j++ {
-			for i := 0; i < n; i++ {
-				order = append(order, [2]int{i, j})
+	xs, steps := tiles1D(K, parts, side, g.Wrap, steps)
+	ys, _ := tiles1D(K, 1, side, g.Wrap, steps)
+	// Pieces: every band's tiles in row order, then every valley in row
+	// order; worker w runs band w and the valley at its end.
+	type piece struct{ x, y, part int }
+	var order []piece
+	for _, valleys := range []bool{false, true} {
+		for w := 0; w < parts; w++ {
+			for y := range ys {
+				for x := range xs {
+					if xs[x].band == w && xs[x].valley == valleys {
+						order = append(order, piece{x, y, w})
+					}
+				}
 			}
 		}
 	}
 	plan := make([][]actor.PieceStep, 0, len(order))
+	part := make([]int, 0, len(order))
 	for _, o := range order {
-		piece := make([]actor.PieceStep, steps)
-		for s := 0; s < steps; s++ {
+		steps := make([]actor.PieceStep, len(xs[o.x].at))
+		for s := range steps {
 			var ps actor.PieceStep
-			for _, yr := range line[o[1]][s] {
+			for _, yr := range ys[o.y].at[s] {
 				for y := yr[0]; y < yr[1]; y++ {
-					for _, xr := range line[o[0]][s] {
+					for _, xr := range xs[o.x].at[s] {
 						if xr[0] < xr[1] {
 							r0, r1 := g.Router(xr[0], y), g.Router(xr[1]-1, y)+1
 							ps = append(ps, [2]int{first[r0], first[r1]})
@@ -162,45 +183,221 @@ func TileGrid(t link.Topology, ref []int32, steps, side, parts int) (*actor.Sche
 					}
 				}
 			}
-			piece[s] = ps
+			steps[s] = ps
+		}
+		plan = append(plan, steps)
+		part = append(part, o.part)
+	}
+	sc, err := actor.NewSchedule(len(ref), steps, plan, actorGraph(t, ref))
+	if err != nil || parts < 2 {
+		return sc, err
+	}
+	return sc, sc.Assign(parts, part)
+}
+
+// tile1D is one tile of a line: its intervals of positions at each step,
+// the band it belongs to, and whether it is the valley at the band's end.
+type tile1D struct {
+	at     [][][2]int
+	band   int
+	valley bool
+}
+
+// tiles1D cuts a line (or ring, with wrap) of k positions into bands and
+// each band into skewed tiles of about side positions: a pyramid
+// [b0 + s, b1 - s) (on a mesh's first band [0, b1 - s)), parallelograms
+// [b_i - s, b_{i+1} - s), and at the band's end B a valley
+// [B - s, B + s) mod k (none at a mesh's end, whose last tile runs to k).
+// It returns the tiles and the steps they allow: no more than steps, and no
+// more than the narrowest pyramid can lean.
+func tiles1D(k, bands, side int, wrap bool, steps int) ([]tile1D, int) {
+	cut := make([]int, bands+1)
+	for w := range cut {
+		cut[w] = w * k / bands
+	}
+	type span struct{ lo, hi, band int }
+	var tiles []span
+	for w := 0; w < bands; w++ {
+		nt := max(1, (cut[w+1]-cut[w])/side)
+		for i := 0; i < nt; i++ {
+			tiles = append(tiles, span{cut[w] + i*(cut[w+1]-cut[w])/nt, cut[w] + (i+1)*(cut[w+1]-cut[w])/nt, w})
+		}
+	}
+	for _, t := range tiles {
+		if t.lo == cut[t.band] && (wrap || t.band > 0) { // a pyramid
+			steps = min(steps, (t.hi-t.lo)/2+1)
+		} else if t.lo == 0 || t.hi == k && !wrap {
+			steps = min(steps, t.hi-t.lo+1)
+		}
+	}
+	var out []tile1D
+	for _, t := range tiles {
+		at := make([][][2]int, steps)
+		for s := range at {
+			lo, hi := t.lo-s, t.hi-s
+			if t.lo == cut[t.band] {
+				lo = t.lo + s
+				if !wrap && t.band == 0 {
+					lo = 0
+				}
+			}
+			if t.hi == cut[t.band+1] && !wrap && t.band == bands-1 {
+				hi = k
+			}
+			at[s] = [][2]int{{lo, hi}}
+		}
+		out = append(out, tile1D{at: at, band: t.band})
+		if t.hi == cut[t.band+1] && (wrap || t.band < bands-1) {
+			// The valley at the band's end.
+			v := make([][][2]int, steps)
+			for s := range v {
+				switch {
+				case t.hi == k:
+					v[s] = [][2]int{{0, s}, {k - s, k}}
+				default:
+					v[s] = [][2]int{{t.hi - s, t.hi + s}}
+				}
+			}
+			out = append(out, tile1D{at: v, band: t.band, valley: true})
+		}
+	}
+	return out, steps
+}
+
+// TileFatTree is the temporal-blocking plan of a k-ary n-tree whose actor
+// i is router ref[i] or node -ref[i]-1: split tiling at level split
+// (1 <= split <= n-1), blocks of at most steps cycles.
+//
+// A climb from level l changes digit l of the switch, so the switches below
+// split with the same digits split-1..n-2 (a pod, with its nodes) are joined
+// only to each other and, from level split-1, to level split; the switches
+// from split up with the same digits 0..split-1 (an upper group) only to
+// each other and, from level split, to level split-1. An actor's lean a is
+// min(steps, its distance in links to the other side of the split): a
+// switch of level l < split split-l (its nodes tick with it), a switch of
+// level l >= split l-split+1. Neighbours' leans differ by at most one. A block runs first
+// every pod and upper group on its own (pieces of about groupActors
+// actors), each actor for its first a steps, which need nothing from any
+// other piece: at the level of the split a = 1, and step 0 needs only the
+// previous block. Then, step by step, the band of actors with a <= s runs
+// step s (split into parts pieces). The pods and groups stay in cache for
+// their a steps; the band around the split streams from memory as without
+// blocking. The band is levels split-steps+1 .. split+steps-2, so the
+// lean that pays is bounded by the tree's depth: a tree of n levels can
+// keep at most about n/2 steps in cache.
+func TileFatTree(t link.Topology, ref []int32, steps, split, groupActors, parts int) (*actor.Schedule, error) {
+	f, ok := t.(*link.FatTree)
+	if !ok {
+		return nil, fmt.Errorf("tiling: %s is no fat-tree", t)
+	}
+	if split < 1 || split > f.N-1 || steps < 1 {
+		return nil, fmt.Errorf("tiling: a split at level %d of a %s (allowed: 1..%d), %d steps", split, t, f.N-1, steps)
+	}
+	k, n := f.K, f.N
+	pow := func(e int) int {
+		p := 1
+		for range e {
+			p *= k
+		}
+		return p
+	}
+	rAt := make([]int32, t.Routers())
+	for i, x := range ref {
+		if x >= 0 {
+			rAt[x] = int32(i)
+		}
+	}
+	nodesOf := k // each leaf's nodes follow it, and tick with it
+	span := func(r int) [2]int {
+		lvl, _ := f.Switch(r)
+		lo := int(rAt[r])
+		if lvl == 0 {
+			return [2]int{lo, lo + 1 + nodesOf}
+		}
+		return [2]int{lo, lo + 1}
+	}
+	lean := func(l int) int { // of a switch at level l
+		if l < split {
+			return min(steps, split-l)
+		}
+		return min(steps, l-split+1)
+	}
+	per := f.PerLevel()
+	podLow, podCount := pow(split-1), per/pow(split-1) // switches per level in a pod, pods
+	grpLow := pow(split)                               // groups: one per value of digits 0..split-1
+	grpCount, grpPer := grpLow, per/grpLow             // groups, switches per level in a group
+	var plan [][]actor.PieceStep
+	appendMerged := func(ps actor.PieceStep, r [2]int) actor.PieceStep {
+		if m := len(ps); m > 0 && ps[m-1][1] == r[0] {
+			ps[m-1][1] = r[1]
+			return ps
+		}
+		return append(ps, r)
+	}
+	// Pods, several to a piece.
+	podActors := split*podLow + podLow*nodesOf
+	perPiece := max(1, groupActors/podActors)
+	for q0 := 0; q0 < podCount; q0 += perPiece {
+		piece := make([]actor.PieceStep, steps)
+		for s := 0; s < steps; s++ {
+			for l := 0; l < split; l++ {
+				if lean(l) <= s {
+					continue
+				}
+				for q := q0; q < min(q0+perPiece, podCount); q++ {
+					for lo := 0; lo < podLow; lo++ {
+						piece[s] = appendMerged(piece[s], span(f.Router(l, q*podLow+lo)))
+					}
+				}
+			}
 		}
 		plan = append(plan, piece)
 	}
+	// Upper groups, several to a piece.
+	grpActors := (n - split) * grpPer
+	perPiece = max(1, groupActors/grpActors)
+	for g0 := 0; g0 < grpCount; g0 += perPiece {
+		piece := make([]actor.PieceStep, steps)
+		for s := 0; s < steps; s++ {
+			for l := split; l < n; l++ {
+				if lean(l) <= s {
+					continue
+				}
+				for hi := 0; hi < grpPer; hi++ {
+					for g := g0; g < min(g0+perPiece, grpCount); g++ {
+						piece[s] = appendMerged(piece[s], span(f.Router(l, hi*grpLow+g)))
+					}
+				}
+			}
+		}
+		plan = append(plan, piece)
+	}
+	// The band, step by step, each step cut into parts pieces.
+	for s := 1; s < steps; s++ {
+		var band actor.PieceStep
+		for r := 0; r < t.Routers(); r++ {
+			if l, _ := f.Switch(r); lean(l) <= s {
+				band = appendMerged(band, span(r))
+			}
+		}
+		total := 0
+		for _, r := range band {
+			total += r[1] - r[0]
+		}
+		for w := 0; w < max(1, parts); w++ {
+			// Part w takes the band's actors [w*total/parts, (w+1)*total/parts).
+			lo, hi := w*total/max(1, parts), (w+1)*total/max(1, parts)
+			piece := make([]actor.PieceStep, steps)
+			at := 0
+			for _, r := range band {
+				a, b := max(r[0], r[0]+lo-at), min(r[1], r[0]+hi-at)
+				if a < b {
+					piece[s] = append(piece[s], [2]int{a, b})
+				}
+				at += r[1] - r[0]
+			}
+			plan = append(plan, piece)
+		}
+	}
 	return actor.NewSchedule(len(ref), steps, plan, actorGraph(t, ref))
-}
-
-// tiles1D cuts a line (or ring, with wrap) of k positions at bounds into
-// skewed tiles: tiles[i][s] are tile i's intervals at step s, each within
-// 0..k, listed in increasing position.
-func tiles1D(k int, bounds []int, wrap bool, steps int) [][][][2]int {
-	nt := len(bounds) - 1
-	var tiles [][][][2]int
-	add := func(f func(s int) [][2]int) {
-		t := make([][][2]int, steps)
-		for s := range t {
-			t[s] = f(s)
-		}
-		tiles = append(tiles, t)
-	}
-	if !wrap {
-		for i := 0; i < nt; i++ {
-			add(func(s int) [][2]int {
-				lo, hi := bounds[i]-s, bounds[i+1]-s
-				if i == 0 {
-					lo = 0
-				}
-				if i == nt-1 {
-					hi = k
-				}
-				return [][2]int{{lo, hi}}
-			})
-		}
-		return tiles
-	}
-	add(func(s int) [][2]int { return [][2]int{{s, bounds[1] - s}} })
-	for i := 1; i < nt; i++ {
-		add(func(s int) [][2]int { return [][2]int{{bounds[i] - s, bounds[i+1] - s}} })
-	}
-	add(func(s int) [][2]int { return [][2]int{{0, s}, {k - s, k}} })
-	return tiles
 }

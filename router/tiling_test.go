@@ -6,19 +6,6 @@ import (
 	"github.com/icnsim/icnsim/link"
 )
 
-// refOf lays out actors as the networks do: each router, then its nodes.
-func refOf(t link.Topology) []int32 {
-	var ref []int32
-	per := t.Nodes() / t.Routers()
-	for r := 0; r < t.Routers(); r++ {
-		ref = append(ref, int32(r))
-		for c := 0; c < per; c++ {
-			ref = append(ref, int32(-(r*per+c)-1))
-		}
-	}
-	return ref
-}
-
 // TestTileGridPlansHold: every plan TileGrid makes passes
 // actor.NewSchedule's check against the lane graph, on tori and meshes
 // of many sizes, with concentration, for one worker and several, and
@@ -44,10 +31,18 @@ func TestTileGridPlansHold(t *testing.T) {
 		{mesh(16, 1), 20, 5, 6, 9},
 		{mesh(33, 4), 7, 8, 7, 16},
 	} {
-		for _, parts := range []int{1, 2} {
-			sc, err := TileGrid(c.topo, refOf(c.topo), c.steps, c.side, parts)
+		for _, parts := range []int{1, 2, 3, 16} {
+			sc, err := TileGrid(c.topo, actorRefs(c.topo), c.steps, c.side, parts)
 			if err != nil {
 				t.Fatalf("%s, %d steps, side %d, %d parts: %v", c.topo, c.steps, c.side, parts, err)
+			}
+			if parts > 1 {
+				// Checked by NewSchedule; the split into bands is
+				// another plan.
+				if sc.Parts() != min(parts, c.topo.(*link.Grid2D).K) {
+					t.Errorf("%s: %d parts, want %d", c.topo, sc.Parts(), parts)
+				}
+				continue
 			}
 			if sc.Steps() != c.wantSteps || sc.Pieces() != c.pieces {
 				t.Errorf("%s, %d steps, side %d: %d steps over %d pieces, want %d over %d", c.topo, c.steps, c.side, sc.Steps(), sc.Pieces(), c.wantSteps, c.pieces)
@@ -55,7 +50,28 @@ func TestTileGridPlansHold(t *testing.T) {
 		}
 	}
 	ft, _ := link.NewFatTree(4, 3)
-	if _, err := TileGrid(ft, refOf(ft), 4, 4, 1); err == nil || Tileable(ft) {
-		t.Error("a fat-tree was tiled")
+	if _, err := TileGrid(ft, actorRefs(ft), 4, 4, 1); err == nil {
+		t.Error("a fat-tree was tiled as a grid")
+	}
+}
+
+// TestTileFatTreePlansHold: split tilings of fat-trees of several arities
+// and depths, at every split, pass actor.NewSchedule's check.
+func TestTileFatTreePlansHold(t *testing.T) {
+	for _, c := range []struct{ k, n int }{{2, 2}, {2, 6}, {4, 3}, {4, 5}, {3, 4}} {
+		f, _ := link.NewFatTree(c.k, c.n)
+		for split := 1; split < c.n; split++ {
+			for _, steps := range []int{1, 2, 3, 6} {
+				for _, parts := range []int{1, 2} {
+					sc, err := TileFatTree(f, actorRefs(f), steps, split, 40, parts)
+					if err != nil {
+						t.Fatalf("%s split %d, %d steps, %d parts: %v", f, split, steps, parts, err)
+					}
+					if sc.Steps() != steps {
+						t.Errorf("%s: %d steps, want %d", f, sc.Steps(), steps)
+					}
+				}
+			}
+		}
 	}
 }

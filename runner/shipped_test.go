@@ -60,6 +60,9 @@ func TestShippedStudiesDraw(t *testing.T) {
 					if res, err = study.Run(context.Background(), cfg, study.Options{Exec: "serial"}); err != nil {
 						t.Fatalf("run %s: %v", r.ID(), err)
 					}
+					if i == 0 {
+						sameBlocked(t, cfg, res)
+					}
 					sampled[key] = res
 					simulated++
 				}
@@ -92,6 +95,22 @@ func TestShippedStudiesDraw(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sameBlocked fails unless cfg run in temporal blocks (forced, over small
+// tiles, serial and with two shard workers) gives serial's digest.
+func sameBlocked(t *testing.T, cfg study.Config, serial *report.Result) {
+	t.Helper()
+	for _, o := range []study.Options{{Exec: "serial", Blocking: study.BlockingOn, BlockSteps: 8, BlockSide: 3},
+		{Exec: "shards", Workers: 2, Blocking: study.BlockingOn, BlockSteps: 5, BlockSide: 4}} {
+		res, err := study.Run(context.Background(), cfg, o)
+		if err != nil {
+			t.Fatalf("%s blocked: %v", o.Exec, err)
+		}
+		if d, want := res.Digest(), serial.Digest(); d != want {
+			t.Fatalf("%s blocked: digest %s, serial %s", o.Exec, d, want)
+		}
 	}
 }
 

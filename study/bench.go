@@ -125,9 +125,14 @@ type BenchResult struct {
 const benchChunk = 1024
 
 // Bench builds cfg, runs warmupCycles untimed and then cycles timed cycles
-// with the given executor and blocking (as a run would: BlockingAuto
-// blocks a large torus or mesh), and reports the speed.
-func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, blocking Blocking, warmupCycles, cycles int64) (BenchResult, error) {
+// with opt's executor, workers and blocking (as a run would: BlockingAuto
+// blocks a large network), and reports the speed. Other options are
+// ignored.
+func Bench(ctx context.Context, cfg Config, opt Options, warmupCycles, cycles int64) (BenchResult, error) {
+	exec, workers := opt.Exec, opt.Workers
+	if exec == "" {
+		exec = actor.Shards
+	}
 	var heap0, heap1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&heap0)
@@ -138,7 +143,7 @@ func Bench(ctx context.Context, cfg Config, exec actor.Kind, workers int, blocki
 	}
 	buildSec := time.Since(built).Seconds()
 	acts, units := b.Fabric.Actors()
-	sched, err := schedule(b.Fabric, exec, Options{Workers: workers, Blocking: blocking}, benchChunk)
+	sched, err := schedule(b.Fabric, exec, opt, benchChunk)
 	if err != nil {
 		return BenchResult{}, err
 	}

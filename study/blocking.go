@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
 )
 
@@ -20,12 +21,13 @@ type Blocking string
 const (
 	// BlockingAuto blocks a torus or mesh of VC routers whose state
 	// outgrows the cache (router.Network.StateBytes at least
-	// BlockingStateBytes), and nothing else.
+	// BlockingStateBytes), and nothing else: not a fat-tree, whose split
+	// tiling gains too little to be worth it (see router.TileFatTree).
 	BlockingAuto Blocking = "auto"
 	// BlockingOff never blocks.
 	BlockingOff Blocking = "off"
-	// BlockingOn blocks any torus or mesh, of either router kind, and
-	// refuses a topology it cannot tile.
+	// BlockingOn blocks any torus, mesh or fat-tree, of either router
+	// kind, and refuses a topology it cannot tile.
 	BlockingOn Blocking = "on"
 )
 
@@ -70,13 +72,13 @@ func schedule(f router.Fabric, exec actor.Kind, opt Options, chunk int64) (*acto
 	}
 	if !router.Tileable(f.Topology()) {
 		if mode == BlockingOn {
-			return nil, fmt.Errorf("blocking = on: %s cannot be tiled (tori and meshes only)", f.Topology())
+			return nil, fmt.Errorf("blocking = on: %s cannot be tiled (tori, meshes and fat-trees only)", f.Topology())
 		}
 		return nil, nil
 	}
 	if mode == BlockingAuto {
 		n, ok := f.(*router.Network)
-		if !ok || n.StateBytes() < BlockingStateBytes {
+		if _, grid := f.Topology().(*link.Grid2D); !ok || !grid || n.StateBytes() < BlockingStateBytes {
 			return nil, nil
 		}
 	}

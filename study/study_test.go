@@ -97,8 +97,8 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 }
 
 // sameDigestEverywhere runs c under serial, actors, and shards with 1, 2
-// and 3 workers, and on a torus or mesh also in temporal blocks (serial
-// and two shard workers, over tiles small enough that even an 8 x 8
+// and 3 workers, and also in temporal blocks (serial and two shard
+// workers; on a torus or mesh over tiles small enough that even an 8 x 8
 // network has several), fails unless all digests agree, and returns the
 // serial result.
 func sameDigestEverywhere(t *testing.T, c Config) *Result {
@@ -106,7 +106,11 @@ func sameDigestEverywhere(t *testing.T, c Config) *Result {
 	var first *Result
 	opts := []Options{{Exec: actor.Serial}, {Exec: actor.Actors}, {Exec: actor.Shards, Workers: 1},
 		{Exec: actor.Shards, Workers: 2}, {Exec: actor.Shards, Workers: 3}}
-	if c.Network.Topology == "torus" || c.Network.Topology == "mesh" {
+	switch c.Network.Topology {
+	case "fattree":
+		opts = append(opts, Options{Exec: actor.Serial, Blocking: BlockingOn, BlockSteps: 3},
+			Options{Exec: actor.Shards, Workers: 2, Blocking: BlockingOn, BlockSteps: 2})
+	case "torus", "mesh":
 		opts = append(opts, Options{Exec: actor.Serial, Blocking: BlockingOn, BlockSteps: 4, BlockSide: 3},
 			Options{Exec: actor.Shards, Workers: 2, Blocking: BlockingOn, BlockSteps: 8, BlockSide: 2})
 	}

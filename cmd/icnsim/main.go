@@ -96,7 +96,7 @@ func interruptible() (context.Context, func() os.Signal) {
 
 func newApp(out io.Writer) *cli.App {
 	execFlag := &cli.StringFlag{Name: "exec", Value: "shards", Usage: "executor: serial, actors (one goroutine per router and NI) or shards"}
-	blockingFlag := &cli.StringFlag{Name: "blocking", Value: "auto", Usage: "temporal blocking of the serial and shards executors (same results, faster on networks larger than the cache): auto (a torus or mesh of VC routers whose state exceeds 16 MiB), off, or on (any torus or mesh)"}
+	blockingFlag := &cli.StringFlag{Name: "blocking", Value: "auto", Usage: "temporal blocking of the serial and shards executors (same results, faster on networks larger than the cache): auto (a torus or mesh of VC routers whose state exceeds 16 MiB), off, or on (any torus, mesh or fat-tree)"}
 	// Flags whose default is not a value of their type (a zero meaning
 	// "choose for me") say what it is in DefaultText, never "(default: 0)".
 	memFlag := &cli.StringFlag{Name: "max-memory", Usage: "refuse to run when the estimated memory exceeds `LIMIT`: a size of at least 4KiB (8GiB, 512MiB, 16GB), a share of this machine's memory (50%), or off for no limit",
@@ -247,6 +247,8 @@ func newApp(out io.Writer) *cli.App {
 					&cli.StringFlag{Name: "exec", Value: "serial,shards", Usage: "comma-separated executors"},
 					&cli.StringFlag{Name: "workers", Value: "1,2", Usage: "comma-separated shard worker counts"},
 					&cli.StringFlag{Name: "blocking", Value: "auto", Usage: "comma-separated temporal-blocking modes: auto, off, on"},
+					&cli.IntFlag{Name: "block-steps", Usage: "cycles of a temporal block", DefaultText: fmt.Sprint(study.BlockSteps)},
+					&cli.IntFlag{Name: "block-side", Usage: "side of a torus or mesh tile in routers", DefaultText: fmt.Sprint(study.BlockSide)},
 					&cli.Int64Flag{Name: "cycles", Value: 5000, Usage: "timed cycles per measurement"},
 					&cli.Int64Flag{Name: "warmup", Value: 2000, Usage: "untimed warm-up cycles"},
 					&cli.IntFlag{Name: "repeat", Value: 1, Usage: "measurements per setting (all are printed)"},
@@ -600,6 +602,9 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 	if c.Int64("cycles") < 1 || c.Int64("warmup") < 0 || c.Int("repeat") < 1 {
 		return errors.New("--cycles and --repeat must be >= 1, --warmup >= 0")
 	}
+	if c.Int("block-steps") < 0 || c.Int("block-side") < 0 {
+		return fmt.Errorf("--block-steps = %d, --block-side = %d: allowed: 1 or more (leave out for the defaults)", c.Int("block-steps"), c.Int("block-side"))
+	}
 	cfgs := []study.Config{cfg}
 	if s := c.String("sizes"); s != "" {
 		cfgs = nil
@@ -646,7 +651,8 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 				// compared are measured interleaved.
 				for range c.Int("repeat") {
 					for _, bl := range blockings {
-						r, err := study.Bench(c.Context, sc, e, w, bl, c.Int64("warmup"), c.Int64("cycles"))
+						opt := study.Options{Exec: e, Workers: w, Blocking: bl, BlockSteps: c.Int("block-steps"), BlockSide: c.Int("block-side")}
+						r, err := study.Bench(c.Context, sc, opt, c.Int64("warmup"), c.Int64("cycles"))
 						if err != nil {
 							return stopped(c.Context, err, benchWhat(sc.Name, e, w),
 								fmt.Sprintf("%d of %d measurements were taken; nothing printed or written", len(rs), total))
