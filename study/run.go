@@ -63,6 +63,10 @@ type Built struct {
 	// pattern's fixed points); nil when every node sends. They are left
 	// out of the per-node statistics and averages.
 	silent []bool
+	// rebuild builds the configuration again for a serial re-run after a
+	// blocked run panicked (nil: build it from Cfg; tests that inject
+	// faults set it to inject them again).
+	rebuild func(context.Context) (*Built, error)
 }
 
 // latencyRangeCycles is the range of latencies a node's histograms hold
@@ -213,7 +217,11 @@ func Run(ctx context.Context, cfg Config, opt Options) (*report.Result, error) {
 // without blocking, after a blocked run failed with blockedErr; it returns
 // the error that run fails with.
 func (b *Built) rerunUnblocked(ctx context.Context, opt Options, blockedErr error) (*report.Result, error) {
-	again, err := build(ctx, b.Cfg, true)
+	rebuild := b.rebuild
+	if rebuild == nil {
+		rebuild = func(ctx context.Context) (*Built, error) { return build(ctx, b.Cfg, true) }
+	}
+	again, err := rebuild(ctx)
 	if err != nil {
 		return nil, err
 	}
