@@ -12,6 +12,17 @@
 //
 // A panic inside Tick is recovered, the barrier is broken so that every
 // participant returns, and Run reports an error naming the actor and cycle.
+//
+// Temporal blocking (Spec.Schedule, schedule.go): the serial and shards
+// executors can instead run a Schedule, blocks of several cycles in which
+// each piece of the network is ticked for all of them in a row while its
+// state is in the processor's cache. Within a block actors stand at
+// different cycles; NewSchedule proves from the lane graph that each
+// still sees exactly what it sees under the serial executor, and block
+// ends are the points where every actor stands at one cycle, so the hook
+// runs only there, as before. The design, the proof and the measurements
+// are in the Schedule doc and in the router package's (TileGrid,
+// TileFatTree).
 package actor
 
 import (

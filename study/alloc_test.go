@@ -32,30 +32,38 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		load      float64
 		exec      actor.Kind
 		injection string
+		blocked   bool // in temporal blocks (forced, 8 x 8 tiles, 4 cycles)
 	}{
-		{"torus32-uniform", 0.10, actor.Serial, ""},
-		{"torus32-uniform", 0.10, actor.Shards, ""},
-		{"fattree1024-uniform", 0.30, actor.Serial, ""},
+		{"torus32-uniform", 0.10, actor.Serial, "", false},
+		{"torus32-uniform", 0.10, actor.Shards, "", false},
+		{"torus32-uniform", 0.10, actor.Serial, "", true},
+		{"torus32-uniform", 0.10, actor.Shards, "", true},
+		{"fattree1024-uniform", 0.30, actor.Shards, "", true},
+		{"fattree1024-uniform", 0.30, actor.Serial, "", false},
 		// SAT's gates, lanes and planes work in place too. (A quota below
 		// the offered load, e.g. l = k = 8 over the 3,752-cycle ring, caps
 		// injection at 0.034 flits/node/cycle and the source queues grow
 		// without bound, as past saturation.)
-		{"fattree1024-uniform", 0.30, actor.Serial, "sat(128,128,ring)"},
-		{"fattree1024-uniform", 0.30, actor.Serial, "sat(2,2,tree)"},
+		{"fattree1024-uniform", 0.30, actor.Serial, "sat(128,128,ring)", false},
+		{"fattree1024-uniform", 0.30, actor.Serial, "sat(2,2,tree)", false},
 		// Hybrid-HAR on the paper's 16x16 mesh, half the volume in
 		// 256-flit messages (load as a share of the wire capacity).
-		{"mesh16-har", 0.30, actor.Serial, ""},
-		{"mesh16-har", 0.30, actor.Shards, ""},
+		{"mesh16-har", 0.30, actor.Serial, "", false},
+		{"mesh16-har", 0.30, actor.Shards, "", false},
 		// RECN on the RECN paper's configuration #1 under traffic case #3
 		// at full load: SAQs allocated and freed, control messages, Xon/Xoff
 		// all work in place. The hot sources offer 16 times what the hot
 		// spot takes, so their admission queues grow without bound (and the
 		// injection memories fill for 100,000 cycles): their pools double
 		// ever more rarely, which a longer warm-up leaves behind.
-		{"mesh16-recn-hotspot", 0.25, actor.Serial, ""},
-		{"mesh16-recn-hotspot", 0.25, actor.Shards, ""},
+		{"mesh16-recn-hotspot", 0.25, actor.Serial, "", false},
+		{"mesh16-recn-hotspot", 0.25, actor.Shards, "", false},
 	} {
-		t.Run(tc.scenario+"/"+string(tc.exec)+"/"+tc.injection, func(t *testing.T) {
+		name := tc.scenario + "/" + string(tc.exec) + "/" + tc.injection
+		if tc.blocked {
+			name += "/blocked"
+		}
+		t.Run(name, func(t *testing.T) {
 			cfg := BenchScenarios()[tc.scenario]
 			cfg.Traffic.Load = tc.load
 			if tc.scenario == "mesh16-har" {
@@ -70,12 +78,18 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			acts, units := built.Fabric.Actors()
+			var sched *actor.Schedule
+			if tc.blocked {
+				if sched, err = schedule(built.Fabric, tc.exec, Options{Workers: 2, Blocking: BlockingOn, BlockSteps: 4, BlockSide: 8}, 1024); err != nil || sched == nil {
+					t.Fatalf("schedule %v, %v", sched, err)
+				}
+			}
 			at := clock.Cycle(0)
 			run := func(cycles clock.Cycle) uint64 {
 				var m0, m1 runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&m0)
-				if _, err := actor.Run(context.Background(), tc.exec, 2, actor.Spec{Actors: acts, Units: units, From: at, To: at + cycles, Chunk: 1024}); err != nil {
+				if _, err := actor.Run(context.Background(), tc.exec, 2, actor.Spec{Actors: acts, Units: units, From: at, To: at + cycles, Chunk: 1024, Schedule: sched}); err != nil {
 					t.Fatal(err)
 				}
 				runtime.ReadMemStats(&m1)
