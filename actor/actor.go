@@ -106,8 +106,10 @@ type Spec struct {
 	// Schedule, when not nil, makes the serial and shards executors run
 	// in temporal blocks (see Schedule), with the same results; chunk
 	// ends are block ends, so the hook sees what it sees without one. The
-	// actors executor ignores it, and so does Prefetch (a block's pieces
-	// are in cache).
+	// actors executor ignores it. Prefetch is not called in blocks: a
+	// piece's actors are in cache (asking ahead within a piece's ranges
+	// gained nothing on the 256x256 torus: 3.16-3.48 M router-cycles/s
+	// against 3.16-3.63 M without, interleaved).
 	Schedule *Schedule
 }
 
