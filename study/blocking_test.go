@@ -34,7 +34,8 @@ func (f *faulty) Tick(now clock.Cycle) {
 
 // TestBlockedFailuresAsSerial: a run in temporal blocks fails where and
 // when the serial run fails: the same watchdog error at the same cycle,
-// the invariant checks at the same cycles, and of two actors that panic,
+// the invariant checks at the same cycles (every 100), and of two actors
+// that panic,
 // the one serial meets first (router (5,5) at cycle 45, although a block
 // ticks router (1,1) at cycle 46 before it).
 func TestBlockedFailuresAsSerial(t *testing.T) {
@@ -58,7 +59,9 @@ func TestBlockedFailuresAsSerial(t *testing.T) {
 	steady := small(func(c *Config) { c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "uniform", "bernoulli", 0.3 })
 	checks := func(o Options) []int64 {
 		var at []int64
-		o.CheckEveryCycles = 37
+		// A period the chunk divides, so that the run is still blocked
+		// (a period of 37 would cut the chunk, and the blocks, to 1).
+		o.CheckEveryCycles = 100
 		o.OnCheck = func(cycle int64) { at = append(at, cycle) }
 		mustRun(t, steady, o)
 		return at
