@@ -34,14 +34,15 @@ const (
 // Blockings lists the modes for help texts and errors.
 var Blockings = []Blocking{BlockingAuto, BlockingOff, BlockingOn}
 
-// ParseBlocking checks a blocking mode's name.
+// ParseBlocking checks a blocking mode's name; its error names the value
+// and what is allowed, for the caller to prefix with the key or flag.
 func ParseBlocking(s string) (Blocking, error) {
 	for _, b := range Blockings {
 		if string(b) == s {
 			return b, nil
 		}
 	}
-	return "", fmt.Errorf("blocking %q: allowed: auto, off, on", s)
+	return "", fmt.Errorf("%q: allowed: auto, off, on", s)
 }
 
 // Blocks of BlockSteps cycles over tiles of BlockSide x BlockSide routers

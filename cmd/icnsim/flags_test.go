@@ -48,6 +48,7 @@ func TestBadCommandLines(t *testing.T) {
 	}{
 		// icnsim run
 		{"run --workers 0", []string{"run", studyFile, "--workers", "0"}, []string{"--workers = 0", "allowed: 1 or more"}},
+		{"run --blocking maybe", []string{"run", studyFile, "--blocking", "maybe"}, []string{`--blocking = "maybe"`, "allowed: auto, off, on"}},
 		{"run --workers -1", []string{"run", studyFile, "--workers", "-1"}, []string{"--workers = -1", "allowed: 1 or more"}},
 		{"run --workers not a number", []string{"run", studyFile, "--workers", "two"}, []string{"run: invalid value \"two\" for flag --workers"}},
 		{"run --jobs -1", []string{"run", studyFile, "--jobs", "-1"}, []string{"--jobs = -1", "allowed: 1 or more"}},
@@ -103,6 +104,9 @@ func TestBadCommandLines(t *testing.T) {
 		{"merge a directory that is not a study", []string{"merge", "--out", filepath.Join(dir, "m3"), notStudy}, []string{notStudy, "not a study directory"}},
 		// icnsim bench
 		{"bench --workers 0", []string{"bench", "--workers", "0"}, []string{`--workers = "0"`, "counts >= 1"}},
+		{"bench --blocking on,nope", []string{"bench", "--blocking", "on,nope"}, []string{`--blocking = "nope"`, "allowed: auto, off, on"}},
+		{"bench --block-steps 0", []string{"bench", "--block-steps", "0"}, []string{"--block-steps = 0", "allowed: 1 or more"}},
+		{"bench --block-side -3", []string{"bench", "--block-side", "-3"}, []string{"--block-side = -3", "allowed: 1 or more"}},
 		{"bench --workers list", []string{"bench", "--workers", "1,x"}, []string{`--workers = "1,x"`, "counts >= 1"}},
 		{"bench --scenario unknown", []string{"bench", "--scenario", "torus99"}, []string{"torus99", "torus32-uniform"}},
 		{"bench --cycles 0", []string{"bench", "--cycles", "0"}, []string{"--cycles", ">= 1"}},

@@ -408,7 +408,7 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	}
 	blocking, err := study.ParseBlocking(c.String("blocking"))
 	if err != nil {
-		return fmt.Errorf("--blocking: %w", err)
+		return fmt.Errorf("--blocking = %w", err)
 	}
 	if c.IsSet("workers") && c.Int("workers") < 1 {
 		return fmt.Errorf("--workers = %d: allowed: 1 or more (leave it out for the default: GOMAXPROCS for a single run, 1 per run in a study)", c.Int("workers"))
@@ -587,7 +587,7 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 	for _, s := range strings.Split(c.String("blocking"), ",") {
 		b, err := study.ParseBlocking(strings.TrimSpace(s))
 		if err != nil {
-			return fmt.Errorf("--blocking: %w", err)
+			return fmt.Errorf("--blocking = %w (comma-separated)", err)
 		}
 		blockings = append(blockings, b)
 	}
@@ -602,8 +602,10 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 	if c.Int64("cycles") < 1 || c.Int64("warmup") < 0 || c.Int("repeat") < 1 {
 		return errors.New("--cycles and --repeat must be >= 1, --warmup >= 0")
 	}
-	if c.Int("block-steps") < 0 || c.Int("block-side") < 0 {
-		return fmt.Errorf("--block-steps = %d, --block-side = %d: allowed: 1 or more (leave out for the defaults)", c.Int("block-steps"), c.Int("block-side"))
+	for _, f := range []string{"block-steps", "block-side"} {
+		if c.IsSet(f) && c.Int(f) < 1 {
+			return fmt.Errorf("--%s = %d: allowed: 1 or more (leave it out for the default)", f, c.Int(f))
+		}
 	}
 	cfgs := []study.Config{cfg}
 	if s := c.String("sizes"); s != "" {
