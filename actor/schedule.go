@@ -47,9 +47,6 @@ type Schedule struct {
 	// workers (nil: workers claim pieces in order).
 	part  []int32
 	parts int
-	// maxPiece is the largest number of actor ticks of one piece in a
-	// block, for the interruption bound.
-	maxPiece int
 }
 
 // Steps is the number of cycles of a full block.
@@ -60,9 +57,6 @@ func (s *Schedule) Pieces() int { return s.pieces }
 
 // Deps is the number of piece-to-piece dependencies of a block.
 func (s *Schedule) Deps() int { return len(s.deps) }
-
-// MaxPieceTicks is the most actor ticks one piece runs in a block.
-func (s *Schedule) MaxPieceTicks() int { return s.maxPiece }
 
 // Parts is the number of workers the pieces are assigned to (0 when they
 // are claimed in order).
@@ -121,7 +115,6 @@ func NewSchedule(n, steps int, plan [][]PieceStep, g Graph) (*Schedule, error) {
 	sc.at = append(sc.at, 0)
 	prev := make([]int32, n) // owner of each actor at step s-1
 	cur := make([]int32, n)
-	ticks := make([]int, len(plan))
 	for s := 0; s < steps; s++ {
 		for a := range cur {
 			cur[a] = -1
@@ -140,7 +133,6 @@ func NewSchedule(n, steps int, plan [][]PieceStep, g Graph) (*Schedule, error) {
 					}
 					cur[a] = int32(p)
 				}
-				ticks[p] += r[1] - r[0]
 			}
 		}
 		for a, p := range cur {
@@ -154,9 +146,6 @@ func NewSchedule(n, steps int, plan [][]PieceStep, g Graph) (*Schedule, error) {
 			}
 		}
 		prev, cur = cur, prev
-	}
-	for p := range plan {
-		sc.maxPiece = max(sc.maxPiece, ticks[p])
 	}
 	// Flatten the ranges piece by piece, step by step.
 	for p := range plan {

@@ -99,7 +99,21 @@ func actorRefs(t link.Topology) []int32 {
 	return ref
 }
 
-// Tileable reports whether TileGrid can cut topology t.
+// firstActors inverts ref: first[r] is the index of router r's actor, and,
+// since each router's nodes follow it, first[r+1] ends them (first[nr] is
+// the number of actors).
+func firstActors(t link.Topology, ref []int32) []int {
+	first := make([]int, t.Routers()+1)
+	for i, x := range ref {
+		if x >= 0 {
+			first[x] = i
+		}
+	}
+	first[t.Routers()] = len(ref)
+	return first
+}
+
+// Tileable reports whether Tiling can cut topology t.
 func Tileable(t link.Topology) bool {
 	switch t.(type) {
 	case *link.Grid2D, *link.FatTree:
@@ -112,12 +126,10 @@ func Tileable(t link.Topology) bool {
 // followed by its nodes: ref[i] >= 0 is router ref[i], ref[i] < 0 node
 // -ref[i]-1.
 func actorGraph(t link.Topology, ref []int32) actor.Graph {
-	rAt := make([]int32, t.Routers())
+	first := firstActors(t, ref)
 	nAt := make([]int32, t.Nodes())
 	for i, x := range ref {
-		if x >= 0 {
-			rAt[x] = int32(i)
-		} else {
+		if x < 0 {
 			nAt[-x-1] = int32(i)
 		}
 	}
@@ -125,7 +137,7 @@ func actorGraph(t link.Topology, ref []int32) actor.Graph {
 	for _, x := range ref {
 		if x < 0 {
 			r, _ := t.NodePort(int(-x - 1))
-			g.Adj = append(g.Adj, rAt[r])
+			g.Adj = append(g.Adj, int32(first[r]))
 		} else {
 			r := int(x)
 			for p := 0; p < t.Ports(r); p++ {
@@ -134,7 +146,7 @@ func actorGraph(t link.Topology, ref []int32) actor.Graph {
 				case peer.Node >= 0:
 					g.Adj = append(g.Adj, nAt[peer.Node])
 				case peer.Router >= 0 && peer.Router != r:
-					g.Adj = append(g.Adj, rAt[peer.Router])
+					g.Adj = append(g.Adj, int32(first[peer.Router]))
 				}
 			}
 		}
@@ -164,14 +176,7 @@ func TileGrid(t link.Topology, ref []int32, steps, side, parts int) (*actor.Sche
 	}
 	K := g.K
 	parts = max(1, min(parts, K))
-	// first[r] is the actor index of router r; first[nr] the number of actors.
-	first := make([]int, t.Routers()+1)
-	for i := len(ref) - 1; i >= 0; i-- {
-		if ref[i] >= 0 {
-			first[ref[i]] = i
-		}
-	}
-	first[t.Routers()] = len(ref)
+	first := firstActors(t, ref)
 	xs, steps := tiles1D(K, parts, side, g.Wrap, steps)
 	ys, _ := tiles1D(K, 1, side, g.Wrap, steps)
 	// Pieces: every band's tiles in row order, then every valley in row
@@ -297,10 +302,10 @@ func tiles1D(k, bands, side int, wrap bool, steps int) ([]tile1D, int) {
 // each other and, from level split, to level split-1. An actor's lean a is
 // min(steps, its distance in links to the other side of the split): a
 // switch of level l < split split-l (its nodes tick with it), a switch of
-// level l >= split l-split+1. Neighbours' leans differ by at most one. A block runs first
-// every pod and upper group on its own (pieces of about groupActors
-// actors), each actor for its first a steps, which need nothing from any
-// other piece: at the level of the split a = 1, and step 0 needs only the
+// level l >= split l-split+1. Neighbours' leans differ by at most one. A
+// block runs first every pod and upper group on its own (pieces of about
+// groupActors actors), each actor for its first a steps, which need
+// nothing from any other piece: at the level of the split a = 1, and step 0 needs only the
 // previous block. Then, step by step, the band of actors with a <= s runs
 // step s (split into parts pieces). The pods and groups stay in cache for
 // their a steps; the band around the split streams from memory as without
@@ -323,21 +328,10 @@ func TileFatTree(t link.Topology, ref []int32, steps, split, groupActors, parts 
 		}
 		return p
 	}
-	rAt := make([]int32, t.Routers())
-	for i, x := range ref {
-		if x >= 0 {
-			rAt[x] = int32(i)
-		}
-	}
-	nodesOf := k // each leaf's nodes follow it, and tick with it
-	span := func(r int) [2]int {
-		lvl, _ := f.Switch(r)
-		lo := int(rAt[r])
-		if lvl == 0 {
-			return [2]int{lo, lo + 1 + nodesOf}
-		}
-		return [2]int{lo, lo + 1}
-	}
+	first := firstActors(t, ref)
+	// A switch's actors: itself and, on a leaf, its nodes, which tick
+	// with it.
+	span := func(r int) [2]int { return [2]int{first[r], first[r+1]} }
 	lean := func(l int) int { // of a switch at level l
 		if l < split {
 			return min(steps, split-l)
@@ -357,7 +351,7 @@ func TileFatTree(t link.Topology, ref []int32, steps, split, groupActors, parts 
 		return append(ps, r)
 	}
 	// Pods, several to a piece.
-	podActors := split*podLow + podLow*nodesOf
+	podActors := split*podLow + podLow*k // with the leaves' nodes
 	perPiece := max(1, groupActors/podActors)
 	for q0 := 0; q0 < podCount; q0 += perPiece {
 		piece := make([]actor.PieceStep, steps)

@@ -225,7 +225,8 @@ func (b *Built) rerunUnblocked(ctx context.Context, opt Options, blockedErr erro
 	if err != nil {
 		return nil, err
 	}
-	opt.Exec, opt.Blocking = actor.Serial, BlockingOff
+	// The caller has seen the checks up to the panic once already.
+	opt.Exec, opt.Blocking, opt.OnCheck = actor.Serial, BlockingOff, nil
 	if _, err := again.Run(ctx, opt); err != nil {
 		return nil, err
 	}
