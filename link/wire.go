@@ -17,8 +17,9 @@ import (
 // cycle spends its time.
 //
 // Every wire of an arena has the same latencies (a network's links are
-// alike), so every wire is a ring of the same S slots, S the smallest power
-// of two above both latencies, and wire w is slots [w*S, (w+1)*S) of the
+// alike), or a few have extra cycles of their own (NewWiresExtra: a
+// dragonfly's global links), so every wire is a ring of the same S slots,
+// S the smallest power of two above the longest latency, and wire w is slots [w*S, (w+1)*S) of the
 // arena: no wire keeps a header of its own. Like a Lane's, the ring is
 // indexed by cycle, and writer and reader never touch the same slot in one
 // cycle. A slot is 48 bytes (the flit's stamp, the credit's stamp and VC in
@@ -32,6 +33,9 @@ type Wires struct {
 	mask      clock.Cycle // S - 1
 	flitLat   clock.Cycle
 	creditLat clock.Cycle
+	// extra, when not nil, is each wire's latency beyond flitLat and
+	// creditLat (a dragonfly's global links); nil when all are alike.
+	extra []int32
 }
 
 // WireSlotBytes is the size of one slot of a wire's ring.
@@ -51,15 +55,36 @@ type wireSlot struct {
 // NewWires returns an arena of n wires with the given latencies in cycles
 // (1 to 2^20), nothing sent on any.
 func NewWires(n, flitLatencyCycles, creditLatencyCycles int) *Wires {
+	return NewWiresExtra(n, flitLatencyCycles, creditLatencyCycles, nil)
+}
+
+// NewWiresExtra is NewWires with wire w's flits and credits taking
+// extraCycles[w] cycles more (a longer link: both of its directions'
+// lanes on that wire are longer); nil for none. Every wire's ring then
+// has the slots of the longest.
+func NewWiresExtra(n, flitLatencyCycles, creditLatencyCycles int, extraCycles []int32) *Wires {
 	if flitLatencyCycles < 1 || creditLatencyCycles < 1 || flitLatencyCycles > 1<<20 || creditLatencyCycles > 1<<20 {
 		panic(fmt.Sprintf("link: wire latencies %d and %d outside 1..2^20", flitLatencyCycles, creditLatencyCycles))
 	}
+	most := int32(0)
+	for _, e := range extraCycles {
+		if e < 0 || e > 1<<20 {
+			panic(fmt.Sprintf("link: extra wire latency %d outside 0..2^20", e))
+		}
+		most = max(most, e)
+	}
+	if len(extraCycles) != 0 && len(extraCycles) != n {
+		panic(fmt.Sprintf("link: %d extra latencies for %d wires", len(extraCycles), n))
+	}
+	if most == 0 {
+		extraCycles = nil
+	}
 	shift := uint8(1)
-	for 1<<shift < max(flitLatencyCycles, creditLatencyCycles)+1 {
+	for 1<<shift < max(flitLatencyCycles, creditLatencyCycles)+int(most)+1 {
 		shift++
 	}
 	ws := &Wires{slots: make([]wireSlot, n<<shift), shift: shift, mask: clock.Cycle(1)<<shift - 1,
-		flitLat: clock.Cycle(flitLatencyCycles), creditLat: clock.Cycle(creditLatencyCycles)}
+		flitLat: clock.Cycle(flitLatencyCycles), creditLat: clock.Cycle(creditLatencyCycles), extra: extraCycles}
 	for i := range ws.slots {
 		ws.slots[i].flitAt, ws.slots[i].credit = -1, -1<<16
 	}
@@ -67,7 +92,15 @@ func NewWires(n, flitLatencyCycles, creditLatencyCycles int) *Wires {
 }
 
 // Bytes is the memory the arena holds.
-func (ws *Wires) Bytes() int { return len(ws.slots) * int(unsafe.Sizeof(wireSlot{})) }
+func (ws *Wires) Bytes() int { return len(ws.slots)*int(unsafe.Sizeof(wireSlot{})) + 4*len(ws.extra) }
+
+// ExtraCycles is wire w's latency beyond the arena's (0 for most).
+func (ws *Wires) ExtraCycles(w int) int {
+	if ws.extra == nil {
+		return 0
+	}
+	return int(ws.extra[w])
+}
 
 // Len is the number of wires.
 func (ws *Wires) Len() int { return len(ws.slots) >> ws.shift }
@@ -84,6 +117,9 @@ func (ws *Wires) slot(w int, at clock.Cycle) *wireSlot {
 // inside, so it inlines into the writer's hot path.
 func (ws *Wires) FlitSlot(w int, now clock.Cycle) (f *Flit, ok bool) {
 	at := now + ws.flitLat
+	if ws.extra != nil {
+		at += clock.Cycle(ws.extra[w])
+	}
 	s := ws.slot(w, at)
 	ok = s.flitAt != at
 	s.flitAt = at
@@ -104,6 +140,9 @@ func (ws *Wires) SendFlit(w int, now clock.Cycle, f Flit) {
 // broken invariant that the writer reports under its own name). It inlines.
 func (ws *Wires) PutCredit(w int, now clock.Cycle, c Credit) (ok bool) {
 	at := now + ws.creditLat
+	if ws.extra != nil {
+		at += clock.Cycle(ws.extra[w])
+	}
 	s := ws.slot(w, at)
 	ok = s.credit>>16 != int64(at)
 	s.credit = int64(at)<<16 | int64(c.VC)
@@ -122,6 +161,9 @@ func (ws *Wires) SendCredit(w int, now clock.Cycle, c Credit) {
 // only.
 func (ws *Wires) SentAt(w int, now clock.Cycle) bool {
 	at := now + ws.flitLat
+	if ws.extra != nil {
+		at += clock.Cycle(ws.extra[w])
+	}
 	return ws.slot(w, at).flitAt == at
 }
 

@@ -61,6 +61,9 @@ type Config struct {
 	// default); SelectionSeed seeds the routers' streams when it draws.
 	SelectionTies SelectionTies
 	SelectionSeed uint64
+	// UGALThresholdFlits is UGAL's threshold T (ugal-l, ugal-g, par):
+	// minimal when q_min*H_min <= q_val*H_val + T.
+	UGALThresholdFlits int
 	// HARFree is when the routers of hybrid-har and har-dor count a
 	// channel free for a new message (see har.go); the zero value,
 	// HARTailSent, is the behaviour of every other routing.
@@ -211,6 +214,11 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 	if err := checkSelection(cfg.Selection, cfg.SelectionTies, cfg.Routing); err != nil {
 		return nil, err
 	}
+	if th, ok := rf.(interface{ SetThresholdFlits(int) }); ok && usesThreshold(cfg.Routing) {
+		th.SetThresholdFlits(cfg.UGALThresholdFlits)
+	} else if cfg.UGALThresholdFlits != 0 {
+		return nil, fmt.Errorf("ugal threshold %d: applies to routings ugal-l, ugal-g and par only (routing %q)", cfg.UGALThresholdFlits, cfg.Routing)
+	}
 	if h, ok := rf.(*har); ok && cfg.HARFree <= HARAllEmpty {
 		h.free = cfg.HARFree
 	} else if cfg.HARFree != HARTailSent {
@@ -229,7 +237,7 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 				return nil, err
 			}
 			hint := ""
-			if min := Routings()[cfg.Routing].MinVCs; cfg.VCs < min {
+			if min := minVCs(cfg.Routing, t); cfg.VCs < min {
 				hint = fmt.Sprintf(" (%s needs at least %d VCs)", cfg.Routing, min)
 			}
 			return nil, &DeadlockError{Msg: fmt.Sprintf("routing %q with %d VCs on the %s can deadlock%s: %v; set allow_deadlock = true to run it anyway",
@@ -237,6 +245,17 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 		}
 	}
 	return rf, nil
+}
+
+// minVCs is the smallest VC count with which the registered routing name
+// is deadlock free on t.
+func minVCs(name string, t link.Topology) int {
+	for m, n := range nonMinNames {
+		if n == name {
+			return nonMinMinVCs(nonMinMode(m), t.Kind())
+		}
+	}
+	return Routings()[name].MinVCs
 }
 
 // pkCapOf is the most packets behind the front one that a VC buffer can
@@ -266,7 +285,11 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	if H > 2 {
 		return nil, fmt.Errorf("topology %s: %d channels per node (at most 2: one per message class)", t, H)
 	}
-	n.wires = link.NewWires(nports+nn*H, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)
+	extra, err := wireExtraCycles(t, cfg, n.base, nports+nn*H)
+	if err != nil {
+		return nil, err
+	}
+	n.wires = link.NewWiresExtra(nports+nn*H, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, extra)
 	V, B := cfg.VCs, cfg.BufferFlits
 	// Body flits wait one cycle (none with a zero routing delay). Switch
 	// eligibility (portState.fr) relies on body <= 1: when a flit leaves,
@@ -289,7 +312,8 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	// (what a torus router uses at loads up to about half of saturation)
 	// and grow from there when a run needs more. Each is an allocation of
 	// its own, so that a grown pool's old array is freed.
-	sh := &routerShared{topo: t, rf: rf, upd: upd, depth: int32(B), pkCap: int32(pkCap), delay: uint32(cfg.RoutingDelayCycles),
+	chooser, _ := rf.(Chooser)
+	sh := &routerShared{topo: t, rf: rf, upd: upd, chooser: chooser, depth: int32(B), pkCap: int32(pkCap), delay: uint32(cfg.RoutingDelayCycles),
 		vct: cfg.Switching == VirtualCutThrough, leastOccupied: cfg.Selection == SelectLeastOccupied, ties: cfg.SelectionTies}
 	if sh.leastOccupied && sh.ties != TiesRotation {
 		sh.tieRand = newTieStreams(nr, cfg.SelectionSeed)
@@ -405,6 +429,13 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 			}
 		}
 	}
+	if bu, ok := rf.(boardUser); ok {
+		if b, port0 := bu.useBoard(); b != nil {
+			for _, rt := range n.Routers {
+				rt.plane = &boardPlane{r: rt, b: b, port0: port0}
+			}
+		}
+	}
 	for _, ni := range n.NIs {
 		if ni.ch.out < 0 || (ni.ch.next != nil && ni.ch.next.out < 0) {
 			return nil, fmt.Errorf("topology %s: %s is attached to no router port", t, ni.Name())
@@ -435,6 +466,34 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	return n, nil
 }
 
+// wireExtraCycles is each wire's latency beyond the network's link latency
+// on a topology with links of their own latency (link.PortLatencies), nil
+// on others: wire base[r]+p, read by router r at port p, is the link from
+// the peer of port p, as long as the link out of p.
+func wireExtraCycles(t link.Topology, cfg Config, base []int, wires int) ([]int32, error) {
+	pl, ok := t.(link.PortLatencies)
+	if !ok {
+		return nil, nil
+	}
+	var extra []int32
+	for r := 0; r+1 < len(base); r++ {
+		for p := 0; p < t.Ports(r); p++ {
+			lat := pl.LatencyCycles(r, p)
+			if lat == 0 {
+				continue
+			}
+			if lat < cfg.LinkLatencyCycles {
+				return nil, fmt.Errorf("topology %s: link %s has latency %d, below the network's link latency %d (allowed: 0 for the network's, or at least %d)", t, t.PortName(r, p), lat, cfg.LinkLatencyCycles, cfg.LinkLatencyCycles)
+			}
+			if extra == nil {
+				extra = make([]int32, wires)
+			}
+			extra[base[r]+p] = int32(lat - cfg.LinkLatencyCycles)
+		}
+	}
+	return extra, nil
+}
+
 // Actors returns all routers and NIs in their fixed order, and the unit
 // boundaries for sharding.
 func (n *Network) Actors() ([]actor.Actor, []int) { return n.actors, n.units }
@@ -451,7 +510,18 @@ func (n *Network) Buffers() int {
 // ZeroLoadLatency is the latency of a lone packet of sizeFlits flits from src
 // to dst, from its generation to the arrival of its tail.
 func (n *Network) ZeroLoadLatency(src, dst, sizeFlits int) int {
-	return n.zeroLoad(n.Routing.Hops(src, dst), sizeFlits)
+	return n.zeroLoad(n.Routing.Hops(src, dst), sizeFlits) + n.globalExtra(src, dst)
+}
+
+// globalExtra is the latency beyond the network's link latency of the
+// minimal route from src to dst: a dragonfly's global link, when the two
+// are in different groups and its global links are longer.
+func (n *Network) globalExtra(src, dst int) int {
+	d, ok := n.Topo.(*link.Dragonfly)
+	if !ok || d.GlobalLatencyCycles == 0 || src/(d.P*d.A) == dst/(d.P*d.A) {
+		return 0
+	}
+	return d.GlobalLatencyCycles - n.Cfg.LinkLatencyCycles
 }
 
 func (n *Network) zeroLoad(h, sizeFlits int) int { return ZeroLoadLatency(n.Cfg, h, sizeFlits) }
@@ -466,7 +536,11 @@ func ZeroLoadLatency(c Config, h, sizeFlits int) int {
 // MaxZeroLoadLatency is the zero-load latency of a packet of sizeFlits
 // flits over the network's longest minimal route.
 func (n *Network) MaxZeroLoadLatency(sizeFlits int) int {
-	return n.zeroLoad(n.Topo.Diameter(), sizeFlits)
+	extra := 0
+	if d, ok := n.Topo.(*link.Dragonfly); ok && d.GlobalLatencyCycles > 0 {
+		extra = d.GlobalLatencyCycles - n.Cfg.LinkLatencyCycles // one global link on a minimal route
+	}
+	return n.zeroLoad(n.Topo.Diameter(), sizeFlits) + extra
 }
 
 // Totals are network-wide counters, read while the network is paused.

@@ -138,13 +138,16 @@ type Router struct {
 
 // routerShared is what every router of a network has alike, kept once.
 type routerShared struct {
-	topo  link.Topology // names routers and ports in errors
-	rf    RoutingFunc
-	upd   RouteUpdater // rf, when it carries state in Flit.Route; else nil
-	depth int32        // buffer depth per VC, flits
-	pkCap int32        // most packets behind the front one that a VC can hold
-	delay uint32       // routing delay, cycles
-	vct   bool
+	topo link.Topology // names routers and ports in errors
+	rf   RoutingFunc
+	upd  RouteUpdater // rf, when it carries state in Flit.Route; else nil
+	// chooser is rf when it decides with the packet's draw or the queues
+	// (Chooser: the non-minimal routings); nil for the others.
+	chooser Chooser
+	depth   int32  // buffer depth per VC, flits
+	pkCap   int32  // most packets behind the front one that a VC can hold
+	delay   uint32 // routing delay, cycles
+	vct     bool
 	// atomicAt[p] is the set of VCs allocated atomically at output port p:
 	// an output VC in it is free for a new packet only when the downstream
 	// buffer is empty (all its credits back), as Duato's theory needs of
@@ -322,11 +325,24 @@ func (r *Router) Occupancy(p, v int) int { return int(r.ivc[p*int(r.vcs)+v].flit
 // Credits is the upstream view of free slots in downstream VC v of port p.
 func (r *Router) Credits(p, v int) int { return int(r.outs[p*int(r.vcs)+v].credits) }
 
-// SetControlPlane installs the router's control-plane logic (before the run).
-func (r *Router) SetControlPlane(cp ControlPlane) { r.plane = cp }
+// SetControlPlane installs the router's control-plane logic (before the
+// run). It runs after the routing's own publishing, if any (UGAL-G's
+// group board).
+func (r *Router) SetControlPlane(cp ControlPlane) {
+	if b, ok := r.plane.(*boardPlane); ok {
+		b.next = cp
+		return
+	}
+	r.plane = cp
+}
 
 // ControlPlane is the router's control-plane logic, nil when none.
-func (r *Router) ControlPlane() ControlPlane { return r.plane }
+func (r *Router) ControlPlane() ControlPlane {
+	if b, ok := r.plane.(*boardPlane); ok {
+		return b.next
+	}
+	return r.plane
+}
 
 // OutWire is the wire this router writes at port p (flits out of p), and
 // whether there is one; a control lane that steals idle cycles of that
@@ -518,7 +534,11 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 				c := &r.cands[s.cand]
 				c.N = 0
 				h := &r.pkts[s.pkFront].hdr
-				r.sh.rf.Route(int(r.id), p, h, &c.Candidates)
+				if ch := r.sh.chooser; ch != nil {
+					ch.Choose(int(r.id), p, h, &c.Candidates, r, now)
+				} else {
+					r.sh.rf.Route(int(r.id), p, h, &c.Candidates)
+				}
 				if c.N == 0 {
 					r.fail(now, "routing gave no candidate for packet %d->%d", h.Src, h.Dst)
 				}

@@ -344,6 +344,8 @@ func TestEscapeLevelRegistry(t *testing.T) {
 			topo, err = link.NewMesh(4, 1)
 		case "fattree":
 			topo, err = link.NewFatTree(2, 2)
+		case "dragonfly":
+			topo, err = link.NewDragonfly(1, 2, 1, 0, link.Palmtree, 0)
 		default:
 			topo, err = link.NewTorus(4)
 		}

@@ -1,0 +1,321 @@
+package router
+
+import (
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+)
+
+// Routing on a dragonfly (link.Dragonfly): min, val, ugal-l, ugal-g, par.
+//
+// A packet's VC class is the number of global links it has crossed: class
+// 0 in its source group, 1 after the first global hop, 2 after the second
+// (Valiant's path only), and class 3 for the second local hop in the source
+// group of a packet that PAR re-routed there. Along every path the classes
+// come in the order 0, 3, 1, 2: a local hop keeps the class (but PAR's
+// second local hop, 0 to 3) and a global hop raises it, so no channel
+// waits on one of an earlier class, and within a class a local hop is
+// followed only by a global hop or the sink: the channel dependency graph
+// has no cycle (Kim et al.; Jiang, Kim and Dally, ISCA 2009, for PAR's
+// extra class). Minimal routing needs 2 classes, Valiant and UGAL 3, PAR 4.
+// VC v belongs to class v mod classes.
+//
+// The minimal path from group S to group D (S != D) takes the global link
+// between them (of several parallel copies, copy dst mod copies), reached
+// by a local hop when the source router does not own it, and a local hop
+// in D to the destination's router. Valiant's path goes minimally to an
+// intermediate group I drawn per packet uniformly among all g groups, then
+// minimally to D; when I is S or D the path is minimal (Kim et al.; BookSim2
+// draws an intermediate router anywhere and does the same). Packets within
+// one group travel by a local hop, or by Valiant's path through I.
+//
+// UGAL (Singh's universal globally adaptive load balancing, as the
+// dragonfly paper applies it) decides at the source router between the
+// minimal path and Valiant's path through the packet's draw: minimal when
+// q_min*H_min <= q_val*H_val + T, with H the paths' router-to-router hops
+// and T the threshold (router.ugal_threshold_flits). UGAL-L's q is the
+// occupancy of the first hop's output port at the source router (its
+// credits). UGAL-G's is that of the global link each path takes out of the
+// source group: the source router's own credits when it owns that link,
+// else the occupancy that link's router saw at the end of the previous
+// cycle, published for its group (groupBoard: a lane of latency one, so
+// the ideal "global" information of the paper arrives one cycle late). PAR
+// decides as UGAL-L at the source router, and a packet sent minimally
+// decides again at the next router of the source group, on its own queues
+// and a second draw.
+type dragonflyRouting struct {
+	t       *link.Dragonfly
+	mode    nonMinMode
+	classes int
+	class   [4]uint64
+	all     uint64
+	// threshold is UGAL's T in flits.
+	threshold int
+	// lp0, gp0 are the first local and global ports, copies the parallel
+	// global links between two groups.
+	lp0, gp0, copies int
+	// board is the group board UGAL-G reads (nil for the others); set when
+	// the network is wired.
+	board *groupBoard
+}
+
+// dragonflyClasses is the number of VC classes mode needs on a dragonfly.
+func dragonflyClasses(m nonMinMode) int {
+	switch m {
+	case modeMin:
+		return 2
+	case modePAR:
+		return 4
+	}
+	return 3
+}
+
+func newDragonflyRouting(t *link.Dragonfly, vcs int, m nonMinMode) *dragonflyRouting {
+	d := &dragonflyRouting{t: t, mode: m, classes: dragonflyClasses(m), all: allVCs(vcs), threshold: UGALThresholdFlits,
+		lp0: t.LocalPort0(), gp0: t.GlobalPort0(), copies: t.Copies()}
+	for c := 0; c < d.classes; c++ {
+		d.class[c] = classMask(vcs, d.classes, c)
+	}
+	return d
+}
+
+// SetThresholdFlits sets UGAL's threshold T.
+func (d *dragonflyRouting) SetThresholdFlits(t int) { d.threshold = t }
+
+// arrivalClass is the class of a packet at input port in, holding VC v:
+// 0 when it comes from a node.
+func (d *dragonflyRouting) arrivalClass(in int, v uint8) int {
+	if in < d.lp0 {
+		return 0
+	}
+	return vcClass(v, d.classes)
+}
+
+// toward fills c with the hop of a packet of class cls at router r towards
+// group target (its destination group when target == dst's group, which
+// then takes it to dst), crossing copy cp of the global links.
+func (d *dragonflyRouting) toward(r, cls, target, cp, dst int, f *link.Flit, c *Candidates) {
+	t := d.t
+	G := r / t.A
+	if G == target {
+		dr := dst / t.P
+		if dr == r {
+			c.Add(bit(dst%t.P), d.all)
+			return
+		}
+		c.Add(bit(t.LocalPort(r%t.A, dr%t.A)), d.class[cls])
+		return
+	}
+	or, op := t.GlobalLink(G, target, cp)
+	if or == r {
+		next := 1
+		if cls >= 1 && cls <= 2 {
+			next = cls + 1
+		}
+		c.Add(bit(op), d.class[next])
+		return
+	}
+	c.Add(bit(t.LocalPort(r%t.A, or%t.A)), d.class[cls])
+}
+
+// intermediate is the intermediate group of packet f by draw salt, and
+// whether the path through it is Valiant's (false: I is S or D).
+func (d *dragonflyRouting) intermediate(f *link.Flit, salt uint64) (int, bool) {
+	t := d.t
+	I := pick(draw(f, salt), t.G)
+	S, D := int(f.Src)/(t.P*t.A), int(f.Dst)/(t.P*t.A)
+	return I, I != S && I != D
+}
+
+// Route gives, for the deadlock check, every candidate Choose may give.
+// Minimal routing is deterministic; for the others a packet of class 0 at
+// its source router may go to any router of its group or out of any global
+// port, and one of class 0 after a local hop (or of class 3) out of any
+// global port, or under PAR also to any other router of the group (class
+// 3); from class 1 on the path to the destination is minimal.
+func (d *dragonflyRouting) Route(r, in int, f *link.Flit, c *Candidates) {
+	t := d.t
+	dst := int(f.Dst)
+	cls := d.arrivalClass(in, f.VC)
+	D := dst / (t.P * t.A)
+	if d.mode == modeMin || cls == 1 || cls == 2 {
+		d.toward(r, cls, D, dst%d.copies, dst, f, c)
+		return
+	}
+	var ports uint64
+	if dst/t.P == r {
+		ports = bit(dst % t.P)
+	}
+	global := (uint64(1)<<t.H - 1) << d.gp0
+	local := (uint64(1)<<(t.A-1) - 1) << d.lp0
+	if ports != 0 {
+		c.Add(ports, d.all)
+	}
+	c.Add(global, d.class[1])
+	switch {
+	case in < d.lp0:
+		c.Add(local, d.class[0])
+	case cls == 0 && d.mode == modePAR:
+		c.Add(local, d.class[3])
+	}
+}
+
+// Choose is the decision itself.
+func (d *dragonflyRouting) Choose(r, in int, f *link.Flit, c *Candidates, q *Router, now clock.Cycle) {
+	t := d.t
+	dst := int(f.Dst)
+	cls := d.arrivalClass(in, f.VC)
+	D := dst / (t.P * t.A)
+	if d.mode == modeMin || cls == 1 || cls == 2 {
+		d.toward(r, cls, D, dst%d.copies, dst, f, c)
+		return
+	}
+	if in < d.lp0 {
+		// The source router decides.
+		f.Route = 0
+		if I, val := d.intermediate(f, saltFirst); val && (d.mode == modeVAL || !d.minimalByQueues(r, f, I, saltFirst, dst, q, now)) {
+			f.Route = routeNonMin
+		}
+	} else if cls == 0 && d.mode == modePAR && f.Route == 0 && D != r/t.A {
+		// PAR: the next router of the source group decides again.
+		if I, val := d.intermediate(f, saltSecond); val && !d.minimalByQueues(r, f, I, saltSecond, dst, q, now) {
+			f.Route = routeNonMin | routeSecond
+			d.towardReRouted(r, I, f, c)
+			return
+		}
+	}
+	if f.Route&routeNonMin == 0 {
+		d.toward(r, 0, D, dst%d.copies, dst, f, c)
+		return
+	}
+	salt := uint64(saltFirst)
+	if f.Route&routeSecond != 0 {
+		salt = saltSecond
+	}
+	I, _ := d.intermediate(f, salt)
+	d.toward(r, 0, I, pick(draw(f, salt+8), d.copies), dst, f, c)
+}
+
+// towardReRouted is the first hop of a packet PAR re-routed at router r
+// to intermediate group I: out of r's global link to I, or a local hop of
+// class 3 to the router that owns it.
+func (d *dragonflyRouting) towardReRouted(r, I int, f *link.Flit, c *Candidates) {
+	t := d.t
+	or, op := t.GlobalLink(r/t.A, I, pick(draw(f, saltSecond+8), d.copies))
+	if or == r {
+		c.Add(bit(op), d.class[1])
+		return
+	}
+	c.Add(bit(t.LocalPort(r%t.A, or%t.A)), d.class[3])
+}
+
+// firstHop is the output port of the first hop from router r towards group
+// target (copy cp), dst's router when target is dst's group; -1 when dst
+// is at r.
+func (d *dragonflyRouting) firstHop(r, target, cp, dst int) int {
+	t := d.t
+	G := r / t.A
+	if G == target {
+		dr := dst / t.P
+		if dr == r {
+			return -1
+		}
+		return t.LocalPort(r%t.A, dr%t.A)
+	}
+	or, op := t.GlobalLink(G, target, cp)
+	if or == r {
+		return op
+	}
+	return t.LocalPort(r%t.A, or%t.A)
+}
+
+// hopsVia is the number of router-to-router hops from router r through
+// group I (I may be r's group or dst's: the minimal path) to node dst,
+// with the copies of the global links the packet would take.
+func (d *dragonflyRouting) hopsVia(r, I, cpI, dst int) int {
+	t := d.t
+	G, D := r/t.A, dst/(t.P*t.A)
+	h := 0
+	at := r // the router the packet is at
+	hop := func(target, cp int) {
+		or, _ := t.GlobalLink(at/t.A, target, cp)
+		if or != at {
+			h++ // the local hop to the link's router
+		}
+		h++
+		at = d.entry(at/t.A, target, cp)
+	}
+	if I != G && I != D {
+		hop(I, cpI)
+	}
+	if at/t.A != D {
+		hop(D, dst%d.copies)
+	}
+	if dst/t.P != at {
+		h++
+	}
+	return h
+}
+
+// entry is the router of group to at which the global link copy cp from
+// group from arrives.
+func (d *dragonflyRouting) entry(from, to, cp int) int {
+	or, op := d.t.GlobalLink(from, to, cp)
+	return d.t.Peer(or, op).Router
+}
+
+// minimalByQueues is UGAL's rule at router r for packet f between the
+// minimal path and Valiant's through group I.
+func (d *dragonflyRouting) minimalByQueues(r int, f *link.Flit, I int, salt uint64, dst int, q *Router, now clock.Cycle) bool {
+	t := d.t
+	D := dst / (t.P * t.A)
+	cpI := pick(draw(f, salt+8), d.copies)
+	hMin, hNon := d.hopsVia(r, D, 0, dst), d.hopsVia(r, I, cpI, dst)
+	var qMin, qNon int
+	if d.mode == modeUGALG && d.board != nil {
+		qMin, qNon = d.globalQueue(r, D, dst%d.copies, dst, q, now), d.globalQueue(r, I, cpI, dst, q, now)
+	} else {
+		pMin, pNon := d.firstHop(r, D, dst%d.copies, dst), d.firstHop(r, I, cpI, dst)
+		if pMin < 0 {
+			return true
+		}
+		qMin, qNon = q.QueueFlits(pMin), q.QueueFlits(pNon)
+	}
+	return ugalMinimal(qMin, hMin, qNon, hNon, d.threshold)
+}
+
+// globalQueue is UGAL-G's estimate for the path out of r's group towards
+// group target: the occupancy of that global link, from r's own credits
+// when r owns it, else from the group board (a cycle old); for a target
+// in r's own group, the first hop's local queue.
+func (d *dragonflyRouting) globalQueue(r, target, cp, dst int, q *Router, now clock.Cycle) int {
+	t := d.t
+	G := r / t.A
+	if G == target {
+		if p := d.firstHop(r, target, cp, dst); p >= 0 {
+			return q.QueueFlits(p)
+		}
+		return 0
+	}
+	or, op := t.GlobalLink(G, target, cp)
+	if or == r {
+		return q.QueueFlits(op)
+	}
+	return d.board.read(or, op-d.gp0, now)
+}
+
+func (d *dragonflyRouting) InjectVCs(int, int) uint64 { return d.all }
+
+// Hops is the minimal path's router-to-router hops.
+func (d *dragonflyRouting) Hops(src, dst int) int {
+	t := d.t
+	return d.hopsVia(src/t.P, dst/(t.P*t.A), 0, dst)
+}
+
+// useBoard makes UGAL-G's group board (boardUser).
+func (d *dragonflyRouting) useBoard() (*groupBoard, int) {
+	if d.mode != modeUGALG {
+		return nil, 0
+	}
+	d.board = newGroupBoard(d.t.Routers(), d.t.H)
+	return d.board, d.gp0
+}

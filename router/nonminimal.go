@@ -1,0 +1,159 @@
+package router
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+)
+
+// Non-minimal routing: Valiant, UGAL and PAR on dragonflies and HyperX
+// (dragonfly.go, hyperx.go).
+//
+// These functions decide with more than the deadlock check's state (router,
+// input port, VC, Flit.Route, destination): with the packet's own random
+// draw of an intermediate (Valiant) and with the deciding router's output
+// queues (UGAL, PAR). They implement Chooser: the router calls Choose, and
+// Route gives the union of every candidate Choose can give in that state,
+// which is what the channel dependency check enumerates. So the check
+// proves the VC classes deadlock free for every draw and every queue state
+// at once.
+//
+// The draw is a hash of the packet's source, sequence number and a salt
+// (one draw per decision that needs one): a pure function of the packet,
+// the same at every hop and under every executor, so a run stays a
+// function of its configuration and seed, and no routing state beyond a
+// decision bit or two rides in Flit.Route.
+
+// Chooser is implemented by routing functions whose decision at a router
+// reads the packet's random draw or the router's queues (see above). The
+// router calls Choose for every head instead of Route; Choose may set
+// f.Route (the packet's header, carried on from this hop) to record a
+// decision, and must offer only candidates Route offers in the same state.
+type Chooser interface {
+	Choose(r, in int, f *link.Flit, c *Candidates, q *Router, now clock.Cycle)
+}
+
+// QueueFlits is the occupancy of output port p's downstream buffers as
+// this router sees it: the flits it sent there whose credits have not come
+// back, summed over the VCs (UGAL's and PAR's local queue estimate; for
+// an output with links of longer latency it includes the flits and
+// credits on the wire, as a credit count does).
+func (r *Router) QueueFlits(p int) int {
+	V := int(r.vcs)
+	q := 0
+	for _, o := range r.outs[p*V : (p+1)*V] {
+		q += int(r.sh.depth) - int(o.credits)
+	}
+	return q
+}
+
+// draw is packet f's pseudo-random draw number salt: a 64-bit mix
+// (splitmix64's finaliser) of its source, sequence number and salt.
+func draw(f *link.Flit, salt uint64) uint64 {
+	x := uint64(uint32(f.Src))<<32 | uint64(f.Seq)
+	x ^= salt * 0x9e3779b97f4a7c15
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// pick is a draw reduced to 0..n-1 without a division (Lemire's
+// multiply-shift).
+func pick(x uint64, n int) int {
+	hi, _ := bits.Mul64(x, uint64(n))
+	return int(hi)
+}
+
+// Route states of the non-minimal functions (Flit.Route).
+const (
+	// routeNonMin: the packet goes by its intermediate (Valiant's path).
+	routeNonMin uint8 = 1
+	// routeSecond: its intermediate is the second draw (PAR's re-decision
+	// in the source group).
+	routeSecond uint8 = 2
+)
+
+// Salts of the draws.
+const (
+	saltFirst  = 1 // the intermediate drawn at the source
+	saltSecond = 2 // PAR's second draw
+)
+
+// UGALThresholdFlits is the default threshold T of UGAL's rule (minimal
+// when q_min*H_min <= q_nonmin*H_nonmin + T).
+const UGALThresholdFlits = 0
+
+// nonMinMode is which non-minimal function a dragonfly or HyperX routing is.
+type nonMinMode uint8
+
+const (
+	modeMin   nonMinMode = iota // minimal
+	modeVAL                     // Valiant, always
+	modeUGALL                   // UGAL with local queues
+	modeUGALG                   // UGAL with the group's global queues (dragonfly)
+	modePAR                     // progressive adaptive: UGAL-L at the source, again at the next router of the source group
+)
+
+var nonMinNames = [...]string{"min", "val", "ugal-l", "ugal-g", "par"}
+
+func (m nonMinMode) String() string { return nonMinNames[m] }
+
+// ugalMinimal is UGAL's rule: take the minimal path when qMin*hMin <=
+// qNon*hNon + threshold.
+func ugalMinimal(qMin, hMin, qNon, hNon, threshold int) bool {
+	return qMin*hMin <= qNon*hNon+threshold
+}
+
+// vcClass is the VC class of the VC a packet holds, with classes VC
+// classes: VC v belongs to class v mod classes (classMask).
+func vcClass(v uint8, classes int) int { return int(v) % classes }
+
+// nonMinSpecs registers the dragonfly and HyperX routings.
+func nonMinSpecs() []RoutingSpec {
+	docs := [...]string{
+		"minimal: on a dragonfly local, global, local hops (VC class = global hops taken, 2 classes); on a HyperX dimension order, any trunk (1 class)",
+		"Valiant: to an intermediate drawn per packet (a group of a dragonfly, a router of a HyperX), minimally, then minimally to the destination; dragonfly 3 VC classes (global hops taken), HyperX 2 (before and after the intermediate)",
+		"UGAL-L: at the source router, minimal when q_min*H_min <= q_val*H_val + threshold, else Valiant; q is the occupancy of the first hop's output port (credits), H the path's hops; Valiant's VC classes",
+		"UGAL-G (dragonfly): UGAL with global queue estimates, the occupancy of the global link each path takes out of the source group (as its router published it one cycle earlier); Valiant's VC classes",
+		"PAR (progressive adaptive routing, dragonfly): UGAL-L at the source router, and a packet sent minimally decides again, by the same rule, at the next router of its source group; 4 VC classes (the second local hop of a re-routed packet has its own)",
+	}
+	var specs []RoutingSpec
+	for m := modeMin; m <= modePAR; m++ {
+		spec := RoutingSpec{Name: m.String(), Doc: docs[m], Topologies: []string{"dragonfly", "hyperx"}, MinVCs: dragonflyClasses(m)}
+		if m >= modeUGALG {
+			spec.Topologies = []string{"dragonfly"}
+		}
+		mode := m
+		spec.New = func(t link.Topology, vcs int) RoutingFunc {
+			switch t := t.(type) {
+			case *link.Dragonfly:
+				return newDragonflyRouting(t, vcs, mode)
+			case *link.HyperX:
+				return newHyperXRouting(t, vcs, mode)
+			}
+			panic(fmt.Sprintf("routing %s on a %s", mode, t.Kind()))
+		}
+		specs = append(specs, spec)
+	}
+	return specs
+}
+
+// nonMinMinVCs is the VC count a non-minimal routing needs on topology
+// kind (its VC classes).
+func nonMinMinVCs(m nonMinMode, kind string) int {
+	if kind == "dragonfly" {
+		return dragonflyClasses(m)
+	}
+	return hyperxClasses(m)
+}
+
+// usesThreshold reports whether routing name decides by UGAL's rule.
+func usesThreshold(name string) bool { return name == "ugal-l" || name == "ugal-g" || name == "par" }
+
+// UsesUGALThreshold reports whether routing name reads a UGAL threshold.
+func UsesUGALThreshold(name string) bool { return usesThreshold(name) }

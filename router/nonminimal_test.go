@@ -1,0 +1,212 @@
+package router
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+)
+
+// newTopologies are dragonflies and HyperX of several shapes, with the
+// routings each has.
+func newTopologies(t *testing.T) []struct {
+	topo     link.Topology
+	routings []string
+} {
+	t.Helper()
+	df1, err1 := link.NewDragonfly(2, 4, 2, 0, link.Palmtree, 5)
+	df2, err2 := link.NewDragonfly(1, 4, 2, 5, link.Consecutive, 0) // two links between each pair of groups
+	df3, err3 := link.NewDragonfly(2, 3, 1, 4, link.Palmtree, 3)
+	hx1, err4 := link.NewHyperX(4, 2, 1, 2)
+	hx2, err5 := link.NewHyperX(3, 3, 2, 1) // trunking 2
+	for _, err := range []error{err1, err2, err3, err4, err5} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	dfR := []string{"min", "val", "ugal-l", "ugal-g", "par"}
+	hxR := []string{"min", "val", "ugal-l"}
+	return []struct {
+		topo     link.Topology
+		routings []string
+	}{{df1, dfR}, {df2, dfR}, {df3, dfR}, {hx1, hxR}, {hx2, hxR}}
+}
+
+// tracePath follows the decisions of rf for a lone packet from src to dst
+// (sequence number seq) on network n at zero load, taking the first port
+// and VC of the first candidate group at each router, and returns its
+// router-to-router hops and the sum of their link latencies.
+func tracePath(t *testing.T, n *Network, src, dst int, seq uint32) (hops, linkCycles int) {
+	t.Helper()
+	topo := n.Topo
+	ch := n.Routing.(Chooser)
+	r, in := topo.NodePort(src)
+	f := link.Flit{Src: int32(src), Dst: int32(dst), Seq: seq}
+	for range 64 {
+		var c Candidates
+		ch.Choose(r, in, &f, &c, n.Routers[r], 0)
+		p := bits.TrailingZeros64(c.G[0].Ports)
+		peer := topo.Peer(r, p)
+		if peer.Node >= 0 {
+			if peer.Node != dst {
+				t.Fatalf("%d->%d: ejected at %s", src, dst, topo.PortName(r, p))
+			}
+			return hops, linkCycles
+		}
+		hops++
+		lat := n.Cfg.LinkLatencyCycles
+		if pl, ok := topo.(link.PortLatencies); ok && pl.LatencyCycles(r, p) > 0 {
+			lat = pl.LatencyCycles(r, p)
+		}
+		linkCycles += lat
+		f.VC = uint8(bits.TrailingZeros64(c.G[0].VCs))
+		r, in = peer.Router, peer.Port
+	}
+	t.Fatalf("%d->%d: no sink after 64 hops", src, dst)
+	return 0, 0
+}
+
+// TestNonMinimalZeroLoadLatency: a lone packet's latency is exactly
+// Linj + (H+1)*R + (its links' latencies) + Lej + (S-1), H the hops it
+// took, for every routing on every new topology: the documented per-hop
+// delay of a local hop (R + L) and of a global one (R + the global
+// latency). Minimal paths also match Network.ZeroLoadLatency.
+func TestNonMinimalZeroLoadLatency(t *testing.T) {
+	for _, tc := range newTopologies(t) {
+		for _, routing := range tc.routings {
+			for _, delay := range []int{0, 2} {
+				name := fmt.Sprintf("%s/%s/R%d", tc.topo, routing, delay)
+				t.Run(name, func(t *testing.T) {
+					N := tc.topo.Nodes()
+					// About 12 x 12 pairs (6 x 6 under -race), dst strides
+					// prime to the group and router sizes.
+					step := max(1, N/12)
+					if raceEnabled {
+						step = max(1, N/6)
+					}
+					const size = 4
+					for src := 0; src < N; src += step {
+						for dst := (src * 7) % N; dst < N; dst += step + 1 {
+							srcs := make([]Source, N)
+							for i := range srcs {
+								srcs[i] = &oneShot{dst: -1}
+							}
+							srcs[src] = &oneShot{dst: dst, size: size, at: 3}
+							sink := &latencySink{}
+							sinks := make([]Sink, N)
+							for i := range sinks {
+								sinks[i] = sink
+							}
+							vcs := max(minVCs(routing, tc.topo), 2)
+							cfg := Config{Routing: routing, VCs: vcs, BufferFlits: 8, RoutingDelayCycles: delay,
+								LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: size}
+							n := build(t, tc.topo, cfg, srcs, sinks)
+							hops, links := tracePath(t, n, src, dst, 0)
+							acts, units := n.Actors()
+							if _, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, To: 200}); err != nil {
+								t.Fatal(err)
+							}
+							if err := n.Check(200); err != nil {
+								t.Fatal(err)
+							}
+							if len(sink.lat) != 1 {
+								t.Fatalf("%d->%d: %d packets delivered", src, dst, len(sink.lat))
+							}
+							want := 2 + (hops+1)*delay + links + 2 + size - 1
+							if sink.lat[0] != int64(want) {
+								t.Fatalf("%d->%d: latency %d, want %d (%d hops, %d link cycles)", src, dst, sink.lat[0], want, hops, links)
+							}
+							if routing == "min" {
+								if zl := n.ZeroLoadLatency(src, dst, size); zl != want {
+									t.Fatalf("%d->%d: Network.ZeroLoadLatency %d, measured %d", src, dst, zl, want)
+								}
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// auditChooser wraps a non-minimal routing so that every decision the
+// router takes is checked against Route's union for that state, the
+// candidates the deadlock check enumerated.
+type auditChooser struct {
+	RoutingFunc
+	inner Chooser
+	bad   *string
+}
+
+func (a *auditChooser) Choose(r, in int, f *link.Flit, c *Candidates, q *Router, now clock.Cycle) {
+	state := *f
+	a.inner.Choose(r, in, f, c, q, now)
+	var u Candidates
+	a.RoutingFunc.Route(r, in, &state, &u)
+	for g := 0; g < int(c.N); g++ {
+		for pm := c.G[g].Ports; pm != 0; pm &= pm - 1 {
+			p := bits.TrailingZeros64(pm)
+			var allowed uint64
+			for k := 0; k < int(u.N); k++ {
+				if u.G[k].Ports&(1<<p) != 0 {
+					allowed |= u.G[k].VCs
+				}
+			}
+			if c.G[g].VCs&^allowed != 0 && *a.bad == "" {
+				*a.bad = fmt.Sprintf("cycle %d at %s from port %d, packet %d->%d VC %d: Choose offers port %d VCs %b, Route allows %b",
+					now, q.Name(), in, f.Src, f.Dst, state.VC, p, c.G[g].VCs, allowed)
+			}
+		}
+	}
+}
+
+func (a *auditChooser) useBoard() (*groupBoard, int) {
+	if bu, ok := a.RoutingFunc.(boardUser); ok {
+		return bu.useBoard()
+	}
+	return nil, 0
+}
+
+// TestChooseWithinRoute runs heavy bursts on every new topology and
+// routing with every invariant checked after every cycle, every decision
+// checked against Route's union (so the deadlock check saw every channel
+// a run uses), and every packet delivered exactly once.
+func TestChooseWithinRoute(t *testing.T) {
+	for _, tc := range newTopologies(t) {
+		for _, routing := range tc.routings {
+			t.Run(fmt.Sprintf("%s/%s", tc.topo, routing), func(t *testing.T) {
+				N := tc.topo.Nodes()
+				srcs := make([]Source, N)
+				for i := range srcs {
+					srcs[i] = &burst{node: i, nodes: N, m: 30, size: 4}
+				}
+				cfg := Config{Routing: routing, VCs: minVCs(routing, tc.topo) + 1, BufferFlits: 4, RoutingDelayCycles: 1,
+					LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}
+				rf, err := Check(context.Background(), tc.topo, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bad := ""
+				audit := &auditChooser{RoutingFunc: rf, inner: rf.(Chooser), bad: &bad}
+				n, err := wire(context.Background(), tc.topo, cfg, audit, srcs, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				runChecked(t, n, actor.Shards, 8000)
+				if bad != "" {
+					t.Fatal(bad)
+				}
+				if tot := n.Totals(); tot.PacketsDelivered != uint64(30*N) {
+					t.Fatalf("delivered %d of %d packets", tot.PacketsDelivered, 30*N)
+				}
+				if err := n.CheckDelivery(); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	}
+}
