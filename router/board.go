@@ -32,14 +32,15 @@ func (b *groupBoard) read(r, m int, now clock.Cycle) int {
 type boardPlane struct {
 	r     *Router
 	b     *groupBoard
-	port0 int // first global port
+	port0 int    // first global port
+	vcs   uint64 // the VCs whose occupancy is published
 	next  ControlPlane
 }
 
 func (p *boardPlane) Step(now clock.Cycle, obs Observation) {
 	row := p.b.slot[now&1][int(p.r.id)*p.b.h : (int(p.r.id)+1)*p.b.h]
 	for m := range row {
-		row[m] = int32(p.r.QueueFlits(p.port0 + m))
+		row[m] = int32(p.r.QueueFlitsOn(p.port0+m, p.vcs))
 	}
 	if p.next != nil {
 		p.next.Step(now, obs)
@@ -48,7 +49,8 @@ func (p *boardPlane) Step(now clock.Cycle, obs Observation) {
 
 // boardUser is implemented by routing functions that read a group board
 // (UGAL-G): useBoard makes the network's board, or returns nil when the
-// function reads none, with the first port whose queues go on it.
+// function reads none, with the first port whose queues go on it and the
+// VCs counted.
 type boardUser interface {
-	useBoard() (b *groupBoard, port0 int)
+	useBoard() (b *groupBoard, port0 int, vcs uint64)
 }

@@ -255,6 +255,11 @@ func minVCs(name string, t link.Topology) int {
 			return nonMinMinVCs(nonMinMode(m), t.Kind())
 		}
 	}
+	if name == "shortest-hops" {
+		if g, ok := t.(*link.Graph); ok {
+			return max(g.Diameter(), 1)
+		}
+	}
 	return Routings()[name].MinVCs
 }
 
@@ -430,9 +435,9 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 		}
 	}
 	if bu, ok := rf.(boardUser); ok {
-		if b, port0 := bu.useBoard(); b != nil {
+		if b, port0, vcs := bu.useBoard(); b != nil {
 			for _, rt := range n.Routers {
-				rt.plane = &boardPlane{r: rt, b: b, port0: port0}
+				rt.plane = &boardPlane{r: rt, b: b, port0: port0, vcs: vcs}
 			}
 		}
 	}
@@ -537,8 +542,19 @@ func ZeroLoadLatency(c Config, h, sizeFlits int) int {
 // flits over the network's longest minimal route.
 func (n *Network) MaxZeroLoadLatency(sizeFlits int) int {
 	extra := 0
-	if d, ok := n.Topo.(*link.Dragonfly); ok && d.GlobalLatencyCycles > 0 {
-		extra = d.GlobalLatencyCycles - n.Cfg.LinkLatencyCycles // one global link on a minimal route
+	switch t := n.Topo.(type) {
+	case *link.Dragonfly:
+		if t.GlobalLatencyCycles > 0 {
+			extra = t.GlobalLatencyCycles - n.Cfg.LinkLatencyCycles // one global link on a minimal route
+		}
+	case link.PortLatencies: // a bound: every hop on the longest link
+		most := 0
+		for r := 0; r < n.Topo.Routers(); r++ {
+			for p := 0; p < n.Topo.Ports(r); p++ {
+				most = max(most, t.LatencyCycles(r, p)-n.Cfg.LinkLatencyCycles)
+			}
+		}
+		extra = n.Topo.Diameter() * most
 	}
 	return n.zeroLoad(n.Topo.Diameter(), sizeFlits) + extra
 }

@@ -40,13 +40,39 @@ type Chooser interface {
 // back, summed over the VCs (UGAL's and PAR's local queue estimate; for
 // an output with links of longer latency it includes the flits and
 // credits on the wire, as a credit count does).
-func (r *Router) QueueFlits(p int) int {
+func (r *Router) QueueFlits(p int) int { return r.QueueFlitsOn(p, ^uint64(0)) }
+
+// QueueFlitsOn is the queue a packet of the VC class vcs joins at output
+// port p: the flits of that class sent out of p whose credits have not come
+// back (downstream and on the wire), and the flits waiting in this router's
+// input buffers for p (their packet holds an output VC of p, or was routed
+// to p alone and waits for one). In an input-queued router the output
+// queue UGAL reads is made of both: with only the credits, a saturated
+// link whose far end drains at once looks nearly empty.
+func (r *Router) QueueFlitsOn(p int, vcs uint64) int {
 	V := int(r.vcs)
 	q := 0
-	for _, o := range r.outs[p*V : (p+1)*V] {
-		q += int(r.sh.depth) - int(o.credits)
+	for v, o := range r.outs[p*V : (p+1)*V] {
+		q += int(vcs>>(v&63)&1) * (int(r.sh.depth) - int(o.credits))
 	}
-	return q
+	return q + r.waitingFor(p)
+}
+
+// waitingFor is the number of flits in this router's input buffers whose
+// front packet holds an output VC of port p, or was routed to p alone.
+func (r *Router) waitingFor(p int) int {
+	n := 0
+	for i := range r.ivc {
+		s := &r.ivc[i]
+		switch {
+		case s.flits == 0:
+		case s.state == vcActive && int(s.outPort) == p:
+			n += int(s.flits)
+		case s.state == vcRouted && r.cands[s.cand].ports() == 1<<p:
+			n += int(s.flits)
+		}
+	}
+	return n
 }
 
 // draw is packet f's pseudo-random draw number salt: a 64-bit mix

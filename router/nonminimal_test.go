@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
@@ -33,7 +34,19 @@ func newTopologies(t *testing.T) []struct {
 	return []struct {
 		topo     link.Topology
 		routings []string
-	}{{df1, dfR}, {df2, dfR}, {df3, dfR}, {hx1, hxR}, {hx2, hxR}}
+	}{{df1, dfR}, {df2, dfR}, {df3, dfR}, {hx1, hxR}, {hx2, hxR}, {testGraph(t), []string{"shortest-hops"}}}
+}
+
+// testGraph is a 6-router graph from a file: a ring with a chord, a
+// longer link, two nodes on router 0.
+func testGraph(t *testing.T) *link.Graph {
+	t.Helper()
+	g, err := link.ReadGraph("test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
+		"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
 
 // tracePath follows the decisions of rf for a lone packet from src to dst
@@ -43,12 +56,16 @@ func newTopologies(t *testing.T) []struct {
 func tracePath(t *testing.T, n *Network, src, dst int, seq uint32) (hops, linkCycles int) {
 	t.Helper()
 	topo := n.Topo
-	ch := n.Routing.(Chooser)
+	ch, _ := n.Routing.(Chooser)
 	r, in := topo.NodePort(src)
 	f := link.Flit{Src: int32(src), Dst: int32(dst), Seq: seq}
 	for range 64 {
 		var c Candidates
-		ch.Choose(r, in, &f, &c, n.Routers[r], 0)
+		if ch != nil {
+			ch.Choose(r, in, &f, &c, n.Routers[r], 0)
+		} else {
+			n.Routing.Route(r, in, &f, &c)
+		}
 		p := bits.TrailingZeros64(c.G[0].Ports)
 		peer := topo.Peer(r, p)
 		if peer.Node >= 0 {
@@ -164,11 +181,11 @@ func (a *auditChooser) Choose(r, in int, f *link.Flit, c *Candidates, q *Router,
 	}
 }
 
-func (a *auditChooser) useBoard() (*groupBoard, int) {
+func (a *auditChooser) useBoard() (*groupBoard, int, uint64) {
 	if bu, ok := a.RoutingFunc.(boardUser); ok {
 		return bu.useBoard()
 	}
-	return nil, 0
+	return nil, 0, 0
 }
 
 // TestChooseWithinRoute runs heavy bursts on every new topology and
@@ -191,8 +208,11 @@ func TestChooseWithinRoute(t *testing.T) {
 					t.Fatal(err)
 				}
 				bad := ""
-				audit := &auditChooser{RoutingFunc: rf, inner: rf.(Chooser), bad: &bad}
-				n, err := wire(context.Background(), tc.topo, cfg, audit, srcs, nil)
+				var use RoutingFunc = rf
+				if ch, ok := rf.(Chooser); ok {
+					use = &auditChooser{RoutingFunc: rf, inner: ch, bad: &bad}
+				}
+				n, err := wire(context.Background(), tc.topo, cfg, use, srcs, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -208,5 +228,28 @@ func TestChooseWithinRoute(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestShortestOnFile: on a graph from a file with cycles, "shortest" on
+// every VC is refused with a cycle of channels, and so is "shortest-hops"
+// with one VC; with as many VCs as the diameter it is accepted (between
+// the two the check decides: a class may serve several hops safely).
+func TestShortestOnFile(t *testing.T) {
+	g := testGraph(t)
+	ctx := context.Background()
+	cfg := Config{Routing: "shortest", VCs: 4, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, RoutingDelayCycles: 1, MaxPacketFlits: 4}
+	if _, err := Check(ctx, g, cfg); err == nil || !strings.Contains(err.Error(), "channel dependency cycle: R") {
+		t.Fatalf("shortest on a ring: %v", err)
+	}
+	cfg.Routing = "shortest-hops"
+	cfg.VCs = 1
+	_, err := Check(ctx, g, cfg)
+	if err == nil || !strings.Contains(err.Error(), "channel dependency cycle") || !strings.Contains(err.Error(), fmt.Sprintf("needs at least %d VCs", g.Diameter())) {
+		t.Fatalf("shortest-hops with %d VCs: %v", cfg.VCs, err)
+	}
+	cfg.VCs = g.Diameter()
+	if _, err := Check(ctx, g, cfg); err != nil {
+		t.Fatalf("shortest-hops with %d VCs: %v", cfg.VCs, err)
 	}
 }

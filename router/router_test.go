@@ -346,6 +346,8 @@ func TestEscapeLevelRegistry(t *testing.T) {
 			topo, err = link.NewFatTree(2, 2)
 		case "dragonfly":
 			topo, err = link.NewDragonfly(1, 2, 1, 0, link.Palmtree, 0)
+		case "file":
+			topo = testGraph(t)
 		default:
 			topo, err = link.NewTorus(4)
 		}

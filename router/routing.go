@@ -176,6 +176,9 @@ func Routings() map[string]RoutingSpec {
 	for _, s := range nonMinSpecs() {
 		m[s.Name] = s
 	}
+	for _, s := range shortestSpecs() {
+		m[s.Name] = s
+	}
 	for _, s := range harSpecs() {
 		s.EscapeLevel = true // the connection channel, then C1
 		m[s.Name] = s

@@ -58,6 +58,11 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		// ever more rarely, which a longer warm-up leaves behind.
 		{"mesh16-recn-hotspot", 0.25, actor.Serial, "", false},
 		{"mesh16-recn-hotspot", 0.25, actor.Shards, "", false},
+		// The 1,056-node dragonfly, minimal and UGAL-L.
+		{"dragonfly1k-uniform", 0.30, actor.Serial, "", false},
+		{"dragonfly1k-uniform", 0.30, actor.Shards, "", false},
+		{"dragonfly1k-ugal-uniform", 0.30, actor.Serial, "", false},
+		{"dragonfly1k-ugal-uniform", 0.30, actor.Shards, "", false},
 	} {
 		name := tc.scenario + "/" + string(tc.exec) + "/" + tc.injection
 		if tc.blocked {

@@ -57,7 +57,21 @@ func BenchScenarios() map[string]Config {
 	recn16 := hot16
 	recn16.Name = "mesh16-recn-hotspot"
 	recn16.Router.Queues = "recn"
-	return map[string]Config{torus.Name: torus, mesh.Name: mesh, ft.Name: ft, vc16.Name: vc16, ioq16.Name: ioq16, hot16.Name: hot16, recn16.Name: recn16}
+	// The balanced 1,056-node dragonfly (p = 4, a = 8, h = 4, g = 33),
+	// global links ten times as long as local ones, 3 VCs of 32 flits
+	// (Valiant's classes; a VC covers a global link's credit round trip),
+	// uniform traffic at 0.3 flits/node/cycle: minimal routing and UGAL-L.
+	df := Default()
+	df.Name = "dragonfly1k-uniform"
+	df.Network = Network{Topology: "dragonfly", RoutersPerGroup: 8, NodesPerRouter: 4, GlobalPerRouter: 4, GlobalLatencyCycles: 10, Concentration: 1}
+	df.Router = Router{Routing: "min", VCs: 3, BufferFlits: 32, Switching: "vct",
+		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+	df.Traffic.Pattern, df.Traffic.Process, df.Traffic.Load, df.Traffic.PacketFlits = "uniform", "bernoulli", 0.3, 4
+	dfUGAL := df
+	dfUGAL.Name = "dragonfly1k-ugal-uniform"
+	dfUGAL.Router.Routing = "ugal-l"
+	return map[string]Config{torus.Name: torus, mesh.Name: mesh, ft.Name: ft, vc16.Name: vc16, ioq16.Name: ioq16, hot16.Name: hot16, recn16.Name: recn16,
+		df.Name: df, dfUGAL.Name: dfUGAL}
 }
 
 // BenchScenarioNames lists the bench scenarios, sorted.

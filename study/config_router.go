@@ -40,6 +40,9 @@ type Router struct {
 	// SelectionTies is how least-occupied breaks a tie: rotation (the
 	// default), random, or fsin (FSIN's draw; router.SelectionTies).
 	SelectionTies string `toml:"selection_ties"`
+	// UGALThresholdFlits is UGAL's threshold T (routings ugal-l, ugal-g,
+	// par): minimal when q_min*H_min <= q_val*H_val + T.
+	UGALThresholdFlits int `toml:"ugal_threshold_flits"`
 	// RECN configures router.queues = "recn".
 	RECN RECN `toml:"recn"`
 	// HAR configures router.routing = "hybrid-har" and "har-dor".
@@ -125,6 +128,12 @@ func (c *Config) validateVC(add addFunc) {
 	if r.BufferFlits < 1 || r.BufferFlits > 32768 {
 		add("router.buffer_flits", r.BufferFlits, "allowed: 1..32768 flits per VC")
 	}
+	switch {
+	case r.UGALThresholdFlits != 0 && !router.UsesUGALThreshold(r.Routing):
+		add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("applies to routings ugal-l, ugal-g and par only (routing is %q)", r.Routing))
+	case r.UGALThresholdFlits < 0 || r.UGALThresholdFlits > 1<<20:
+		add("router.ugal_threshold_flits", r.UGALThresholdFlits, "allowed: 0..1048576 flits")
+	}
 	if sel, err := router.ParseSelection(r.Selection); err != nil {
 		add("router.selection", r.Selection, "allowed: "+strings.Join(router.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)"+didYouMean(r.Selection, router.SelectionNames()))
 	} else if spec, ok := router.Routings()[r.Routing]; ok && sel == router.SelectLeastOccupied && spec.EscapeLevel {
@@ -183,6 +192,6 @@ func (c *Config) RouterConfig() router.Config {
 	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
-		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, HARFree: c.harFree(),
+		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, HARFree: c.harFree(), UGALThresholdFlits: c.Router.UGALThresholdFlits,
 		SelectionTies: ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135}
 }

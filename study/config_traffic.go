@@ -131,9 +131,12 @@ func (c *Config) checkPattern(add addFunc, key, name string) {
 	if spec.Bits && nodes&(nodes-1) != 0 {
 		add(key, name, fmt.Sprintf("a bit pattern needs a power-of-two node count; this network has %d nodes", nodes))
 	}
-	grid := n.Topology != "fattree"
+	grid := n.Topology == "mesh" || n.Topology == "torus"
 	if spec.Grid && !grid {
 		add(key, name, "defined on torus and mesh coordinates only")
+	}
+	if spec.Topology != "" && spec.Topology != n.Topology {
+		add(key, name, fmt.Sprintf("defined on a %s only (network.topology is %q)", spec.Topology, n.Topology))
 	}
 	if name == "transpose" && !grid && (nodes&(nodes-1) != 0 || (bits.Len(uint(nodes))-1)%2 != 0) {
 		add(key, name, fmt.Sprintf("transpose swaps the halves of the address: needs 2^(2m) nodes; this network has %d", nodes))
@@ -217,8 +220,13 @@ func (c *Config) minPacketFlits() int {
 
 // Geometry is what traffic patterns need to know of the topology.
 func Geometry(t link.Topology) traffic.Geometry {
-	if g, ok := t.(*link.Grid2D); ok {
+	switch g := t.(type) {
+	case *link.Grid2D:
 		return traffic.Geometry{Nodes: g.Nodes(), K: g.K, C: g.C}
+	case *link.Dragonfly:
+		return traffic.Geometry{Nodes: g.Nodes(), Groups: g.G, GroupNodes: g.P * g.A}
+	case *link.HyperX:
+		return traffic.Geometry{Nodes: g.Nodes(), Line: g.S, RouterNodes: g.P}
 	}
 	return traffic.Geometry{Nodes: t.Nodes()}
 }

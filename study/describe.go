@@ -31,6 +31,10 @@ func (f *File) FixedWords() string {
 			parts = append(parts, s)
 		case "fattree":
 			parts = append(parts, fmt.Sprintf("%d-ary %d-tree (%d nodes)", n.K, n.Levels, int(math.Pow(float64(n.K), float64(n.Levels)))))
+		case "dragonfly", "hyperx":
+			if t, err := c.Topology(); err == nil {
+				parts = append(parts, t.String())
+			}
 		}
 	}
 	t := c.Traffic

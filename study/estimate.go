@@ -52,7 +52,7 @@ const RuntimeBytes = 16 << 20
 // the routing function's deadlock check and the per-port work of Build.
 // Measured on the 2-vCPU development machine over three sizes each (tori
 // and meshes of 64x64 to 256x256 with 1 KB of state per port, 4-ary 5- to
-// 7-trees), the least of three builds after returning the heap to the
+// 7-trees; dragonflies of a = 12..20, HyperX of 12x12..20x20), the least of three builds after returning the heap to the
 // operating system (TestBuildSecondsEstimate); a routing function not
 // listed gets the largest.
 func buildSecondsPerPort(routing, topology string) float64 {
@@ -70,6 +70,8 @@ func buildSecondsPerPort(routing, topology string) float64 {
 		return 0.7e-6
 	case "min-adaptive":
 		return 1.05e-6
+	case "min": // dragonfly and HyperX (1.65e-6 also fits val, ugal-l, ugal-g, par there)
+		return 0.4e-6
 	}
 	return 1.65e-6 // duato
 }

@@ -137,6 +137,12 @@ func buildSecondsCase(t *testing.T, name string, spec router.RoutingSpec, topo s
 		switch {
 		case topo == "fattree":
 			c.Network.K, sizes = 4, []int{6, 7, 8}
+		case topo == "dragonfly":
+			c.Network = Network{Topology: topo, Concentration: 1}
+			c.Router.VCs, sizes = 4, []int{12, 16, 20}
+		case topo == "hyperx":
+			c.Network = Network{Topology: topo, Dimensions: 2, Concentration: 1}
+			c.Router.VCs, sizes = 2, []int{12, 16, 20}
 		case spec.Loops != nil: // Hybrid-HAR: the paper's 4 VCs, a channel per class
 			c.Router.VCs, c.Network.NodeChannels = 4, 2
 		case spec.EscapeLevel:
@@ -145,6 +151,8 @@ func buildSecondsCase(t *testing.T, name string, spec router.RoutingSpec, topo s
 		for _, size := range sizes {
 			if topo == "fattree" {
 				c.Network.Levels = size
+			} else if topo == "dragonfly" {
+				c.Network.RoutersPerGroup = size
 			} else {
 				c.Network.K = size
 			}

@@ -33,6 +33,10 @@ func ImpliedName(c Config, axes []Axis) string {
 		if n.Concentration > 1 && !swept("network.concentration") {
 			net += fmt.Sprintf("c%d", n.Concentration)
 		}
+	case n.Topology == "dragonfly" && !swept("network.routers_per_group") && !swept("network.nodes_per_router") && !swept("network.global_per_router") && !swept("network.groups"):
+		net = fmt.Sprintf("dragonfly%d", c.Nodes())
+	case n.Topology == "hyperx" && !swept("network.k") && !swept("network.dimensions") && !swept("network.nodes_per_router"):
+		net = fmt.Sprintf("hyperx%d", c.Nodes())
 	case n.Topology == "fattree" && !swept("network.k") && !swept("network.levels"):
 		if nodes, ok := power(n.K, n.Levels); ok {
 			net = fmt.Sprintf("fattree%d", nodes)

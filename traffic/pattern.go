@@ -25,6 +25,12 @@ type Geometry struct {
 	Nodes int
 	K     int // side of the k x k router grid; 0 when the topology is not a grid
 	C     int // nodes per router on a grid
+	// Groups and GroupNodes are a dragonfly's groups and nodes per group
+	// (0 elsewhere).
+	Groups, GroupNodes int
+	// Line and RouterNodes are a HyperX's routers per dimension and nodes
+	// per router (0 elsewhere).
+	Line, RouterNodes int
 }
 
 // Pattern maps a source node to a destination node.
@@ -34,10 +40,12 @@ type Pattern interface {
 
 // PatternSpec describes a registered pattern.
 type PatternSpec struct {
-	Name     string
-	Doc      string
-	Bits     bool // needs a power-of-two node count
-	Grid     bool // needs a k x k grid
+	Name string
+	Doc  string
+	Bits bool // needs a power-of-two node count
+	Grid bool // needs a k x k grid
+	// Topology is the topology kind the pattern needs ("" for any).
+	Topology string
 	New      func(g Geometry, p PatternParams) Pattern
 	Permutes bool // a permutation (deterministic, one destination per source)
 }
@@ -129,6 +137,22 @@ func Patterns() map[string]PatternSpec {
 		"centre-reflection-k": gridPerm("centre-reflection-k", "(x, y) -> ((k-x) mod k, (k-y) mod k): the Hybrid-HAR paper's (16-x, 16-y) on a 16x16 mesh read with coordinates 0..k-1, the off-grid k of a coordinate 0 taken mod k (rows and columns 0 and k/2 keep that coordinate; routers (0,0), (0,k/2), (k/2,0), (k/2,k/2) are fixed points)",
 			func(x, y, k int) (int, int) { return (k - x) % k, (k - y) % k }),
 		"neighbour": gridPerm("neighbour", "(x, y) -> (x+1 mod k, y)", func(x, y, k int) (int, int) { return (x + 1) % k, y }),
+		"group-shift": {Name: "group-shift", Topology: "dragonfly",
+			Doc: "dragonfly worst case (Kim et al.): every node of group i sends to a node of group i+1 mod g drawn uniformly",
+			New: func(g Geometry, _ PatternParams) Pattern {
+				return patternFunc(func(src int, rng *rand.Rand) int {
+					return (src/g.GroupNodes+1)%g.Groups*g.GroupNodes + rng.IntN(g.GroupNodes)
+				})
+			}},
+		"dimension-shift": {Name: "dimension-shift", Topology: "hyperx",
+			Doc: "HyperX adversarial shift: every node of the router at coordinate x of dimension 0 sends to a node, drawn uniformly, of the router at x+1 mod k (the other coordinates kept), so minimal routing funnels each router's nodes through one link",
+			New: func(g Geometry, _ PatternParams) Pattern {
+				return patternFunc(func(src int, rng *rand.Rand) int {
+					r := src / g.RouterNodes
+					r += (r%g.Line+1)%g.Line - r%g.Line
+					return r*g.RouterNodes + rng.IntN(g.RouterNodes)
+				})
+			}},
 		"hotspot": {Name: "hotspot", Doc: "a share hotspot_fraction of packets to the hot-spot node (default: the centre), the rest uniform",
 			New: func(g Geometry, p PatternParams) Pattern {
 				h := hotspotNode(g, p)
@@ -209,6 +233,9 @@ func NewPattern(name string, g Geometry, p PatternParams) (Pattern, error) {
 	}
 	if spec.Grid && g.K == 0 {
 		return nil, fmt.Errorf("pattern %q needs a k x k grid topology", name)
+	}
+	if spec.Topology == "dragonfly" && g.Groups < 2 || spec.Topology == "hyperx" && g.Line < 2 {
+		return nil, fmt.Errorf("pattern %q needs a %s", name, spec.Topology)
 	}
 	if name == "transpose" && g.K == 0 && (g.Nodes&(g.Nodes-1) != 0 || log2(g.Nodes)%2 != 0) {
 		return nil, fmt.Errorf("pattern %q swaps the halves of the address and needs 2^(2m) nodes, the network has %d", name, g.Nodes)
