@@ -68,6 +68,8 @@ func SATBytes(t link.Topology, p SATParams) int64 {
 		if p.Tree {
 			hops = 2 * (int64(g.Routers()) - 1 + int64(g.Nodes()))
 		}
+	default: // the walk around a spanning tree, or the tree
+		hops = 2 * (int64(t.Routers()) - 1 + int64(t.Nodes()))
 	}
 	perHop := int64(unsafe.Sizeof(satLane{})) + 48 + 2*8 // the lane, its name, its places in the planes' lists
 	return hops*perHop + int64(t.Nodes())*int64(unsafe.Sizeof(SATGate{})+8) + int64(t.Routers())*64

@@ -295,7 +295,7 @@ func CheckSATTopology(t link.Topology, tree bool) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("SAT is defined on fat-trees, tori and meshes, not on a %s", t)
+	return nil // any other topology: the walk and the tree of a BFS spanning tree
 }
 
 // laySAT lays the ring or the tree over t.
@@ -315,7 +315,72 @@ func laySAT(t link.Topology, tree bool) (*satLayout, error) {
 		}
 		return ringLayout(t, gridRing(g))
 	}
-	panic("unreachable")
+	spec := bfsTree(t)
+	if tree {
+		return treeLayout(t, spec), nil
+	}
+	return ringLayout(t, eulerRing(t, spec))
+}
+
+// bfsTree is the spanning tree of any other topology (a dragonfly, a
+// HyperX, a graph from a file): a breadth-first search from router 0 over
+// the links, in port order, with each router's nodes below it.
+func bfsTree(t link.Topology) treeSpec {
+	R := t.Routers()
+	s := newTreeSpec(R + t.Nodes())
+	s.root = 0
+	seen := make([]bool, R)
+	seen[0] = true
+	for queue := []int{0}; len(queue) > 0; queue = queue[1:] {
+		r := queue[0]
+		for p := 0; p < t.Ports(r); p++ {
+			peer := t.Peer(r, p)
+			switch {
+			case peer.Node >= 0:
+				s.parent[R+peer.Node], s.downPort[R+peer.Node] = r, p
+			case peer.Router >= 0 && !seen[peer.Router]:
+				seen[peer.Router] = true
+				s.parent[peer.Router], s.downPort[peer.Router] = r, p
+				queue = append(queue, peer.Router)
+			}
+		}
+	}
+	return s
+}
+
+// eulerRing is the ring of any other topology: the walk around spanning
+// tree s (down each tree link and back up it, children in port order),
+// visiting each node from its router. Every directed link is used once, so
+// the ring is 2(R-1) router hops and 2N node hops long.
+func eulerRing(t link.Topology, s treeSpec) []ringStep {
+	R := t.Routers()
+	var walk []ringStep
+	// An explicit stack of (router, next port to try): a graph from a file
+	// may be a long chain.
+	type frame struct{ r, p int }
+	stack := []frame{{s.root, 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.p == t.Ports(top.r) {
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				up := stack[len(stack)-1]
+				walk = append(walk, ringStep{e: top.r, port: t.Peer(up.r, up.p-1).Port})
+			}
+			continue
+		}
+		r, p := top.r, top.p
+		top.p++
+		peer := t.Peer(r, p)
+		switch {
+		case peer.Node >= 0 && s.parent[R+peer.Node] == r && s.downPort[R+peer.Node] == p:
+			walk = append(walk, ringStep{e: r, port: p}, ringStep{e: R + peer.Node})
+		case peer.Router >= 0 && s.parent[peer.Router] == r && s.downPort[peer.Router] == p:
+			walk = append(walk, ringStep{e: r, port: p})
+			stack = append(stack, frame{peer.Router, 0})
+		}
+	}
+	return walk
 }
 
 // ringStep is one element of a ring walk: element e (router or node) and,
@@ -762,9 +827,9 @@ func InstallSAT(net *router.Network, p SATParams, cfg SATConfig) (*SATs, error) 
 		return t.NodeName(e - R)
 	}
 	for i, h := range lay.hops {
-		port := t.PortName(h.from, h.port)
-		if h.from >= R {
-			port = name(h.from)
+		port := name(h.from)
+		if h.from < R {
+			port = t.PortName(h.from, h.port)
 		}
 		s.lanes[i].InitControl(port+" -> "+name(h.to)+" (sat)", cfg.HopLatencyCycles, link.Dedicated, nil)
 	}

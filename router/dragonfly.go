@@ -134,6 +134,19 @@ func (d *dragonflyRouting) intermediate(f *link.Flit, salt uint64) (int, bool) {
 	return I, I != S && I != D
 }
 
+// minimalHop fills c with the hop of a packet whose path is minimal from
+// here (under minimal routing, or from class 1 on) and reports it done;
+// otherwise it returns the packet's class and fills nothing.
+func (d *dragonflyRouting) minimalHop(r, in int, f *link.Flit, c *Candidates) (cls int, done bool) {
+	cls = d.arrivalClass(in, f.VC)
+	if d.mode != modeMin && cls != 1 && cls != 2 {
+		return cls, false
+	}
+	dst := int(f.Dst)
+	d.toward(r, cls, dst/(d.t.P*d.t.A), dst%d.copies, dst, f, c)
+	return cls, true
+}
+
 // Route gives, for the deadlock check, every candidate Choose may give.
 // Minimal routing is deterministic; for the others a packet of class 0 at
 // its source router may go to any router of its group or out of any global
@@ -143,10 +156,8 @@ func (d *dragonflyRouting) intermediate(f *link.Flit, salt uint64) (int, bool) {
 func (d *dragonflyRouting) Route(r, in int, f *link.Flit, c *Candidates) {
 	t := d.t
 	dst := int(f.Dst)
-	cls := d.arrivalClass(in, f.VC)
-	D := dst / (t.P * t.A)
-	if d.mode == modeMin || cls == 1 || cls == 2 {
-		d.toward(r, cls, D, dst%d.copies, dst, f, c)
+	cls, done := d.minimalHop(r, in, f, c)
+	if done {
 		return
 	}
 	var ports uint64
@@ -171,10 +182,9 @@ func (d *dragonflyRouting) Route(r, in int, f *link.Flit, c *Candidates) {
 func (d *dragonflyRouting) Choose(r, in int, f *link.Flit, c *Candidates, q *Router, now clock.Cycle) {
 	t := d.t
 	dst := int(f.Dst)
-	cls := d.arrivalClass(in, f.VC)
 	D := dst / (t.P * t.A)
-	if d.mode == modeMin || cls == 1 || cls == 2 {
-		d.toward(r, cls, D, dst%d.copies, dst, f, c)
+	cls, done := d.minimalHop(r, in, f, c)
+	if done {
 		return
 	}
 	if in < d.lp0 {

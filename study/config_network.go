@@ -287,7 +287,4 @@ func (c *Config) validateNewTopologyKeys(add addFunc) {
 	if df && n.K != Default().Network.K && n.K != 0 {
 		add("network.k", n.K, "a dragonfly is sized by routers_per_group, global_per_router, groups and nodes_per_router, not k")
 	}
-	if newKind && (c.Policy.Injection != "none" && c.Policy.Injection != "noth" && c.Policy.Injection != "" || c.Policy.MeasureCircuit) {
-		add("policy.injection", c.Policy.Injection, fmt.Sprintf("the injection policies and the entropy circuit are not built on a %s yet: allowed none", n.Topology))
-	}
 }

@@ -1,6 +1,8 @@
 package study
 
 import (
+	"fmt"
+
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/policies"
 )
@@ -49,7 +51,8 @@ func (p *Policy) Gate() (policies.GateParams, bool, error) {
 func (c *Config) CircuitConfig() policies.CircuitConfig {
 	p := c.Policy
 	shape := policies.ShapeGrid
-	if p.Circuit == "tree" || (p.Circuit == "auto" && c.Network.Topology == "fattree") {
+	grid := c.Network.Topology == "torus" || c.Network.Topology == "mesh"
+	if p.Circuit == "tree" || (p.Circuit == "auto" && !grid) {
 		shape = policies.ShapeTree
 	}
 	mode, _ := link.ParseMode(p.CircuitLanes)
@@ -94,8 +97,8 @@ func (c *Config) validatePolicy(add addFunc) {
 	switch pol.Circuit {
 	case "auto", "tree":
 	case "grid":
-		if n.Topology == "fattree" {
-			add("policy.circuit", pol.Circuit, "the grid circuit needs a torus or mesh; use tree (or auto) on a fat-tree")
+		if n.Topology != "torus" && n.Topology != "mesh" {
+			add("policy.circuit", pol.Circuit, fmt.Sprintf("the grid circuit needs a torus or mesh; use tree (or auto) on a %s", n.Topology))
 		}
 	default:
 		add("policy.circuit", pol.Circuit, "allowed: auto, grid, tree"+didYouMean(pol.Circuit, []string{"auto", "grid", "tree"}))

@@ -67,9 +67,19 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 		}
 	}
 	cases = append(cases, fileSmall(nil))
+	// The congestion mechanisms on them: entropy throttling over the tree
+	// circuit, SAT over the walk around a spanning tree and over the tree.
+	for _, inj := range []string{"base", "sat(4,4,ring)", "sat(4,4,tree)"} {
+		edit := func(c *Config) {
+			c.Traffic.Load, c.Policy.Injection = 0.8, inj
+			c.Name += "-" + strings.NewReplacer("(", "", ")", "", ",", "-").Replace(inj)
+		}
+		cases = append(cases, dragonflySmall("ugal-l", func(c *Config) { edit(c); c.Traffic.Pattern = "group-shift" }),
+			hyperxSmall("min", edit), fileSmall(edit))
+	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			if raceEnabled && !strings.Contains(c.Name, "ugal") {
+			if raceEnabled && !strings.Contains(c.Name, "ugal") && c.Policy.Injection == Default().Policy.Injection {
 				t.Skip("under -race only UGAL runs: the routings share their router code")
 			}
 			r := sameDigestEverywhere(t, c)
@@ -148,7 +158,10 @@ func TestNewTopologiesBadInput(t *testing.T) {
 		{"k on a dragonfly", func(c *Config) { c.Network.K = 8 }, "network.k = 8", "not k"},
 		{"ugal on a mesh", func(c *Config) { c.Network = Network{Topology: "mesh", K: 4, Concentration: 1, Levels: 3} }, `router.routing = "ugal-l"`, "defined on dragonfly, hyperx only"},
 		{"threshold with min", func(c *Config) { c.Router.Routing = "min"; c.Router.UGALThresholdFlits = 4 }, "router.ugal_threshold_flits = 4", "ugal-l, ugal-g and par only"},
-		{"entropy throttling", func(c *Config) { c.Policy.Injection = "base" }, `policy.injection = "base"`, "not built on a dragonfly"},
+		{"grid circuit", func(c *Config) { c.Policy.Injection = "base"; c.Policy.Circuit = "grid" }, `policy.circuit = "grid"`, "use tree (or auto) on a dragonfly"},
+		{"recn", func(c *Config) {
+			c.Router.Kind, c.Router.Routing, c.Router.Queues, c.Router.VCs = "ioq", "dor", "recn", Default().Router.VCs
+		}, `network.topology = "dragonfly"`, `router.kind = "ioq" is built on meshes`},
 		{"group-shift on a torus", func(c *Config) {
 			c.Network = Network{Topology: "torus", K: 4, Concentration: 1, Levels: 3}
 			c.Router.Routing, c.Router.VCs = "dor-dateline", 3
