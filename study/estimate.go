@@ -81,6 +81,19 @@ func buildSecondsPerPort(routing, topology string) float64 {
 // (a run builds in a fresh process, whose heap comes from the system).
 const buildSecondsPerByte = 0.4e-9
 
+// fileBuildSecondsPerPortNode is the build time of a topology from a file
+// per port and node: its deadlock check searches from every destination
+// (TestBuildSecondsEstimate; measured on binary trees of 256 to 2,048
+// routers: shortest 0.085 to 0.12 us per port, node and VC, every VC a
+// channel of the graph; shortest-hops 0.3 to 0.45 us per port and node,
+// less on smaller trees).
+func fileBuildSecondsPerPortNode(routing string, vcs int) float64 {
+	if routing == "shortest" {
+		return 0.075e-6 * float64(vcs)
+	}
+	return 0.28e-6
+}
+
 // ioqBuildSecondsPerPortNode is the build time of the input/output-buffered
 // switch per port and node of the network: its build grows as ports times
 // nodes (1.8, 5.3 and 21 us per port for 32x32, 64x64 and 128x128 meshes
@@ -132,6 +145,8 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	if e.FullMemories {
 		// NetworkBytes is a bound the switch allocates only as it fills.
 		e.BuildSeconds = float64(e.Ports) * (ioqBuildSecondsPerPort + float64(e.Nodes)*ioqBuildSecondsPerPortNode)
+	} else if cfg.Network.Topology == "file" {
+		e.BuildSeconds = float64(e.Ports)*float64(e.Nodes)*fileBuildSecondsPerPortNode(cfg.Router.Routing, cfg.Router.VCs) + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
 	} else {
 		e.BuildSeconds = float64(e.Ports)*buildSecondsPerPort(cfg.Router.Routing, cfg.Network.Topology) + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
 	}

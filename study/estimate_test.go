@@ -2,6 +2,9 @@ package study
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -143,6 +146,9 @@ func buildSecondsCase(t *testing.T, name string, spec router.RoutingSpec, topo s
 		case topo == "hyperx":
 			c.Network = Network{Topology: topo, Dimensions: 2, Concentration: 1}
 			c.Router.VCs, sizes = 2, []int{12, 16, 20}
+		case topo == "file": // binary trees of 128, 256 and 384 routers, a node each
+			c.Network = Network{Topology: topo, Concentration: 1}
+			c.Router.VCs, sizes = 18, []int{128, 256, 384}
 		case spec.Loops != nil: // Hybrid-HAR: the paper's 4 VCs, a channel per class
 			c.Router.VCs, c.Network.NodeChannels = 4, 2
 		case spec.EscapeLevel:
@@ -153,6 +159,8 @@ func buildSecondsCase(t *testing.T, name string, spec router.RoutingSpec, topo s
 				c.Network.Levels = size
 			} else if topo == "dragonfly" {
 				c.Network.RoutersPerGroup = size
+			} else if topo == "file" {
+				c.Network.File = binaryTreeFile(t, size)
 			} else {
 				c.Network.K = size
 			}
@@ -192,4 +200,23 @@ func cpuSeconds() float64 {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+}
+
+// binaryTreeFile writes a topology file of a binary tree of n routers, a
+// node on each, and returns its path.
+func binaryTreeFile(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "routers %d\n", n)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "node %d\n", i)
+	}
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "link %d %d\n", (i-1)/2, i)
+	}
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("tree%d.txt", n))
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
