@@ -36,11 +36,28 @@ func EstimateFootprint(t link.Topology, cfg Config) Footprint {
 		// Pools at their initial sizes, and the port flit counters.
 		f.StateBytes += int64(initialPkts(int(P)))*int64(unsafe.Sizeof(pktDesc{})) + int64(initialCands(int(P)))*int64(unsafe.Sizeof(candSlot{})) +
 			P*int64(unsafe.Sizeof(vaReq{})) + 8*P
+		if cfg.InternalSpeedup > 1 {
+			f.StateBytes += speedupBytes(int(P), cfg.MaxPacketFlits)
+		}
+	}
+	// Every wire's ring has the slots of the longest (link.NewWiresExtra),
+	// and a topology with longer links keeps each wire's extra cycles.
+	most, extraBytes := int64(0), int64(0)
+	if pl, ok := t.(link.PortLatencies); ok {
+		for r := 0; r < t.Routers(); r++ {
+			for p := 0; p < t.Ports(r); p++ {
+				most = max(most, int64(pl.LatencyCycles(r, p)-cfg.LinkLatencyCycles))
+			}
+		}
+		if most > 0 {
+			extraBytes = 4 * (nports + nn)
+		}
 	}
 	slots := int64(2)
-	for slots < int64(max(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles))+1 {
+	for slots < int64(max(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles))+most+1 {
 		slots <<= 1
 	}
+	f.StateBytes += extraBytes
 	f.StateBytes += nr*int64(unsafe.Sizeof(Router{})) + nports*V*int64(unsafe.Sizeof(inVC{})) +
 		nports*int64(unsafe.Sizeof(portState{})) + nports*V*int64(unsafe.Sizeof(outVC{})) +
 		(nports+nn)*slots*link.WireSlotBytes + nn*int64(unsafe.Sizeof(NI{})) + nn*V*int64(unsafe.Sizeof(niVC{}))

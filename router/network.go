@@ -68,7 +68,14 @@ type Config struct {
 	// channel free for a new message (see har.go); the zero value,
 	// HARTailSent, is the behaviour of every other routing.
 	HARFree HARFree
+	// InternalSpeedup is the number of switch allocation rounds per cycle
+	// (0 or 1: the plain input-queued router; 2..4: output and credit
+	// queues, see speedup.go).
+	InternalSpeedup int
 }
+
+// MaxInternalSpeedup is the largest Config.InternalSpeedup.
+const MaxInternalSpeedup = 4
 
 // DeadlockError is a configuration whose channel dependency graph has a cycle.
 type DeadlockError struct{ Msg string }
@@ -104,6 +111,9 @@ func (n *Network) StateBytes() int {
 	for _, r := range n.Routers {
 		b += len(r.outs)*int(unsafe.Sizeof(outVC{})) + cap(r.pkts)*int(unsafe.Sizeof(pktDesc{})) +
 			cap(r.cands)*int(unsafe.Sizeof(candSlot{})) + cap(r.reqs)*int(unsafe.Sizeof(vaReq{})) + 8*len(r.PortFlits)
+		if r.sq != nil {
+			b += r.sq.bytes()
+		}
 	}
 	for _, ni := range n.NIs {
 		b += len(ni.ch.vc)*int(unsafe.Sizeof(niVC{})) + cap(ni.ch.q.ring)*int(unsafe.Sizeof(Packet{}))
@@ -197,6 +207,9 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 	}
 	if cfg.CreditLatencyCycles < 1 || cfg.CreditLatencyCycles > 1000 {
 		errs = append(errs, fmt.Errorf("credit_latency_cycles = %d out of range (allowed: 1..1000)", cfg.CreditLatencyCycles))
+	}
+	if cfg.InternalSpeedup < 0 || cfg.InternalSpeedup > MaxInternalSpeedup {
+		errs = append(errs, fmt.Errorf("internal_speedup = %d out of range (allowed: 1..%d)", cfg.InternalSpeedup, MaxInternalSpeedup))
 	}
 	for r := 0; r < t.Routers(); r++ {
 		if t.Ports(r) > 64 {
@@ -365,6 +378,9 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 		}
 		for p := range rt.port {
 			rt.port[p].out = -1
+		}
+		if cfg.InternalSpeedup > 1 {
+			rt.sq = newSpeedup(cfg.InternalSpeedup, P, V, B, cfg.MaxPacketFlits)
 		}
 		n.Routers[r] = rt
 	}
@@ -563,7 +579,7 @@ func (n *Network) MaxZeroLoadLatency(sizeFlits int) int {
 type Totals struct {
 	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
 	FlitsInjected, FlitsDelivered                       uint64
-	FlitsBuffered                                       uint64 // in router input buffers
+	FlitsBuffered                                       uint64 // in router input buffers and output queues (internal speedup)
 	SourceQueued                                        uint64 // packets waiting in source queues
 	// InjectionMemory is the ioq switch's packets in adapters' injection
 	// memories that have not started on the link (0 for the VC router).
@@ -584,8 +600,12 @@ func (n *Network) Totals() Totals {
 		t.SourceQueued += uint64(ni.Queued())
 	}
 	for _, r := range n.Routers {
-		t.FlitsBuffered += uint64(r.buffered)
-		t.FlitHops += r.SumActive
+		t.FlitsBuffered += uint64(r.buffered) + uint64(r.queuedFlits())
+		if r.sq != nil {
+			t.FlitHops += r.sq.traversals
+		} else {
+			t.FlitHops += r.SumActive
+		}
 		t.SumValid += r.SumValid
 		t.SumActive += r.SumActive
 	}
@@ -595,7 +615,8 @@ func (n *Network) Totals() Totals {
 // Check verifies the network's invariants between cycles (next is the next
 // cycle to run): flits injected = delivered + in flight, and on every VC of
 // every link, credits + credits in transit + flits in transit + occupancy =
-// buffer capacity.
+// buffer capacity (output and credit queues of internal speedup counted
+// with what is in transit).
 func (n *Network) Check(next clock.Cycle) error {
 	tot := n.Totals()
 	V, B := n.Cfg.VCs, int32(n.Cfg.BufferFlits)
@@ -635,6 +656,7 @@ func (n *Network) Check(next clock.Cycle) error {
 			clear(occ)
 			n.wires.CountInTransit(int(rt.port[p].out), next, count, nil)
 			n.wires.CountInTransit(int(rt.in0)+p, next, nil, count)
+			rt.countQueued(p, count, nil)
 			for v := range credits {
 				credits[v] = int32(rt.outs[p*V+v].credits)
 			}
@@ -644,6 +666,7 @@ func (n *Network) Check(next clock.Cycle) error {
 				for v := range occ {
 					occ[v] = int32(down.ivc[peer.Port*V+v].flits)
 				}
+				down.countQueued(peer.Port, nil, count)
 				name += n.Topo.PortName(peer.Router, peer.Port)
 			} else {
 				name += n.Topo.NodeName(peer.Node)
@@ -660,6 +683,7 @@ func (n *Network) Check(next clock.Cycle) error {
 			clear(count)
 			n.wires.CountInTransit(int(c.out), next, count, nil)
 			n.wires.CountInTransit(int(c.in), next, nil, count)
+			down.countQueued(p+h, nil, count)
 			for v := range credits {
 				credits[v] = c.vc[v].credits
 			}

@@ -133,7 +133,9 @@ type Router struct {
 	SumValid, SumActive uint64
 	// PortFlits counts the flits sent out of each port.
 	PortFlits []uint64
-	_         [8]byte // to 320 bytes
+	// sq is the output and credit queues of internal speedup; nil without
+	// (speedup.go).
+	sq *speedup
 }
 
 // routerShared is what every router of a network has alike, kept once.
@@ -508,7 +510,14 @@ func (r *Router) Tick(now clock.Cycle) {
 		if r.vaPorts != 0 {
 			r.allocateVCs(now, r.vaPorts)
 		}
-		r.allocateSwitch(now, r.saPorts)
+		if r.sq == nil {
+			r.allocateSwitch(now, r.saPorts)
+		} else {
+			r.allocateSwitchRounds(now, r.saPorts)
+		}
+	}
+	if r.sq != nil {
+		r.drainQueues(now)
 	}
 	if r.plane != nil {
 		r.plane.Step(now, Observation{Valid: int(valid), Active: int(r.active), ValidInj: int(validInj), ActiveInj: int(r.activeInj)})

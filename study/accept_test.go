@@ -52,6 +52,7 @@ func acceptPool() map[string][]any {
 		"router.flit_bytes":                 {1, 8, 16, 0},
 		"router.link_gbps":                  {8.0, 0.001, 1e6, tiny, huge, nan, 0.0, -8.0},
 		"router.allow_deadlock":             {false, true},
+		"router.internal_speedup":           {1, 2, 4, 0, 5},
 		"router.har.free":                   {"tail-sent", "upper-empty", "all-empty"},
 		"router.recn.saqs":                  {1, 2, 8, 0, 59, 60},
 		"router.recn.detect_fraction":       {0.01, 0.1, 0.0, 1.0, tiny, nan},

@@ -43,6 +43,10 @@ type Router struct {
 	// UGALThresholdFlits is UGAL's threshold T (routings ugal-l, ugal-g,
 	// par): minimal when q_min*H_min <= q_val*H_val + T.
 	UGALThresholdFlits int `toml:"ugal_threshold_flits"`
+	// InternalSpeedup is the VC router's switch allocation rounds per
+	// cycle: 1, the input-queued router; 2..4 add output queues
+	// (BookSim2's internal_speedup; router.Config.InternalSpeedup).
+	InternalSpeedup int `toml:"internal_speedup"`
 	// RECN configures router.queues = "recn".
 	RECN RECN `toml:"recn"`
 	// HAR configures router.routing = "hybrid-har" and "har-dor".
@@ -81,6 +85,9 @@ func (c *Config) validateRouter(add addFunc) {
 		}
 		if r.SelectionTies != "" && r.SelectionTies != Default().Router.SelectionTies {
 			add("router.selection_ties", r.SelectionTies, `applies to router.kind = "vc" only (with router.selection = "least-occupied")`)
+		}
+		if r.InternalSpeedup > 1 {
+			add("router.internal_speedup", r.InternalSpeedup, `applies to router.kind = "vc" only (the ioq switch buffers at ingress and egress already)`)
 		}
 	default:
 		add("router.kind", r.Kind, "allowed: vc (input-queued virtual-channel router), ioq (the RECN paper's input/output-buffered switch)"+didYouMean(r.Kind, []string{"vc", "ioq"}))
@@ -127,6 +134,9 @@ func (c *Config) validateVC(add addFunc) {
 	}
 	if r.BufferFlits < 1 || r.BufferFlits > 32768 {
 		add("router.buffer_flits", r.BufferFlits, "allowed: 1..32768 flits per VC")
+	}
+	if r.InternalSpeedup < 0 || r.InternalSpeedup > router.MaxInternalSpeedup {
+		add("router.internal_speedup", r.InternalSpeedup, fmt.Sprintf("allowed: 1..%d switch allocation rounds per cycle (1: the input-queued router; more adds output queues)", router.MaxInternalSpeedup))
 	}
 	switch {
 	case r.UGALThresholdFlits != 0 && !router.UsesUGALThreshold(r.Routing):
@@ -193,5 +203,6 @@ func (c *Config) RouterConfig() router.Config {
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
 		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, HARFree: c.harFree(), UGALThresholdFlits: c.Router.UGALThresholdFlits,
-		SelectionTies: ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135}
+		InternalSpeedup: c.Router.InternalSpeedup,
+		SelectionTies:   ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135}
 }

@@ -75,6 +75,7 @@ func writeRouterTOML(p tomlPrinter, d Config) {
 	p("vcs = %d                    # virtual channels per port, at least the routing function's minimum, at most 64", d.Router.VCs)
 	p("buffer_flits = %d          # buffer depth per VC, flits", d.Router.BufferFlits)
 	p("# ugal_threshold_flits = 0  # ugal-l, ugal-g, par only: UGAL's T, minimal when q_min*H_min <= q_val*H_val + T")
+	p("internal_speedup = %d       # vc only: switch allocation rounds per cycle, 1..4; above 1 the router has output queues (BookSim2's internal_speedup)", d.Router.InternalSpeedup)
 	p("switching = %q           # vct (virtual cut-through: a head advances only if the whole packet fits) or wormhole", d.Router.Switching)
 	p("routing_delay_cycles = %d   # cycles from a head's arrival to its earliest departure (0 = one-cycle router)", d.Router.RoutingDelayCycles)
 	p("link_latency_cycles = %d    # router-to-router and NI links, >= 1", d.Router.LinkLatencyCycles)

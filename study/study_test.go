@@ -11,8 +11,6 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
-	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
 )
 
 func small(mod func(*Config)) Config {
@@ -185,53 +183,17 @@ func TestAcceptedTracksOffered(t *testing.T) {
 	}
 }
 
-// channelLoadBound walks every source's deterministic route and returns the
-// maximum number of flows sharing one channel (router output or ejection
-// port) per flit injected per node: the saturation throughput of a
-// permutation under that routing is at most 1/max (Dally & Towles, 3.3.1).
+// channelLoadBound is the saturation throughput of c's permutation under
+// its deterministic routing: 1/(the most flows sharing one channel, router
+// output or ejection port) (Dally & Towles, 3.3.1; routeLoadBound).
 func channelLoadBound(t *testing.T, c Config) float64 {
 	t.Helper()
 	b, err := Build(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := b.Net
-	topo := n.Topo.(*link.Grid2D)
-	load := map[[2]int]int{}
-	for src := 0; src < topo.Nodes(); src++ {
-		dst := patternDest(t, c, src)
-		r, _ := topo.NodePort(src)
-		f := link.Flit{Src: int32(src), Dst: int32(dst)}
-		for hops := 0; ; hops++ {
-			var cand router.Candidates
-			n.Routing.Route(r, 0, &f, &cand)
-			p := 0
-			for cand.G[0].Ports>>p&1 == 0 {
-				p++
-			}
-			load[[2]int{r, p}]++
-			peer := topo.Peer(r, p)
-			if peer.Node >= 0 {
-				break
-			}
-			// Carry the VC class like the router does (lowest VC in the mask).
-			vm := cand.G[0].VCs
-			v := 0
-			for vm>>v&1 == 0 {
-				v++
-			}
-			f.VC = uint8(v)
-			r = peer.Router
-			if hops > 4*topo.K {
-				t.Fatal("route does not terminate")
-			}
-		}
-	}
-	worst := 0
-	for _, l := range load {
-		worst = max(worst, l)
-	}
-	return 1 / float64(worst)
+	bound, _ := routeLoadBound(t, b.Net, func(src int) []int { return []int{patternDest(t, c, src)} }, 1)
+	return bound
 }
 
 // saturationThroughput sweeps the offered load over fractions of bound and
