@@ -245,6 +245,9 @@ func (ws *Wires) Wire(w int) Wire { return Wire{ws, w} }
 // SentAt reports whether the wire's writer already sent a flit in cycle now.
 func (w Wire) SentAt(now clock.Cycle) bool { return w.ws.SentAt(w.w, now) }
 
+// ExtraCycles is the wire's latency beyond the arena's (a longer link).
+func (w Wire) ExtraCycles() int { return w.ws.ExtraCycles(w.w) }
+
 // CountInTransit is Wires.CountInTransit for this wire.
 func (w Wire) CountInTransit(next clock.Cycle, flits, credits []int32) {
 	w.ws.CountInTransit(w.w, next, flits, credits)

@@ -51,7 +51,9 @@ type CircuitConfig struct {
 	// carried no flit in the same direction).
 	Mode link.Mode
 	// LatencyCycles is the latency of one register hop between neighbouring
-	// routers (>= 1).
+	// routers (>= 1) over a link of the network's link latency; a hop over
+	// a longer link (a dragonfly's global links) takes the link's extra
+	// cycles more.
 	LatencyCycles int
 	// CountInjection counts the buffers of the injection ports (from the
 	// NIs) in N_v and N_a; by default only the buffers of router-to-router
@@ -59,6 +61,10 @@ type CircuitConfig struct {
 	// buffers per router of a 2D torus).
 	CountInjection bool
 }
+
+// uniformHop is the latency of a register hop on links all alike (where
+// only the circuit's shape and size matter).
+func (cfg CircuitConfig) uniformHop(int, int) int { return cfg.LatencyCycles }
 
 // regDef defines one register: the sum of the router's own observation (if
 // obs), of registers of the same router computed earlier in the cycle
@@ -211,7 +217,13 @@ func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 	t := net.Topo
 	nr := t.Routers()
 	delay := make([]int, nr)
-	edges, defs, readout, err := layCircuit(t, cfg, delay)
+	hop := func(r, p int) int {
+		if w, ok := net.Routers[r].OutWire(p); ok {
+			return cfg.LatencyCycles + w.ExtraCycles()
+		}
+		return cfg.LatencyCycles
+	}
+	edges, defs, readout, err := layCircuit(t, cfg, delay, hop)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +231,7 @@ func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 	circ := make([]Circuit, nr)
 	for r := range circ {
 		circ[r] = Circuit{name: t.RouterName(r) + " circuit", defs: defs[r], readout: readout, countInj: cfg.CountInjection,
-			delay: delay[r] * cfg.LatencyCycles}
+			delay: delay[r]}
 		cs.Routers[r] = &circ[r]
 	}
 	for i, e := range edges {
@@ -233,7 +245,7 @@ func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 		if cfg.Mode == link.Steal {
 			data = wire
 		}
-		l.InitControl(t.PortName(e.from, e.port)+" (entropy)", cfg.LatencyCycles, cfg.Mode, data)
+		l.InitControl(t.PortName(e.from, e.port)+" (entropy)", hop(e.from, e.port), cfg.Mode, data)
 		from, to := &circ[e.from], &circ[e.to]
 		from.out = append(from.out, outLane{lane: l, reg: e.reg})
 		if e.slot != len(to.in) {
@@ -257,8 +269,10 @@ func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 
 // layCircuit lays the circuit of cfg's shape over t: its directed
 // router-to-router links, each router's register definitions and the
-// readout register; delay[r] receives router r's analytical delay in hops.
-func layCircuit(t link.Topology, cfg CircuitConfig, delay []int) ([]circuitEdge, [][]regDef, int, error) {
+// readout register; delay[r] receives router r's analytical delay in
+// cycles, hop(r, p) being the latency of a register hop out of port p of
+// router r.
+func layCircuit(t link.Topology, cfg CircuitConfig, delay []int, hop func(r, p int) int) ([]circuitEdge, [][]regDef, int, error) {
 	if cfg.LatencyCycles < 1 {
 		return nil, nil, 0, fmt.Errorf("circuit latency %d cycles < 1", cfg.LatencyCycles)
 	}
@@ -269,9 +283,12 @@ func layCircuit(t link.Topology, cfg CircuitConfig, delay []int) ([]circuitEdge,
 			return nil, nil, 0, fmt.Errorf("the grid entropy circuit needs a 2D torus or mesh, not a %s (use the tree circuit)", t)
 		}
 		edges, defs, readout := gridCircuit(g, delay)
+		for r := range delay { // a grid's links are alike
+			delay[r] *= cfg.LatencyCycles
+		}
 		return edges, defs, readout, nil
 	case ShapeTree:
-		return treeCircuit(t, delay)
+		return treeCircuit(t, delay, hop)
 	}
 	return nil, nil, 0, fmt.Errorf("unknown circuit shape %d", cfg.Shape)
 }
@@ -371,52 +388,42 @@ const (
 	tBroadcast
 )
 
-// treeCircuit builds a reduce-and-broadcast over a breadth-first spanning
-// tree of the router graph, rooted at the router of least eccentricity
-// (lowest index on a tie); children are visited in port order.
-func treeCircuit(t link.Topology, delay []int) ([]circuitEdge, [][]regDef, int, error) {
+// treeCircuit builds a reduce-and-broadcast over a spanning tree of the
+// router graph: rooted at the router of least eccentricity in hops (lowest
+// index on a tie), along the quickest paths from it (shortestPathTree: the
+// breadth-first tree in port order where links are alike; on a dragonfly
+// it enters each group by as few global links as it can). A router's
+// delay is the longest reduction path to the root plus its own broadcast
+// path, in cycles (hop).
+func treeCircuit(t link.Topology, delay []int, hop func(r, p int) int) ([]circuitEdge, [][]regDef, int, error) {
 	nr := t.Routers()
-	bfs := func(root int, parent, parentPort, depth []int) (order []int) {
-		for i := range depth {
-			depth[i] = -1
-		}
-		depth[root] = 0
-		order = append(order, root)
-		for q := 0; q < len(order); q++ {
-			a := order[q]
-			for p := 0; p < t.Ports(a); p++ {
-				peer := t.Peer(a, p)
-				if peer.Router < 0 || depth[peer.Router] >= 0 {
-					continue
-				}
-				depth[peer.Router] = depth[a] + 1
-				if parent != nil {
-					parent[peer.Router], parentPort[peer.Router] = a, p
-				}
-				order = append(order, peer.Router)
-			}
-		}
-		return order
-	}
 	depth := make([]int, nr)
 	root, best := -1, nr+1
 	for r := 0; r < nr; r++ {
-		order := bfs(r, nil, nil, depth)
-		if len(order) != nr {
+		ecc, reached := hopEccentricity(t, r, depth)
+		if reached != nr {
 			return nil, nil, 0, fmt.Errorf("the routers of the %s are not connected", t)
 		}
-		if ecc := depth[order[len(order)-1]]; ecc < best {
+		if ecc < best {
 			root, best = r, ecc
 		}
 	}
-	parent, parentPort := make([]int, nr), make([]int, nr)
-	order := bfs(root, parent, parentPort, depth)
+	parent, parentPort, down, order := shortestPathTree(t, root, hop)
+	// Cycles from r up to the root (order has every parent before its
+	// children); down[r] is the way back.
+	up := make([]int, nr)
+	worstUp := 0
+	for _, r := range order[1:] {
+		p := parent[r]
+		up[r] = up[p] + hop(r, t.Peer(p, parentPort[r]).Port)
+		worstUp = max(worstUp, up[r])
+	}
 	defs := make([][]regDef, nr)
 	slots := make([]int, nr)
 	var edges []circuitEdge
 	for r := range defs {
 		defs[r] = []regDef{{obs: true}, {own: 1 << tProfile}, {}}
-		delay[r] = best + depth[r]
+		delay[r] = worstUp + down[r]
 	}
 	defs[root][tBroadcast].own = 1 << tReduce
 	// Per receiver, in a fixed order: children's reductions (BFS order),

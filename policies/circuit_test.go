@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
@@ -49,8 +50,33 @@ func routingFor(topo link.Topology) string {
 		return "dor-dateline"
 	case "mesh":
 		return "dor"
+	case "dragonfly", "hyperx":
+		return "min"
+	case "file":
+		return "shortest-hops"
 	}
 	return "fattree-static"
+}
+
+// longLinkTopologies are a dragonfly with global links of 5 cycles (4
+// beyond the network's 1), a HyperX, and a graph from a file with two
+// longer links: the tree circuit and SAT over links of unequal latency.
+func longLinkTopologies(t *testing.T) (df, hx, graph link.Topology) {
+	t.Helper()
+	d, err := link.NewDragonfly(2, 4, 2, 0, link.Palmtree, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := link.NewHyperX(4, 2, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := link.ReadGraph("test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
+		"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, h, g
 }
 
 // TestCircuitStepResponse: after every router's observation steps from one
@@ -79,6 +105,12 @@ func TestCircuitStepResponse(t *testing.T) {
 	}
 	conc, _ := link.NewMesh(4, 3)
 	cases = append(cases, tc{conc, ShapeGrid, func(lat int) int { return 8 * lat }})
+	// Trees over links of unequal latency: the dragonfly's deepest
+	// router is a local, a global and a local hop from the root, so the
+	// worst case is twice that, the global hop 4 cycles longer.
+	df, hx, graph := longLinkTopologies(t)
+	cases = append(cases, tc{df, ShapeTree, func(lat int) int { return 2 * (3*lat + 4) }}, tc{hx, ShapeTree, func(lat int) int { return 2 * 2 * lat }},
+		tc{graph, ShapeTree, nil})
 	for _, c := range cases {
 		for _, lat := range []int{1, 2} {
 			for _, exec := range []actor.Kind{actor.Serial, actor.Shards} {

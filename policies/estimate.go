@@ -15,7 +15,7 @@ func CheckEntropy(t link.Topology, p GateParams, cfg CircuitConfig, measure bool
 	if !p.Throttles() && !measure {
 		return nil
 	}
-	_, _, _, err := layCircuit(t, cfg, make([]int, t.Routers()))
+	_, _, _, err := layCircuit(t, cfg, make([]int, t.Routers()), cfg.uniformHop)
 	return err
 }
 
@@ -30,7 +30,7 @@ func EntropyBytes(t link.Topology, p GateParams, cfg CircuitConfig, measure bool
 		return 0
 	}
 	nr, nn := int64(t.Routers()), int64(t.Nodes())
-	edges, _, _, _ := layCircuit(t, cfg, make([]int, t.Routers()))
+	edges, _, _, _ := layCircuit(t, cfg, make([]int, t.Routers()), cfg.uniformHop)
 	ne := int64(len(edges))
 	perRouter := int64(unsafe.Sizeof(Circuit{})) + 8 + 5*int64(unsafe.Sizeof(regDef{})) + 32
 	// Each circuit link is a control lane (with the data wire it watches)

@@ -228,7 +228,9 @@ func parseSAT(s, args string) (SATParams, error) {
 
 // SATConfig is how the SAT signal travels.
 type SATConfig struct {
-	// HopLatencyCycles is the signal's latency over one link (>= 1).
+	// HopLatencyCycles is the signal's latency over one link (>= 1) of the
+	// network's link latency; over a longer link (a dragonfly's global
+	// links) it takes the link's extra cycles more.
 	HopLatencyCycles int
 	// NodeLatencyCycles is the least time a node holds the signal (>= 0).
 	NodeLatencyCycles int
@@ -269,18 +271,39 @@ type satLayout struct {
 	root int
 	up   []int
 	down [][]int
-	// idle interval, analytical, in hops and node visits: I = hopsIdle L + nodesIdle d.
-	idleHops, idleNodes int
+	// idleNodes is the node visits of one idle interval (every node on the
+	// ring, one on the tree).
+	idleNodes int
 }
 
-// SATIdleIntervalCycles is the interval of the structure in an idle network
-// (every node releases the signal as soon as it may), from the layout.
-func SATIdleIntervalCycles(t link.Topology, p SATParams, cfg SATConfig) (int, error) {
-	lay, err := laySAT(t, p.Tree)
-	if err != nil {
-		return 0, err
+// idleCycles is the interval of the structure in an idle network (every
+// node releases the signal as soon as it may): the ring's hops, or twice
+// the tree's longest path from the root to a node, at hopCycles(h) a hop,
+// and the node visits at nodeCycles each.
+func (lay *satLayout) idleCycles(hopCycles func(satHop) int, nodeCycles int) int {
+	hops := 0
+	if lay.next != nil {
+		for _, h := range lay.hops {
+			hops += hopCycles(h)
+		}
+	} else {
+		// The longest path from e down to a node (-1: no node below e).
+		var deepest func(e int) int
+		deepest = func(e int) int {
+			if e >= lay.routers {
+				return 0
+			}
+			most := -1
+			for _, h := range lay.down[e] {
+				if d := deepest(lay.hops[h].to); d >= 0 {
+					most = max(most, hopCycles(lay.hops[h])+d)
+				}
+			}
+			return most
+		}
+		hops = 2 * deepest(lay.root)
 	}
-	return lay.idleHops*cfg.HopLatencyCycles + lay.idleNodes*cfg.NodeLatencyCycles, nil
+	return hops + lay.idleNodes*nodeCycles
 }
 
 // CheckSATTopology reports whether the ring (tree false) or the spanning
@@ -295,11 +318,13 @@ func CheckSATTopology(t link.Topology, tree bool) error {
 		}
 		return nil
 	}
-	return nil // any other topology: the walk and the tree of a BFS spanning tree
+	return nil // any other topology: the walk around a spanning tree, or the tree
 }
 
-// laySAT lays the ring or the tree over t.
-func laySAT(t link.Topology, tree bool) (*satLayout, error) {
+// laySAT lays the ring or the tree over t; hop(r, p) is the signal's
+// latency out of port p of router r (it shapes the spanning tree of a
+// topology other than a fat-tree or a grid).
+func laySAT(t link.Topology, tree bool, hop func(r, p int) int) (*satLayout, error) {
 	if err := CheckSATTopology(t, tree); err != nil {
 		return nil, err
 	}
@@ -315,35 +340,26 @@ func laySAT(t link.Topology, tree bool) (*satLayout, error) {
 		}
 		return ringLayout(t, gridRing(g))
 	}
-	spec := bfsTree(t)
+	spec := spanningTree(t, hop)
 	if tree {
 		return treeLayout(t, spec), nil
 	}
 	return ringLayout(t, eulerRing(t, spec))
 }
 
-// bfsTree is the spanning tree of any other topology (a dragonfly, a
-// HyperX, a graph from a file): a breadth-first search from router 0 over
-// the links, in port order, with each router's nodes below it.
-func bfsTree(t link.Topology) treeSpec {
+// spanningTree is the spanning tree of any other topology (a dragonfly, a
+// HyperX, a graph from a file): the quickest paths from router 0 over the
+// links (shortestPathTree; breadth-first in port order where the links are
+// alike), with each router's nodes below it.
+func spanningTree(t link.Topology, hop func(r, p int) int) treeSpec {
 	R := t.Routers()
 	s := newTreeSpec(R + t.Nodes())
-	s.root = 0
-	seen := make([]bool, R)
-	seen[0] = true
-	for queue := []int{0}; len(queue) > 0; queue = queue[1:] {
-		r := queue[0]
-		for p := 0; p < t.Ports(r); p++ {
-			peer := t.Peer(r, p)
-			switch {
-			case peer.Node >= 0:
-				s.parent[R+peer.Node], s.downPort[R+peer.Node] = r, p
-			case peer.Router >= 0 && !seen[peer.Router]:
-				seen[peer.Router] = true
-				s.parent[peer.Router], s.downPort[peer.Router] = r, p
-				queue = append(queue, peer.Router)
-			}
-		}
+	parent, parentPort, _, _ := shortestPathTree(t, 0, hop)
+	copy(s.parent, parent)
+	copy(s.downPort, parentPort)
+	for n := 0; n < t.Nodes(); n++ {
+		r, p := t.NodePort(n)
+		s.parent[R+n], s.downPort[R+n] = r, p
 	}
 	return s
 }
@@ -500,7 +516,6 @@ func ringLayout(t link.Topology, walk []ringStep) (*satLayout, error) {
 	for i := range lay.next {
 		lay.next[i] = (i + 1) % len(lay.hops)
 	}
-	lay.idleHops = len(lay.hops)
 	if lay.idleNodes != t.Nodes() {
 		return nil, fmt.Errorf("internal: SAT ring visits %d of %d nodes", lay.idleNodes, t.Nodes())
 	}
@@ -589,8 +604,7 @@ func sign(x int) int {
 func treeLayout(t link.Topology, s treeSpec) *satLayout {
 	R := t.Routers()
 	n := len(s.parent)
-	lay := &satLayout{routers: R, root: s.root, up: make([]int, n), down: make([][]int, n)}
-	depth := make([]int, n)
+	lay := &satLayout{routers: R, root: s.root, up: make([]int, n), down: make([][]int, n), idleNodes: 1}
 	for e := range lay.up {
 		lay.up[e] = -1
 	}
@@ -608,18 +622,6 @@ func treeLayout(t link.Topology, s treeSpec) *satLayout {
 		lay.up[e] = len(lay.hops)
 		lay.hops = append(lay.hops, satHop{from: e, to: p, port: upPort})
 	}
-	var deep func(e, d int)
-	deep = func(e, d int) {
-		depth[e] = d
-		for _, h := range lay.down[e] {
-			deep(lay.hops[h].to, d+1)
-		}
-	}
-	deep(s.root, 0)
-	for e := R; e < n; e++ {
-		lay.idleHops = max(lay.idleHops, 2*depth[e])
-	}
-	lay.idleNodes = 1
 	return lay
 }
 
@@ -813,13 +815,26 @@ func InstallSAT(net *router.Network, p SATParams, cfg SATConfig) (*SATs, error) 
 		return nil, err
 	}
 	t := net.Topo
-	lay, err := laySAT(t, p.Tree)
+	R, N := t.Routers(), t.Nodes()
+	// A hop over a link longer than the network's takes its extra cycles.
+	linkCycles := func(r, p int) int {
+		if w, ok := net.Routers[r].OutWire(p); ok {
+			return cfg.HopLatencyCycles + w.ExtraCycles()
+		}
+		return cfg.HopLatencyCycles
+	}
+	hopCycles := func(h satHop) int {
+		if h.from < R {
+			return linkCycles(h.from, h.port)
+		}
+		return cfg.HopLatencyCycles
+	}
+	lay, err := laySAT(t, p.Tree, linkCycles)
 	if err != nil {
 		return nil, err
 	}
-	R, N := t.Routers(), t.Nodes()
 	s := &SATs{Params: p, Config: cfg, lay: lay, lanes: make([]satLane, len(lay.hops)),
-		IdleIntervalCycles: lay.idleHops*cfg.HopLatencyCycles + lay.idleNodes*cfg.NodeLatencyCycles}
+		IdleIntervalCycles: lay.idleCycles(hopCycles, cfg.NodeLatencyCycles)}
 	name := func(e int) string {
 		if e < R {
 			return t.RouterName(e)
@@ -831,7 +846,7 @@ func InstallSAT(net *router.Network, p SATParams, cfg SATConfig) (*SATs, error) 
 		if h.from < R {
 			port = t.PortName(h.from, h.port)
 		}
-		s.lanes[i].InitControl(port+" -> "+name(h.to)+" (sat)", cfg.HopLatencyCycles, link.Dedicated, nil)
+		s.lanes[i].InitControl(port+" -> "+name(h.to)+" (sat)", hopCycles(h), link.Dedicated, nil)
 	}
 	gates := make([]SATGate, N)
 	s.Gates = make([]*SATGate, N)

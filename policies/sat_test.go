@@ -37,6 +37,7 @@ func TestSATIdleInterval(t *testing.T) {
 		return (g.K*g.K+2*g.Nodes())*L + g.Nodes()*d
 	}
 	treeGrid := func(t link.Topology, L, d int) int { return 2*(2*(grid(t).K/2)+1)*L + d }
+	df, hx, _ := longLinkTopologies(t)
 	cases := []struct {
 		topo link.Topology
 		tree bool
@@ -65,6 +66,18 @@ func TestSATIdleInterval(t *testing.T) {
 		{torus(5), true, 2, 1, treeGrid(torus(5), 2, 1)},
 		{mesh(5, 1), true, 1, 1, treeGrid(mesh(5, 1), 1, 1)},
 		{mesh(4, 4), true, 1, 3, treeGrid(mesh(4, 4), 1, 3)},
+		// The walk around a BFS spanning tree (every tree link down and
+		// up: 2(R-1) router and 2N node hops) and that tree. The balanced
+		// 72-node dragonfly's tree crosses g-1 = 8 global links, each 4
+		// cycles longer; its deepest node is a local, a global, a local
+		// and a node hop from the root. The 4x4 HyperX's, two hops and a
+		// node hop.
+		{df, false, 1, 1, (2*35+2*72)*1 + 2*8*4 + 72*1},
+		{df, false, 2, 0, (2*35+2*72)*2 + 2*8*4},
+		{df, true, 1, 1, 2*(4*1+4) + 1},
+		{df, true, 2, 3, 2*(4*2+4) + 3},
+		{hx, false, 1, 1, (2*15+2*32)*1 + 32*1},
+		{hx, true, 1, 2, 2*3*1 + 2},
 	}
 	for _, c := range cases {
 		p := SATParams{L: 2, K: 2, Tree: c.tree}
@@ -114,7 +127,7 @@ func pow(k, n int) int {
 // to node i+1, and through root switch 0's down-tree only.
 func TestSATRingVisitsNodesInOrder(t *testing.T) {
 	f, _ := link.NewFatTree(4, 3)
-	lay, err := laySAT(f, false)
+	lay, err := laySAT(f, false, unitHop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +205,7 @@ func TestSATBytesCountsTheLayout(t *testing.T) {
 	mesh, _ := link.NewMesh(4, 3)
 	for _, topo := range []link.Topology{ft, tor, mesh} {
 		for _, tree := range []bool{false, true} {
-			lay, err := laySAT(topo, tree)
+			lay, err := laySAT(topo, tree, unitHop)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,3 +218,5 @@ func TestSATBytesCountsTheLayout(t *testing.T) {
 		}
 	}
 }
+
+func unitHop(int, int) int { return 1 }
