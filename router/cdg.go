@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 
@@ -311,6 +312,51 @@ func referenceDependencies(ctx context.Context, t link.Topology, rf RoutingFunc,
 	return g, nil
 }
 
+// shortenCycle returns the shortest cycle through one of the first
+// channels of cycle (a breadth-first search from each of up to 8 of them),
+// or cycle itself when none is shorter: the depth-first search that found
+// it can wander through hundreds of channels where a few close a loop, and
+// the shorter one is what a reader can follow.
+func (g *cdg) shortenCycle(cycle []int) []int {
+	vcs, W, base, peer, succ := g.vcs, g.W, g.base, g.peer, g.succ
+	from := make([]int32, len(succ)/W)
+	best := cycle
+	for _, start := range cycle[:min(len(cycle), 8)] {
+		for i := range from {
+			from[i] = -1
+		}
+		queue := []int{start}
+		for len(queue) > 0 && from[start] < 0 {
+			ch := queue[0]
+			queue = queue[1:]
+			to := int(peer[ch/vcs].router)
+			for word := 0; word < W; word++ {
+				for m := succ[ch*W+word]; m != 0; m &= m - 1 {
+					b := word*64 + bits.TrailingZeros64(m)
+					next := (base[to]+b/vcs)*vcs + b%vcs
+					if from[next] < 0 {
+						from[next] = int32(ch)
+						queue = append(queue, next)
+					}
+				}
+			}
+		}
+		if from[start] < 0 {
+			continue // unreachable: start is on cycle, so it cannot be
+		}
+		var loop []int
+		for c := int(from[start]); c != start; c = int(from[c]) {
+			loop = append(loop, c)
+		}
+		loop = append(loop, start)
+		slices.Reverse(loop)
+		if len(loop) < len(best) {
+			best = loop
+		}
+	}
+	return best
+}
+
 // findCycle runs an iterative DFS; a grey successor closes a cycle.
 func (g *cdg) findCycle(ctx context.Context) error {
 	t, vcs, W, base, peer, succ := g.t, g.vcs, g.W, g.base, g.peer, g.succ
@@ -353,15 +399,19 @@ func (g *cdg) findCycle(ctx context.Context) error {
 			ch := (base[top.to]+q)*vcs + w
 			switch color[ch] {
 			case grey:
-				var names []string
 				i := 0
 				for stack[i].ch != ch {
 					i++
 				}
+				var cycle []int
 				for ; i < len(stack); i++ {
-					names = append(names, channelName(t, base, vcs, stack[i].ch))
+					cycle = append(cycle, stack[i].ch)
 				}
-				names = append(names, channelName(t, base, vcs, ch))
+				cycle = g.shortenCycle(cycle)
+				names := make([]string, 0, len(cycle)+1)
+				for _, c := range append(cycle, cycle[0]) {
+					names = append(names, channelName(t, base, vcs, c))
+				}
 				return fmt.Errorf("channel dependency cycle: %s", strings.Join(names, " -> "))
 			case white:
 				stack = push(stack, ch)

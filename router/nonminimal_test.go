@@ -253,3 +253,37 @@ func TestShortestOnFile(t *testing.T) {
 		t.Fatalf("shortest-hops with %d VCs: %v", cfg.VCs, err)
 	}
 }
+
+// TestTooFewVCsPrintShortCycle: every non-minimal routing with one VC too
+// few is refused on every new topology with a cycle that closes on its
+// first channel and is short enough to follow: the cycle the depth-first
+// search finds is shortened to the shortest through one of its first
+// channels (on a 16,512-node dragonfly it found 516 channels where two
+// close the loop).
+func TestTooFewVCsPrintShortCycle(t *testing.T) {
+	for _, tc := range newTopologies(t) {
+		for _, routing := range tc.routings {
+			vcs := minVCs(routing, tc.topo) - 1
+			if vcs < 1 || routing == "shortest-hops" {
+				continue // shortest-hops' diameter is sufficient, not needed (TestShortestOnFile)
+			}
+			cfg := Config{Routing: routing, VCs: vcs, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, RoutingDelayCycles: 1, MaxPacketFlits: 4}
+			_, err := Check(context.Background(), tc.topo, cfg)
+			if err == nil {
+				t.Errorf("%s with %d VCs on %s: accepted", routing, vcs, tc.topo)
+				continue
+			}
+			msg := err.Error()
+			i := strings.Index(msg, "channel dependency cycle: ")
+			if i < 0 {
+				t.Errorf("%s with %d VCs on %s: %v, want a cycle", routing, vcs, tc.topo, err)
+				continue
+			}
+			names := strings.Split(strings.SplitN(msg[i+len("channel dependency cycle: "):], ";", 2)[0], " -> ")
+			if len(names) < 3 || names[0] != names[len(names)-1] || len(names)-1 > 8 {
+				t.Errorf("%s with %d VCs on %s: cycle of %d channels %v, want a closed one of 2 to 8", routing, vcs, tc.topo, len(names)-1, names)
+			}
+			t.Logf("%s with %d VCs on %s: %s", routing, vcs, tc.topo, strings.Join(names, " -> "))
+		}
+	}
+}
