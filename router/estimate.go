@@ -37,7 +37,7 @@ func EstimateFootprint(t link.Topology, cfg Config) Footprint {
 		f.StateBytes += int64(initialPkts(int(P)))*int64(unsafe.Sizeof(pktDesc{})) + int64(initialCands(int(P)))*int64(unsafe.Sizeof(candSlot{})) +
 			P*int64(unsafe.Sizeof(vaReq{})) + 8*P
 		if cfg.InternalSpeedup > 1 {
-			f.StateBytes += speedupBytes(int(P), cfg.MaxPacketFlits)
+			f.StateBytes += speedupBytes(int(P), cfg.VCs, cfg.BufferFlits)
 		}
 	}
 	// Every wire's ring has the slots of the longest (link.NewWiresExtra),

@@ -380,7 +380,7 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 			rt.port[p].out = -1
 		}
 		if cfg.InternalSpeedup > 1 {
-			rt.sq = newSpeedup(cfg.InternalSpeedup, P, V, B, cfg.MaxPacketFlits)
+			rt.sq = newSpeedup(cfg.InternalSpeedup, P, V, B)
 		}
 		n.Routers[r] = rt
 	}

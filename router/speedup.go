@@ -25,8 +25,9 @@ import (
 //     the zero-load latency is the plain router's. The queue holds flits
 //     whose downstream slots are already taken from the output VC's
 //     credits, so it never holds more than VCs x buffer_flits flits and
-//     needs no flow control of its own; it grows on demand (from the
-//     largest packet) to what a run needs;
+//     needs no flow control of its own. It is allocated at that size (32
+//     bytes a flit): a queue that grew on demand met new peaks for tens of
+//     thousands of cycles, allocating in the steady state;
 //   - a link carries one credit a cycle, so an input port that sent more
 //     than one flit in a cycle queues the other credits and returns one a
 //     cycle, in order: no more than one flit a cycle arrives on the link,
@@ -53,19 +54,20 @@ type speedup struct {
 	// moved[p] has a bit per VC of input port p that sent a flit this
 	// cycle (scratch; N_a counts each VC once).
 	moved []uint64
-	// limit is the most a queue can hold by the credit protocol
-	// (VCs x buffer_flits); traversals counts every flit that crossed the
-	// switch (N_a counts each VC once a cycle).
-	limit      uint32
+	// traversals counts every flit that crossed the switch (N_a counts
+	// each VC once a cycle).
 	traversals uint64
 }
 
-func newSpeedup(rounds, ports, vcs, depth, maxPacket int) *speedup {
+// newSpeedup allocates the queues of a router of ports ports, each for
+// every downstream slot (vcs x depth flits): by the credit protocol an
+// output queue holds no more, nor an input port more credits.
+func newSpeedup(rounds, ports, vcs, depth int) *speedup {
 	s := &speedup{rounds: int32(rounds), out: make([]ring[link.Flit], ports), cred: make([]ring[uint16], ports),
-		moved: make([]uint64, ports), limit: uint32(vcs * depth)}
+		moved: make([]uint64, ports)}
 	for p := range s.out {
-		s.out[p] = newRing[link.Flit](maxPacket)
-		s.cred[p] = newRing[uint16](maxPacket)
+		s.out[p] = newRing[link.Flit](vcs * depth)
+		s.cred[p] = newRing[uint16](vcs * depth)
 	}
 	return s
 }
@@ -80,12 +82,13 @@ func (s *speedup) bytes() int {
 }
 
 // speedupBytes is what newSpeedup allocates for a router of P ports.
-func speedupBytes(P, maxPacket int) int64 {
-	n := int64(ringSize(maxPacket))
+func speedupBytes(P, vcs, depth int) int64 {
+	n := int64(ringSize(vcs * depth))
 	return int64(unsafe.Sizeof(speedup{})) + 8*int64(P) + int64(P)*(n*int64(unsafe.Sizeof(link.Flit{}))+2*n+2*int64(unsafe.Sizeof(ring[uint16]{})))
 }
 
-// ring is a FIFO over a power-of-two ring that doubles when full.
+// ring is a FIFO over a power-of-two ring; the writer keeps it from
+// overflowing.
 type ring[T any] struct {
 	buf     []T
 	head, n uint32
@@ -101,15 +104,12 @@ func ringSize(atLeast int) int {
 
 func newRing[T any](atLeast int) ring[T] { return ring[T]{buf: make([]T, ringSize(atLeast))} }
 
-// push returns the place of a new element at the back.
+// full reports whether the ring holds all it can.
+func (q *ring[T]) full() bool { return int(q.n) == len(q.buf) }
+
+// push returns the place of a new element at the back (the ring is not
+// full).
 func (q *ring[T]) push() *T {
-	if int(q.n) == len(q.buf) {
-		buf := make([]T, 2*len(q.buf))
-		for i := range q.n {
-			buf[i] = q.buf[(q.head+i)&uint32(len(q.buf)-1)]
-		}
-		q.buf, q.head = buf, 0
-	}
 	i := (q.head + q.n) & uint32(len(q.buf)-1)
 	q.n++
 	return &q.buf[i]
@@ -191,9 +191,9 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
 	i := p*V + v
 	s := &r.ivc[i]
 	o := int32(op*V + int(s.outV))
-	q := &sq.out[op]
-	if q.n == sq.limit {
-		r.fail(now, "output queue of port %d over %d flits: credit protocol broken", op, sq.limit)
+	q, cq := &sq.out[op], &sq.cred[p]
+	if q.full() || cq.full() {
+		r.fail(now, "output queue of port %d or credit queue of port %d over its %d entries: credit protocol broken", op, p, len(q.buf))
 	}
 	f := q.push()
 	*f = r.pkts[s.pkFront].hdr
@@ -218,7 +218,7 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
 	r.valid -= int32(emptied)
 	r.validInj -= int32(emptied &^ (r.netPorts >> (p & 63)))
 	r.portChanged(p)
-	*sq.cred[p].push() = uint16(v)
+	*cq.push() = uint16(v)
 	sq.credBusy |= 1 << (p & 63)
 	if s.departed == f.Size {
 		r.nextPacket(i, p, v, op, o)

@@ -74,8 +74,7 @@ func TestSpeedupZeroLoadLatency(t *testing.T) {
 // internal speedup with every invariant checked after every cycle (flits
 // and credits in the output and credit queues counted): flit conservation,
 // credits per VC, every packet delivered once and in order. It also checks
-// that the speedup happened: some cycle sent more than one flit out of one
-// input port, so an output queue held more than one flit.
+// that the speedup happened: some input VC sent two flits in one cycle.
 func TestSpeedupInvariantsUnderLoad(t *testing.T) {
 	torus, _ := link.NewTorus(4)
 	mesh, _ := link.NewMesh(4, 3)
@@ -113,16 +112,10 @@ func TestSpeedupInvariantsUnderLoad(t *testing.T) {
 			if err := n.CheckDelivery(); err != nil {
 				t.Fatal(err)
 			}
-			grown, hops, active := false, uint64(0), uint64(0)
+			hops, active := uint64(0), uint64(0)
 			for _, r := range n.Routers {
-				for p := range r.sq.out {
-					grown = grown || len(r.sq.out[p].buf) > 8
-				}
 				hops += r.sq.traversals
 				active += r.SumActive
-			}
-			if !grown {
-				t.Error("no output queue grew past its initial 8 flits: the speedup never let two flits into one queue in a cycle")
 			}
 			if tot.FlitHops != hops || hops <= active {
 				t.Errorf("flit hops %d, traversals %d, sum of N_a %d: want hops = traversals > N_a (a VC that moves twice in a cycle is one active buffer)", tot.FlitHops, hops, active)

@@ -64,8 +64,9 @@ func BenchScenarios() map[string]Config {
 	df := Default()
 	df.Name = "dragonfly1k-uniform"
 	df.Network = Network{Topology: "dragonfly", RoutersPerGroup: 8, NodesPerRouter: 4, GlobalPerRouter: 4, GlobalLatencyCycles: 10, Concentration: 1}
+	// Internal speedup 2, as the shipped dragonfly studies.
 	df.Router = Router{Routing: "min", VCs: 3, BufferFlits: 32, Switching: "vct",
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 2}
 	df.Traffic.Pattern, df.Traffic.Process, df.Traffic.Load, df.Traffic.PacketFlits = "uniform", "bernoulli", 0.3, 4
 	dfUGAL := df
 	dfUGAL.Name = "dragonfly1k-ugal-uniform"
