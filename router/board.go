@@ -11,7 +11,10 @@ import (
 // writer per entry and several readers: a writer writes the slot of its
 // cycle's parity and readers read the other one, written a cycle earlier,
 // so no value written in a cycle is read in that cycle and the order in
-// which actors run cannot matter (DESIGN.md section 1).
+// which actors run cannot matter (DESIGN.md section 1). It holds one cycle
+// only: temporal blocking, which runs some routers cycles ahead of others,
+// is not offered on dragonflies (Tileable), and must not be while a board
+// exists.
 type groupBoard struct {
 	h    int
 	slot [2][]int32 // slot[c&1][r*h+m]: router r's global port m at the end of cycle c
@@ -39,8 +42,12 @@ type boardPlane struct {
 
 func (p *boardPlane) Step(now clock.Cycle, obs Observation) {
 	row := p.b.slot[now&1][int(p.r.id)*p.b.h : (int(p.r.id)+1)*p.b.h]
+	// QueueFlitsOn for each global port, with the input buffers scanned
+	// once for all of them (and not at all when they are empty).
+	var waiting [64]int32
+	p.r.waitingPerPort(&waiting)
 	for m := range row {
-		row[m] = int32(p.r.QueueFlitsOn(p.port0+m, p.vcs))
+		row[m] = int32(p.r.creditsOutOn(p.port0+m, p.vcs)) + waiting[(p.port0+m)&63]
 	}
 	if p.next != nil {
 		p.next.Step(now, obs)

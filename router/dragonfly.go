@@ -102,27 +102,18 @@ func (d *dragonflyRouting) arrivalClass(in int, v uint8) int {
 // group target (its destination group when target == dst's group, which
 // then takes it to dst), crossing copy cp of the global links.
 func (d *dragonflyRouting) toward(r, cls, target, cp, dst int, f *link.Flit, c *Candidates) {
-	t := d.t
-	G := r / t.A
-	if G == target {
-		dr := dst / t.P
-		if dr == r {
-			c.Add(bit(dst%t.P), d.all)
-			return
-		}
-		c.Add(bit(t.LocalPort(r%t.A, dr%t.A)), d.class[cls])
-		return
-	}
-	or, op := t.GlobalLink(G, target, cp)
-	if or == r {
+	switch p := d.firstHop(r, target, cp, dst); {
+	case p < 0:
+		c.Add(bit(dst%d.t.P), d.all)
+	case p >= d.gp0: // a global hop moves the packet up a class
 		next := 1
 		if cls >= 1 && cls <= 2 {
 			next = cls + 1
 		}
-		c.Add(bit(op), d.class[next])
-		return
+		c.Add(bit(p), d.class[next])
+	default:
+		c.Add(bit(p), d.class[cls])
 	}
-	c.Add(bit(t.LocalPort(r%t.A, or%t.A)), d.class[cls])
 }
 
 // intermediate is the intermediate group of packet f by draw salt, and

@@ -77,7 +77,8 @@ type Config struct {
 // MaxInternalSpeedup is the largest Config.InternalSpeedup.
 const MaxInternalSpeedup = 4
 
-// DeadlockError is a configuration whose channel dependency graph has a cycle.
+// DeadlockError is a configuration whose channel dependency graph has a
+// cycle, or whose VCs cannot carry its routing's VC classes.
 type DeadlockError struct{ Msg string }
 
 func (e *DeadlockError) Error() string { return e.Msg }
@@ -256,6 +257,9 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 			return nil, &DeadlockError{Msg: fmt.Sprintf("routing %q with %d VCs on the %s can deadlock%s: %v; set allow_deadlock = true to run it anyway",
 				cfg.Routing, cfg.VCs, t, hint, err)}
 		}
+	}
+	if err := checkClassVCs(cfg.Routing, t, cfg.VCs); err != nil {
+		return nil, &DeadlockError{Msg: err.Error()}
 	}
 	return rf, nil
 }

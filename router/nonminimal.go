@@ -35,11 +35,10 @@ type Chooser interface {
 	Choose(r, in int, f *link.Flit, c *Candidates, q *Router, now clock.Cycle)
 }
 
-// QueueFlits is the occupancy of output port p's downstream buffers as
-// this router sees it: the flits it sent there whose credits have not come
-// back, summed over the VCs (UGAL's and PAR's local queue estimate; for
-// an output with links of longer latency it includes the flits and
-// credits on the wire, as a credit count does).
+// QueueFlits is QueueFlitsOn over every VC: the flits sent out of port p
+// whose credits have not come back (downstream, on the wire, or in the
+// output queue of internal speedup) and the flits waiting in this router's
+// input buffers for p.
 func (r *Router) QueueFlits(p int) int { return r.QueueFlitsOn(p, ^uint64(0)) }
 
 // QueueFlitsOn is the queue a packet of the VC class vcs joins at output
@@ -50,29 +49,63 @@ func (r *Router) QueueFlits(p int) int { return r.QueueFlitsOn(p, ^uint64(0)) }
 // queue UGAL reads is made of both: with only the credits, a saturated
 // link whose far end drains at once looks nearly empty.
 func (r *Router) QueueFlitsOn(p int, vcs uint64) int {
+	return r.creditsOutOn(p, vcs) + r.waitingFor(p)
+}
+
+// creditsOutOn is the flits of VCs vcs sent out of port p whose credits
+// have not come back.
+func (r *Router) creditsOutOn(p int, vcs uint64) int {
 	V := int(r.vcs)
 	q := 0
 	for v, o := range r.outs[p*V : (p+1)*V] {
 		q += int(vcs>>(v&63)&1) * (int(r.sh.depth) - int(o.credits))
 	}
-	return q + r.waitingFor(p)
+	return q
 }
 
 // waitingFor is the number of flits in this router's input buffers whose
 // front packet holds an output VC of port p, or was routed to p alone.
 func (r *Router) waitingFor(p int) int {
+	if r.buffered == 0 {
+		return 0
+	}
 	n := 0
 	for i := range r.ivc {
-		s := &r.ivc[i]
-		switch {
-		case s.flits == 0:
-		case s.state == vcActive && int(s.outPort) == p:
-			n += int(s.flits)
-		case s.state == vcRouted && r.cands[s.cand].ports() == 1<<p:
-			n += int(s.flits)
+		if q, ok := r.waitsFor(i); ok && q == p {
+			n += int(r.ivc[i].flits)
 		}
 	}
 	return n
+}
+
+// waitingPerPort adds to w[p], for every port p, waitingFor(p), in one
+// pass over the input buffers.
+func (r *Router) waitingPerPort(w *[64]int32) {
+	if r.buffered == 0 {
+		return
+	}
+	for i := range r.ivc {
+		if q, ok := r.waitsFor(i); ok {
+			w[q&63] += int32(r.ivc[i].flits)
+		}
+	}
+}
+
+// waitsFor is the output port the flits of input VC i wait for: the port
+// of the output VC its front packet holds, or the one port it was routed
+// to; ok is false for an empty VC and a head offered several ports.
+func (r *Router) waitsFor(i int) (p int, ok bool) {
+	s := &r.ivc[i]
+	switch {
+	case s.flits == 0:
+	case s.state == vcActive:
+		return int(s.outPort), true
+	case s.state == vcRouted:
+		if m := r.cands[s.cand].ports(); m&(m-1) == 0 && m != 0 {
+			return bits.TrailingZeros64(m), true
+		}
+	}
+	return 0, false
 }
 
 // draw is packet f's pseudo-random draw number salt: a 64-bit mix

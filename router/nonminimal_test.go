@@ -287,3 +287,27 @@ func TestTooFewVCsPrintShortCycle(t *testing.T) {
 		}
 	}
 }
+
+// TestTooFewClassesRefusedEvenAllowingDeadlock: with fewer VCs than VC
+// classes a non-minimal routing loses a packet's class (it is its VC's)
+// and sends it back to its intermediate forever; allow_deadlock, which
+// skips the deadlock check, does not let such a network be built.
+func TestTooFewClassesRefusedEvenAllowingDeadlock(t *testing.T) {
+	for _, tc := range newTopologies(t) {
+		for _, routing := range tc.routings {
+			if routing == "min" || routing == "shortest-hops" {
+				continue // minimal routing reads its way from where it is
+			}
+			need := minVCs(routing, tc.topo)
+			cfg := Config{Routing: routing, VCs: need - 1, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, RoutingDelayCycles: 1,
+				MaxPacketFlits: 4, AllowDeadlock: true}
+			if _, err := Check(context.Background(), tc.topo, cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("needs at least %d VCs", need)) {
+				t.Errorf("%s with %d VCs on %s, deadlock allowed: %v, want a refusal", routing, need-1, tc.topo, err)
+			}
+			cfg.VCs = need
+			if _, err := Check(context.Background(), tc.topo, cfg); err != nil {
+				t.Errorf("%s with %d VCs on %s: %v", routing, need, tc.topo, err)
+			}
+		}
+	}
+}

@@ -137,6 +137,9 @@ func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts uint64) {
 	ivc, sq := r.ivc, r.sq
 	for round := int32(0); round < sq.rounds; round++ {
 		var outMask uint64
+		// The ports with a VC holding an output VC now (a packet that
+		// left frees its VC; none gains one before the next cycle's VC
+		// allocation).
 		for pm := r.saPorts; pm != 0; pm &= pm - 1 {
 			p := bits.TrailingZeros64(pm)
 			pt := &r.port[p]
@@ -164,8 +167,9 @@ func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts uint64) {
 			r.crossToQueue(now, p, v, op)
 		}
 	}
-	// Flits that arrived this cycle at a dry front may leave from the next
-	// cycle, as in the plain router.
+	// Flits that arrived this cycle at a dry front, or behind a flit that
+	// left in a round (crossToQueue), may leave from the next cycle, as in
+	// the plain router. Only ports of saPorts can hold such VCs.
 	for pm := saPorts; pm != 0; pm &= pm - 1 {
 		pt := &r.port[bits.TrailingZeros64(pm)]
 		pt.fr |= pt.fresh
@@ -222,6 +226,16 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
 	sq.credBusy |= 1 << (p & 63)
 	if s.departed == f.Size {
 		r.nextPacket(i, p, v, op, o)
+		return
+	}
+	// The VC's next flit may be the one that arrived on this port this
+	// cycle: with a body delay it waits for the next cycle, as in the
+	// plain router (there the older flit's crossing took the cycle), so it
+	// leaves the rounds' eligible set and joins it after them.
+	if in, _, arrived, _ := r.wires.Poll(int(r.in0)+p, now); arrived && r.sh.bodyWait != 0 && int(in.VC) == v &&
+		in.Index == s.departed && in.Src == f.Src && in.Seq == f.Seq {
+		ipt.fr &^= 1 << (v & 63)
+		ipt.fresh |= 1 << (v & 63)
 	}
 }
 

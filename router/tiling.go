@@ -113,7 +113,10 @@ func firstActors(t link.Topology, ref []int32) []int {
 	return first
 }
 
-// Tileable reports whether Tiling can cut topology t.
+// Tileable reports whether Tiling can cut topology t. Dragonflies are
+// not: their routers reach across the whole network in two hops, and
+// UGAL-G's group board (board.go) holds a single cycle, which routers run
+// cycles apart would break.
 func Tileable(t link.Topology) bool {
 	switch t.(type) {
 	case *link.Grid2D, *link.FatTree:
