@@ -108,20 +108,10 @@ func TestNonMinimalZeroLoadLatency(t *testing.T) {
 					const size = 4
 					for src := 0; src < N; src += step {
 						for dst := (src * 7) % N; dst < N; dst += step + 1 {
-							srcs := make([]Source, N)
-							for i := range srcs {
-								srcs[i] = &oneShot{dst: -1}
-							}
-							srcs[src] = &oneShot{dst: dst, size: size, at: 3}
-							sink := &latencySink{}
-							sinks := make([]Sink, N)
-							for i := range sinks {
-								sinks[i] = sink
-							}
 							vcs := max(minVCs(routing, tc.topo), 2)
 							cfg := Config{Routing: routing, VCs: vcs, BufferFlits: 8, RoutingDelayCycles: delay,
 								LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: size}
-							n := build(t, tc.topo, cfg, srcs, sinks)
+							n, sink := loneNet(t, tc.topo, cfg, src, dst, size)
 							hops, links := tracePath(t, n, src, dst, 0)
 							acts, units := n.Actors()
 							if _, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, To: 200}); err != nil {

@@ -795,7 +795,8 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		ipt.inNext = after(v)
 		won |= 1 << (p & 63)
 
-		// Traversal: the front flit of input VC v of port p leaves by op.
+		// Traversal: the front flit of input VC v of port p leaves by op
+		// (crossToQueue, speedup.go, keeps the same books).
 		i := p*V + v
 		s := &ivc[i]
 		o := int32(op*V + int(s.outV))

@@ -38,6 +38,45 @@ func (s *latencySink) Delivered(now clock.Cycle, f *link.Flit) {
 	s.lat = append(s.lat, int64(now)-f.Gen)
 }
 
+// loneNet builds a network in which node src sends one packet of size
+// flits to dst at cycle 3 and nothing else moves; sink records its latency.
+func loneNet(t *testing.T, topo link.Topology, cfg Config, src, dst, size int) (*Network, *latencySink) {
+	t.Helper()
+	N := topo.Nodes()
+	srcs := make([]Source, N)
+	for i := range srcs {
+		srcs[i] = &oneShot{dst: -1}
+	}
+	srcs[src] = &oneShot{dst: dst, size: size, at: 3}
+	sink := &latencySink{}
+	sinks := make([]Sink, N)
+	for i := range sinks {
+		sinks[i] = sink
+	}
+	return build(t, topo, cfg, srcs, sinks), sink
+}
+
+// drainBursts builds a network whose every node queues 20 packets of 8 and
+// 4 flits at cycle 0, runs it with every invariant checked after every
+// cycle until until, and checks that each packet arrived exactly once.
+func drainBursts(t *testing.T, topo link.Topology, cfg Config, until clock.Cycle) *Network {
+	t.Helper()
+	N := topo.Nodes()
+	srcs := make([]Source, N)
+	for i := range srcs {
+		srcs[i] = &burst{node: i, nodes: N, m: 20, size: 8}
+	}
+	n := build(t, topo, cfg, srcs, nil)
+	runChecked(t, n, actor.Shards, until)
+	if tot := n.Totals(); tot.PacketsDelivered != uint64(20*N) {
+		t.Fatalf("delivered %d of %d packets", tot.PacketsDelivered, 20*N)
+	}
+	if err := n.CheckDelivery(); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 func build(t *testing.T, topo link.Topology, cfg Config, srcs []Source, sinks []Sink) *Network {
 	t.Helper()
 	n, err := Build(context.Background(), topo, cfg, srcs, sinks)
@@ -104,19 +143,9 @@ func TestZeroLoadLatency(t *testing.T) {
 			}
 			for src := 0; src < N; src += srcStep {
 				for dst := 0; dst < N; dst += dstStep {
-					srcs := make([]Source, N)
-					for i := range srcs {
-						srcs[i] = &oneShot{dst: -1}
-					}
-					srcs[src] = &oneShot{dst: dst, size: c.size, at: 3}
-					sink := &latencySink{}
-					sinks := make([]Sink, N)
-					for i := range sinks {
-						sinks[i] = sink
-					}
 					cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: 16, Switching: c.sw, RoutingDelayCycles: c.delay,
 						LinkLatencyCycles: c.linkLat, CreditLatencyCycles: 1, MaxPacketFlits: c.size}
-					n := build(t, c.topo, cfg, srcs, sinks)
+					n, sink := loneNet(t, c.topo, cfg, src, dst, c.size)
 					runChecked(t, n, actor.Serial, 200)
 					if len(sink.lat) != 1 {
 						t.Fatalf("%d->%d: %d packets delivered", src, dst, len(sink.lat))
@@ -165,22 +194,8 @@ func TestInvariantsUnderLoad(t *testing.T) {
 		{torus, "duato", 4, 8, VirtualCutThrough},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%s", c.topo, c.routing, c.sw), func(t *testing.T) {
-			N := c.topo.Nodes()
-			srcs := make([]Source, N)
-			for i := range srcs {
-				srcs[i] = &burst{node: i, nodes: N, m: 20, size: 8}
-			}
-			cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
-				LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 8}
-			n := build(t, c.topo, cfg, srcs, nil)
-			runChecked(t, n, actor.Shards, 6000)
-			tot := n.Totals()
-			if tot.PacketsDelivered != uint64(20*N) {
-				t.Fatalf("delivered %d of %d packets", tot.PacketsDelivered, 20*N)
-			}
-			if err := n.CheckDelivery(); err != nil {
-				t.Fatal(err)
-			}
+			drainBursts(t, c.topo, Config{Routing: c.routing, VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
+				LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 8}, 6000)
 		})
 	}
 }

@@ -187,7 +187,9 @@ func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts uint64) {
 }
 
 // crossToQueue moves the front flit of input VC v of port p across the
-// switch into output port op's queue, and queues its credit.
+// switch into output port op's queue, and queues its credit. Its
+// bookkeeping is allocateSwitch's traversal, written out there for speed:
+// a change to one is a change to both.
 func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
 	V := int(r.vcs)
 	sq := r.sq
