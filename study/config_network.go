@@ -198,10 +198,10 @@ func (c *Config) validateDragonfly(add addFunc) {
 		bad("network.routers_per_group", n.RoutersPerGroup, "allowed: 1..64 routers per group (a dragonfly needs it: a = 2p = 2h is the balanced one)")
 	}
 	if n.NodesPerRouter < 0 || p < 1 || p > 32 {
-		bad("network.nodes_per_router", n.NodesPerRouter, "allowed: 1..32 nodes per router (0: routers_per_group/2, balanced)")
+		bad("network.nodes_per_router", n.NodesPerRouter, "allowed: 1..32 nodes per router (left out: routers_per_group/2, balanced)")
 	}
 	if n.GlobalPerRouter < 0 || h < 1 || h > 32 {
-		bad("network.global_per_router", n.GlobalPerRouter, "allowed: 1..32 global links per router (0: routers_per_group/2, balanced)")
+		bad("network.global_per_router", n.GlobalPerRouter, "allowed: 1..32 global links per router (left out: routers_per_group/2, balanced)")
 	}
 	if _, err := link.ParseArrangement(n.GlobalArrangement); err != nil {
 		bad("network.global_arrangement", n.GlobalArrangement, "allowed: palmtree (the default), consecutive"+didYouMean(n.GlobalArrangement, link.ArrangementNames()))
@@ -216,9 +216,9 @@ func (c *Config) validateDragonfly(add addFunc) {
 	}
 	switch {
 	case n.Groups < 0 || g < 2:
-		add("network.groups", n.Groups, fmt.Sprintf("allowed: 2..a*h+1 = %d groups (0: a*h+1)", a*h+1))
+		add("network.groups", n.Groups, fmt.Sprintf("allowed: 2..a*h+1 = %d groups (left out: a*h+1)", a*h+1))
 	case g > a*h+1:
-		add("network.groups", n.Groups, fmt.Sprintf("a group has a*h = %d*%d = %d global links, too few to reach %d other groups: allowed 2..%d (0: a*h+1)", a, h, a*h, g-1, a*h+1))
+		add("network.groups", n.Groups, fmt.Sprintf("a group has a*h = %d*%d = %d global links, too few to reach %d other groups: allowed 2..%d (left out: a*h+1)", a, h, a*h, g-1, a*h+1))
 	case (a*h)%(g-1) != 0:
 		add("network.groups", n.Groups, fmt.Sprintf("the a*h = %d global links of a group must split evenly over the g-1 = %d other groups: allowed g-1 dividing %d", a*h, g-1, a*h))
 	case g > 255:
@@ -242,7 +242,7 @@ func (c *Config) validateHyperX(add addFunc) {
 	case n.Trunking < 0 || t > 8:
 		add("network.trunking", n.Trunking, "allowed: 1..8 links between two routers of a line (0: 1)")
 	case n.NodesPerRouter < 0 || p < 1 || p > 32:
-		add("network.nodes_per_router", n.NodesPerRouter, "allowed: 1..32 nodes per router (0: k, the flattened butterfly's)")
+		add("network.nodes_per_router", n.NodesPerRouter, "allowed: 1..32 nodes per router (left out: k, the flattened butterfly's)")
 	case p+l*(s-1)*t > 64:
 		add("network.k", n.K, fmt.Sprintf("a router has p + dimensions*(k-1)*trunking = %d ports: at most 64", p+l*(s-1)*t))
 	case c.Nodes() > 1<<20 || c.Nodes() <= 0:

@@ -224,6 +224,18 @@ func TestNewTopologiesBadInput(t *testing.T) {
 			t.Errorf("%s: %v, want one network.file error with %q", c.name, errs, c.says)
 		}
 	}
+	// Left out, a dragonfly's p, h and g are the balanced ones; written as
+	// 0 they are refused, each with its key.
+	for _, key := range []string{"nodes_per_router", "global_per_router", "groups"} {
+		src := fmt.Sprintf("[network]\ntopology = \"dragonfly\"\nrouters_per_group = 4\n%s = 0\n[router]\nrouting = \"min\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", key)
+		_, err := ParseFile("zero.toml", []byte(src))
+		if err == nil || strings.Count(err.Error(), "network.") != 1 || !strings.Contains(err.Error(), "zero.toml:4: network."+key+" = 0") || !strings.Contains(err.Error(), "leave the key out") {
+			t.Errorf("%s = 0: %v, want one keyed error on line 4", key, err)
+		}
+	}
+	if _, err := ParseFile("balanced.toml", []byte("[network]\ntopology = \"dragonfly\"\nrouters_per_group = 4\n[router]\nrouting = \"min\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n")); err != nil {
+		t.Errorf("balanced dragonfly: %v", err)
+	}
 	hx := hyperxSmall("val", func(c *Config) { c.Network.Dimensions = 9 })
 	if errs := hx.Validate(); len(errs) != 1 || !strings.Contains(fmt.Sprint(errs), "network.dimensions = 9") {
 		t.Fatalf("hyperx with 9 dimensions: %v", errs)

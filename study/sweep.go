@@ -329,6 +329,22 @@ func ParseFile(name string, src []byte) (*File, error) {
 	for i := range f.Axes {
 		f.Axes[i].line = blockLine(src, "axis", i, "key")
 	}
+	// A dragonfly's or HyperX's sizes left out take their balanced values
+	// (0 in Config); written as 0 they are a mistake (no router has 0
+	// nodes), not a request for the default.
+	for _, z := range []struct {
+		key     string
+		v       int
+		allowed string
+	}{
+		{"nodes_per_router", f.Config.Network.NodesPerRouter, "allowed: 1..32 nodes per router; leave the key out for the balanced p (routers_per_group/2 on a dragonfly, k on a HyperX)"},
+		{"global_per_router", f.Config.Network.GlobalPerRouter, "allowed: 1..32 global links per router; leave the key out for the balanced h = routers_per_group/2"},
+		{"groups", f.Config.Network.Groups, "allowed: 2..a*h+1 groups; leave the key out for g = a*h+1, one global link between every two groups"},
+	} {
+		if z.v == 0 && md.IsDefined("network", z.key) {
+			add(lineOf(src, []string{"network", z.key}), "network."+z.key, 0, z.allowed)
+		}
+	}
 
 	// The study, plot and reduce tables.
 	if f.Study.Replicates < 1 || f.Study.Replicates > MaxReplicates {
