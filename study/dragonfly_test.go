@@ -89,6 +89,14 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 		}))
 	}
 	cases = append(cases, hyperxSmall("val", func(c *Config) { c.Router.InternalSpeedup, c.Traffic.Load = 3, 0.9; c.Name += "-speedup3" }))
+	// The seed studies' collective bursts.
+	collective := func(pattern string) func(c *Config) {
+		return func(c *Config) {
+			c.Traffic.Process, c.Traffic.Pattern, c.Traffic.PacketsPerNode = "collective", pattern, 10
+			c.Name += "-collective-" + pattern
+		}
+	}
+	cases = append(cases, dragonflySmall("ugal-g", collective("hotspot")), hyperxSmall("ugal-l", collective("random-pair")))
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			if raceEnabled && !strings.Contains(c.Name, "ugal") && !strings.Contains(c.Name, "speedup") && c.Policy.Injection == Default().Policy.Injection {
