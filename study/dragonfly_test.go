@@ -151,6 +151,7 @@ func TestNewTopologiesFullLoad(t *testing.T) {
 		c.Measure.MaxCycles, c.Measure.DrainCycles = cycles, 0
 		c.Measure.SampleCycles, c.Measure.WatchdogCycles = 10_000, 10_000
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel() // independent runs: the two cores share them
 			start := time.Now()
 			b, err := Build(context.Background(), c)
 			if err != nil {
