@@ -181,7 +181,15 @@ mount -t tmpfs -o size=64m tmpfs "$mnt"
 "$ICNSIM" run "$STUDY" --out "$mnt/out" --quiet --jobs 1 2>"$SAVE/stderr" >/dev/null &
 pid=$!
 until [ "$(ls "$mnt/out/points" 2>/dev/null | grep -c '^p.*json$')" -ge 4 ]; do sleep 0.02; done
-mount -o remount,ro "$mnt"
+# The kernel refuses to remount read-only (EBUSY, "mount point is busy")
+# while a file on it is open for writing: icnsim writes each record briefly,
+# so try again until it lands between two writes (5 s at most).
+tries=0
+until mount -o remount,ro "$mnt" 2>/dev/null; do
+	tries=$((tries + 1))
+	if [ "$tries" -ge 500 ]; then echo "remount read-only: still busy after $tries tries" >&2; exit 1; fi
+	sleep 0.01
+done
 rc=0
 wait $pid || rc=$?
 echo $rc >"$SAVE/rc"
