@@ -533,20 +533,63 @@ func (n *Network) Buffers() int {
 }
 
 // ZeroLoadLatency is the latency of a lone packet of sizeFlits flits from src
-// to dst, from its generation to the arrival of its tail.
+// to dst over a minimal route, from its generation to the arrival of its
+// tail. On a topology from a file whose shortest-hop routes differ in
+// latency it is the least of them: the router rotates among equal-hop
+// ports, so a lone packet may take a longer one (MaxZeroLoadLatency bounds
+// every route).
 func (n *Network) ZeroLoadLatency(src, dst, sizeFlits int) int {
-	return n.zeroLoad(n.Routing.Hops(src, dst), sizeFlits) + n.globalExtra(src, dst)
+	return n.zeroLoad(n.Routing.Hops(src, dst), sizeFlits) + n.linkExtra(src, dst)
 }
 
-// globalExtra is the latency beyond the network's link latency of the
+// linkExtra is the latency beyond the network's link latency of the
 // minimal route from src to dst: a dragonfly's global link, when the two
-// are in different groups and its global links are longer.
-func (n *Network) globalExtra(src, dst int) int {
-	d, ok := n.Topo.(*link.Dragonfly)
-	if !ok || d.GlobalLatencyCycles == 0 || src/(d.P*d.A) == dst/(d.P*d.A) {
-		return 0
+// are in different groups and its global links are longer; on a topology
+// from a file, the least over its shortest-hop routes.
+func (n *Network) linkExtra(src, dst int) int {
+	switch t := n.Topo.(type) {
+	case *link.Dragonfly:
+		if t.GlobalLatencyCycles == 0 || src/(t.P*t.A) == dst/(t.P*t.A) {
+			return 0
+		}
+		return t.GlobalLatencyCycles - n.Cfg.LinkLatencyCycles
+	case *link.Graph:
+		return leastGraphExtra(t, src, dst, n.Cfg.LinkLatencyCycles)
 	}
-	return d.GlobalLatencyCycles - n.Cfg.LinkLatencyCycles
+	return 0
+}
+
+// leastGraphExtra is the least, over g's shortest-hop routes from node
+// src's router to node dst's, of the latency its links add to
+// linkLatencyCycles each: a search back from dst's router, one hop
+// distance at a time.
+func leastGraphExtra(g *link.Graph, src, dst, linkLatencyCycles int) int {
+	sr, _ := g.NodePort(src)
+	dr, _ := g.NodePort(dst)
+	dist := g.Distances()
+	best := make([]int, g.Routers()) // best[r]: least extra from r to dr, once r's distance is done
+	for k := 1; k <= dist[sr][dr]; k++ {
+		for r := range best {
+			if dist[r][dr] != k {
+				continue
+			}
+			best[r] = -1
+			for p := 0; p < g.Ports(r); p++ {
+				q := g.Peer(r, p).Router
+				if q < 0 || dist[q][dr] != k-1 {
+					continue
+				}
+				extra := best[q]
+				if l := g.LatencyCycles(r, p); l != 0 {
+					extra += l - linkLatencyCycles
+				}
+				if best[r] < 0 || extra < best[r] {
+					best[r] = extra
+				}
+			}
+		}
+	}
+	return best[sr]
 }
 
 func (n *Network) zeroLoad(h, sizeFlits int) int { return ZeroLoadLatency(n.Cfg, h, sizeFlits) }

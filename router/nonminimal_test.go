@@ -127,9 +127,14 @@ func TestNonMinimalZeroLoadLatency(t *testing.T) {
 							if sink.lat[0] != int64(want) {
 								t.Fatalf("%d->%d: latency %d, want %d (%d hops, %d link cycles)", src, dst, sink.lat[0], want, hops, links)
 							}
-							if routing == "min" {
+							switch routing {
+							case "min":
 								if zl := n.ZeroLoadLatency(src, dst, size); zl != want {
 									t.Fatalf("%d->%d: Network.ZeroLoadLatency %d, measured %d", src, dst, zl, want)
+								}
+							case "shortest-hops": // the least of the equal-hop routes: never above the one taken
+								if zl := n.ZeroLoadLatency(src, dst, size); zl > want {
+									t.Fatalf("%d->%d: Network.ZeroLoadLatency %d, above the measured %d", src, dst, zl, want)
 								}
 							}
 						}
@@ -298,6 +303,30 @@ func TestTooFewClassesRefusedEvenAllowingDeadlock(t *testing.T) {
 			if _, err := Check(context.Background(), tc.topo, cfg); err != nil {
 				t.Errorf("%s with %d VCs on %s: %v", routing, need, tc.topo, err)
 			}
+		}
+	}
+}
+
+// TestGraphZeroLoadLatency: on testGraph (link latency 2; the link 1-2
+// takes 4, the chord 0-3 takes 3), the extra latency of the least
+// shortest-hop route, worked out by hand.
+func TestGraphZeroLoadLatency(t *testing.T) {
+	g := testGraph(t)
+	cfg := Config{Routing: "shortest-hops", VCs: 2, BufferFlits: 8, LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 4}
+	n, _ := loneNet(t, g, cfg, 0, 1, 4)
+	for _, c := range []struct{ src, dst, hops, extra int }{
+		{0, 1, 0, 0}, // same router
+		{6, 5, 1, 0}, // R5 -> R4
+		{0, 4, 1, 1}, // the chord: 3
+		{2, 3, 1, 2}, // the long link: 4
+		{2, 4, 2, 1}, // R1-R0-R3 (2+3) beats R1-R2-R3 (4+2)
+		{0, 3, 2, 1}, // R0-R3-R2 (3+2) beats R0-R1-R2 (2+4)
+	} {
+		if h := n.Routing.Hops(c.src, c.dst); h != c.hops {
+			t.Errorf("%d->%d: %d hops, want %d", c.src, c.dst, h, c.hops)
+		}
+		if got, want := n.ZeroLoadLatency(c.src, c.dst, 4), ZeroLoadLatency(cfg, c.hops, 4)+c.extra; got != want {
+			t.Errorf("%d->%d: ZeroLoadLatency %d, want %d (%d extra link cycles)", c.src, c.dst, got, want, c.extra)
 		}
 	}
 }
