@@ -4,6 +4,8 @@
 package atomicfile
 
 import (
+	"bufio"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,17 @@ import (
 // syncs it and renames it over path, so readers (and a resumed study after a
 // crash) see either the old file or the whole new one, never a part.
 func Write(path string, data []byte) error {
+	return WriteFrom(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFrom is Write for a file that fill writes, streamed through a buffer
+// into the temporary file: a study's results.json runs to gigabytes, which
+// held whole in memory cost seconds of growing and collecting it. If fill
+// fails, path is left as it was.
+func WriteFrom(path string, fill func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tempMark+"*")
 	if err != nil {
 		return err
@@ -22,7 +35,10 @@ func Write(path string, data []byte) error {
 	// web server): readable by all, as a file os.Create makes.
 	werr := tmp.Chmod(0o644)
 	if werr == nil {
-		_, werr = tmp.Write(data)
+		bw := bufio.NewWriterSize(tmp, 1<<16)
+		if werr = fill(bw); werr == nil {
+			werr = bw.Flush()
+		}
 	}
 	if werr == nil {
 		werr = tmp.Sync()
