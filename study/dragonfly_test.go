@@ -59,6 +59,7 @@ func fileSmall(edit func(*Config)) Config {
 // under uniform and adversarial traffic, gives one digest under serial,
 // actors and shards with 1, 2 and 3 workers.
 func TestNewTopologiesDeterminism(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	var cases []Config
 	for _, r := range []string{"min", "val", "ugal-l", "ugal-g", "par"} {
 		for _, p := range []string{"uniform", "group-shift"} {
@@ -115,6 +116,7 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 // invariants checked every 1,000 cycles and the watchdog on: no deadlock,
 // no broken invariant, and packets delivered throughout.
 func TestNewTopologiesFullLoad(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	cycles := int64(100_000)
 	if raceEnabled {
 		cycles = 10_000

@@ -29,6 +29,7 @@ var ioqOrgs = []string{"1q", "voq-sw", "voq-net", "recn", "recn-feeders"}
 // TestIOQDeterminism: every queue organisation gives the same digest under
 // every executor, over saturation with a hot spot.
 func TestIOQDeterminism(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	for _, org := range ioqOrgs {
 		t.Run(org, func(t *testing.T) {
 			r := sameDigestEverywhere(t, ioqSmall(org, func(c *Config) { c.Traffic.LoadOfBisection = 0.8 }))

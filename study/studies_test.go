@@ -9,6 +9,7 @@ import (
 // TestShippedStudiesValidate: every study under studies/ parses, expands and
 // builds (the channel dependency check included).
 func TestShippedStudiesValidate(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	files, err := filepath.Glob("../studies/*.toml")
 	if err != nil || len(files) < 3 {
 		t.Fatalf("studies: %v, %v", files, err)

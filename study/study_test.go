@@ -13,6 +13,14 @@ import (
 	"github.com/icnsim/icnsim/actor"
 )
 
+// Parallel tests: the long runs that measure nothing of the process (no
+// allocation counts, heap sizes or CPU times) call t.Parallel, so that they
+// share the two cores after the sequential tests finish; the measuring
+// tests (TestSteadyStateAllocatesNothing, TestBuildSecondsEstimate,
+// TestEstimateMatchesHeap, the soak) stay sequential, alone in the
+// process while they measure. Go's test package runs top-level parallel
+// tests only after every sequential one has returned.
+
 func small(mod func(*Config)) Config {
 	c := Default()
 	c.Network.K = 8
@@ -36,6 +44,7 @@ type Result = reportResult
 // TestDeterminismAcrossExecutors: the same configuration gives the same
 // digest under serial, actors, and shards with 1, 2 and 3 workers.
 func TestDeterminismAcrossExecutors(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	cases := []Config{
 		small(func(c *Config) { c.Name = "torus-tornado-collective" }),
 		small(func(c *Config) {
@@ -220,6 +229,7 @@ func saturationThroughput(t *testing.T, c Config, bound float64, fractions []flo
 // flows that the routes of the permutation put on one channel (computed by
 // walking the routing function, so it is the bound of these very routes).
 func TestSaturationNearChannelLoadBound(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	if raceEnabled {
 		// Measurement windows long enough for a 2% verdict take minutes under
 		// the race detector; races are exercised by the determinism tests, and
@@ -293,6 +303,7 @@ func TestSaturationNearChannelLoadBound(t *testing.T) {
 // per routing on 2 cores, which put the package past go test's 10-minute
 // limit beside the others): go test ./study -run TorusOverload -overload.long.
 func TestTorusOverloadNoDeadlock(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	for _, rt := range []struct {
 		routing string
 		vcs     int
@@ -455,6 +466,7 @@ func TestWatchdogCatchesDeadlock(t *testing.T) {
 // transpose, min-adaptive and duato accept more than dor-dateline, with the
 // VC count each needs and with 6 VCs for all three.
 func TestAdaptiveBeatsDORTranspose(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	if raceEnabled {
 		t.Skip("long saturation runs: without -race")
 	}
