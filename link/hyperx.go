@@ -20,6 +20,12 @@ import (
 type HyperX struct {
 	S, L, T, P int
 	pow        []int // pow[d] = S^d
+	// coord[r*L+d] is coordinate d of router r, and portDim[p-P] the
+	// dimension, other-value index j and trunk of network port p: the
+	// routings read them per hop, and the deadlock check per state, where
+	// the divisions they replace took a third of a 16x16x16 HyperX's check.
+	coord   []uint8
+	portDim []struct{ d, j, t uint8 }
 }
 
 // NewHyperX returns a HyperX, or an error naming the impossible parameter.
@@ -44,6 +50,17 @@ func NewHyperX(s, l, t, p int) (*HyperX, error) {
 			return nil, fmt.Errorf("hyperx %d^%d has more than 2^20 routers", s, l)
 		}
 	}
+	h.coord = make([]uint8, h.pow[l]*l)
+	for r := 0; r < h.pow[l]; r++ {
+		for d := 0; d < l; d++ {
+			h.coord[r*l+d] = uint8(r / h.pow[d] % s)
+		}
+	}
+	h.portDim = make([]struct{ d, j, t uint8 }, l*(s-1)*t)
+	for q := range h.portDim {
+		h.portDim[q].t = uint8(q % t)
+		h.portDim[q].d, h.portDim[q].j = uint8(q/t/(s-1)), uint8(q/t%(s-1))
+	}
 	return h, nil
 }
 
@@ -66,7 +83,7 @@ func (h *HyperX) Nodes() int    { return h.pow[h.L] * h.P }
 func (h *HyperX) Ports(int) int { return h.P + h.L*(h.S-1)*h.T }
 
 // Coord is coordinate d of router r.
-func (h *HyperX) Coord(r, d int) int { return r / h.pow[d] % h.S }
+func (h *HyperX) Coord(r, d int) int { return int(h.coord[r*h.L+d]) }
 
 // WithCoord is router r with coordinate d set to x.
 func (h *HyperX) WithCoord(r, d, x int) int { return r + (x-h.Coord(r, d))*h.pow[d] }
@@ -84,12 +101,9 @@ func (h *HyperX) Port(r, d, x, t int) int {
 // PortDim is the dimension, target coordinate and trunk of network port p
 // of router r.
 func (h *HyperX) PortDim(r, p int) (d, x, t int) {
-	q := p - h.P
-	t = q % h.T
-	q /= h.T
-	d, j := q/(h.S-1), q%(h.S-1)
-	x = j
-	if j >= h.Coord(r, d) {
+	pd := h.portDim[p-h.P]
+	d, x, t = int(pd.d), int(pd.j), int(pd.t)
+	if x >= h.Coord(r, d) {
 		x++
 	}
 	return d, x, t

@@ -77,27 +77,82 @@ func checkDeadlockFree(ctx context.Context, t link.Topology, rf RoutingFunc, vcs
 }
 
 // buildCDG builds the graph from the function's own state list when it has
-// one, and by the reference search otherwise.
+// one, and by the reference search otherwise. A list that can leave out
+// dependencies that go up from one VC class to a higher one
+// (classLister) does so where the graph's channels are the classes,
+// unless the graph it gives has a dependency going down: a cycle of the
+// whole graph then has every channel in one class, its dependencies all
+// within that class and in the graph, so both graphs have a cycle or
+// neither (and the same first one, TestStateListsMatchReference).
 func buildCDG(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) (*cdg, error) {
+	if cl, ok := rf.(classLister); ok && classRanked(rf, vcs) {
+		g, err := listedCDG(ctx, t, rf, vcs, cl.listStatesWithin)
+		if err != nil || !g.descends() {
+			return g, err
+		}
+	}
 	if l, ok := rf.(stateLister); ok {
-		g := newCDG(t, rf, vcs)
-		var stop error
-		n := 0
-		l.listStates(func(r, in int, vcMask uint64, route uint8, dst int) bool {
-			if n++; n&1023 == 0 {
-				if stop = ctx.Err(); stop != nil {
-					return false
+		return listedCDG(ctx, t, rf, vcs, l.listStates)
+	}
+	return referenceDependencies(ctx, t, rf, vcs, true)
+}
+
+// listedCDG builds the graph of the states list gives.
+func listedCDG(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, list func(visit func(r, in int, vcMask uint64, route uint8, dst int) bool)) (*cdg, error) {
+	g := newCDG(t, rf, vcs, true)
+	var stop error
+	n := 0
+	list(func(r, in int, vcMask uint64, route uint8, dst int) bool {
+		if n++; n&1023 == 0 {
+			if stop = ctx.Err(); stop != nil {
+				return false
+			}
+		}
+		g.addState(r, in, vcMask, route, dst)
+		return true
+	})
+	if stop == nil {
+		stop = ctx.Err()
+	}
+	return g, stop
+}
+
+// classLister is implemented by state lists that can leave out the visits
+// whose decisions add, beyond what the other visits add, only
+// dependencies from a VC class to a higher one: listStatesWithin is
+// listStates without them.
+type classLister interface {
+	listStatesWithin(visit func(r, in int, vcMask uint64, route uint8, dst int) bool)
+}
+
+// classRanked reports whether the graph of rf with vcs VCs has the VC
+// classes of rf as its channels' VCs, class c as VC c: rf is vcClassed,
+// with at most vcs classes (with fewer VCs, one VC stands for several
+// classes).
+func classRanked(rf RoutingFunc, vcs int) bool {
+	vc, ok := rf.(vcClassed)
+	return ok && vc.VCClasses() >= 1 && vc.VCClasses() <= vcs
+}
+
+// descends reports whether some dependency goes from a channel of VC w to
+// one of a lower VC.
+func (g *cdg) descends() bool {
+	below := make([]uint64, g.W) // below: the successor bits of VCs under w
+	for w := 1; w < g.vcs; w++ {
+		for q := 0; q*g.vcs < g.W*64; q++ {
+			if b := q*g.vcs + w - 1; b < g.W*64 {
+				below[b/64] |= 1 << (b % 64)
+			}
+		}
+		for ch := w; ch*g.W < len(g.succ); ch += g.vcs {
+			for i, m := range below {
+				if g.succ[ch*g.W+i]&m != 0 {
+					return true
 				}
 			}
-			g.addState(r, in, vcMask, route, dst)
-			return true
-		})
-		if stop == nil {
-			stop = ctx.Err()
 		}
-		return g, stop
 	}
-	return referenceDependencies(ctx, t, rf, vcs)
+	return false
 }
 
 // duatoChecked is implemented by the Escapers that Duato's extended check
@@ -130,6 +185,16 @@ type peerPort struct{ router, port int32 }
 // cdg is a channel dependency graph: succ[ch*W:(ch+1)*W] has bit q*vcs+w set
 // when a packet holding channel ch may request VC w of port q of the router
 // ch leads to; channel ch = (base[r]+p)*vcs + v for output port p of router r.
+//
+// For a vcClassed routing function with fewer VC classes K than VCs, a
+// channel is a link's VC class instead (vcs = K; "VC" w of a channel is
+// class w, whose lowest VC is w): a VC class's VCs take the same decisions
+// and every decision offers whole classes, so each edge between two
+// classes stands for the edges between all their VCs, and the graph of
+// classes has a cycle exactly when the graph of VCs has one (through the
+// classes' lowest VCs, which is the cycle printed). It is K^2/V^2 of the
+// size: a 16x16x16x16 HyperX with 3 VCs has 8.4 million class channels
+// instead of 12.6 million, and a quarter of the edges.
 type cdg struct {
 	t      link.Topology
 	vcs, W int
@@ -142,11 +207,43 @@ type cdg struct {
 	escVCs uint64                                       // the VCs whose holders have edges
 	flit   *link.Flit
 	cand   *Candidates
+
+	linkPorts []uint64 // linkPorts[r]: the ports of r that lead to a router
+	allVCs    uint64   // the VCs that exist (the routing's, not the graph's)
+	// classVCs[c] is the set of VCs of class c when channels are VC
+	// classes (nil when they are VCs): VCs v with v mod vcs = c.
+	classVCs []uint64
+	classOf  [64]uint8 // classOf[v] = v mod vcs where channels are classes
+	// doneRow is the channel addState last added to, and done[:nDone] the
+	// groups it added there (doneRow -1: none).
+	doneRow int
+	done    [8]Group
+	nDone   int
 }
 
-func newCDG(t link.Topology, rf RoutingFunc, vcs int) *cdg {
+// vcClassed is implemented by routing functions whose Route reads the
+// packet's VC only through its VC class, v mod VCClasses() (vcClass), and
+// offers whole classes (classMask): the channel dependency graph is then
+// one of classes (cdg). TestStateListsMatchReference holds the claim to
+// the reference search, which asks Route for every VC, and to the graph
+// of VCs, which must agree on whether there is a cycle.
+type vcClassed interface{ VCClasses() int }
+
+// newCDG allocates the graph of rf on t with vcs VCs, its channels VC
+// classes where rf is vcClassed and byClass.
+func newCDG(t link.Topology, rf RoutingFunc, vcs int, byClass bool) *cdg {
 	nr := t.Routers()
-	g := &cdg{t: t, vcs: vcs, base: make([]int, nr+1), rf: rf, escVCs: ^uint64(0), flit: new(link.Flit), cand: new(Candidates)}
+	g := &cdg{t: t, vcs: vcs, base: make([]int, nr+1), rf: rf, escVCs: ^uint64(0), flit: new(link.Flit), cand: new(Candidates),
+		linkPorts: make([]uint64, nr), allVCs: allVCs(vcs), doneRow: -1}
+	if vc, ok := rf.(vcClassed); ok && byClass && vc.VCClasses() >= 1 && vc.VCClasses() < vcs {
+		g.vcs = vc.VCClasses()
+		g.classVCs = make([]uint64, g.vcs)
+		for v := 0; v < vcs; v++ {
+			g.classVCs[v%g.vcs] |= 1 << v
+			g.classOf[v] = uint8(v % g.vcs)
+		}
+		vcs = g.vcs
+	}
 	maxPV := 0
 	for r := 0; r < nr; r++ {
 		g.base[r+1] = g.base[r] + t.Ports(r)
@@ -158,6 +255,9 @@ func newCDG(t link.Topology, rf RoutingFunc, vcs int) *cdg {
 		for p := 0; p < t.Ports(r); p++ {
 			q := t.Peer(r, p)
 			g.peer[g.base[r]+p] = peerPort{int32(q.Router), int32(q.Port)}
+			if q.Router >= 0 {
+				g.linkPorts[r] |= 1 << p
+			}
 		}
 	}
 	g.succ = make([]uint64, g.base[nr]*vcs*g.W)
@@ -184,17 +284,33 @@ func (g *cdg) hasEdge(a, b int) bool {
 // r, for every v in vcMask: an edge from that channel to every VC of a
 // router-to-router channel its routing decision (its escape decision, for
 // an Escaper) offers. A state reached from a node, or holding a VC outside
-// the escape set of an Escaper, has none.
+// the escape set of an Escaper, has none. Where channels are VC classes,
+// Route is asked once per class in vcMask, with its lowest VC there.
+//
+// A state list visits one held channel with many destinations in a row
+// (a HyperX's Valiant packet at its intermediate: one per output port),
+// and most of their decisions share groups of candidates (the ports
+// towards any intermediate): a group already added to the held channel's
+// row since the row last changed is not added again (g.done), so the cost
+// of a visit is its new groups, not the ports of all of them.
 func (g *cdg) addState(r, in int, vcMask uint64, route uint8, dst int) {
 	up := g.peer[g.base[r]+in]
 	if up.router < 0 {
 		return
 	}
 	f, c := g.flit, g.cand
-	for vm := vcMask & g.escVCs; vm != 0; vm &= vm - 1 {
+	links := g.linkPorts[r]
+	heldPort := g.base[up.router] + int(up.port)
+	for vm := vcMask & g.escVCs & g.allVCs; vm != 0; {
 		v := bits.TrailingZeros64(vm)
-		if v >= g.vcs {
-			break
+		held := heldPort * g.vcs
+		if g.classVCs != nil {
+			cls := int(g.classOf[v])
+			vm &^= g.classVCs[cls]
+			held += cls
+		} else {
+			vm &= vm - 1
+			held += v
 		}
 		*f = link.Flit{Dst: int32(dst), VC: uint8(v), Route: route}
 		c.N = 0
@@ -203,31 +319,56 @@ func (g *cdg) addState(r, in int, vcMask uint64, route uint8, dst int) {
 		} else {
 			g.rf.Route(r, in, f, c)
 		}
-		held := (g.base[up.router]+int(up.port))*g.vcs + v
+		if held != g.doneRow {
+			g.doneRow, g.nDone = held, 0
+		}
+		row := g.succ[held*g.W : (held+1)*g.W]
 		for k := 0; k < int(c.N); k++ {
-			for pm := c.G[k].Ports; pm != 0; pm &= pm - 1 {
-				q := bits.TrailingZeros64(pm)
-				if g.peer[g.base[r]+q].router < 0 {
-					continue // ejection
+			grp := Group{Ports: c.G[k].Ports & links, VCs: c.G[k].VCs & g.escVCs & g.allVCs}
+			if grp.Ports == 0 || grp.VCs == 0 || g.added(grp) {
+				continue
+			}
+			w := grp.VCs
+			if g.classVCs != nil {
+				w = 0
+				for m := grp.VCs; m != 0; m &= m - 1 {
+					w |= 1 << g.classOf[bits.TrailingZeros64(m)]
 				}
-				for wm := c.G[k].VCs & g.escVCs; wm != 0; wm &= wm - 1 {
-					if w := bits.TrailingZeros64(wm); w < g.vcs {
-						b := q*g.vcs + w
-						g.succ[held*g.W+b/64] |= 1 << (b % 64)
-					}
+			}
+			for pm := grp.Ports; pm != 0; pm &= pm - 1 {
+				off := uint(bits.TrailingZeros64(pm) * g.vcs)
+				row[off/64] |= w << (off % 64)
+				if off%64+uint(g.vcs) > 64 {
+					row[off/64+1] |= w >> (64 - off%64)
 				}
 			}
 		}
 	}
 }
 
+// added reports whether group grp was added to row g.doneRow since it last
+// changed, and remembers it if not (up to len(g.done) groups).
+func (g *cdg) added(grp Group) bool {
+	for _, d := range g.done[:g.nDone] {
+		if d == grp {
+			return true
+		}
+	}
+	if g.nDone < len(g.done) {
+		g.done[g.nDone] = grp
+		g.nDone++
+	}
+	return false
+}
+
 // referenceDependencies builds the graph by a search over the states
 // (router, input port, VC, Flit.Route) reached from every source, one
 // destination at a time: the definition the state lists must match, and
 // the check of a routing function without one. Its cost grows as nodes
-// squared.
-func referenceDependencies(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) (*cdg, error) {
-	g := newCDG(t, rf, vcs)
+// squared. byClass: the graph's channels are VC classes where rf is
+// vcClassed (as the check's), or VCs (its tests compare the verdicts).
+func referenceDependencies(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, byClass bool) (*cdg, error) {
+	g := newCDG(t, rf, vcs, byClass)
 	upd, _ := rf.(RouteUpdater)
 	base, peer := g.base, g.peer
 	nr := t.Routers()
@@ -276,7 +417,10 @@ func referenceDependencies(ctx context.Context, t link.Topology, rf RoutingFunc,
 				}
 			}
 		}
-		for len(queue) > 0 {
+		for n := 1; len(queue) > 0; n++ {
+			if n&65535 == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			s := queue[len(queue)-1]
 			queue = queue[:len(queue)-1]
 			g.addState(s.r, s.p, 1<<s.v, s.route, dst)
@@ -382,7 +526,10 @@ func (g *cdg) findCycle(ctx context.Context) error {
 			}
 		}
 		stack = push(stack[:0], start)
-		for len(stack) > 0 {
+		for n := 1; len(stack) > 0; n++ {
+			if n&65535 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			top := &stack[len(stack)-1]
 			for top.rest == 0 && top.word+1 < W {
 				top.word++

@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ func TestDeadlockCheck(t *testing.T) {
 func TestEscapeDependenciesAfterAdaptiveHops(t *testing.T) {
 	torus, _ := link.NewTorus(8)
 	rf, _ := NewRouting("duato", torus, 4)
-	g, _ := referenceDependencies(context.Background(), torus, rf, 4)
+	g, _ := referenceDependencies(context.Background(), torus, rf, 4, true)
 	a := g.channel(torus.Router(3, 1), link.PortXPlus, 2)
 	b := g.channel(torus.Router(4, 1), link.PortXPlus, 2)
 	if !g.hasEdge(a, b) {
@@ -151,7 +152,7 @@ func TestStateListsMatchReference(t *testing.T) {
 	}
 	topos := map[string][]tc{"torus": tori, "mesh": meshes, "fattree": trees, "dragonfly": dragonflies, "hyperx": hyperxs}
 	ctx := context.Background()
-	checked := 0
+	checked, leftOut := 0, 0
 	for name, spec := range Routings() {
 		if spec.Loops != nil {
 			// Hybrid-HAR's routings list no states: Duato's extended
@@ -174,11 +175,20 @@ func TestStateListsMatchReference(t *testing.T) {
 					if _, ok := rf.(stateLister); !ok {
 						t.Fatalf("%s has no state list", name)
 					}
-					fast, err := buildCDG(ctx, c.topo, rf, vcs)
+					fast, err := listedCDG(ctx, c.topo, rf, vcs, rf.(stateLister).listStates)
 					if err != nil {
 						t.Fatal(err)
 					}
-					ref, _ := referenceDependencies(ctx, c.topo, rf, vcs)
+					leftOut += checkWithinClasses(t, fmt.Sprintf("%s on %s, %d VCs", name, c.topo, vcs), rf, vcs, fast)
+					ref, _ := referenceDependencies(ctx, c.topo, rf, vcs, true)
+					if _, ok := rf.(vcClassed); ok {
+						// A graph of VC classes has a cycle exactly when
+						// the graph of VCs has one.
+						byVC, _ := referenceDependencies(ctx, c.topo, rf, vcs, false)
+						if e1, e2 := ref.findCycle(ctx), byVC.findCycle(ctx); (e1 == nil) != (e2 == nil) {
+							t.Errorf("%s on %s, %d VCs: the graph of VC classes finds %v, the graph of VCs %v", name, c.topo, vcs, e1, e2)
+						}
+					}
 					if _, nonMin := rf.(Chooser); nonMin && vcs < minVCs(name, c.topo) {
 						// Fewer VCs than classes: a VC stands for several
 						// classes, which the lists do not follow edge for
@@ -194,7 +204,7 @@ func TestStateListsMatchReference(t *testing.T) {
 							for w := 0; w < ref.W; w++ {
 								if a, b := fast.succ[ch*ref.W+w], ref.succ[ch*ref.W+w]; a != b {
 									t.Errorf("%s on %s, %d VCs: %s: state list gives successors %x, reference %x",
-										name, c.topo, vcs, channelName(c.topo, ref.base, vcs, ch), a, b)
+										name, c.topo, vcs, channelName(c.topo, ref.base, ref.vcs, ch), a, b)
 								}
 							}
 						}
@@ -209,5 +219,48 @@ func TestStateListsMatchReference(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d configurations agree", checked)
+	t.Logf("%d configurations agree; the check's graphs leave out %d dependencies going up a VC class", checked, leftOut)
+	if leftOut == 0 {
+		t.Error("no check's graph left out a dependency going up a VC class: the lists that may (classLister) were not tested")
+	}
+}
+
+// checkWithinClasses checks the graph the deadlock check builds of rf
+// with vcs VCs (buildCDG) against full, that of rf's whole state list: the
+// same but for dependencies from a VC class up to a higher one, which a
+// classLister may leave out, and the same verdict. It returns the number
+// of dependencies left out.
+func checkWithinClasses(t *testing.T, what string, rf RoutingFunc, vcs int, full *cdg) int {
+	t.Helper()
+	ctx := context.Background()
+	used, err := buildCDG(ctx, full.t, rf, vcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lists := rf.(classLister)
+	if !lists || !classRanked(rf, vcs) {
+		if !slices.Equal(used.succ, full.succ) {
+			t.Errorf("%s: the check's graph is not the state list's", what)
+		}
+		return 0
+	}
+	left := 0
+	for ch := 0; ch < len(full.succ)/full.W; ch++ {
+		for i := 0; i < full.W; i++ {
+			u, f := used.succ[ch*full.W+i], full.succ[ch*full.W+i]
+			if u&^f != 0 {
+				t.Fatalf("%s: %s: the check's graph has successors %x the state list does not", what, channelName(full.t, full.base, full.vcs, ch), u&^f)
+			}
+			for m := f &^ u; m != 0; m &= m - 1 {
+				if b := i*64 + bits.TrailingZeros64(m); b%full.vcs <= ch%full.vcs {
+					t.Fatalf("%s: %s: the check's graph leaves out a successor of VC class %d, not above its own", what, channelName(full.t, full.base, full.vcs, ch), b%full.vcs)
+				}
+				left++
+			}
+		}
+	}
+	if e1, e2 := used.findCycle(ctx), full.findCycle(ctx); (e1 == nil) != (e2 == nil) {
+		t.Errorf("%s: the check's graph finds %v, the whole state list's %v", what, e1, e2)
+	}
+	return left
 }

@@ -341,3 +341,6 @@ func (d *dragonflyRouting) useBoard() (*groupBoard, int, uint64) {
 	d.board = newGroupBoard(d.t.Routers(), d.t.H)
 	return d.board, d.gp0, d.class[1] // a packet leaves its source group in class 1
 }
+
+// VCClasses: Route reads a packet's VC only through its class (vcClassed).
+func (d *dragonflyRouting) VCClasses() int { return d.classes }

@@ -155,3 +155,6 @@ func (h *hyperxRouting) InjectVCs(int, int) uint64 { return h.all }
 
 // Hops is the minimal path's router-to-router hops.
 func (h *hyperxRouting) Hops(src, dst int) int { return h.distance(src/h.t.P, dst/h.t.P) }
+
+// VCClasses: Route reads a packet's VC only through its class (vcClassed).
+func (h *hyperxRouting) VCClasses() int { return h.classes }

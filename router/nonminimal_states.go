@@ -108,10 +108,25 @@ func (d *dragonflyRouting) listStates(visit func(r, in int, vcMask uint64, route
 // intermediate) may also be at its intermediate, so be bound for a
 // destination differing in any dimension.
 func (h *hyperxRouting) listStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+	h.list(visit, false)
+}
+
+// listStatesWithin is listStates with one destination for a packet of
+// class 0: its class-0 candidates (every port of a higher dimension) are
+// the same for every destination, and the others differ only in the
+// class-1 hop it would take at its intermediate, a dependency from class
+// 0 up to class 1 (classLister). It leaves out 60 of every 61 visits of a
+// 16x16x16x16 HyperX's Valiant check.
+func (h *hyperxRouting) listStatesWithin(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+	h.list(visit, true)
+}
+
+func (h *hyperxRouting) list(visit func(r, in int, vcMask uint64, route uint8, dst int) bool, within bool) {
 	t := h.t
 	for r := 0; r < t.Routers(); r++ {
 		for in := t.P; in < t.Ports(r); in++ {
 			din, _, _ := t.PortDim(r, in)
+			class0 := h.mode != modeMin
 			for d := 0; d < t.L; d++ {
 				for x := 0; x < t.S; x++ {
 					if x == t.Coord(r, d) {
@@ -123,9 +138,10 @@ func (h *hyperxRouting) listStates(visit func(r, in int, vcMask uint64, route ui
 							return
 						}
 					}
-					if h.mode != modeMin && !visit(r, in, h.class[0], 0, dst) {
+					if class0 && !visit(r, in, h.class[0], 0, dst) {
 						return
 					}
+					class0 = class0 && !within
 				}
 			}
 		}
