@@ -1,45 +1,233 @@
 package link
 
 import (
+	"bytes"
+	"context"
+	"math/bits"
+	"time"
+
+	"fmt"
+	"github.com/icnsim/icnsim/internal/fuzzguard"
 	"strings"
 	"testing"
 )
 
-// TestReadGraph reads a small graph and refuses bad files with the line
-// and what is wrong.
+// TestReadGraph reads a small graph: ports, peers, latencies, parallel
+// links, CRLF line ends and comments.
 func TestReadGraph(t *testing.T) {
-	g, err := ReadGraph("ring.txt", strings.NewReader(`# a ring of 4 routers, a node each
-routers 4
-node 0
-node 1
-node 2
-node 3
-link 0 1
-link 1 2 5   # a longer link
-link 2 3
-link 3 0
-`))
+	g, err := ReadGraph(context.Background(), "ring.txt", strings.NewReader("# a ring of 4 routers, a node each\r\n"+
+		"routers 4\r\nnode 0\r\nnode 1\r\nnode 2\r\nnode 3\r\n"+
+		"link 0 1\r\nlink 1 2 5   # a longer link\r\nlink 2 3\r\nlink 3 0\r\nlink 3 0 # parallel\r\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Routers() != 4 || g.Nodes() != 4 || g.Diameter() != 2 || g.Ports(1) != 3 {
-		t.Fatalf("routers %d nodes %d diameter %d ports %d", g.Routers(), g.Nodes(), g.Diameter(), g.Ports(1))
+	if g.Routers() != 4 || g.Nodes() != 4 || g.Diameter() != 2 || g.Ports(1) != 3 || g.Ports(3) != 4 || g.Ports(0) != 4 {
+		t.Fatalf("routers %d nodes %d diameter %d ports %d %d %d", g.Routers(), g.Nodes(), g.Diameter(), g.Ports(1), g.Ports(3), g.Ports(0))
 	}
 	if p := g.Peer(1, 2); p.Router != 2 || g.Peer(2, p.Port).Router != 1 || g.LatencyCycles(1, 2) != 5 || g.LatencyCycles(2, p.Port) != 5 {
 		t.Fatalf("link 1-2: %+v, latency %d", p, g.LatencyCycles(1, 2))
 	}
-	for _, c := range []struct{ file, want string }{
-		{"routers 2\nnode 0\nnode 1\nlink 0 2\n", "bad.txt:4: router 2 does not exist (routers 0..1)"},
-		{"routers 3\nnode 0\nnode 2\nlink 0 1\n", "router 2 (node 1's) is unreachable from router 0"},
-		{"routers 2\nnode 0\nnode 1\nwire 0 1\n", `bad.txt:4: unknown item "wire"`},
-		{"node 0\n", `"routers N" must come first`},
-		{"routers 2\nnode 0\nnode 1\nlink 0 0\n", "link from router 0 to itself"},
-		{"routers 2\nnode 0\nnode 1\nlink 0 x\n", `"x" is not a number`},
-		{"routers 2\nnode 0\n", "1 nodes (at least 2)"},
-	} {
-		_, err := ReadGraph("bad.txt", strings.NewReader(c.file))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: error %v, want %q", c.file, err, c.want)
+	if p, q := g.Peer(3, 2), g.Peer(3, 3); p.Router != 0 || q.Router != 0 || p.Port == q.Port || g.Peer(0, p.Port).Port != 2 || g.Peer(0, q.Port).Port != 3 {
+		t.Fatalf("parallel links 3-0: %+v, %+v", p, q)
+	}
+	if n := g.Peer(2, 0); n.Node != 2 || n.Router != -1 {
+		t.Fatalf("node port of router 2: %+v", n)
+	}
+	if b := g.DiameterBound(); b < g.Diameter() {
+		t.Fatalf("diameter bound %d below the diameter %d", b, g.Diameter())
+	}
+}
+
+// TestGraphDiameterIsBetweenNodes: the diameter is the longest shortest
+// path between routers with nodes; a router without nodes farther out
+// does not count.
+func TestGraphDiameterIsBetweenNodes(t *testing.T) {
+	// 0 - 1 - 2 - 3 - 4, nodes on 1 and 2 only.
+	g, err := ReadGraph(context.Background(), "path.txt", strings.NewReader("routers 5\nnode 1\nnode 2\nlink 0 1\nlink 1 2\nlink 2 3\nlink 3 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := g.Routes()
+	if g.Diameter() != 1 || rt.Hops(4, 1) != 3 || rt.Hops(0, 2) != 2 || rt.NextPorts(4, 1) != 1 || rt.NextPorts(2, 2) != 0 {
+		t.Fatalf("diameter %d, hops 4->1 %d, 0->2 %d, next 4->1 %b", g.Diameter(), rt.Hops(4, 1), rt.Hops(0, 2), rt.NextPorts(4, 1))
+	}
+	if g.Destinations() != 2 || g.Destination(2) != 1 || g.Destination(0) != -1 || g.RouteTableBytes() != 5*2*12 {
+		t.Fatalf("destinations %d, of router 2 %d, of 0 %d, table %d bytes", g.Destinations(), g.Destination(2), g.Destination(0), g.RouteTableBytes())
+	}
+}
+
+// manyPorts is a graph whose router 0 has 64 ports, the most allowed.
+var manyPorts = "routers 2\nnode 0\nnode 1\n" + strings.Repeat("link 0 1\n", 63)
+
+// graphDefects are topology files with one defect each and the error
+// ReadGraph gives, naming the file (bad.txt) and line.
+var graphDefects = []struct{ name, file, want string }{
+	{"no routers line", "# nothing\n\n", `bad.txt: no "routers N" line (a topology file starts with it)`},
+	{"node first", "node 0\n", `bad.txt:1: "node" before "routers N": the routers line comes first`},
+	{"routers twice", "routers 2\nrouters 3\n", `bad.txt:2: "routers N" comes once (it came at line 1)`},
+	{"routers 0", "routers 0\n", `bad.txt:1: routers 0: allowed: 1..1048576 (2^20) routers`},
+	{"routers 2^20+1", "routers 1048577\n", `bad.txt:1: routers 1048577: allowed: 1..1048576 (2^20) routers`},
+	{"routers 2^30", "routers 1073741824\n", `bad.txt:1: routers 1073741824: allowed: 1..1048576 (2^20) routers`},
+	{"routers beyond int64", "routers 99999999999999999999999\n", `bad.txt:1: routers 99999999999999999999999: allowed: 1..1048576 (2^20) routers`},
+	{"routers negative", "routers -4\n", `bad.txt:1: routers -4: allowed: 1..1048576 (2^20) routers`},
+	{"routers two values", "routers 4 5\n", `bad.txt:1: want "routers N" with 1 <= N <= 1048576`},
+	{"unknown item", "routers 2\nnode 0\nnode 1\nwire 0 1\n", `bad.txt:4: unknown item "wire" (allowed: routers, node, link)`},
+	{"dangling link", "routers 2\nnode 0\nnode 1\nlink 0 2\n", `bad.txt:4: link: router 2 does not exist (routers 0..1, from "routers 2" at line 1)`},
+	{"dangling node", "routers 2\nnode 0\nnode 7\n", `bad.txt:3: node: router 7 does not exist (routers 0..1, from "routers 2" at line 1)`},
+	{"huge router number", "routers 2\nnode 0\nnode 1\nlink 0 99999999999999999999\n", `bad.txt:4: link: router 99999999999999999999 does not exist (routers 0..1, from "routers 2" at line 1)`},
+	{"not a number", "routers 2\nnode 0\nnode 1\nlink 0 x\n", `bad.txt:4: link: "x" is not a router number (allowed: 0..1)`},
+	{"negative router", "routers 2\nnode 0\nnode 1\nlink -1 0\n", `bad.txt:4: link: "-1" is not a router number (allowed: 0..1)`},
+	{"self-loop", "routers 2\nnode 0\nnode 1\nlink 0 0\n", `bad.txt:4: link from router 0 to itself (allowed: links between two routers; several between the same two are parallel links)`},
+	{"latency too long", "routers 2\nnode 0\nnode 1\nlink 0 1 1001\n", `bad.txt:4: link 0 1: latency 1001: allowed: 0 (the network's link latency) or 1..1000 cycles`},
+	{"latency not a number", "routers 2\nnode 0\nnode 1\nlink 0 1 2.5\n", `bad.txt:4: link 0 1: latency 2.5: allowed: 0 (the network's link latency) or 1..1000 cycles`},
+	{"link one router", "routers 2\nnode 0\nnode 1\nlink 0\n", `bad.txt:4: want "link A B [LATENCY_CYCLES]"`},
+	{"link too many fields", "routers 2\nnode 0\nnode 1\nlink 0 1 2 3 4 5 6\n", `bad.txt:4: want "link A B [LATENCY_CYCLES]"`},
+	{"node on two routers", "routers 2\nnode 0 1\n", `bad.txt:2: want "node ROUTER" (a node's number is its place among the node lines, from 0)`},
+	{"node after a link", "routers 2\nnode 0\nlink 0 1\nnode 1\n", `bad.txt:4: a node after links (allowed: every node line before the first link line: a router's node ports are its first)`},
+	{"one node", "routers 2\nnode 0\nlink 0 1\n", `bad.txt: 1 node lines (allowed: at least 2 nodes, each a line "node ROUTER")`},
+	{"router with no node and no link", "routers 3\nnode 0\nnode 1\nlink 0 1\n", `bad.txt:1: router 2 has no node and no link ("routers 3" declares routers 0..2; every router needs a node or a link)`},
+	{"header of 2^20 routers, two nodes", "routers 1048576\nnode 0\nnode 1\n", `bad.txt:1: router 2 has no node and no link ("routers 1048576" declares routers 0..1048575; every router needs a node or a link)`},
+	{"router of a node unreachable", "routers 3\nnode 0\nnode 2\nlink 0 1\n", `bad.txt:3: router 2, node 1's, is unreachable from router 0 (node 0's): no path of links joins them (allowed: every router joined to every other)`},
+	{"part without nodes unreachable", "routers 4\nnode 0\nnode 1\nlink 0 1\nlink 2 3\n", `bad.txt:5: router 2, a router without nodes, is unreachable from router 0 (node 0's): no path of links joins them (allowed: every router joined to every other)`},
+	{"65 ports", manyPorts + "link 0 1\n", `bad.txt:67: router 0 would have 65 ports, its nodes' and links' (allowed: at most 64 ports per router)`},
+	{"over-long line", "routers 2\n# " + strings.Repeat("x", 5000) + "\nnode 0\n", `bad.txt:2: line longer than 4096 bytes (allowed: lines of at most 4096 bytes, comments included)`},
+}
+
+// TestGraphFileDefects: every defect of a topology file is one error
+// naming the file, the line and what is allowed.
+func TestGraphFileDefects(t *testing.T) {
+	for _, c := range graphDefects {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadGraph(context.Background(), "bad.txt", strings.NewReader(c.file))
+			if err == nil || err.Error() != c.want {
+				t.Errorf("error %v\nwant  %s", err, c.want)
+			}
+		})
+	}
+	if _, err := ReadGraph(context.Background(), "ok.txt", strings.NewReader(manyPorts)); err != nil {
+		t.Errorf("64 ports: %v", err)
+	}
+}
+
+// TestGraphTooManyNodes: the 2^20+1-th node line is refused.
+func TestGraphTooManyNodes(t *testing.T) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "routers %d\n", MaxGraphRouters)
+	for n := 0; n <= MaxGraphNodes; n++ {
+		fmt.Fprintf(&b, "node %d\n", n%MaxGraphRouters)
+	}
+	_, err := ReadGraph(context.Background(), "big.txt", strings.NewReader(b.String()))
+	if want := "big.txt:1048578: node 1048576: allowed: at most 1048576 (2^20) nodes"; err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %s", err, want)
+	}
+}
+
+// TestGraphReadStops: a cancelled context stops the reading of a file and
+// the route tables, with the context's error, keeping nothing.
+func TestGraphReadStops(t *testing.T) {
+	var b strings.Builder
+	const n = 1 << 17 // a path of routers, a node on every 8192nd
+	fmt.Fprintf(&b, "routers %d\n", n)
+	for r := 0; r < n; r += 8192 {
+		fmt.Fprintf(&b, "node %d\n", r)
+	}
+	for r := 1; r < n; r++ {
+		fmt.Fprintf(&b, "link %d %d\n", r-1, r)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ReadGraph(ctx, "path.txt", strings.NewReader(b.String())); err != context.Canceled {
+		t.Fatalf("reading under a cancelled context: %v", err)
+	}
+	g, err := ReadGraph(context.Background(), "path.txt", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.PrepareRoutes(ctx); err != context.Canceled {
+		t.Fatalf("route tables under a cancelled context: %v", err)
+	}
+	if g.Diameter() != n-8192 || g.Routes().Hops(0, n-8192) != n-8192 {
+		t.Fatalf("diameter %d, want %d", g.Diameter(), n-8192)
+	}
+}
+
+// FuzzGraphFile feeds whole topology files to the reader: it returns an
+// error naming the file, or a graph that keeps the format's promises
+// (checkGraph); it never panics or hangs. The seeds are every defect of
+// graphDefects and well-formed files.
+func FuzzGraphFile(f *testing.F) {
+	for _, c := range graphDefects {
+		f.Add([]byte(c.file))
+	}
+	for _, ok := range []string{manyPorts, "routers 1\nnode 0\nnode 0\n", "routers 3\r\nnode 0\r\nnode 2\r\nlink 0 1 7\r\nlink 1 2\r\nlink 1 2 # parallel\r\n",
+		"# ring\nrouters 4\nnode 0\nnode 1\nnode 2\nnode 3\nlink 0 1\nlink 1 2 5\nlink 2 3\nlink 3 0\n"} {
+		f.Add([]byte(ok))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		defer fuzzguard.Start(time.Minute, src)()
+		g, err := ReadGraph(context.Background(), "fuzz.txt", bytes.NewReader(src))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.txt") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		checkGraph(t, g)
+	})
+}
+
+// checkGraph checks what a graph the reader accepted promises: every
+// router has a port and at most MaxGraphPorts, links are symmetric with
+// one latency, each node is on the port its router lists, every router
+// reaches node 0's, and (for small graphs) the route tables lead to every
+// router with nodes along shortest paths within the diameter bound.
+func checkGraph(t *testing.T, g *Graph) {
+	t.Helper()
+	if g.Nodes() < 2 || g.Routers() < 1 {
+		t.Fatalf("%d routers, %d nodes", g.Routers(), g.Nodes())
+	}
+	for r := 0; r < g.Routers(); r++ {
+		if g.Ports(r) < 1 || g.Ports(r) > MaxGraphPorts {
+			t.Fatalf("router %d has %d ports", r, g.Ports(r))
+		}
+		for p := 0; p < g.Ports(r); p++ {
+			q := g.Peer(r, p)
+			switch {
+			case q.Router >= 0:
+				if back := g.Peer(q.Router, q.Port); back.Router != r || back.Port != p || q.Router == r || g.LatencyCycles(q.Router, q.Port) != g.LatencyCycles(r, p) {
+					t.Fatalf("R%d port %d -> %+v -> %+v", r, p, q, back)
+				}
+			case q.Node >= 0:
+				if nr, np := g.NodePort(q.Node); nr != r || np != p {
+					t.Fatalf("R%d port %d holds node %d, which is on R%d port %d", r, p, q.Node, nr, np)
+				}
+			default:
+				t.Fatalf("R%d port %d leads nowhere", r, p)
+			}
+		}
+	}
+	if g.Routers() > 256 {
+		return
+	}
+	rt := g.Routes()
+	if rt.Diameter > g.DiameterBound() {
+		t.Fatalf("diameter %d above its bound %d", rt.Diameter, g.DiameterBound())
+	}
+	for n := 0; n < g.Nodes(); n++ {
+		dr, _ := g.NodePort(n)
+		for r := 0; r < g.Routers(); r++ {
+			h := rt.Hops(r, dr)
+			if h < 0 || (h == 0) != (r == dr) {
+				t.Fatalf("R%d to R%d: %d hops", r, dr, h)
+			}
+			for m := rt.NextPorts(r, dr); m != 0; m &= m - 1 {
+				if q := g.Peer(r, bits.TrailingZeros64(m)); q.Router < 0 || rt.Hops(q.Router, dr) != h-1 {
+					t.Fatalf("R%d to R%d: next port %d leads to %+v", r, dr, bits.TrailingZeros64(m), q)
+				}
+			}
+			if h > 0 && rt.NextPorts(r, dr) == 0 {
+				t.Fatalf("R%d to R%d: no next port", r, dr)
+			}
 		}
 	}
 }

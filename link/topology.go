@@ -6,6 +6,10 @@ import (
 	"strings"
 )
 
+// MaxPorts is the most ports a router may have: the routers keep sets of
+// ports as bits of a uint64.
+const MaxPorts = 64
+
 // Peer is what is at the far end of a router port.
 type Peer struct {
 	// Router and Port of the neighbouring router, when Router >= 0.

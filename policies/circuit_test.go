@@ -71,7 +71,7 @@ func longLinkTopologies(t *testing.T) (df, hx, graph link.Topology) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := link.ReadGraph("test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
+	g, err := link.ReadGraph(context.Background(), "test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
 		"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -68,6 +68,9 @@ func EstimateFootprint(t link.Topology, cfg Config) Footprint {
 	if _, ok := t.(*link.Grid2D); ok {
 		f.TableBytes += 8*nr + 8*nn
 	}
+	if g, ok := t.(*link.Graph); ok {
+		f.TableBytes += g.RouteTableBytes()
+	}
 	if !cfg.AllowDeadlock {
 		if spec, ok := Routings()[cfg.Routing]; ok && spec.CheckBytes != nil {
 			f.CheckBytes = spec.CheckBytes(t, cfg.VCs)

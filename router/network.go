@@ -185,6 +185,13 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, s
 	return wire(ctx, t, cfg, rf, sources, sinks)
 }
 
+// routePreparer is a topology that computes the tables its routings read
+// (a graph's shortest paths: link.Graph.PrepareRoutes), which Check asks
+// for first, under its context.
+type routePreparer interface {
+	PrepareRoutes(ctx context.Context) error
+}
+
 // Check does everything Build checks, without allocating the network: the
 // configuration's ranges, the routing function on the topology and, unless
 // AllowDeadlock, its channel dependency graph. It returns the routing
@@ -220,6 +227,11 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	if p, ok := t.(routePreparer); ok {
+		if err := p.PrepareRoutes(ctx); err != nil {
+			return nil, err
+		}
 	}
 	rf, err := NewRouting(cfg.Routing, t, cfg.VCs)
 	if err != nil {
@@ -443,6 +455,9 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 		}
 	}
 	for r, rt := range n.Routers {
+		if r&4095 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		for p := 0; p < int(rt.ports); p++ {
 			if peer := t.Peer(r, p); peer.Router >= 0 {
 				rt.port[p].out = int32(n.base[peer.Router] + peer.Port)
@@ -476,6 +491,9 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	n.actors = make([]actor.Actor, 0, nr+nn)
 	n.actorRef = make([]int32, 0, nr+nn)
 	for r, rt := range n.Routers {
+		if r&4095 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		first[r] = len(n.actors)
 		n.actors = append(n.actors, rt)
 		n.actorRef = append(n.actorRef, int32(r))
@@ -566,17 +584,17 @@ func (n *Network) linkExtra(src, dst int) int {
 func leastGraphExtra(g *link.Graph, src, dst, linkLatencyCycles int) int {
 	sr, _ := g.NodePort(src)
 	dr, _ := g.NodePort(dst)
-	dist := g.Distances()
+	routes := g.Routes()
 	best := make([]int, g.Routers()) // best[r]: least extra from r to dr, once r's distance is done
-	for k := 1; k <= dist[sr][dr]; k++ {
+	for k := 1; k <= routes.Hops(sr, dr); k++ {
 		for r := range best {
-			if dist[r][dr] != k {
+			if routes.Hops(r, dr) != k {
 				continue
 			}
 			best[r] = -1
 			for p := 0; p < g.Ports(r); p++ {
 				q := g.Peer(r, p).Router
-				if q < 0 || dist[q][dr] != k-1 {
+				if q < 0 || routes.Hops(q, dr) != k-1 {
 					continue
 				}
 				extra := best[q]

@@ -41,7 +41,7 @@ func newTopologies(t *testing.T) []struct {
 // longer link, two nodes on router 0.
 func testGraph(t *testing.T) *link.Graph {
 	t.Helper()
-	g, err := link.ReadGraph("test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
+	g, err := link.ReadGraph(context.Background(), "test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
 		"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -15,37 +15,29 @@ import (
 // is deadlock free with as many classes as the graph's diameter (VC v is
 // class v mod D; with fewer, a class serves several hops and the check
 // decides).
-// The check proves either, with the search per destination (its cost grows
-// as nodes squared: file topologies are meant to be small to mid-sized).
+// The check proves "shortest" with the search per destination (its cost
+// grows as nodes squared: such topologies are meant to be small to
+// mid-sized). "shortest-hops" with at least D VCs it proves by its
+// classes: every dependency goes from a hop's class up to the next, none
+// stays within one (a route of at most D hops never wraps from class D-1
+// to 0), so there are none to list (classLister), whatever the graph's
+// size; with fewer VCs, by the search.
+// The shortest paths are the graph's route tables (link.Graph.
+// PrepareRoutes, which Check runs under its context first): 12 bytes per
+// router and router with nodes.
 type shortestRouting struct {
 	g       *link.Graph
-	R       int
-	next    []uint64 // next[r*R+d]: the ports of r on shortest paths to router d
-	dist    []int32  // dist[r*R+d]
+	routes  *link.GraphRoutes
 	all     uint64
 	classes int // 0: all VCs on every hop (shortest); D (shortest-hops)
 	class   []uint64
 }
 
 func newShortestRouting(g *link.Graph, vcs int, byHop bool) *shortestRouting {
-	R := g.Routers()
-	s := &shortestRouting{g: g, R: R, next: make([]uint64, R*R), dist: make([]int32, R*R), all: allVCs(vcs)}
-	d := g.Distances()
-	for r := 0; r < R; r++ {
-		for dst := 0; dst < R; dst++ {
-			s.dist[r*R+dst] = int32(d[r][dst])
-			if r == dst || d[r][dst] < 0 {
-				continue
-			}
-			for p := 0; p < g.Ports(r); p++ {
-				if q := g.Peer(r, p); q.Router >= 0 && d[q.Router][dst] == d[r][dst]-1 {
-					s.next[r*R+dst] |= 1 << p
-				}
-			}
-		}
-	}
+	routes := g.Routes() // at once where Check prepared them
+	s := &shortestRouting{g: g, routes: routes, all: allVCs(vcs)}
 	if byHop {
-		s.classes = max(g.Diameter(), 1)
+		s.classes = max(routes.Diameter, 1)
 		s.class = make([]uint64, s.classes)
 		for c := range s.class {
 			s.class[c] = classMask(vcs, s.classes, c)
@@ -68,7 +60,7 @@ func (s *shortestRouting) Route(r, in int, f *link.Flit, c *Candidates) {
 		}
 		vcs = s.class[next]
 	}
-	c.Add(s.next[r*s.R+dr], vcs)
+	c.Add(s.routes.NextPorts(r, dr), vcs)
 }
 
 func (s *shortestRouting) InjectVCs(int, int) uint64 { return s.all }
@@ -76,7 +68,7 @@ func (s *shortestRouting) InjectVCs(int, int) uint64 { return s.all }
 func (s *shortestRouting) Hops(src, dst int) int {
 	sr, _ := s.g.NodePort(src)
 	dr, _ := s.g.NodePort(dst)
-	return int(s.dist[sr*s.R+dr])
+	return s.routes.Hops(sr, dr)
 }
 
 func shortestSpecs() []RoutingSpec {
@@ -86,6 +78,21 @@ func shortestSpecs() []RoutingSpec {
 			New: func(t link.Topology, vcs int) RoutingFunc { return newShortestRouting(t.(*link.Graph), vcs, false) }},
 		{Name: "shortest-hops", MinVCs: 1, Topologies: []string{"file"},
 			Doc: "a topology from a file: every port on a shortest path, VC class = hops taken (the k-th hop in class k): deadlock free with as many VCs as the diameter",
-			New: func(t link.Topology, vcs int) RoutingFunc { return newShortestRouting(t.(*link.Graph), vcs, true) }},
+			New: func(t link.Topology, vcs int) RoutingFunc {
+				return shortestHops{newShortestRouting(t.(*link.Graph), vcs, true)}
+			}},
 	}
 }
+
+// shortestHops is shortest-hops: shortest paths with a VC class per hop.
+type shortestHops struct{ *shortestRouting }
+
+// listStatesWithin lists nothing: no decision of shortest-hops adds a
+// dependency within a VC class, or from one down to a lower one
+// (classLister; TestShortestHopsDependenciesGoUp holds this to the
+// reference search on random graphs).
+func (shortestHops) listStatesWithin(func(r, in int, vcMask uint64, route uint8, dst int) bool) {}
+
+// VCClasses: Route reads a packet's VC only through its hop class, or not
+// at all under "shortest" (vcClassed).
+func (s *shortestRouting) VCClasses() int { return max(s.classes, 1) }

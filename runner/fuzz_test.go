@@ -80,7 +80,7 @@ func FuzzResumeAndMerge(f *testing.F) {
 	if err := os.WriteFile(src, []byte(fuzzStudyTOML), 0o644); err != nil {
 		f.Fatal(err)
 	}
-	sf, err := study.LoadFile(src)
+	sf, err := study.LoadFile(context.Background(), src)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func FuzzResumeAndMerge(f *testing.F) {
 		// icnsim merge into a new directory.
 		merged := filepath.Join(t.TempDir(), "merged")
 		if _, err := Merge(ctx, []string{dir}, merged); err == nil {
-			g, _ := LoadStudy(merged)
+			g, _ := LoadStudy(context.Background(), merged)
 			if bytes.Equal(g.Source, sf.Source) {
 				dirtest.Same(t, ref, merged)
 			}

@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -243,11 +244,12 @@ const indexPurposeChars = 300
 // WriteReportIndex writes the index page at file (ReportIndexPath's) that
 // links each study directory's report with the study's name, what it is
 // for (the first sentence of its file's leading comment) and its number
-// of figures. It reads each directory's study file and plots/.
-func WriteReportIndex(file string, dirs []string) error {
+// of figures. It reads each directory's study file and plots/; ctx stops
+// the reading.
+func WriteReportIndex(ctx context.Context, file string, dirs []string) error {
 	idx := &htmlreport.Index{Version: version.String()}
 	for _, d := range dirs {
-		f, err := LoadStudy(d)
+		f, err := LoadStudy(ctx, d)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"math"
@@ -91,7 +92,7 @@ func runPageStudy(t *testing.T) (dir, page string) {
 // the other figures, then the summary folded.
 func TestReportPage(t *testing.T) {
 	d, html := runPageStudy(t)
-	f, err := LoadStudy(d)
+	f, err := LoadStudy(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -368,6 +368,28 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		return out, err
 	}
 	const checked = true
+	// Blocking on where a run cannot be blocked is refused before any run
+	// starts, not at that run.
+	type blockShape struct {
+		n       study.Network
+		m       study.Measure
+		process string
+	}
+	seenBlock := map[blockShape]bool{}
+	for i := range f.Points {
+		pt := &f.Points[i]
+		if s := (blockShape{pt.Config.Network, pt.Config.Measure, pt.Config.Traffic.Process}); opt.Blocking != study.BlockingOn || seenBlock[s] {
+			continue
+		} else {
+			seenBlock[s] = true
+		}
+		if err := study.CheckBlocking(pt.Config, study.Options{Exec: opt.Exec, Checks: opt.Checks, Blocking: opt.Blocking}); err != nil {
+			if label := pt.Label(); label != "" {
+				return out, fmt.Errorf("%s: at the point %s: %w", f.Path, label, err)
+			}
+			return out, fmt.Errorf("%s: %w", f.Path, err)
+		}
+	}
 	if opt.Out != "" {
 		if err := prepare(opt.Out, f, opt.Resume); err != nil {
 			return out, err
@@ -458,7 +480,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 
 	if err != nil || ctx.Err() != nil {
 		if ctx.Err() != nil {
-			return out, interruptedRuns(f, opt, out)
+			return out, interruptedRuns(f, opt, out, err)
 		}
 		if we := (*writeError)(nil); errors.As(err, &we) {
 			kept := 0
@@ -490,9 +512,9 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	return out, nil
 }
 
-// interruptedRuns says what an interruption of a study's runs stopped and
-// what it kept.
-func interruptedRuns(f *study.File, opt Options, out *Outcome) error {
+// interruptedRuns says what an interruption of a study's runs stopped (for
+// a single run, in which phase: runErr) and what it kept.
+func interruptedRuns(f *study.File, opt Options, out *Outcome, runErr error) error {
 	done := out.Resumed + out.Ran + out.Reproduced
 	of := "runs"
 	if opt.Shard.Count > 0 {
@@ -500,7 +522,11 @@ func interruptedRuns(f *study.File, opt Options, out *Outcome) error {
 	}
 	switch {
 	case opt.Out == "" && out.Share == 1:
-		return fmt.Errorf("interrupted while building or simulating %q: nothing written (a single run without --out keeps nothing)", f.Name)
+		where := fmt.Sprintf("while building or simulating %q", f.Name)
+		if ie := (*study.InterruptedError)(nil); errors.As(runErr, &ie) {
+			where = ie.Of(f.Name)
+		}
+		return fmt.Errorf("interrupted %s: nothing written (a single run without --out keeps nothing)", where)
 	case opt.Out == "":
 		return fmt.Errorf("interrupted while running the study: %d of %d %s had finished; nothing is kept without --out", done, out.Share, of)
 	}
@@ -512,13 +538,13 @@ func interruptedRuns(f *study.File, opt Options, out *Outcome) error {
 		done, out.Share, of, opt.Out, resume)
 }
 
-// LoadStudy reads the study file of a study directory.
-func LoadStudy(dir string) (*study.File, error) {
+// LoadStudy reads the study file of a study directory; ctx stops it.
+func LoadStudy(ctx context.Context, dir string) (*study.File, error) {
 	path := filepath.Join(dir, "study.toml")
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("%s is not a study directory (no study.toml): %w", dir, err)
 	}
-	return study.LoadFile(path)
+	return study.LoadFile(ctx, path)
 }
 
 // Merge joins the finished runs of study directories (shards of one study
@@ -531,8 +557,11 @@ func Merge(ctx context.Context, dirs []string, out string) (*Outcome, error) {
 	}
 	var f *study.File
 	for _, d := range dirs {
-		g, err := LoadStudy(d)
+		g, err := LoadStudy(ctx, d)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("interrupted while merging into %s, reading the study of %s: nothing merged", out, d)
+			}
 			return nil, err
 		}
 		if f != nil && !bytes.Equal(f.Source, g.Source) {
@@ -630,7 +659,7 @@ func outputsError(dir string, runs int, err error) error {
 
 // Reload reads every record of a complete study directory (for icnsim plot).
 func Reload(ctx context.Context, dir string) (*study.File, []*Record, error) {
-	f, err := LoadStudy(dir)
+	f, err := LoadStudy(ctx, dir)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -56,7 +56,7 @@ func parse(t *testing.T, src string) *study.File {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := study.LoadFile(path)
+	f, err := study.LoadFile(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -140,7 +141,7 @@ metric = "accepted_flits_per_node_cycle"
 ` + bad + "\n"
 		path := filepath.Join(t.TempDir(), "s.toml")
 		os.WriteFile(path, []byte(src), 0o644)
-		if _, err := study.LoadFile(path); err == nil {
+		if _, err := study.LoadFile(context.Background(), path); err == nil {
 			t.Errorf("a saturation reduction %q without a load axis was accepted", bad)
 		}
 	}
@@ -173,7 +174,7 @@ at = { "traffic.pattern" = "transpose" }
 	} {
 		path := filepath.Join(t.TempDir(), "s.toml")
 		os.WriteFile(path, []byte(base+bad), 0o644)
-		if _, err := study.LoadFile(path); err == nil || !strings.Contains(err.Error(), "reference[0]") {
+		if _, err := study.LoadFile(context.Background(), path); err == nil || !strings.Contains(err.Error(), "reference[0]") {
 			t.Errorf("%q: got %v, want a reference[0] error", bad, err)
 		}
 	}

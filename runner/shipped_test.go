@@ -111,14 +111,20 @@ func TestShippedStudiesDraw(t *testing.T) {
 }
 
 // sameBlocked fails unless cfg run in temporal blocks (forced, over small
-// tiles, serial and with two shard workers) gives serial's digest; a
-// topology that is not tiled (dragonfly, HyperX) with two shards unblocked.
+// tiles, serial and with two shard workers) gives serial's digest; a run
+// that cannot be blocked (a dragonfly, HyperX or file topology, or one
+// sampled every cycle) with two shards unblocked.
 func sameBlocked(t *testing.T, cfg study.Config, serial *report.Result) {
 	t.Helper()
 	opts := []study.Options{{Exec: "serial", Blocking: study.BlockingOn, BlockSteps: 8, BlockSide: 3},
 		{Exec: "shards", Workers: 2, Blocking: study.BlockingOn, BlockSteps: 5, BlockSide: 4}}
-	if k := cfg.Network.Topology; k == "dragonfly" || k == "hyperx" {
-		// Not tiled (router.Tileable): two shards, unblocked.
+	if err := study.CheckBlocking(cfg, opts[0]); err != nil {
+		// Not tiled (router.Tileable: dragonfly, HyperX), or sampled every
+		// cycle: blocking on is refused, before and at the run, and two
+		// shards run unblocked.
+		if _, runErr := study.Run(context.Background(), cfg, opts[0]); runErr == nil || runErr.Error() != err.Error() {
+			t.Fatalf("blocking refused by CheckBlocking (%v), but the run says %v", err, runErr)
+		}
 		opts = []study.Options{{Exec: "shards", Workers: 2}}
 	}
 	for _, o := range opts {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,8 +22,9 @@ import (
 )
 
 // acceptPool is, per key, the values the property test draws: valid ones,
-// each key's extremes (0, negative, NaN, 1e-300, 1e308) and mistakes.
-func acceptPool() map[string][]any {
+// each key's extremes (0, negative, NaN, 1e-300, 1e308) and mistakes;
+// files are topology files to draw.
+func acceptPool(files []any) map[string][]any {
 	var routings []any
 	for n := range router.Routings() {
 		routings = append(routings, n)
@@ -32,7 +35,17 @@ func acceptPool() map[string][]any {
 	}
 	tiny, huge, nan := 1e-300, 1e308, math.NaN()
 	return map[string][]any{
-		"network.topology":                  {"torus", "mesh", "fattree"},
+		"network.topology":                  {"torus", "mesh", "fattree", "dragonfly", "hyperx", "file"},
+		"network.routers_per_group":         {2, 3, 4, 6, 0, -1, 65},
+		"network.global_per_router":         {0, 1, 2, 3, 33},
+		"network.groups":                    {0, 2, 3, 5, 9, 256},
+		"network.nodes_per_router":          {0, 1, 2, 3, 33},
+		"network.global_arrangement":        {"palmtree", "consecutive", "diagonal"},
+		"network.global_latency_cycles":     {0, 3, 10, 1001},
+		"network.dimensions":                {1, 2, 3, 0, 9},
+		"network.trunking":                  {0, 1, 2, 9},
+		"network.file":                      files,
+		"router.ugal_threshold_flits":       {0, 4, 64, -1},
 		"network.k":                         {2, 3, 4, 5, 0, -1},
 		"network.levels":                    {1, 2, 3},
 		"network.concentration":             {1, 2, 4, 0},
@@ -52,7 +65,7 @@ func acceptPool() map[string][]any {
 		"router.flit_bytes":                 {1, 8, 16, 0},
 		"router.link_gbps":                  {8.0, 0.001, 1e6, tiny, huge, nan, 0.0, -8.0},
 		"router.allow_deadlock":             {false, true},
-		"router.internal_speedup":           {1, 2, 4, 0, 5},
+		"router.internal_speedup":           {1, 2, 3, 4, 0, 5},
 		"router.har.free":                   {"tail-sent", "upper-empty", "all-empty"},
 		"router.recn.saqs":                  {1, 2, 8, 0, 59, 60},
 		"router.recn.detect_fraction":       {0.01, 0.1, 0.0, 1.0, tiny, nan},
@@ -105,7 +118,8 @@ func acceptPool() map[string][]any {
 // panic, and give a result that encodes (no +Inf in its JSON) and
 // digests. The draw is seeded: a failure reproduces.
 func TestAcceptedConfigurationsRun(t *testing.T) {
-	pool := acceptPool()
+	files := randomGraphFiles(t, 24)
+	pool := acceptPool(files)
 	keys := make([]string, 0, len(pool))
 	for k := range pool {
 		keys = append(keys, k)
@@ -114,16 +128,21 @@ func TestAcceptedConfigurationsRun(t *testing.T) {
 	bases := []map[string]any{
 		{"network.k": 4},
 		{"network.topology": "mesh", "network.k": 4, "router.routing": "dor", "router.vcs": 2, "traffic.process": "bernoulli"},
-		{"network.topology": "fattree", "network.k": 2, "network.levels": 3, "router.routing": "fattree-adaptive", "router.vcs": 2, "traffic.process": "bernoulli", "policy.injection": "sat(4,8,ring)"},
+		{"network.topology": "fattree", "network.k": 2, "network.levels": 3, "router.routing": "fattree-adaptive", "router.vcs": 2, "traffic.process": "bernoulli", "traffic.pattern": "uniform", "policy.injection": "sat(4,8,ring)"},
 		{"network.topology": "mesh", "network.k": 4, "router.kind": "ioq", "router.routing": "dor", "router.queues": "recn", "router.port_memory_bytes": 1024, "traffic.process": "bernoulli", "traffic.pattern": "hotspot"},
 		{"network.topology": "mesh", "network.k": 4, "router.routing": "hybrid-har", "router.vcs": 4, "router.switching": "wormhole", "network.node_channels": 2, "traffic.process": "bernoulli", "traffic.long_packet_flits": 16, "traffic.long_volume_percent": 50.0},
+		{"network.topology": "dragonfly", "network.routers_per_group": 4, "router.routing": "ugal-l", "router.vcs": 3, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
+		{"network.topology": "dragonfly", "network.routers_per_group": 2, "network.global_latency_cycles": 4, "router.routing": "par", "router.vcs": 4, "router.internal_speedup": 2, "traffic.process": "bernoulli", "traffic.pattern": "group-shift"},
+		{"network.topology": "hyperx", "network.k": 3, "network.dimensions": 2, "network.nodes_per_router": 2, "router.routing": "val", "router.vcs": 2, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
+		{"network.topology": "file", "network.file": files[0], "router.routing": "shortest-hops", "router.vcs": 6, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
 	}
-	draws := 4000
+	draws := 20000
 	if testing.Short() {
-		draws = 500
+		draws = 2000
 	}
 	rng := rand.New(rand.NewPCG(34, 200))
 	accepted, ran := 0, 0
+	ranOn, ranWith := map[string]int{}, map[string]int{}
 	for i := range draws {
 		cfg := Default()
 		cfg.Measure.MaxCycles, cfg.Measure.WarmupCycles, cfg.Measure.MeasureCycles, cfg.Measure.DrainCycles = 200, 50, 100, 50
@@ -152,6 +171,8 @@ func TestAcceptedConfigurationsRun(t *testing.T) {
 			continue
 		}
 		ran++
+		ranOn[cfg.Network.Topology]++
+		ranWith[cfg.Network.Topology+" "+cfg.Router.Routing]++
 		what := fmt.Sprintf("draw %d (%s)", i, strings.Join(set, " "))
 		r, err := runCapped(ctx, cfg)
 		timedOut := ctx.Err() != nil
@@ -178,10 +199,73 @@ func TestAcceptedConfigurationsRun(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d draws, %d accepted by Validate, %d passed the build checks and ran", draws, accepted, ran)
+	t.Logf("%d draws, %d accepted by Validate, %d passed the build checks and ran; by topology: %v", draws, accepted, ran, ranOn)
 	if ran < draws/10 {
 		t.Errorf("only %d of %d draws ran: the pools test too little", ran, draws)
 	}
+	for _, topo := range []string{"torus", "mesh", "fattree", "dragonfly", "hyperx", "file"} {
+		if ranOn[topo] < draws/100 {
+			t.Errorf("only %d draws ran on a %s", ranOn[topo], topo)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	for name, spec := range router.Routings() {
+		for _, topo := range spec.Topologies {
+			if (topo == "dragonfly" || topo == "hyperx" || topo == "file") && ranWith[topo+" "+name] == 0 {
+				t.Errorf("no draw ran %s on a %s", name, topo)
+			}
+		}
+	}
+}
+
+// randomGraphFiles writes n topology files drawn at random (seeded): 1 to
+// 10 routers joined by a random tree and extra links (parallel ones
+// among them; none in every third, a tree) of random latencies, 2 to 12
+// nodes on random routers, some routers without nodes; one in eight
+// leaves a router out of the tree, a file the reader refuses.
+func randomGraphFiles(t *testing.T, n int) []any {
+	t.Helper()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(47, 1))
+	files := make([]any, n)
+	for i := range files {
+		routers := 1 + rng.IntN(10)
+		var b strings.Builder
+		fmt.Fprintf(&b, "# random graph %d\nrouters %d\n", i, routers)
+		nodes := 2 + rng.IntN(11)
+		for range nodes {
+			fmt.Fprintf(&b, "node %d\n", rng.IntN(routers))
+		}
+		lat := func() string {
+			if rng.IntN(2) == 0 {
+				return ""
+			}
+			return fmt.Sprintf(" %d", rng.IntN(6))
+		}
+		cut := -1
+		if routers > 2 && i%8 == 7 {
+			cut = 1 + rng.IntN(routers-1)
+		}
+		for r := 1; r < routers; r++ {
+			if r != cut {
+				fmt.Fprintf(&b, "link %d %d%s\n", rng.IntN(r), r, lat())
+			}
+		}
+		for range rng.IntN(routers+1) * min(i%3, 1) { // every third a tree
+			a, c := rng.IntN(routers), rng.IntN(routers)
+			if a != c && a != cut && c != cut {
+				fmt.Fprintf(&b, "link %d %d%s\n", a, c, lat())
+			}
+		}
+		path := filepath.Join(dir, fmt.Sprintf("g%02d.txt", i))
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files[i] = path
+	}
+	return files
 }
 
 // runCapped runs cfg serially, turning a panic that escapes Run into an

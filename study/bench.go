@@ -19,20 +19,20 @@ func BenchScenarios() map[string]Config {
 	torus := Default()
 	torus.Name = "torus32-uniform"
 	torus.Router = Router{Routing: "dor-dateline", VCs: 4, BufferFlits: 16, Switching: "wormhole",
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	torus.Traffic.Pattern, torus.Traffic.Process, torus.Traffic.Load = "uniform", "bernoulli", 0.16
 
 	mesh := Default()
 	mesh.Name = "mesh8-uniform"
 	mesh.Network = Network{Topology: "mesh", K: 8, Concentration: 1}
 	mesh.Router = Router{Routing: "dor", VCs: 2, BufferFlits: 8, Switching: "wormhole",
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	mesh.Traffic.Pattern, mesh.Traffic.Process, mesh.Traffic.Load = "uniform", "bernoulli", 0.30
 	ft := Default()
 	ft.Name = "fattree1024-uniform"
 	ft.Network = Network{Topology: "fattree", K: 4, Levels: 5, Concentration: 1}
 	ft.Router = Router{Routing: "fattree-static", VCs: 1, BufferFlits: 64, Switching: "vct",
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	ft.Traffic.Pattern, ft.Traffic.Process, ft.Traffic.Load, ft.Traffic.PacketFlits = "uniform", "bernoulli", 0.4, 16
 	// The RECN paper's configuration #1 (16x16 mesh, 64-byte packets of 8
 	// flits) at half of twice the bisection bandwidth under uniform
@@ -44,7 +44,7 @@ func BenchScenarios() map[string]Config {
 	vc16.Name = "mesh16-vc-uniform"
 	vc16.Network = Network{Topology: "mesh", K: 16, Concentration: 1}
 	vc16.Router = Router{Kind: "vc", Routing: "dor", VCs: 1, BufferFlits: 64, Switching: "vct",
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	vc16.Traffic.Pattern, vc16.Traffic.Process, vc16.Traffic.Load, vc16.Traffic.PacketFlits = "uniform", "bernoulli", 0.125, 8
 	ioq16 := vc16
 	ioq16.Name = "mesh16-ioq-uniform"

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 
@@ -60,21 +61,61 @@ const (
 // where the state outgrows half of a 32 MiB last-level cache.
 const BlockingStateBytes = 16 << 20
 
+// ActorsCannotBlock is the refusal of blocking = on with the actors
+// executor, whatever the topology: the same as serial's and shards' would
+// be on a network they cannot tile, rather than a run without blocks.
+const ActorsCannotBlock = "blocking = on: the actors executor runs one goroutine per actor, all of them a cycle at a time, and has no temporal blocks (the serial and shards executors have them); use blocking off or auto with it"
+
+// blockingRefusal is why blocking mode cannot be done on a run of executor
+// exec whose hook runs every chunk cycles, on topology t: nil where it can
+// (or need not: auto and off are never refused).
+func blockingRefusal(mode Blocking, exec actor.Kind, chunk int64, t link.Topology) error {
+	switch {
+	case mode != BlockingOn:
+		return nil
+	case exec == actor.Actors:
+		return errors.New(ActorsCannotBlock)
+	case chunk < 2:
+		return errors.New("blocking = on: this run stops every cycle (its warm-up, measurement, batch and sample cycles have no common divisor above 1, or every cycle is checked), so a block cannot span two cycles; use blocking off or auto, or lengths with a common divisor")
+	case !router.Tileable(t):
+		return fmt.Errorf("blocking = on: %s cannot be tiled (tori, meshes and fat-trees only)", t)
+	}
+	return nil
+}
+
+// CheckBlocking reports what Run would refuse of opt's blocking for cfg,
+// without building the network: blocking on with the actors executor, in
+// a run that stops every cycle, or on a topology that cannot be tiled.
+func CheckBlocking(cfg Config, opt Options) error {
+	if opt.Blocking != BlockingOn {
+		return nil
+	}
+	exec := opt.Exec
+	if exec == "" {
+		exec = actor.Shards
+	}
+	_, chunk := cfg.runSteps(opt)
+	t, err := cfg.Topology()
+	if err != nil {
+		return err
+	}
+	return blockingRefusal(opt.Blocking, exec, chunk, t)
+}
+
 // schedule returns the temporal-blocking schedule of a run with executor
 // exec and the given workers, whose hook runs every chunk cycles; nil when
-// it runs cycle by cycle.
+// it runs cycle by cycle. Blocking on is refused where it cannot be done:
+// on the actors executor, in a run that stops every cycle, on a topology
+// that cannot be tiled.
 func schedule(f router.Fabric, exec actor.Kind, opt Options, chunk int64) (*actor.Schedule, error) {
 	mode := opt.Blocking
 	if mode == "" {
 		mode = BlockingAuto
 	}
-	if mode == BlockingOff || exec == actor.Actors || chunk < 2 {
-		return nil, nil
+	if err := blockingRefusal(mode, exec, chunk, f.Topology()); err != nil {
+		return nil, err
 	}
-	if !router.Tileable(f.Topology()) {
-		if mode == BlockingOn {
-			return nil, fmt.Errorf("blocking = on: %s cannot be tiled (tori, meshes and fat-trees only)", f.Topology())
-		}
+	if mode == BlockingOff || exec == actor.Actors || chunk < 2 || !router.Tileable(f.Topology()) {
 		return nil, nil
 	}
 	if mode == BlockingAuto {

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -37,6 +38,52 @@ type Network struct {
 	// File is the topology file of network.topology = "file"
 	// (link.Graph's format), relative to the working directory.
 	File string `toml:"file"`
+	// graph is File read when the study file was loaded (graphLoader),
+	// shared by every point that names it; nil: read when needed.
+	graph *loadedGraph
+}
+
+// loadedGraph is a topology file read once: its graph, or why not.
+type loadedGraph struct {
+	path string
+	g    *link.Graph
+	err  error
+}
+
+// fileGraph is the graph of network.file: the one read with the study
+// file, or read now.
+func (n *Network) fileGraph() (*link.Graph, error) {
+	if n.graph != nil && n.graph.path == n.File {
+		return n.graph.g, n.graph.err
+	}
+	return link.LoadGraph(context.Background(), n.File)
+}
+
+// graphLoader reads each topology file a study names once, under ctx, for
+// every point that names it: a study of many points on one large graph
+// reads it once, and a signal stops the reading.
+type graphLoader struct {
+	ctx    context.Context
+	graphs map[string]*loadedGraph
+}
+
+// attach gives n its graph (file topologies only); an error other than
+// ctx's is kept for Validate to report with its key.
+func (gl *graphLoader) attach(n *Network) error {
+	if n.Topology != "file" || n.File == "" {
+		return nil
+	}
+	lg, ok := gl.graphs[n.File]
+	if !ok {
+		g, err := link.LoadGraph(gl.ctx, n.File)
+		if err != nil && gl.ctx.Err() != nil {
+			return gl.ctx.Err()
+		}
+		lg = &loadedGraph{path: n.File, g: g, err: err}
+		gl.graphs[n.File] = lg
+	}
+	n.graph = lg
+	return nil
 }
 
 // topologies are the values of network.topology.
@@ -103,8 +150,10 @@ func (c *Config) validateNetwork(add addFunc) {
 	case "file":
 		if n.File == "" {
 			add("network.file", n.File, "a topology file is needed with network.topology = \"file\" (lines: routers N, node ROUTER, link A B [LATENCY_CYCLES])")
-		} else if _, err := link.LoadGraph(n.File); err != nil {
+		} else if g, err := n.fileGraph(); err != nil {
 			add("network.file", n.File, err.Error())
+		} else if l := c.Router.LinkLatencyCycles; g.ShortestLink > 0 && g.ShortestLink < l && c.latenciesValid() {
+			add("router.link_latency_cycles", l, fmt.Sprintf("%s:%d: a link of %d cycles, shorter than router.link_latency_cycles (allowed: a link latency of 0, the network's, or at least it: set router.link_latency_cycles to at most %d)", g.Path, g.ShortestLinkLine, g.ShortestLink, g.ShortestLink))
 		}
 	default:
 		add("network.topology", n.Topology, "allowed: "+strings.Join(topologies, ", ")+didYouMean(n.Topology, topologies))
@@ -125,34 +174,50 @@ func (c *Config) validateNetwork(add addFunc) {
 	}
 }
 
-// Nodes is the number of nodes of the configured network.
+// Nodes is the number of nodes of the configured network; 0 when its
+// sizes are out of range (validateNetwork reports them), so that no
+// product of out-of-range sizes overflows into another key's check.
 func (c *Config) Nodes() int {
 	n := c.Network
+	in := func(v, lo, hi int) bool { return v >= lo && v <= hi }
 	switch n.Topology {
 	case "dragonfly":
-		p, a, _, g := n.dragonflyParams()
-		return max(p, 0) * max(a, 0) * max(g, 0)
+		p, a, h, g := n.dragonflyParams()
+		if !in(a, 1, 64) || !in(p, 1, 32) || !in(h, 1, 32) || !in(g, 2, 64*32+1) {
+			return 0
+		}
+		return p * a * g
 	case "hyperx":
-		s, l, _, p := n.hyperxParams()
-		nodes := max(p, 0)
-		for range min(max(l, 0), 8) {
-			nodes *= max(s, 0)
+		s, l, t, p := n.hyperxParams()
+		if !in(s, 2, 64) || !in(l, 1, 8) || !in(t, 1, 8) || !in(p, 1, 64) {
+			return 0
+		}
+		nodes := p
+		for range l {
+			nodes *= s
 		}
 		return nodes
 	case "file":
-		if g, err := link.LoadGraph(n.File); err == nil {
+		if g, err := n.fileGraph(); err == nil {
 			return g.Nodes()
 		}
 		return 0
-	}
-	if n.Topology == "fattree" {
+	case "fattree":
+		if !in(n.K, 2, 32) || !in(n.Levels, 1, 10) {
+			return 0
+		}
 		nodes := 1
-		for range min(max(n.Levels, 0), 10) {
-			nodes *= max(n.K, 0)
+		for range n.Levels {
+			nodes *= n.K
 		}
 		return nodes
+	case "torus", "mesh":
+		if !in(n.K, 2, 1024) || !in(n.Concentration, 1, 60) {
+			return 0
+		}
+		return n.K * n.K * n.Concentration
 	}
-	return n.K * n.K * max(n.Concentration, 1)
+	return 0
 }
 
 // Topology builds the configuration's topology, with the node channels
@@ -177,7 +242,7 @@ func (c *Config) Topology() (link.Topology, error) {
 		s, l, tr, p := c.Network.hyperxParams()
 		t, err = link.NewHyperX(s, l, tr, p)
 	case "file":
-		t, err = link.LoadGraph(c.Network.File)
+		t, err = c.Network.fileGraph()
 	default:
 		t, err = link.NewMesh(c.Network.K, c.Network.Concentration)
 	}
@@ -187,21 +252,25 @@ func (c *Config) Topology() (link.Topology, error) {
 	return router.WithPorts(t, c.Router.Routing, max(c.Network.NodeChannels, 1))
 }
 
-// validateDragonfly checks a dragonfly's keys: each parameter in range,
-// and the groups reachable by the global links.
+// validateDragonfly checks a dragonfly's keys: each key written in its
+// range first, then what the values left out derive from them, each
+// refusal naming a key the user wrote and the values derived from it
+// ("a = 32, h = 16 (left out: a/2) give g = a*h+1 = 513 groups").
 func (c *Config) validateDragonfly(add addFunc) {
 	n := &c.Network
-	p, a, h, g := n.dragonflyParams()
 	ok := true
 	bad := func(key string, v any, allowed string) { add(key, v, allowed); ok = false }
-	if a < 1 || a > 64 {
+	if n.RoutersPerGroup < 1 || n.RoutersPerGroup > 64 {
 		bad("network.routers_per_group", n.RoutersPerGroup, "allowed: 1..64 routers per group (a dragonfly needs it: a = 2p = 2h is the balanced one)")
 	}
-	if n.NodesPerRouter < 0 || p < 1 || p > 32 {
+	if n.NodesPerRouter < 0 || n.NodesPerRouter > 32 {
 		bad("network.nodes_per_router", n.NodesPerRouter, "allowed: 1..32 nodes per router (left out: routers_per_group/2, balanced)")
 	}
-	if n.GlobalPerRouter < 0 || h < 1 || h > 32 {
+	if n.GlobalPerRouter < 0 || n.GlobalPerRouter > 32 {
 		bad("network.global_per_router", n.GlobalPerRouter, "allowed: 1..32 global links per router (left out: routers_per_group/2, balanced)")
+	}
+	if n.Groups < 0 || n.Groups == 1 || n.Groups > maxDragonflyGroups {
+		bad("network.groups", n.Groups, fmt.Sprintf("allowed: 2..%d groups, at most a*h+1 (left out: a*h+1)", maxDragonflyGroups))
 	}
 	if _, err := link.ParseArrangement(n.GlobalArrangement); err != nil {
 		bad("network.global_arrangement", n.GlobalArrangement, "allowed: palmtree (the default), consecutive"+didYouMean(n.GlobalArrangement, link.ArrangementNames()))
@@ -214,40 +283,80 @@ func (c *Config) validateDragonfly(add addFunc) {
 	if !ok {
 		return
 	}
+	// Every value is now small: the products below cannot overflow.
+	p, a, h, g := n.dragonflyParams()
+	words := n.dragonflyWords()
 	switch {
-	case n.Groups < 0 || g < 2:
-		add("network.groups", n.Groups, fmt.Sprintf("allowed: 2..a*h+1 = %d groups (left out: a*h+1)", a*h+1))
 	case g > a*h+1:
-		add("network.groups", n.Groups, fmt.Sprintf("a group has a*h = %d*%d = %d global links, too few to reach %d other groups: allowed 2..%d (left out: a*h+1)", a, h, a*h, g-1, a*h+1))
+		add("network.groups", n.Groups, fmt.Sprintf("%s: a group has a*h = %d*%d = %d global links, too few to reach %d other groups: allowed 2..%d (left out: a*h+1)", words, a, h, a*h, g-1, a*h+1))
 	case (a*h)%(g-1) != 0:
-		add("network.groups", n.Groups, fmt.Sprintf("the a*h = %d global links of a group must split evenly over the g-1 = %d other groups: allowed g-1 dividing %d", a*h, g-1, a*h))
-	case g > 255:
-		add("network.groups", n.Groups, "allowed: at most 255 groups")
-	case p+a-1+h > 64:
-		add("network.routers_per_group", n.RoutersPerGroup, fmt.Sprintf("a router has p + a-1 + h = %d ports: at most 64", p+a-1+h))
-	case p*a*g > 1<<20:
-		add("network.groups", n.Groups, fmt.Sprintf("the dragonfly has %d nodes: at most 2^20", p*a*g))
+		add("network.groups", n.Groups, fmt.Sprintf("%s: the a*h = %d global links of a group must split evenly over the g-1 = %d other groups: allowed g-1 dividing %d", words, a*h, g-1, a*h))
+	case g > maxDragonflyGroups:
+		words, _, _ = strings.Cut(words, ", g =")
+		// groups written is at most 255: g was derived, from a and h.
+		add("network.routers_per_group", n.RoutersPerGroup, fmt.Sprintf("%s give g = a*h+1 = %d*%d+1 = %d groups (network.groups left out); at most %d: set network.groups (g-1 dividing a*h = %d), or a smaller routers_per_group or global_per_router", words, a, h, g, maxDragonflyGroups, a*h))
+	case p+a-1+h > link.MaxPorts:
+		add("network.routers_per_group", n.RoutersPerGroup, fmt.Sprintf("%s: a router has p + a-1 + h = %d + %d + %d = %d ports; at most %d", words, p, a-1, h, p+a-1+h, link.MaxPorts))
+	}
+	// p <= 32, a <= 64 and g <= 255 keep the nodes under 2^19.
+}
+
+// maxDragonflyGroups is the most groups of a dragonfly.
+const maxDragonflyGroups = 255
+
+// dragonflyWords says how a dragonfly's p, a, h and g came about: "a =
+// 32, p = 16 (left out: a/2), h = 16 (left out: a/2), g = 513 (left out:
+// a*h+1)".
+func (n *Network) dragonflyWords() string {
+	p, a, h, g := n.dragonflyParams()
+	left := func(name string, v, written int, rule string) string {
+		if written != 0 {
+			return fmt.Sprintf("%s = %d", name, v)
+		}
+		return fmt.Sprintf("%s = %d (left out: %s)", name, v, rule)
+	}
+	return fmt.Sprintf("a = %d, %s, %s, %s", a, left("p", p, n.NodesPerRouter, "a/2"), left("h", h, n.GlobalPerRouter, "a/2"), left("g", g, n.Groups, "a*h+1"))
+}
+
+// validateHyperX checks a HyperX's keys, as validateDragonfly: each key
+// written in its range, then what they derive.
+func (c *Config) validateHyperX(add addFunc) {
+	n := &c.Network
+	ok := true
+	bad := func(key string, v any, allowed string) { add(key, v, allowed); ok = false }
+	if n.K < 2 || n.K > 64 {
+		bad("network.k", n.K, "allowed on a hyperx: 2..64 routers per dimension")
+	}
+	if n.Dimensions < 1 || n.Dimensions > 8 {
+		bad("network.dimensions", n.Dimensions, "allowed: 1..8 dimensions of a hyperx")
+	}
+	if n.Trunking < 0 || n.Trunking > 8 {
+		bad("network.trunking", n.Trunking, "allowed: 1..8 links between two routers of a line (left out: 1)")
+	}
+	if n.NodesPerRouter < 0 || n.NodesPerRouter > 32 {
+		bad("network.nodes_per_router", n.NodesPerRouter, "allowed: 1..32 nodes per router (left out: k, the flattened butterfly's)")
+	}
+	if !ok {
+		return
+	}
+	s, l, t, p := n.hyperxParams()
+	words := fmt.Sprintf("k = %d, dimensions = %d, trunking = %d%s, nodes_per_router = %d%s", s, l, t, leftOutWord(n.Trunking, "1"), p, leftOutWord(n.NodesPerRouter, "k"))
+	switch {
+	case p > 32:
+		add("network.k", n.K, fmt.Sprintf("k = %d gives nodes_per_router = k = %d (left out: the flattened butterfly's p = k); allowed: 1..32 nodes per router: set network.nodes_per_router", s, p))
+	case p+l*(s-1)*t > link.MaxPorts:
+		add("network.k", n.K, fmt.Sprintf("%s: a router has p + dimensions*(k-1)*trunking = %d + %d*%d*%d = %d ports; at most %d", words, p, l, s-1, t, p+l*(s-1)*t, link.MaxPorts))
+	case c.Nodes() > 1<<20:
+		add("network.dimensions", n.Dimensions, fmt.Sprintf("%s: the hyperx has k^dimensions*p = %d^%d*%d = %d nodes; at most 2^20 = %d", words, s, l, p, c.Nodes(), 1<<20))
 	}
 }
 
-// validateHyperX checks a HyperX's keys.
-func (c *Config) validateHyperX(add addFunc) {
-	n := &c.Network
-	s, l, t, p := n.hyperxParams()
-	switch {
-	case s < 2 || s > 64:
-		add("network.k", n.K, "allowed on a hyperx: 2..64 routers per dimension")
-	case l < 1 || l > 8:
-		add("network.dimensions", n.Dimensions, "allowed: 1..8 dimensions of a hyperx")
-	case n.Trunking < 0 || t > 8:
-		add("network.trunking", n.Trunking, "allowed: 1..8 links between two routers of a line (0: 1)")
-	case n.NodesPerRouter < 0 || p < 1 || p > 32:
-		add("network.nodes_per_router", n.NodesPerRouter, "allowed: 1..32 nodes per router (left out: k, the flattened butterfly's)")
-	case p+l*(s-1)*t > 64:
-		add("network.k", n.K, fmt.Sprintf("a router has p + dimensions*(k-1)*trunking = %d ports: at most 64", p+l*(s-1)*t))
-	case c.Nodes() > 1<<20 || c.Nodes() <= 0:
-		add("network.dimensions", n.Dimensions, "the hyperx has more than 2^20 nodes")
+// leftOutWord is " (left out: rule)" for a key written as 0, else "".
+func leftOutWord(written int, rule string) string {
+	if written != 0 {
+		return ""
 	}
+	return " (left out: " + rule + ")"
 }
 
 // validateNewTopologyKeys refuses the dragonfly's and HyperX's keys on
@@ -280,8 +389,7 @@ func (c *Config) validateNewTopologyKeys(add addFunc) {
 	if fileTopo && n.K != Default().Network.K && n.K != 0 {
 		add("network.k", n.K, "a topology file gives the routers, nodes and links: leave k out")
 	}
-	newKind := df || hx || fileTopo
-	if newKind && n.Levels != Default().Network.Levels && n.Levels != 0 {
+	if n.Topology != "fattree" && n.Levels != Default().Network.Levels && n.Levels != 0 {
 		add("network.levels", n.Levels, "applies to network.topology = \"fattree\" only")
 	}
 	if df && n.K != Default().Network.K && n.K != 0 {

@@ -135,7 +135,7 @@ func (c *Config) validateVC(add addFunc) {
 	if r.BufferFlits < 1 || r.BufferFlits > 32768 {
 		add("router.buffer_flits", r.BufferFlits, "allowed: 1..32768 flits per VC")
 	}
-	if r.InternalSpeedup < 0 || r.InternalSpeedup > router.MaxInternalSpeedup {
+	if r.InternalSpeedup < 1 || r.InternalSpeedup > router.MaxInternalSpeedup {
 		add("router.internal_speedup", r.InternalSpeedup, fmt.Sprintf("allowed: 1..%d switch allocation rounds per cycle (1: the input-queued router; more adds output queues)", router.MaxInternalSpeedup))
 	}
 	switch {

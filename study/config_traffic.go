@@ -108,7 +108,7 @@ func (c *Config) validateTraffic(add addFunc) {
 	if !(t.HotRegionFraction >= 0 && t.HotRegionFraction <= 1) {
 		add("traffic.hot_region_fraction", t.HotRegionFraction, "allowed: 0..1")
 	}
-	if nodes := c.Nodes(); t.HotspotNode < -1 || t.HotspotNode >= nodes {
+	if nodes := c.Nodes(); t.HotspotNode < -1 || nodes > 0 && t.HotspotNode >= nodes {
 		add("traffic.hotspot_node", t.HotspotNode, fmt.Sprintf("allowed: -1 (the centre) or 0..%d", nodes-1))
 	}
 	if t.PhaseCycle < 0 {

@@ -227,8 +227,8 @@ func TestNewTopologiesBadInput(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, c := range []struct{ name, file, says string }{
-		{"dangling link", "routers 2\nnode 0\nnode 1\nlink 0 1\nlink 1 2\n", "dangling.txt:5: router 2 does not exist (routers 0..1)"},
-		{"unreachable node", "routers 3\nnode 0\nnode 1\nnode 2\nlink 0 1\n", "router 2 (node 2's) is unreachable from router 0"},
+		{"dangling link", "routers 2\nnode 0\nnode 1\nlink 0 1\nlink 1 2\n", "dangling.txt:5: link: router 2 does not exist (routers 0..1, from \"routers 2\" at line 1)"},
+		{"unreachable node", "routers 3\nnode 0\nnode 1\nnode 2\nlink 0 1\n", "unreachable.txt:4: router 2, node 2's, is unreachable from router 0 (node 0's)"},
 	} {
 		path := dir + "/" + strings.Fields(c.name)[0] + ".txt"
 		if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {

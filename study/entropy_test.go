@@ -37,7 +37,7 @@ func entropyCases() []Config {
 		small(func(c *Config) {
 			c.Name = "fattree-tree-circuit-hyst-saturation"
 			c.Network = Network{Topology: "fattree", K: 4, Levels: 3, Concentration: 1}
-			c.Router = Router{Routing: "fattree-adaptive", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+			c.Router = Router{Routing: "fattree-adaptive", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = "uniform", "saturation", 16
 			c.Policy.Injection, c.Policy.CircuitLanes = "hyst(80,90,5)", "steal"
 		}),

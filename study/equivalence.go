@@ -64,7 +64,7 @@ func (p Probe) Key() string { return p.key }
 // RunEquivalent is Run, also returning the run's Equivalence (nil when the
 // configuration has no throttling gate).
 func RunEquivalent(ctx context.Context, cfg Config, opt Options) (*report.Result, *Equivalence, error) {
-	b, err := build(ctx, cfg, opt.DeadlockChecked)
+	b, err := buildToRun(ctx, cfg, opt)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -15,7 +15,7 @@ func harConfig(routing string, longPercent, load float64) Config {
 	c := Default()
 	c.Name = "har-" + routing
 	c.Network = Network{Topology: "mesh", K: 8, Concentration: 1, NodeChannels: 2}
-	c.Router = Router{Routing: routing, VCs: 4, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 2, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+	c.Router = Router{Routing: routing, VCs: 4, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 2, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	c.Traffic.Pattern, c.Traffic.Process = "transpose", "poisson"
 	c.Traffic.PacketFlits, c.Traffic.LongPacketFlits, c.Traffic.LongVolumePercent = 32, 256, longPercent
 	c.Traffic.LoadOfWireCapacity = load

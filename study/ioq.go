@@ -60,7 +60,7 @@ func (c *Config) validateIOQ(add addFunc) {
 		add("router.port_memory_bytes", r.PortMemoryBytes, fmt.Sprintf("allowed: a whole number of flits of router.flit_bytes = %d bytes", r.FlitBytes))
 	case flitOK && r.PortMemoryBytes/r.FlitBytes > 1<<24:
 		add("router.port_memory_bytes", r.PortMemoryBytes, fmt.Sprintf("allowed: at most 2^24 flits (%d bytes)", (1<<24)*r.FlitBytes))
-	case flitOK && orgOK && (n.Topology == "mesh" || n.Topology == "torus") && c.packetSizesValid() && c.latenciesValid():
+	case flitOK && orgOK && (n.Topology == "mesh" || n.Topology == "torus") && c.packetSizesValid() && c.latenciesValid() && c.Nodes() > 0:
 		ports := 4 + max(n.Concentration, 1)
 		if setting, err := c.IOQConfig().Validate(ports, c.Nodes()); err != nil && !strings.HasPrefix(setting, "recn.") {
 			switch setting {
@@ -137,8 +137,8 @@ func (c *Config) validateRECN(add addFunc, sizesOK bool) {
 			fracOK = false
 		}
 	}
-	if !c.validateSAQs(add) || !sizesOK || !fracOK || c.Router.PortMemoryBytes < 1 || r.IdleCycles < 0 {
-		return
+	if !c.validateSAQs(add) || !sizesOK || !fracOK || c.Router.PortMemoryBytes < 1 || r.IdleCycles < 0 || c.Nodes() < 1 {
+		return // (no nodes: the network's sizes are refused)
 	}
 	cfg := c.IOQConfig()
 	if setting, err := cfg.Validate(4+max(c.Network.Concentration, 1), c.Nodes()); err != nil && strings.HasPrefix(setting, "recn.") {

@@ -204,13 +204,50 @@ func checkTraffic(cfg Config) error {
 	return policies.CheckEntropy(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
 }
 
-// Run builds and runs one configuration.
+// Run builds and runs one configuration. Stopped by ctx, it returns an
+// InterruptedError.
 func Run(ctx context.Context, cfg Config, opt Options) (*report.Result, error) {
-	b, err := build(ctx, cfg, opt.DeadlockChecked)
+	b, err := buildToRun(ctx, cfg, opt)
 	if err != nil {
 		return nil, err
 	}
 	return b.Run(ctx, opt)
+}
+
+// buildToRun builds cfg for Run, an interruption an InterruptedError.
+func buildToRun(ctx context.Context, cfg Config, opt Options) (*Built, error) {
+	b, err := build(ctx, cfg, opt.DeadlockChecked)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, &InterruptedError{Phase: "building the network", Cycle: -1, err: err}
+	}
+	return b, err
+}
+
+// InterruptedError is a run that its context stopped: in which phase, and
+// at which cycle (-1 before the first). It wraps the context's error.
+type InterruptedError struct {
+	Phase string
+	Cycle int64
+	err   error
+}
+
+func (e *InterruptedError) Error() string {
+	if e.Cycle < 0 {
+		return fmt.Sprintf("interrupted while %s: %v", e.Phase, e.err)
+	}
+	return fmt.Sprintf("interrupted in %s, at cycle %d: %v", e.Phase, e.Cycle, e.err)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.err }
+
+// Of is where run name was stopped, in words: `in the warm-up (cycles
+// 0..9999) of "torus32", at cycle 3072`, `while building the network of
+// "torus32"`.
+func (e *InterruptedError) Of(name string) string {
+	if e.Cycle < 0 {
+		return fmt.Sprintf("while %s of %q", e.Phase, name)
+	}
+	return fmt.Sprintf("in %s of %q, at cycle %d", e.Phase, name, e.Cycle)
 }
 
 // rerunUnblocked builds b's configuration again and runs it serially
@@ -240,6 +277,46 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
+// runSteps are the step and chunk of a run of c (Built.Run): every phase
+// boundary and sample falls on a multiple of step, and the run's
+// decisions (samples, phase changes, stopping) are taken at multiples of
+// step only, whatever the executor's chunk, the cycles between two calls
+// of its hook: so options such as Checks, which runs the hook every
+// cycle, and CheckEveryCycles, which cuts the chunk to a divisor of its
+// period, cannot change a result.
+func (c Config) runSteps(opt Options) (step, chunk int64) {
+	m := c.Measure
+	collective := c.Traffic.Process == "collective"
+	steps := []int64{m.Warmup(), m.MeasureCycles, m.BatchCycles, m.SampleCycles}
+	if !collective && m.Method == "packet-batches" {
+		steps = []int64{m.Warmup(), m.SampleCycles}
+	}
+	for _, v := range steps {
+		if v > 0 {
+			step = gcd(step, v)
+		}
+	}
+	if collective {
+		step = gcd(step, 16)
+	}
+	if step < 1 {
+		step = 1
+	}
+	// The largest divisor of step not above 1024, so chunks stay short.
+	chunk = min(step, 1024)
+	for step%chunk != 0 {
+		chunk--
+	}
+	step = chunk
+	if opt.CheckEveryCycles > 0 {
+		chunk = gcd(chunk, opt.CheckEveryCycles)
+	}
+	if opt.Checks {
+		chunk = 1
+	}
+	return step, chunk
+}
+
 // Run executes the built network according to its measurement configuration.
 func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	if opt.CheckEveryCycles < 0 {
@@ -257,40 +334,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	senders := float64(nodes - countTrue(b.silent))
 	sending := func(xs []float64) []float64 { return withoutSilent(xs, b.silent) }
 
-	// Every phase boundary and sample falls on a multiple of step, and the
-	// run's decisions (samples, phase changes, stopping) are taken at
-	// multiples of step only, whatever the executor's chunk: so options such
-	// as Checks, which runs the hook every cycle, and CheckEveryCycles, which
-	// cuts the chunk to a divisor of its period, cannot change a result.
-	step := int64(0)
-	steps := []int64{warm, m.MeasureCycles, m.BatchCycles, m.SampleCycles}
-	if pbatches {
-		steps = []int64{warm, m.SampleCycles}
-	}
-	for _, v := range steps {
-		if v > 0 {
-			step = gcd(step, v)
-		}
-	}
-	if collective {
-		step = gcd(step, 16)
-	}
-	if step < 1 {
-		step = 1
-	}
-	// The largest divisor of step not above 1024, so chunks stay short.
-	chunk := min(step, 1024)
-	for step%chunk != 0 {
-		chunk--
-	}
-	step = chunk
-	if opt.CheckEveryCycles > 0 {
-		chunk = gcd(chunk, opt.CheckEveryCycles)
-	}
-	if opt.Checks {
-		chunk = 1
-	}
-
+	step, chunk := cfg.runSteps(opt)
 	from, to := clock.Cycle(warm), clock.Cycle(warm+m.MeasureCycles)
 	if collective {
 		from, to = 0, clock.Never
@@ -538,6 +582,20 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	}
 	spec.Schedule = sched
 	end, err := actor.Run(ctx, exec, opt.Workers, spec)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		ie := &InterruptedError{Cycle: int64(end), err: err}
+		switch {
+		case collective:
+			ie.Phase = fmt.Sprintf("the collective burst (at most %d cycles)", m.MaxCycles)
+		case int64(end) < int64(from):
+			ie.Phase = fmt.Sprintf("the warm-up (cycles 0..%d)", from-1)
+		case !windowDone:
+			ie.Phase = fmt.Sprintf("the measurement (from cycle %d)", from)
+		default:
+			ie.Phase = fmt.Sprintf("the drain (after the measurement ended at cycle %d)", to)
+		}
+		return nil, ie
+	}
 	var pe *actor.PanicError
 	if sched != nil && errors.As(err, &pe) {
 		// A block runs some actors cycles ahead of others, so the first

@@ -15,7 +15,7 @@ import (
 func fatTree64(mod func(*Config)) Config {
 	c := Default()
 	c.Network = Network{Topology: "fattree", K: 4, Levels: 3, Concentration: 1}
-	c.Router = Router{Routing: "fattree-static", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+	c.Router = Router{Routing: "fattree-static", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	c.Traffic.Process, c.Traffic.PacketFlits, c.Traffic.Pattern = "saturation", 16, "uniform"
 	c.Measure.Method, c.Measure.WarmupCycles, c.Measure.DrainCycles = "packet-batches", 3000, 0
 	c.Measure.BatchPackets, c.Measure.PacketBatches = 2048, 2

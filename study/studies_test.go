@@ -16,7 +16,7 @@ func TestShippedStudiesValidate(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			f, err := LoadFile(path)
+			f, err := LoadFile(context.Background(), path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -68,13 +68,13 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 		small(func(c *Config) {
 			c.Name = "fattree-adaptive-hot-region"
 			c.Network = Network{Topology: "fattree", K: 4, Levels: 3, Concentration: 1}
-			c.Router = Router{Routing: "fattree-adaptive", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+			c.Router = Router{Routing: "fattree-adaptive", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = "hot-region", "saturation", 16
 		}),
 		small(func(c *Config) {
 			c.Name = "fattree-static-transpose"
 			c.Network = Network{Topology: "fattree", K: 2, Levels: 6, Concentration: 1}
-			c.Router = Router{Routing: "fattree-static", VCs: 2, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1}
+			c.Router = Router{Routing: "fattree-static", VCs: 2, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "transpose", "bernoulli", 0.5
 		}),
 		small(func(c *Config) {

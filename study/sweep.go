@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
@@ -51,6 +52,8 @@ type File struct {
 	Source []byte `toml:"-"`
 	// Points are the expanded sweep, in order.
 	Points []Point `toml:"-"`
+	// graphs read the topology files the points name, once each.
+	graphs *graphLoader
 }
 
 // StudySpec says how points are replicated.
@@ -294,23 +297,35 @@ const (
 	MaxRuns       = 1_000_000 // points x replicates
 )
 
-// LoadFile reads a study file strictly (see ParseFile).
-func LoadFile(path string) (*File, error) {
+// LoadFile reads a study file strictly (see ParseFile); ctx stops it,
+// while it reads the topology files the study names too.
+func LoadFile(ctx context.Context, path string) (*File, error) {
 	src, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseFile(path, src)
+	return ParseFileContext(ctx, path, src)
 }
 
 // ParseFile decodes a study, checks every key and value and expands the
 // sweep. All problems are reported at once, each naming the file, the line
 // where known, the key path, the bad value and what is allowed.
 func ParseFile(name string, src []byte) (*File, error) {
+	return ParseFileContext(context.Background(), name, src)
+}
+
+// ParseFileContext is ParseFile stopped by ctx: it reads each topology
+// file the study names once (graphLoader), and a cancelled ctx stops the
+// reading and returns its error.
+func ParseFileContext(ctx context.Context, name string, src []byte) (*File, error) {
 	f := &File{Config: Default(), Study: StudySpec{Replicates: 1, Seeds: "common"},
 		Plot: PlotSpec{MaxLines: 12, Formats: []string{"svg", "png", "pdf"}, WidthIn: 6, HeightIn: 4, FontPt: 10, DPI: 300, Title: true, LatencyCut: DefaultLatencyCut, LatencyAxis: "log", CDF: "log-x", NodeFigures: "topology"}, Path: name, Source: src}
 	md, errs, err := decodeAll(name, src, f)
 	if err != nil {
+		return nil, err
+	}
+	f.graphs = &graphLoader{ctx: ctx, graphs: map[string]*loadedGraph{}}
+	if err := f.graphs.attach(&f.Config.Network); err != nil {
 		return nil, err
 	}
 	if !md.IsDefined("name") {
@@ -329,20 +344,10 @@ func ParseFile(name string, src []byte) (*File, error) {
 	for i := range f.Axes {
 		f.Axes[i].line = blockLine(src, "axis", i, "key")
 	}
-	// A dragonfly's or HyperX's sizes left out take their balanced values
-	// (0 in Config); written as 0 they are a mistake (no router has 0
-	// nodes), not a request for the default.
-	for _, z := range []struct {
-		key     string
-		v       int
-		allowed string
-	}{
-		{"nodes_per_router", f.Config.Network.NodesPerRouter, "allowed: 1..32 nodes per router; leave the key out for the balanced p (routers_per_group/2 on a dragonfly, k on a HyperX)"},
-		{"global_per_router", f.Config.Network.GlobalPerRouter, "allowed: 1..32 global links per router; leave the key out for the balanced h = routers_per_group/2"},
-		{"groups", f.Config.Network.Groups, "allowed: 2..a*h+1 groups; leave the key out for g = a*h+1, one global link between every two groups"},
-	} {
-		if z.v == 0 && md.IsDefined("network", z.key) {
-			add(lineOf(src, []string{"network", z.key}), "network."+z.key, 0, z.allowed)
+	zeros := leftOutKeys()
+	for _, key := range slices.Sorted(maps.Keys(zeros)) {
+		if v, _ := keyValue(&f.Config, key); v == 0 && md.IsDefined(strings.Split(key, ".")...) {
+			add(lineOf(src, strings.Split(key, ".")), key, 0, zeros[key])
 		}
 	}
 
@@ -359,6 +364,9 @@ func ParseFile(name string, src []byte) (*File, error) {
 
 	if len(axisErrs) == 0 {
 		errs = append(errs, f.expand()...)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if runs := len(f.Points) * f.Study.Replicates; runs > MaxRuns {
 			add(lineOf(src, []string{"study", "replicates"}), "study.replicates", f.Study.Replicates,
 				fmt.Sprintf("%d points x %d replicates = %d runs; at most %d runs per study: split it", len(f.Points), f.Study.Replicates, runs, MaxRuns))
@@ -378,6 +386,19 @@ func ParseFile(name string, src []byte) (*File, error) {
 		return nil, errors.Join(errs...)
 	}
 	return f, nil
+}
+
+// leftOutKeys are the keys whose value 0 stands for "left out" (a
+// dragonfly's or HyperX's sizes take their balanced values), with what
+// is allowed: written as 0 in a file or an axis they are a mistake (no
+// router has 0 nodes), not a request for the default, and are refused.
+func leftOutKeys() map[string]string {
+	return map[string]string{
+		"network.nodes_per_router":  "allowed: 1..32 nodes per router; leave the key out for the balanced p (routers_per_group/2 on a dragonfly, k on a HyperX)",
+		"network.global_per_router": "allowed: 1..32 global links per router; leave the key out for the balanced h = routers_per_group/2",
+		"network.groups":            "allowed: 2..a*h+1 groups; leave the key out for g = a*h+1, one global link between every two groups",
+		"network.trunking":          "allowed: 1..8 links between two routers of a line; leave the key out for 1",
+	}
 }
 
 // sweepableKeys are the configuration's key paths that an axis may sweep.
@@ -444,9 +465,14 @@ func (f *File) checkAxis(i int, keys []string, seen map[string]int, typeErrs boo
 		add(where+".values", "[]", "an axis needs at least one value (values = [...] or range = {from, to, step})")
 	}
 	first := map[string]int{}
+	zeroMeans, leftOut := leftOutKeys()[a.Key]
 	for j, v := range a.Values {
 		if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
 			add(where+".values", v, "allowed: finite numbers")
+			continue
+		}
+		if x, ok := v.(int64); ok && x == 0 && leftOut {
+			add(where+".values", v, a.Key+": "+zeroMeans)
 			continue
 		}
 		// A zipped axis may repeat a value; its group's tuples may not
@@ -560,6 +586,9 @@ func (f *File) expand() []error {
 				}
 				ok = false
 			}
+		}
+		if ok && f.graphs.attach(&pt.Config.Network) != nil {
+			break // cancelled: ParseFile returns ctx's error
 		}
 		if ok {
 			for _, e := range pt.Config.Validate() {

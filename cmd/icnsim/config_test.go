@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -170,7 +171,7 @@ func TestConfigDefaultStudy(t *testing.T) {
 			t.Errorf("the uncommented study does not give %q:\n%s", want, out)
 		}
 	}
-	f, err := study.LoadFile(filepath.Join(dir, "study.toml"))
+	f, err := study.LoadFile(context.Background(), filepath.Join(dir, "study.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}

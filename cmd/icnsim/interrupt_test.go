@@ -42,7 +42,7 @@ func checkInterrupted(t *testing.T, stderr string, code int, want ...string) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	last := lines[len(lines)-1]
-	if code != 130 || !strings.HasPrefix(last, "icnsim: SIGINT: interrupted while ") || strings.Contains(stderr, "goroutine ") {
+	if code != 130 || !strings.HasPrefix(last, "icnsim: SIGINT: interrupted ") || strings.Contains(stderr, "goroutine ") {
 		t.Fatalf("exit %d (want 130), stderr:\n%s", code, stderr)
 	}
 	for _, w := range want {
@@ -122,7 +122,7 @@ func TestInterruptWritingAndPlot(t *testing.T) {
 	}{
 		{[]string{"plot", out}, "interrupted while reading the runs of " + out + ": nothing written"},
 		{[]string{"report", out}, "interrupted while reading the runs of " + out + ": nothing written"},
-		{[]string{"merge", "--out", filepath.Join(dir, "merged"), out}, "interrupted while merging into " + filepath.Join(dir, "merged") + ": 0 of 160 runs were merged and are kept there"},
+		{[]string{"merge", "--out", filepath.Join(dir, "merged"), out}, "interrupted while merging into " + filepath.Join(dir, "merged") + ", reading the study of " + out + ": nothing merged"},
 	} {
 		err := newApp(&bytes.Buffer{}).RunContext(ctx, append([]string{"icnsim"}, c.args...))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
@@ -147,5 +147,5 @@ func TestInterruptSingleRunSaysWhat(t *testing.T) {
 	os.WriteFile(path, []byte("name = \"torus16-long\"\n[network]\nk = 16\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.05\n[measure]\nwarmup_cycles = 10000000\nmeasure_cycles = 1000\nmax_cycles = 20000000\n"), 0o644)
 	start := time.Now()
 	_, stderr, code := interruptWhen(t, func() bool { return time.Since(start) > time.Second }, "run", path)
-	checkInterrupted(t, stderr, code, `building or simulating "torus16-long"`, "nothing written")
+	checkInterrupted(t, stderr, code, `interrupted in the warm-up (cycles 0..9999999) of "torus16-long", at cycle `, "nothing written")
 }

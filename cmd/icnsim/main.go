@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -231,7 +232,7 @@ func newApp(out io.Writer) *cli.App {
 					if err != nil {
 						return err
 					}
-					if err := runner.WriteReportIndex(index, dirs); err != nil {
+					if err := runner.WriteReportIndex(c.Context, index, dirs); err != nil {
 						return err
 					}
 					fmt.Fprintf(out, "wrote %s, the index of the %d studies' reports\n", index, len(dirs))
@@ -278,9 +279,9 @@ func validateCmd(c *cli.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f, err := study.LoadFile(c.Args().First())
+	f, err := study.LoadFile(c.Context, c.Args().First())
 	if err != nil {
-		return err
+		return stopped(c.Context, err, "reading "+c.Args().First()+" and the topology files it names", "nothing written, nothing run")
 	}
 	// What run would refuse for its memory, validate refuses, before the
 	// deadlock check that grows with the network.
@@ -410,6 +411,9 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--blocking = %w", err)
 	}
+	if blocking == study.BlockingOn && exec == actor.Actors {
+		return fmt.Errorf("--blocking = \"on\" with --exec actors: %s", study.ActorsCannotBlock)
+	}
 	if c.IsSet("workers") && c.Int("workers") < 1 {
 		return fmt.Errorf("--workers = %d: allowed: 1 or more (leave it out for the default: GOMAXPROCS for a single run, 1 per run in a study)", c.Int("workers"))
 	}
@@ -427,9 +431,9 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		return errors.New("run takes at most one FILE.toml")
 	}
 	file := c.Args().First()
-	f, err := study.LoadFile(file)
+	f, err := study.LoadFile(c.Context, file)
 	if err != nil {
-		return err
+		return stopped(c.Context, err, "reading "+file+" and the topology files it names", "nothing written, nothing run")
 	}
 	if c.IsSet("seed") {
 		if c.IsSet("out") {
@@ -540,8 +544,11 @@ func runDefault(c *cli.Context, out io.Writer, exec actor.Kind, blocking study.B
 		}
 		r, err := study.Run(c.Context, cfg, study.Options{Exec: exec, Workers: c.Int("workers"), Checks: c.Bool("checks"), Blocking: blocking})
 		if err != nil {
-			return stopped(c.Context, fmt.Errorf("%s: %w", cfg.Name, err), "building or simulating the built-in scenario's "+cfg.Name,
-				fmt.Sprintf("%d of 2 cases finished; nothing printed or written", len(rs)))
+			kept := fmt.Sprintf("%d of 2 cases finished; nothing printed or written", len(rs))
+			if ie := (*study.InterruptedError)(nil); errors.As(err, &ie) {
+				return fmt.Errorf("interrupted %s (the built-in scenario): %s", ie.Of(cfg.Name), kept)
+			}
+			return stopped(c.Context, fmt.Errorf("%s: %w", cfg.Name, err), "building or simulating the built-in scenario's "+cfg.Name, kept)
 		}
 		rs = append(rs, r)
 	}
@@ -561,9 +568,9 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 	if path := c.String("config"); path != "" {
 		// Loaded as run loads it, so that a file without a name is named
 		// alike (study.ImpliedName).
-		f, err := study.LoadFile(path)
+		f, err := study.LoadFile(c.Context, path)
 		if err != nil {
-			return err
+			return stopped(c.Context, err, "reading "+path+" and the topology files it names", "nothing measured")
 		}
 		if len(f.Points) != 1 {
 			return fmt.Errorf("--config %s: a study of %d points; bench takes one configuration (a file without [[axis]])", path, len(f.Points))
@@ -590,6 +597,9 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 			return fmt.Errorf("--blocking = %w (comma-separated)", err)
 		}
 		blockings = append(blockings, b)
+	}
+	if slices.Contains(blockings, study.BlockingOn) && slices.Contains(execs, actor.Actors) {
+		return fmt.Errorf("--blocking = %q with --exec %s: %s", c.String("blocking"), c.String("exec"), study.ActorsCannotBlock)
 	}
 	var workers []int
 	for _, s := range strings.Split(c.String("workers"), ",") {

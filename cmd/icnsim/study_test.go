@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -243,11 +244,11 @@ func TestSignalStopsBuildAndRun(t *testing.T) {
 		args  []string
 		wait  string        // a line of stderr to wait for, then
 		delay time.Duration // this long, before the signal
-		phase string        // what the message must say was stopped
+		phase string        // what the message must say was stopped (one of: "|" between them)
 	}{
 		{"deadlock check", []string{"validate", huge}, "", 300 * time.Millisecond, "interrupted while checking the networks"},
-		{"build", []string{"run", big}, "building", 600 * time.Millisecond, "interrupted while building or simulating"},
-		{"run", []string{"run", long}, "", 1500 * time.Millisecond, "interrupted while building or simulating"},
+		{"build", []string{"run", big}, "building", 600 * time.Millisecond, `interrupted while building the network of "torus300"|interrupted in the warm-up (cycles 0..9999) of "torus300"`},
+		{"run", []string{"run", long}, "", 1500 * time.Millisecond, `interrupted in the warm-up (cycles 0..999999) of "torus48", at cycle `},
 		{"bench", []string{"bench", "--config", long, "--warmup", "1000000"}, "", 1500 * time.Millisecond, "interrupted while benchmarking"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -301,7 +302,11 @@ func TestSignalStopsBuildAndRun(t *testing.T) {
 				code = ee.ExitCode()
 			}
 			all := strings.Join(got, "\n")
-			if code != 143 || took > 2*time.Second || !strings.Contains(all, "SIGTERM: "+c.phase) || strings.Contains(all, "goroutine ") {
+			named := false
+			for _, ph := range strings.Split(c.phase, "|") {
+				named = named || strings.Contains(all, "SIGTERM: "+ph)
+			}
+			if code != 143 || took > 2*time.Second || !named || strings.Contains(all, "goroutine ") {
 				t.Fatalf("stopped %v after SIGTERM with exit %d (want at most 2s, 143); stderr:\n%s", took, code, all)
 			}
 			t.Logf("stopped %v after SIGTERM: %s", took.Round(time.Millisecond), got[len(got)-1])
@@ -376,5 +381,99 @@ func TestMemoryGuardFirst(t *testing.T) {
 			t.Errorf("%v: refused after %v at %d MB resident; want under 2 s and 200 MB", args, took.Round(time.Millisecond), rssKB>>10)
 		}
 		t.Logf("%v: refused in %v, %d MB resident", args[:len(args)-1], took.Round(time.Millisecond), rssKB>>10)
+	}
+}
+
+// TestTopologyFileOfMillionRouters: validate and run of topology files
+// declaring 2^20 and 2^30 routers: each is refused with the file's line
+// and key, or finishes its check, within 2 s of CPU time, or, still
+// running 1 s after it started, stops within 1 s of SIGINT. A header of
+// 2^20 routers with two nodes and no links once never finished, and no
+// signal stopped it.
+func TestTopologyFileOfMillionRouters(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("reads a topology file of 20 MB")
+	}
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	var ring strings.Builder
+	fmt.Fprintf(&ring, "routers %d\nnode 0\nnode %d\n", 1<<20, 1<<19)
+	for r := 0; r < 1<<20; r++ {
+		fmt.Fprintf(&ring, "link %d %d\n", r, (r+1)%(1<<20))
+	}
+	study := func(file string) string {
+		return write(strings.TrimSuffix(filepath.Base(file), ".txt")+".toml", fmt.Sprintf("[network]\ntopology = \"file\"\nfile = %q\n[router]\nrouting = \"shortest-hops\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", file))
+	}
+	header20 := write("header20.txt", "routers 1048576\nnode 0\nnode 1\n")
+	header30 := write("header30.txt", "routers 1073741824\nnode 0\nnode 1\n")
+	ring20 := write("ring20.txt", ring.String())
+	for _, c := range []struct {
+		name string
+		args []string
+		want string // the refusal's or the interruption's message, or "" for a check that passes
+	}{
+		{"validate 2^30 header", []string{"validate", study(header30)}, header30 + ":1: routers 1073741824: allowed: 1..1048576 (2^20) routers"},
+		{"run 2^30 header", []string{"run", study(header30)}, header30 + ":1: routers 1073741824: allowed: 1..1048576 (2^20) routers"},
+		{"validate 2^20 header, no links", []string{"validate", study(header20)}, header20 + `:1: router 2 has no node and no link ("routers 1048576" declares routers 0..1048575`},
+		{"run 2^20 header, no links", []string{"run", study(header20)}, header20 + `:1: router 2 has no node and no link ("routers 1048576" declares routers 0..1048575`},
+		{"validate 2^20-router ring", []string{"validate", study(ring20)}, ""},
+		{"run 2^20-router ring", []string{"run", study(ring20)}, `SIGINT: interrupted `},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], c.args...)
+			cmd.Env = append(os.Environ(), "ICNSIM_AS_MAIN=1")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			var err error
+			signalled := false
+			select {
+			case err = <-done:
+			case <-time.After(time.Second):
+				cmd.Process.Signal(os.Interrupt)
+				sent := time.Now()
+				signalled = true
+				select {
+				case err = <-done:
+					if took := time.Since(sent); took > time.Second {
+						t.Errorf("stopped %v after SIGINT (want at most 1 s)", took)
+					}
+				case <-time.After(30 * time.Second):
+					cmd.Process.Kill()
+					t.Fatalf("still running 30 s after SIGINT; stderr:\n%s", stderr.String())
+				}
+			}
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			msg := stderr.String()
+			switch {
+			case strings.Contains(msg, "goroutine ") || strings.Contains(msg, "panic"):
+				t.Fatalf("panicked:\n%s", msg)
+			case signalled && (code != 130 || !strings.Contains(msg, "SIGINT: interrupted ")):
+				t.Fatalf("SIGINT: exit %d, stderr:\n%s", code, msg)
+			case !signalled && cpu > 2*time.Second:
+				t.Errorf("finished after %v of CPU time (want at most 2 s)", cpu)
+			case !signalled && c.want == "" && code != 0:
+				t.Fatalf("exit %d, stderr:\n%s", code, msg)
+			case !signalled && c.want != "" && (code != 1 || !strings.Contains(msg, "network.file = ") || !strings.Contains(msg, c.want) || strings.Count(strings.TrimSpace(msg), "\n") != 0):
+				t.Fatalf("exit %d, want 1 with one line saying %q; stderr:\n%s", code, c.want, msg)
+			case c.want != "" && !strings.Contains(msg, c.want):
+				t.Fatalf("stderr does not say %q:\n%s", c.want, msg)
+			}
+			t.Logf("exit %d after %v of CPU time, signalled %v: %s", code, cpu.Round(time.Millisecond), signalled, strings.TrimSpace(msg[strings.LastIndex(strings.TrimSpace(msg), "\n")+1:]))
+		})
 	}
 }
