@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
@@ -50,12 +51,25 @@ const RuntimeBytes = 16 << 20
 // buildSecondsPerPort is the time to check and build a network of the VC
 // router per router port beside touching its memory (buildSecondsPerByte):
 // the routing function's deadlock check and the per-port work of Build.
-// Measured on the 2-vCPU development machine over three sizes each (tori
-// and meshes of 64x64 to 256x256 with 1 KB of state per port, 4-ary 5- to
-// 7-trees; dragonflies of a = 12..20, HyperX of 12x12..20x20), the least of three builds after returning the heap to the
-// operating system (TestBuildSecondsEstimate); a routing function not
-// listed gets the largest.
-func buildSecondsPerPort(routing, topology string) float64 {
+// On a dragonfly or HyperX it grows with the routers' radix (the check's
+// dependencies out of a port are the router's other ports): it is radix
+// times a cost per port pair there. Measured on the 2-vCPU development
+// machine over three sizes each (tori and meshes of 64x64 to 256x256 with
+// 1 KB of state per port, 4-ary 5- to 7-trees; dragonflies of a = 12..20,
+// radix 23..39; HyperX of 2, 3 and 4 dimensions, radix 24..64), the least
+// of three builds after returning the heap to the operating system
+// (TestBuildSecondsEstimate); a routing function not listed gets the
+// largest.
+func buildSecondsPerPort(routing, topology string, radix int) float64 {
+	switch topology {
+	case "dragonfly":
+		if routing == "min" {
+			return 16e-9 * float64(radix)
+		}
+		return 47e-9 * float64(radix) // Valiant's classes: three times the states
+	case "hyperx": // Valiant's class-0 states take one visit (classLister)
+		return 12e-9 * float64(radix)
+	}
 	switch routing {
 	case "dor", "dor-dateline":
 		return 0.15e-6
@@ -70,8 +84,6 @@ func buildSecondsPerPort(routing, topology string) float64 {
 		return 0.7e-6
 	case "min-adaptive":
 		return 1.05e-6
-	case "min": // dragonfly and HyperX (1.65e-6 also fits val, ugal-l, ugal-g, par there)
-		return 0.4e-6
 	}
 	return 1.65e-6 // duato
 }
@@ -81,17 +93,20 @@ func buildSecondsPerPort(routing, topology string) float64 {
 // (a run builds in a fresh process, whose heap comes from the system).
 const buildSecondsPerByte = 0.4e-9
 
-// fileBuildSecondsPerPortNode is the build time of a topology from a file
-// per port and node: its deadlock check searches from every destination
-// (TestBuildSecondsEstimate; measured on binary trees of 256 to 2,048
-// routers: shortest 0.085 to 0.12 us per port, node and VC, every VC a
-// channel of the graph; shortest-hops 0.3 to 0.45 us per port and node,
-// less on smaller trees).
-func fileBuildSecondsPerPortNode(routing string, vcs int) float64 {
-	if routing == "shortest" {
-		return 0.075e-6 * float64(vcs)
+// fileBuildSeconds is the build time of a topology from a file, with R
+// routers, D of them with nodes, P ports and N nodes, beside touching its
+// memory: the route tables (D searches filling R x D entries, about 22 ns
+// an entry) and, for shortest, or shortest-hops with fewer VCs than the
+// diameter may need (its bound: link.Graph.DiameterBound), the deadlock
+// check's search from every destination, about 0.032 us per port, node
+// and VC (TestBuildSecondsEstimate: binary trees of 128 to 384 routers
+// for the search, 2,048 to 6,144 for the tables).
+func fileBuildSeconds(routing string, vcs, R, D, P, N, diameterBound int) float64 {
+	s := 22e-9 * float64(R) * float64(D)
+	if routing == "shortest" || vcs < diameterBound {
+		s += 0.032e-6 * float64(vcs) * float64(P) * float64(N)
 	}
-	return 0.28e-6
+	return s
 }
 
 // ioqBuildSecondsPerPortNode is the build time of the input/output-buffered
@@ -126,8 +141,13 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	// network to compute and change no memory: left out, so that the
 	// estimate stays cheap before the memory guard.
 	tc := cfg.trafficConfig(loadUnits{})
-	// The latency range the collectors reserve (see build).
-	zl := router.ZeroLoadLatency(rc, topo.Diameter(), tc.MaxPacketFlits())
+	// The latency range the collectors reserve (see build); a graph's
+	// diameter takes a search from every router with nodes, so its bound.
+	diameter := topo.Diameter
+	if b, ok := topo.(interface{ DiameterBound() int }); ok {
+		diameter = b.DiameterBound
+	}
+	zl := router.ZeroLoadLatency(rc, diameter(), tc.MaxPacketFlits())
 	e.MeasureBytes = int64(e.Nodes) * (report.CollectorBytes(latencyRangeCycles(zl)) + traffic.SourceBytes(tc))
 	if gate, _, err := cfg.Policy.Gate(); err == nil {
 		if gate.Model == policies.SAT {
@@ -145,10 +165,15 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	if e.FullMemories {
 		// NetworkBytes is a bound the switch allocates only as it fills.
 		e.BuildSeconds = float64(e.Ports) * (ioqBuildSecondsPerPort + float64(e.Nodes)*ioqBuildSecondsPerPortNode)
-	} else if cfg.Network.Topology == "file" {
-		e.BuildSeconds = float64(e.Ports)*float64(e.Nodes)*fileBuildSecondsPerPortNode(cfg.Router.Routing, cfg.Router.VCs) + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
+	} else if g, ok := topo.(*link.Graph); ok {
+		e.BuildSeconds = fileBuildSeconds(cfg.Router.Routing, cfg.Router.VCs, e.Routers, g.Destinations(), e.Ports, e.Nodes, g.DiameterBound()) +
+			float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
 	} else {
-		e.BuildSeconds = float64(e.Ports)*buildSecondsPerPort(cfg.Router.Routing, cfg.Network.Topology) + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
+		radix := 0
+		for r := 0; r < topo.Routers(); r++ {
+			radix = max(radix, topo.Ports(r))
+		}
+		e.BuildSeconds = float64(e.Ports)*buildSecondsPerPort(cfg.Router.Routing, cfg.Network.Topology, radix) + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
 	}
 	return e, nil
 }

@@ -158,44 +158,57 @@ type buildSeconds struct {
 }
 
 // buildSecondsCase is TestBuildSecondsEstimate for one routing function on
-// one topology.
+// one topology: three sizes of each of its shapes (a HyperX of 2, 3 and 4
+// dimensions).
 func buildSecondsCase(t *testing.T, name string, spec router.RoutingSpec, topo string) []buildSeconds {
 	var out []buildSeconds
-	{
-		c := BenchScenarios()["torus32-uniform"]
-		c.Traffic.Load = 0.01
-		c.Router.Routing, c.Router.VCs = name, max(spec.MinVCs, 1)
-		c.Network.Topology = topo
-		// Sizes whose builds take 20 ms or more: CPU time is counted in
-		// scheduler ticks (4 ms where HZ = 250), too coarse for less.
-		sizes := []int{96, 144, 192}
-		switch {
-		case topo == "fattree":
-			c.Network.K, sizes = 4, []int{6, 7, 8}
-		case topo == "dragonfly":
-			c.Network = Network{Topology: topo, Concentration: 1}
-			c.Router.VCs, sizes = 4, []int{12, 16, 20}
-		case topo == "hyperx":
-			c.Network = Network{Topology: topo, Dimensions: 2, Concentration: 1}
-			c.Router.VCs, sizes = 2, []int{12, 16, 20}
-		case topo == "file": // binary trees of 128, 256 and 384 routers, a node each
-			c.Network = Network{Topology: topo, Concentration: 1}
-			c.Router.VCs, sizes = 18, []int{128, 256, 384}
-		case spec.Loops != nil: // Hybrid-HAR: the paper's 4 VCs, a channel per class
-			c.Router.VCs, c.Network.NodeChannels = 4, 2
-		case spec.EscapeLevel:
-			c.Router.Switching = "vct" // duato under wormhole is refused
+	c := BenchScenarios()["torus32-uniform"]
+	c.Traffic.Load = 0.01
+	c.Router.Routing, c.Router.VCs = name, max(spec.MinVCs, 1)
+	c.Network.Topology = topo
+	// Sizes whose builds take 20 ms or more: CPU time is counted in
+	// scheduler ticks (4 ms where HZ = 250), too coarse for less.
+	type shape struct {
+		sizes []int
+		set   func(c *Config, size int) // sets the network's size
+	}
+	shapes := []shape{{[]int{96, 144, 192}, func(c *Config, k int) { c.Network.K = k }}}
+	switch {
+	case topo == "fattree":
+		c.Network.K = 4
+		shapes = []shape{{[]int{6, 7, 8}, func(c *Config, n int) { c.Network.Levels = n }}}
+	case topo == "dragonfly":
+		c.Network = Network{Topology: topo, Concentration: 1, Levels: 3}
+		c.Router.VCs = 4
+		shapes = []shape{{[]int{12, 16, 20}, func(c *Config, a int) { c.Network.RoutersPerGroup = a }}}
+	case topo == "hyperx":
+		c.Network = Network{Topology: topo, Concentration: 1, Levels: 3}
+		c.Router.VCs = 2
+		shapes = nil
+		c.Network.NodesPerRouter = 4
+		for _, d := range []struct {
+			dims  int
+			sizes []int
+		}{{2, []int{16, 24, 31}}, {3, []int{10, 14, 18}}, {4, []int{6, 8, 10}}} {
+			shapes = append(shapes, shape{d.sizes, func(c *Config, k int) { c.Network.Dimensions, c.Network.K = d.dims, k }})
 		}
-		for _, size := range sizes {
-			if topo == "fattree" {
-				c.Network.Levels = size
-			} else if topo == "dragonfly" {
-				c.Network.RoutersPerGroup = size
-			} else if topo == "file" {
-				c.Network.File = binaryTreeFile(t, size)
-			} else {
-				c.Network.K = size
-			}
+	case topo == "file": // binary trees, a node on each router
+		c.Network = Network{Topology: topo, Concentration: 1, Levels: 3}
+		c.Router.VCs = 18
+		sizes := []int{128, 256, 384} // shortest: the search per destination
+		if name == "shortest-hops" {
+			// More VCs than the diameter: no search, the route tables.
+			c.Router.VCs, sizes = 24, []int{2048, 4096, 6144}
+		}
+		shapes = []shape{{sizes, func(c *Config, n int) { c.Network.File = binaryTreeFile(t, n) }}}
+	case spec.Loops != nil: // Hybrid-HAR: the paper's 4 VCs, a channel per class
+		c.Router.VCs, c.Network.NodeChannels = 4, 2
+	case spec.EscapeLevel:
+		c.Router.Switching = "vct" // duato under wormhole is refused
+	}
+	for _, sh := range shapes {
+		for _, size := range sh.sizes {
+			sh.set(&c, size)
 			e, err := EstimateRun(c)
 			if err != nil {
 				t.Fatal(err)
@@ -218,9 +231,13 @@ func buildSecondsCase(t *testing.T, name string, spec router.RoutingSpec, topo s
 				runtime.KeepAlive(b)
 			}
 			ratio := e.BuildSeconds / bestCPU
-			t.Logf("%-16s %-7s size %3d, %6d ports: estimated %.3f s, built in %.3f s of CPU time (%.3f s elapsed): %.2f",
-				name, topo, size, e.Ports, e.BuildSeconds, bestCPU, best, ratio)
-			out = append(out, buildSeconds{fmt.Sprintf("%s on a %s of size %d", name, topo, size), ratio})
+			what := fmt.Sprintf("%s on a %s of size %d", name, topo, size)
+			if topo == "hyperx" {
+				what = fmt.Sprintf("%s on a %d-D hyperx of k = %d", name, c.Network.Dimensions, size)
+			}
+			t.Logf("%-40s %6d ports: estimated %.3f s, built in %.3f s of CPU time (%.3f s elapsed): %.2f",
+				what, e.Ports, e.BuildSeconds, bestCPU, best, ratio)
+			out = append(out, buildSeconds{what, ratio})
 		}
 	}
 	return out
