@@ -235,3 +235,14 @@ func (d *Dragonfly) LatencyCycles(_, p int) int {
 	}
 	return 0
 }
+
+// EccentricityRepresentatives is the routers whose eccentricities stand
+// for all: under the palmtree arrangement the rotation of the groups (G
+// to G+1 mod g) is an automorphism, so router i of any group has router
+// i of group 0's eccentricity; under the consecutive one, every router.
+func (d *Dragonfly) EccentricityRepresentatives() int {
+	if d.Arrangement == Palmtree {
+		return d.A
+	}
+	return d.Routers()
+}

@@ -158,3 +158,8 @@ func (h *HyperX) Units() []int {
 	}
 	return u
 }
+
+// EccentricityRepresentatives is 1: every router has router 0's
+// eccentricity (a HyperX is vertex-transitive: a permutation of the
+// values of each coordinate is an automorphism).
+func (h *HyperX) EccentricityRepresentatives() int { return 1 }

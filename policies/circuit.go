@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 
@@ -213,7 +214,7 @@ func (cs *Circuits) WorstDelayCycles() int {
 // BuildCircuit lays an entropy circuit over a built network and installs
 // each router's part as its control plane. The grid shape needs a 2D torus
 // or mesh.
-func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
+func BuildCircuit(ctx context.Context, net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 	t := net.Topo
 	nr := t.Routers()
 	delay := make([]int, nr)
@@ -223,7 +224,7 @@ func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 		}
 		return cfg.LatencyCycles
 	}
-	edges, defs, readout, err := layCircuit(t, cfg, delay, hop)
+	edges, defs, readout, err := layCircuit(ctx, t, cfg, delay, hop)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +273,7 @@ func BuildCircuit(net *router.Network, cfg CircuitConfig) (*Circuits, error) {
 // readout register; delay[r] receives router r's analytical delay in
 // cycles, hop(r, p) being the latency of a register hop out of port p of
 // router r.
-func layCircuit(t link.Topology, cfg CircuitConfig, delay []int, hop func(r, p int) int) ([]circuitEdge, [][]regDef, int, error) {
+func layCircuit(ctx context.Context, t link.Topology, cfg CircuitConfig, delay []int, hop func(r, p int) int) ([]circuitEdge, [][]regDef, int, error) {
 	if cfg.LatencyCycles < 1 {
 		return nil, nil, 0, fmt.Errorf("circuit latency %d cycles < 1", cfg.LatencyCycles)
 	}
@@ -288,7 +289,7 @@ func layCircuit(t link.Topology, cfg CircuitConfig, delay []int, hop func(r, p i
 		}
 		return edges, defs, readout, nil
 	case ShapeTree:
-		return treeCircuit(t, delay, hop)
+		return treeCircuit(ctx, t, delay, hop)
 	}
 	return nil, nil, 0, fmt.Errorf("unknown circuit shape %d", cfg.Shape)
 }
@@ -381,6 +382,39 @@ func abs(x int) int {
 	return x
 }
 
+// eccentricityRepresentatives is implemented by topologies whose routers
+// 0..n-1 include, for every router, one of the same eccentricity at an
+// index no higher (link.HyperX: every router alike; a palmtree dragonfly:
+// group 0, by the rotation of the groups).
+type eccentricityRepresentatives interface{ EccentricityRepresentatives() int }
+
+// leastEccentric is the router of least eccentricity in hops, the lowest
+// on a tie: a breadth-first search from every router (or every
+// representative), checking ctx between searches. Its cost grows as the
+// routers squared on a topology without representatives (a file's).
+func leastEccentric(ctx context.Context, t link.Topology) (int, error) {
+	nr := t.Routers()
+	n := nr
+	if reps, ok := t.(eccentricityRepresentatives); ok {
+		n = reps.EccentricityRepresentatives()
+	}
+	depth := make([]int, nr)
+	root, best := -1, nr+1
+	for r := 0; r < n; r++ {
+		if err := ctx.Err(); err != nil {
+			return -1, err
+		}
+		ecc, reached := hopEccentricity(t, r, depth)
+		if reached != nr {
+			return -1, fmt.Errorf("the routers of the %s are not connected", t)
+		}
+		if ecc < best {
+			root, best = r, ecc
+		}
+	}
+	return root, nil
+}
+
 // Tree registers.
 const (
 	tProfile = iota
@@ -390,23 +424,16 @@ const (
 
 // treeCircuit builds a reduce-and-broadcast over a spanning tree of the
 // router graph: rooted at the router of least eccentricity in hops (lowest
-// index on a tie), along the quickest paths from it (shortestPathTree: the
-// breadth-first tree in port order where links are alike; on a dragonfly
-// it enters each group by as few global links as it can). A router's
-// delay is the longest reduction path to the root plus its own broadcast
-// path, in cycles (hop).
-func treeCircuit(t link.Topology, delay []int, hop func(r, p int) int) ([]circuitEdge, [][]regDef, int, error) {
+// index on a tie: leastEccentric), along the quickest paths from it
+// (shortestPathTree: the breadth-first tree in port order where links are
+// alike; on a dragonfly it enters each group by as few global links as it
+// can). A router's delay is the longest reduction path to the root plus
+// its own broadcast path, in cycles (hop).
+func treeCircuit(ctx context.Context, t link.Topology, delay []int, hop func(r, p int) int) ([]circuitEdge, [][]regDef, int, error) {
 	nr := t.Routers()
-	depth := make([]int, nr)
-	root, best := -1, nr+1
-	for r := 0; r < nr; r++ {
-		ecc, reached := hopEccentricity(t, r, depth)
-		if reached != nr {
-			return nil, nil, 0, fmt.Errorf("the routers of the %s are not connected", t)
-		}
-		if ecc < best {
-			root, best = r, ecc
-		}
+	root, err := leastEccentric(ctx, t)
+	if err != nil {
+		return nil, nil, 0, err
 	}
 	parent, parentPort, down, order := shortestPathTree(t, root, hop)
 	// Cycles from r up to the root (order has every parent before its

@@ -124,7 +124,7 @@ func TestCircuitStepResponse(t *testing.T) {
 
 func checkStep(t *testing.T, topo link.Topology, shape CircuitShape, lat int, exec actor.Kind, worst func(int) int) {
 	net := idleNet(t, topo)
-	cs, err := BuildCircuit(net, CircuitConfig{Shape: shape, Mode: link.Dedicated, LatencyCycles: lat})
+	cs, err := BuildCircuit(context.Background(), net, CircuitConfig{Shape: shape, Mode: link.Dedicated, LatencyCycles: lat})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestCircuitStealsOnlyIdleCycles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := BuildCircuit(net, CircuitConfig{Shape: ShapeGrid, Mode: link.Steal, LatencyCycles: 1})
+	cs, err := BuildCircuit(context.Background(), net, CircuitConfig{Shape: ShapeGrid, Mode: link.Steal, LatencyCycles: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,4 +255,49 @@ func (b *bursty) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
 		q.Push(now, b.dst, 8, 0)
 	}
 	return clock.Never
+}
+
+// TestEccentricityRepresentatives: where a topology names routers whose
+// eccentricities stand for all (a HyperX, a palmtree dragonfly), every
+// router's eccentricity is its representative's, and the tree circuit's
+// root is the one the search over every router finds.
+func TestEccentricityRepresentatives(t *testing.T) {
+	var topos []link.Topology
+	for _, q := range [][4]int{{2, 2, 1, 1}, {3, 2, 2, 2}, {4, 3, 1, 1}, {5, 2, 1, 3}, {3, 4, 1, 1}} {
+		hx, err := link.NewHyperX(q[0], q[1], q[2], q[3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		topos = append(topos, hx)
+	}
+	for _, q := range [][4]int{{1, 2, 1, 0}, {2, 4, 2, 0}, {1, 4, 2, 5}, {2, 3, 2, 4}, {1, 6, 3, 7}, {1, 4, 1, 3}} {
+		for _, arr := range []link.Arrangement{link.Palmtree, link.Consecutive} {
+			df, err := link.NewDragonfly(q[0], q[1], q[2], q[3], arr, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			topos = append(topos, df)
+		}
+	}
+	for _, topo := range topos {
+		nr := topo.Routers()
+		n := topo.(eccentricityRepresentatives).EccentricityRepresentatives()
+		depth := make([]int, nr)
+		ecc := make([]int, nr)
+		root, best := -1, nr+1
+		for r := range ecc {
+			ecc[r], _ = hopEccentricity(topo, r, depth)
+			if ecc[r] < best {
+				root, best = r, ecc[r]
+			}
+		}
+		for r := range ecc {
+			if ecc[r] != ecc[r%n] {
+				t.Errorf("%s: router %d has eccentricity %d, its representative %d has %d", topo, r, ecc[r], r%n, ecc[r%n])
+			}
+		}
+		if got, err := leastEccentric(context.Background(), topo); err != nil || got != root {
+			t.Errorf("%s: root %d (%v), the search over every router finds %d", topo, got, err, root)
+		}
+	}
 }

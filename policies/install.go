@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"context"
 	"github.com/icnsim/icnsim/router"
 )
 
@@ -17,14 +18,15 @@ type Entropy struct {
 // times (node i draws from its own stream). With noth the circuit still
 // runs when measure is set (so its readings can be reported) but no gate is
 // installed; without measure nothing is installed and nil is returned.
-func InstallEntropy(net *router.Network, p GateParams, cfg CircuitConfig, seed uint64, measure bool) (*Entropy, error) {
+// ctx stops the laying of the circuit.
+func InstallEntropy(ctx context.Context, net *router.Network, p GateParams, cfg CircuitConfig, seed uint64, measure bool) (*Entropy, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	if !p.Throttles() && !measure {
 		return nil, nil
 	}
-	cs, err := BuildCircuit(net, cfg)
+	cs, err := BuildCircuit(ctx, net, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -166,7 +166,7 @@ func TestAcceptedConfigurationsRun(t *testing.T) {
 		}
 		accepted++
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		if checkNetwork(ctx, cfg) != nil || checkTraffic(cfg) != nil {
+		if checkNetwork(ctx, cfg) != nil || checkTraffic(ctx, cfg) != nil {
 			cancel()
 			continue
 		}

@@ -149,11 +149,13 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	}
 	zl := router.ZeroLoadLatency(rc, diameter(), tc.MaxPacketFlits())
 	e.MeasureBytes = int64(e.Nodes) * (report.CollectorBytes(latencyRangeCycles(zl)) + traffic.SourceBytes(tc))
+	policySeconds := 0.0
 	if gate, _, err := cfg.Policy.Gate(); err == nil {
 		if gate.Model == policies.SAT {
 			e.PolicyBytes = policies.SATBytes(topo, gate.SAT)
 		}
 		e.PolicyBytes += policies.EntropyBytes(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
+		policySeconds = policies.EntropyBuildSeconds(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
 	}
 	if cfg.Measure.Method == "packet-batches" && cfg.Traffic.Process != "collective" {
 		// The injection matrix: the NIs' counts and two snapshots, and the
@@ -175,6 +177,7 @@ func EstimateRun(cfg Config) (Estimate, error) {
 		}
 		e.BuildSeconds = float64(e.Ports)*buildSecondsPerPort(cfg.Router.Routing, cfg.Network.Topology, radix) + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
 	}
+	e.BuildSeconds += policySeconds
 	return e, nil
 }
 

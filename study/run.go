@@ -149,7 +149,7 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	}
 	// SAT is not entropy throttling: its gates take the NIs, and the circuit
 	// runs only when measured, gating nothing (GateParams.Throttles).
-	ent, err := policies.InstallEntropy(net, gate, cfg.CircuitConfig(), cfg.Seed^0x5eed_9a7e, cfg.Policy.MeasureCircuit)
+	ent, err := policies.InstallEntropy(ctx, net, gate, cfg.CircuitConfig(), cfg.Seed^0x5eed_9a7e, cfg.Policy.MeasureCircuit)
 	if err != nil {
 		return nil, err
 	}
@@ -183,8 +183,8 @@ func checkNetwork(ctx context.Context, cfg Config) error {
 }
 
 // checkTraffic reports what making cfg's traffic sources and installing
-// its policy would refuse, without doing either.
-func checkTraffic(cfg Config) error {
+// its policy would refuse, without doing either; ctx stops it.
+func checkTraffic(ctx context.Context, cfg Config) error {
 	topo, err := cfg.Topology()
 	if err != nil {
 		return err
@@ -201,7 +201,15 @@ func checkTraffic(cfg Config) error {
 			return err
 		}
 	}
-	return policies.CheckEntropy(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
+	if err := policies.CheckEntropy(ctx, topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit); err != nil && ctx.Err() == nil {
+		if gate.Throttles() {
+			return &FieldError{Key: "policy.injection", Value: cfg.Policy.Injection, Allowed: "its entropy circuit cannot be laid: " + err.Error()}
+		}
+		return &FieldError{Key: "policy.measure_circuit", Value: cfg.Policy.MeasureCircuit, Allowed: "the entropy circuit cannot be laid: " + err.Error()}
+	} else if err != nil {
+		return err
+	}
+	return nil
 }
 
 // Run builds and runs one configuration. Stopped by ctx, it returns an

@@ -1145,7 +1145,10 @@ func (f *File) CheckBuild(ctx context.Context) error {
 		}
 		if s := (trafficShape{c.Network, c.Traffic, c.Policy}); !seenTraffic[s] {
 			seenTraffic[s] = true
-			if err := checkTraffic(c); err != nil {
+			if err := checkTraffic(ctx, c); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
 				errs = append(errs, f.locate(err, pt))
 			}
 		}
