@@ -258,20 +258,17 @@ func (c *Config) Topology() (link.Topology, error) {
 // ("a = 32, h = 16 (left out: a/2) give g = a*h+1 = 513 groups").
 func (c *Config) validateDragonfly(add addFunc) {
 	n := &c.Network
-	ok := true
+	groupsAllowed := fmt.Sprintf("allowed: 2..%d groups, at most a*h+1 (left out: a*h+1)", maxDragonflyGroups)
+	ok := inRanges(add,
+		intRange{"network.routers_per_group", n.RoutersPerGroup, 1, 64, "allowed: 1..64 routers per group (a dragonfly needs it: a = 2p = 2h is the balanced one)"},
+		intRange{"network.nodes_per_router", n.NodesPerRouter, 0, 32, "allowed: 1..32 nodes per router (left out: routers_per_group/2, balanced)"},
+		intRange{"network.global_per_router", n.GlobalPerRouter, 0, 32, "allowed: 1..32 global links per router (left out: routers_per_group/2, balanced)"},
+		intRange{"network.groups", n.Groups, 0, maxDragonflyGroups, groupsAllowed})
+	if n.Groups == 1 { // 0 is left out; 1 is no dragonfly
+		add("network.groups", n.Groups, groupsAllowed)
+		ok = false
+	}
 	bad := func(key string, v any, allowed string) { add(key, v, allowed); ok = false }
-	if n.RoutersPerGroup < 1 || n.RoutersPerGroup > 64 {
-		bad("network.routers_per_group", n.RoutersPerGroup, "allowed: 1..64 routers per group (a dragonfly needs it: a = 2p = 2h is the balanced one)")
-	}
-	if n.NodesPerRouter < 0 || n.NodesPerRouter > 32 {
-		bad("network.nodes_per_router", n.NodesPerRouter, "allowed: 1..32 nodes per router (left out: routers_per_group/2, balanced)")
-	}
-	if n.GlobalPerRouter < 0 || n.GlobalPerRouter > 32 {
-		bad("network.global_per_router", n.GlobalPerRouter, "allowed: 1..32 global links per router (left out: routers_per_group/2, balanced)")
-	}
-	if n.Groups < 0 || n.Groups == 1 || n.Groups > maxDragonflyGroups {
-		bad("network.groups", n.Groups, fmt.Sprintf("allowed: 2..%d groups, at most a*h+1 (left out: a*h+1)", maxDragonflyGroups))
-	}
 	if _, err := link.ParseArrangement(n.GlobalArrangement); err != nil {
 		bad("network.global_arrangement", n.GlobalArrangement, "allowed: palmtree (the default), consecutive"+didYouMean(n.GlobalArrangement, link.ArrangementNames()))
 	}
@@ -301,6 +298,27 @@ func (c *Config) validateDragonfly(add addFunc) {
 	// p <= 32, a <= 64 and g <= 255 keep the nodes under 2^19.
 }
 
+// intRange is an integer key's value and its range lo..hi (0 standing for
+// a value left out where lo is 0), with what is allowed.
+type intRange struct {
+	key     string
+	v       int
+	lo, hi  int
+	allowed string
+}
+
+// inRanges adds each value out of its range; it reports whether all are in.
+func inRanges(add addFunc, rs ...intRange) bool {
+	ok := true
+	for _, r := range rs {
+		if r.v < r.lo || r.v > r.hi {
+			add(r.key, r.v, r.allowed)
+			ok = false
+		}
+	}
+	return ok
+}
+
 // maxDragonflyGroups is the most groups of a dragonfly.
 const maxDragonflyGroups = 255
 
@@ -322,21 +340,11 @@ func (n *Network) dragonflyWords() string {
 // written in its range, then what they derive.
 func (c *Config) validateHyperX(add addFunc) {
 	n := &c.Network
-	ok := true
-	bad := func(key string, v any, allowed string) { add(key, v, allowed); ok = false }
-	if n.K < 2 || n.K > 64 {
-		bad("network.k", n.K, "allowed on a hyperx: 2..64 routers per dimension")
-	}
-	if n.Dimensions < 1 || n.Dimensions > 8 {
-		bad("network.dimensions", n.Dimensions, "allowed: 1..8 dimensions of a hyperx")
-	}
-	if n.Trunking < 0 || n.Trunking > 8 {
-		bad("network.trunking", n.Trunking, "allowed: 1..8 links between two routers of a line (left out: 1)")
-	}
-	if n.NodesPerRouter < 0 || n.NodesPerRouter > 32 {
-		bad("network.nodes_per_router", n.NodesPerRouter, "allowed: 1..32 nodes per router (left out: k, the flattened butterfly's)")
-	}
-	if !ok {
+	if !inRanges(add,
+		intRange{"network.k", n.K, 2, 64, "allowed on a hyperx: 2..64 routers per dimension"},
+		intRange{"network.dimensions", n.Dimensions, 1, 8, "allowed: 1..8 dimensions of a hyperx"},
+		intRange{"network.trunking", n.Trunking, 0, 8, "allowed: 1..8 links between two routers of a line (left out: 1)"},
+		intRange{"network.nodes_per_router", n.NodesPerRouter, 0, 32, "allowed: 1..32 nodes per router (left out: k, the flattened butterfly's)"}) {
 		return
 	}
 	s, l, t, p := n.hyperxParams()

@@ -15,13 +15,7 @@ import (
 // value and what is allowed) and exit status 1: no panic, no help page.
 func TestBadCommandLines(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, src string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t, dir)
 	axis := "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n"
 	studyFile := write("s.toml", badinput.StudyBase+axis)
 	otherFile := write("other.toml", strings.Replace(badinput.StudyBase, `name = "bad"`, `name = "other"`, 1)+axis)
@@ -166,4 +160,16 @@ func dirState(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+// fileWriter returns a function that writes a file of the given name and
+// text in dir and returns its path.
+func fileWriter(t *testing.T, dir string) func(name, text string) string {
+	return func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
 }

@@ -394,14 +394,7 @@ func TestTopologyFileOfMillionRouters(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("reads a topology file of 20 MB")
 	}
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := fileWriter(t, t.TempDir())
 	var ring strings.Builder
 	fmt.Fprintf(&ring, "routers %d\nnode 0\nnode %d\n", 1<<20, 1<<19)
 	for r := 0; r < 1<<20; r++ {
