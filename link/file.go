@@ -42,8 +42,8 @@ import (
 //
 // Reading is linear in the size of the file: one pass over its lines and
 // one breadth-first search (every router reachable, and a bound on the
-// diameter). Before the lines have shown every router, it allocates one
-// byte per router the header declares. The shortest-path tables the
+// diameter). Before the lines have shown every router, it allocates five
+// bytes per router the header declares. The shortest-path tables the
 // routings use (PrepareRoutes) take a search per router with nodes, after
 // the memory guard has seen their size (RouteTableBytes).
 type Graph struct {
@@ -194,7 +194,7 @@ func (rd *graphReader) item(f [][]byte, n int) error {
 		}
 		v, ok := number(f[1])
 		if !ok || v < 1 || v > MaxGraphRouters {
-			return rd.bad("routers %s: allowed: 1..%d (2^20) routers", f[1], MaxGraphRouters)
+			return rd.bad("routers %q: allowed: 1..%d (2^20) routers", f[1], MaxGraphRouters)
 		}
 		rd.n, rd.nLine = v, rd.line
 		rd.ports, rd.seen = make([]uint8, v), make([]int32, v)
@@ -237,7 +237,7 @@ func (rd *graphReader) item(f [][]byte, n int) error {
 		if n == 4 {
 			v, ok := number(f[3])
 			if !ok || v > MaxGraphLatencyCycles {
-				return rd.bad("link %d %d: latency %s: allowed: 0 (the network's link latency) or 1..%d cycles", a, b, f[3], MaxGraphLatencyCycles)
+				return rd.bad("link %d %d: latency %q: allowed: 0 (the network's link latency) or 1..%d cycles", a, b, f[3], MaxGraphLatencyCycles)
 			}
 			lat = v
 			if lat > 0 && (rd.shortest == 0 || lat < rd.shortest) {
@@ -265,10 +265,13 @@ func (rd *graphReader) item(f [][]byte, n int) error {
 func ReadGraph(ctx context.Context, name string, r io.Reader) (*Graph, error) {
 	rd := &graphReader{name: name, n: -1}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), MaxGraphLineBytes)
+	sc.Buffer(make([]byte, 0, 4096), MaxGraphLineBytes+2) // a longest line and its CR LF
 	var f [5][]byte
 	for sc.Scan() {
 		rd.line++
+		if len(sc.Bytes()) > MaxGraphLineBytes {
+			return nil, rd.bad("line longer than %d bytes (allowed: lines of at most %d bytes, comments included)", MaxGraphLineBytes, MaxGraphLineBytes)
+		}
 		if rd.line&4095 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -390,8 +393,10 @@ func (g *Graph) distancesTo(ctx context.Context, r int, buf []int32) ([]int32, e
 	head, tail := 0, 1
 	for head < tail {
 		x := queue[head]
-		if head++; head&65535 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+		if head++; head&65535 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 		}
 		for p := g.first[x]; p < g.first[x+1]; p++ {
 			if y := g.to[p]; y >= 0 && dist[y] < 0 {

@@ -3,6 +3,7 @@ package link
 import (
 	"bytes"
 	"context"
+	"io"
 	"math/bits"
 	"time"
 
@@ -65,11 +66,11 @@ var graphDefects = []struct{ name, file, want string }{
 	{"no routers line", "# nothing\n\n", `bad.txt: no "routers N" line (a topology file starts with it)`},
 	{"node first", "node 0\n", `bad.txt:1: "node" before "routers N": the routers line comes first`},
 	{"routers twice", "routers 2\nrouters 3\n", `bad.txt:2: "routers N" comes once (it came at line 1)`},
-	{"routers 0", "routers 0\n", `bad.txt:1: routers 0: allowed: 1..1048576 (2^20) routers`},
-	{"routers 2^20+1", "routers 1048577\n", `bad.txt:1: routers 1048577: allowed: 1..1048576 (2^20) routers`},
-	{"routers 2^30", "routers 1073741824\n", `bad.txt:1: routers 1073741824: allowed: 1..1048576 (2^20) routers`},
-	{"routers beyond int64", "routers 99999999999999999999999\n", `bad.txt:1: routers 99999999999999999999999: allowed: 1..1048576 (2^20) routers`},
-	{"routers negative", "routers -4\n", `bad.txt:1: routers -4: allowed: 1..1048576 (2^20) routers`},
+	{"routers 0", "routers 0\n", `bad.txt:1: routers "0": allowed: 1..1048576 (2^20) routers`},
+	{"routers 2^20+1", "routers 1048577\n", `bad.txt:1: routers "1048577": allowed: 1..1048576 (2^20) routers`},
+	{"routers 2^30", "routers 1073741824\n", `bad.txt:1: routers "1073741824": allowed: 1..1048576 (2^20) routers`},
+	{"routers beyond int64", "routers 99999999999999999999999\n", `bad.txt:1: routers "99999999999999999999999": allowed: 1..1048576 (2^20) routers`},
+	{"routers negative", "routers -4\n", `bad.txt:1: routers "-4": allowed: 1..1048576 (2^20) routers`},
 	{"routers two values", "routers 4 5\n", `bad.txt:1: want "routers N" with 1 <= N <= 1048576`},
 	{"unknown item", "routers 2\nnode 0\nnode 1\nwire 0 1\n", `bad.txt:4: unknown item "wire" (allowed: routers, node, link)`},
 	{"dangling link", "routers 2\nnode 0\nnode 1\nlink 0 2\n", `bad.txt:4: link: router 2 does not exist (routers 0..1, from "routers 2" at line 1)`},
@@ -78,8 +79,8 @@ var graphDefects = []struct{ name, file, want string }{
 	{"not a number", "routers 2\nnode 0\nnode 1\nlink 0 x\n", `bad.txt:4: link: "x" is not a router number (allowed: 0..1)`},
 	{"negative router", "routers 2\nnode 0\nnode 1\nlink -1 0\n", `bad.txt:4: link: "-1" is not a router number (allowed: 0..1)`},
 	{"self-loop", "routers 2\nnode 0\nnode 1\nlink 0 0\n", `bad.txt:4: link from router 0 to itself (allowed: links between two routers; several between the same two are parallel links)`},
-	{"latency too long", "routers 2\nnode 0\nnode 1\nlink 0 1 1001\n", `bad.txt:4: link 0 1: latency 1001: allowed: 0 (the network's link latency) or 1..1000 cycles`},
-	{"latency not a number", "routers 2\nnode 0\nnode 1\nlink 0 1 2.5\n", `bad.txt:4: link 0 1: latency 2.5: allowed: 0 (the network's link latency) or 1..1000 cycles`},
+	{"latency too long", "routers 2\nnode 0\nnode 1\nlink 0 1 1001\n", `bad.txt:4: link 0 1: latency "1001": allowed: 0 (the network's link latency) or 1..1000 cycles`},
+	{"latency not a number", "routers 2\nnode 0\nnode 1\nlink 0 1 2.5\n", `bad.txt:4: link 0 1: latency "2.5": allowed: 0 (the network's link latency) or 1..1000 cycles`},
 	{"link one router", "routers 2\nnode 0\nnode 1\nlink 0\n", `bad.txt:4: want "link A B [LATENCY_CYCLES]"`},
 	{"link too many fields", "routers 2\nnode 0\nnode 1\nlink 0 1 2 3 4 5 6\n", `bad.txt:4: want "link A B [LATENCY_CYCLES]"`},
 	{"node on two routers", "routers 2\nnode 0 1\n", `bad.txt:2: want "node ROUTER" (a node's number is its place among the node lines, from 0)`},
@@ -122,8 +123,41 @@ func TestGraphTooManyNodes(t *testing.T) {
 	}
 }
 
-// TestGraphReadStops: a cancelled context stops the reading of a file and
-// the route tables, with the context's error, keeping nothing.
+// cancelAfter is an io.Reader that cancels its context once it has given
+// after bytes, and counts the bytes it gives.
+type cancelAfter struct {
+	r      io.Reader
+	after  int
+	read   int
+	cancel func()
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if c.read += n; c.read >= c.after {
+		c.cancel()
+	}
+	return n, err
+}
+
+// errAfter is a context whose Err is nil for its first calls and then
+// context.Canceled, counting the calls.
+type errAfter struct {
+	context.Context
+	calls, after int
+}
+
+func (c *errAfter) Err() error {
+	if c.calls++; c.calls > c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestGraphReadStops: a context cancelled while a large file is read stops
+// the reading soon after (it looks every 4096 lines, not at the end), and
+// one cancelled while the route tables are computed stops them between
+// two searches, keeping nothing.
 func TestGraphReadStops(t *testing.T) {
 	var b strings.Builder
 	const n = 1 << 17 // a path of routers, a node on every 8192nd
@@ -134,20 +168,53 @@ func TestGraphReadStops(t *testing.T) {
 	for r := 1; r < n; r++ {
 		fmt.Fprintf(&b, "link %d %d\n", r-1, r)
 	}
+	src := b.String()
 	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := ReadGraph(ctx, "path.txt", strings.NewReader(b.String())); err != context.Canceled {
-		t.Fatalf("reading under a cancelled context: %v", err)
+	rd := &cancelAfter{r: strings.NewReader(src), after: 100_000, cancel: cancel}
+	if _, err := ReadGraph(ctx, "path.txt", rd); err != context.Canceled {
+		t.Fatalf("reading under a context cancelled after 100 kB: %v", err)
 	}
-	g, err := ReadGraph(context.Background(), "path.txt", strings.NewReader(b.String()))
+	if rd.read > 300_000 || rd.read >= len(src) {
+		t.Errorf("read %d of %d bytes after a cancellation at 100,000", rd.read, len(src))
+	}
+	g, err := ReadGraph(context.Background(), "path.txt", strings.NewReader(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.PrepareRoutes(ctx); err != context.Canceled {
-		t.Fatalf("route tables under a cancelled context: %v", err)
+	// 16 searches of 2^17 routers, the context looked at before each and
+	// every 64K routers: cancelled at the third look, it stops in the
+	// second search.
+	ec := &errAfter{Context: context.Background(), after: 2}
+	if err := g.PrepareRoutes(ec); err != context.Canceled || ec.calls > 3 {
+		t.Fatalf("route tables under a context cancelled at its third look: %v after %d looks", err, ec.calls)
+	}
+	if g.routes != nil {
+		t.Fatal("a cancelled computation kept its tables")
+	}
+	// Uncancelled, it looks before each of the 16 searches and twice in
+	// each (every 64K of its 2^17 routers).
+	ec = &errAfter{Context: context.Background(), after: 1 << 30}
+	if err := g.PrepareRoutes(ec); err != nil || ec.calls < 1+16*3 {
+		t.Fatalf("route tables: %v after %d looks at the context, want at least %d", err, ec.calls, 1+16*3)
 	}
 	if g.Diameter() != n-8192 || g.Routes().Hops(0, n-8192) != n-8192 {
 		t.Fatalf("diameter %d, want %d", g.Diameter(), n-8192)
+	}
+}
+
+// TestGraphLineLimit: a line of MaxGraphLineBytes bytes is read, with LF
+// or CR LF or none at the end of the file; one byte more is refused.
+func TestGraphLineLimit(t *testing.T) {
+	head := "routers 2\nnode 0\nnode 1\n"
+	long := func(n int) string { return "link 0 1 #" + strings.Repeat("x", n-len("link 0 1 #")) }
+	for _, end := range []string{"\n", "\r\n", ""} {
+		if _, err := ReadGraph(context.Background(), "long.txt", strings.NewReader(head+long(MaxGraphLineBytes)+end)); err != nil {
+			t.Errorf("a line of %d bytes ending %q: %v", MaxGraphLineBytes, end, err)
+		}
+		_, err := ReadGraph(context.Background(), "long.txt", strings.NewReader(head+long(MaxGraphLineBytes+1)+end))
+		if want := "long.txt:4: line longer than 4096 bytes (allowed: lines of at most 4096 bytes, comments included)"; err == nil || err.Error() != want {
+			t.Errorf("a line of %d bytes ending %q: %v", MaxGraphLineBytes+1, end, err)
+		}
 	}
 }
 

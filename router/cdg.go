@@ -83,7 +83,8 @@ func checkDeadlockFree(ctx context.Context, t link.Topology, rf RoutingFunc, vcs
 // unless the graph it gives has a dependency going down: a cycle of the
 // whole graph then has every channel in one class, its dependencies all
 // within that class and in the graph, so both graphs have a cycle or
-// neither (and the same first one, TestStateListsMatchReference).
+// neither (TestStateListsMatchReference; the first cycle each finds may
+// differ).
 func buildCDG(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) (*cdg, error) {
 	if cl, ok := rf.(classLister); ok && classRanked(rf, vcs) {
 		g, err := listedCDG(ctx, t, rf, vcs, cl.listStatesWithin)
@@ -194,7 +195,7 @@ type peerPort struct{ router, port int32 }
 // classes has a cycle exactly when the graph of VCs has one (through the
 // classes' lowest VCs, which is the cycle printed). It is K^2/V^2 of the
 // size: a 16x16x16x16 HyperX with 3 VCs has 8.4 million class channels
-// instead of 12.6 million, and a quarter of the edges.
+// instead of 12.6 million, and 4/9 of the edge bits.
 type cdg struct {
 	t      link.Topology
 	vcs, W int

@@ -217,7 +217,7 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 		errs = append(errs, fmt.Errorf("credit_latency_cycles = %d out of range (allowed: 1..1000)", cfg.CreditLatencyCycles))
 	}
 	if cfg.InternalSpeedup < 0 || cfg.InternalSpeedup > MaxInternalSpeedup {
-		errs = append(errs, fmt.Errorf("internal_speedup = %d out of range (allowed: 1..%d)", cfg.InternalSpeedup, MaxInternalSpeedup))
+		errs = append(errs, fmt.Errorf("internal_speedup = %d out of range (allowed: 1..%d; 0, the zero value, is 1)", cfg.InternalSpeedup, MaxInternalSpeedup))
 	}
 	for r := 0; r < t.Routers(); r++ {
 		if t.Ports(r) > 64 {

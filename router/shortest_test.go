@@ -92,11 +92,6 @@ func TestShortestHopsDependenciesGoUp(t *testing.T) {
 					}
 				}
 			}
-			for _, x := range used.succ {
-				if x != 0 {
-					t.Fatalf("graph %d, %d VCs: the check's graph lists a dependency", i, vcs)
-				}
-			}
 		}
 	}
 	t.Logf("%d checks on random graphs, %d dependencies going up a class", checked, upward)

@@ -315,7 +315,7 @@ func izuFig4(ctx context.Context, f *study.File, pts []*pointStats, refs []refRo
 		g.Note = fmt.Sprintf("No-SAT rates not drawn: ../%s holds no finished study", baseline)
 		return g, nil
 	}
-	if bf.Config.Network != f.Config.Network || slices.ContainsFunc(bf.AxisKeys(), func(k string) bool { return strings.HasPrefix(k, "network.") }) {
+	if !bf.Config.Network.Same(f.Config.Network) || slices.ContainsFunc(bf.AxisKeys(), func(k string) bool { return strings.HasPrefix(k, "network.") }) {
 		g.Note = fmt.Sprintf("No-SAT rates not drawn: ../%s is of another network", baseline)
 		return g, nil
 	}
