@@ -189,7 +189,7 @@ func buildSecondsCase(t *testing.T, name string, spec router.RoutingSpec, topo s
 		for _, d := range []struct {
 			dims  int
 			sizes []int
-		}{{2, []int{16, 24, 31}}, {3, []int{10, 14, 18}}, {4, []int{6, 8, 10}}} {
+		}{{2, []int{16, 24, 31}}, {3, []int{10, 13, 16}}, {4, []int{6, 7, 9}}} {
 			shapes = append(shapes, shape{d.sizes, func(c *Config, k int) { c.Network.Dimensions, c.Network.K = d.dims, k }})
 		}
 	case topo == "file": // binary trees, a node on each router
@@ -198,7 +198,7 @@ func buildSecondsCase(t *testing.T, name string, spec router.RoutingSpec, topo s
 		sizes := []int{128, 256, 384} // shortest: the search per destination
 		if name == "shortest-hops" {
 			// More VCs than the diameter: no search, the route tables.
-			c.Router.VCs, sizes = 24, []int{2048, 4096, 6144}
+			c.Router.VCs, sizes = 24, []int{1536, 2560, 3584}
 		}
 		shapes = []shape{{sizes, func(c *Config, n int) { c.Network.File = binaryTreeFile(t, n) }}}
 	case spec.Loops != nil: // Hybrid-HAR: the paper's 4 VCs, a channel per class

@@ -411,8 +411,8 @@ func TestTopologyFileOfMillionRouters(t *testing.T) {
 		args []string
 		want string // the refusal's or the interruption's message, or "" for a check that passes
 	}{
-		{"validate 2^30 header", []string{"validate", study(header30)}, header30 + ":1: routers 1073741824: allowed: 1..1048576 (2^20) routers"},
-		{"run 2^30 header", []string{"run", study(header30)}, header30 + ":1: routers 1073741824: allowed: 1..1048576 (2^20) routers"},
+		{"validate 2^30 header", []string{"validate", study(header30)}, header30 + `:1: routers "1073741824": allowed: 1..1048576 (2^20) routers`},
+		{"run 2^30 header", []string{"run", study(header30)}, header30 + `:1: routers "1073741824": allowed: 1..1048576 (2^20) routers`},
 		{"validate 2^20 header, no links", []string{"validate", study(header20)}, header20 + `:1: router 2 has no node and no link ("routers 1048576" declares routers 0..1048575`},
 		{"run 2^20 header, no links", []string{"run", study(header20)}, header20 + `:1: router 2 has no node and no link ("routers 1048576" declares routers 0..1048575`},
 		{"validate 2^20-router ring", []string{"validate", study(ring20)}, ""},
