@@ -72,6 +72,43 @@ func run(t *testing.T, f *study.File, opt Options) *Outcome {
 	return o
 }
 
+// TestFileTopologyStudyAcrossJobs: the points of a study on a topology
+// file share one graph and its route tables (computed once, by the check
+// before the runs, and read by every run's build): two runs at a time
+// give the same files as one (and, under the race detector, no race on
+// the shared graph).
+func TestFileTopologyStudyAcrossJobs(t *testing.T) {
+	example, err := filepath.Abs("../docs/topology-example.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := parse(t, fmt.Sprintf(`name = "file-jobs"
+[network]
+topology = "file"
+file = %q
+[router]
+routing = "shortest-hops"
+vcs = 4
+[traffic]
+process = "bernoulli"
+pattern = "uniform"
+[measure]
+warmup_cycles = 200
+measure_cycles = 400
+[[axis]]
+key = "traffic.load_flits_per_node_cycle"
+values = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3]
+[plot]
+formats = []
+`, example))
+	root := t.TempDir()
+	one, two := filepath.Join(root, "jobs1"), filepath.Join(root, "jobs2")
+	run(t, f, Options{Jobs: 1, Exec: actor.Serial, Out: one})
+	g := parse(t, string(f.Source)) // a fresh graph, its tables not yet computed
+	run(t, g, Options{Jobs: 2, Exec: actor.Serial, Out: two})
+	dirtest.Same(t, one, two)
+}
+
 // TestStudyIdenticalAcrossJobsAndShards: a 200-point study gives the same
 // files, byte for byte, with 1 or 2 jobs, with another executor, and run as
 // three shards merged.
