@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fmt"
+	"github.com/icnsim/icnsim/internal/badinput"
 	"github.com/icnsim/icnsim/internal/fuzzguard"
 	"strings"
 	"testing"
@@ -57,55 +58,18 @@ func TestGraphDiameterIsBetweenNodes(t *testing.T) {
 	}
 }
 
-// manyPorts is a graph whose router 0 has 64 ports, the most allowed.
-var manyPorts = "routers 2\nnode 0\nnode 1\n" + strings.Repeat("link 0 1\n", 63)
-
-// graphDefects are topology files with one defect each and the error
-// ReadGraph gives, naming the file (bad.txt) and line.
-var graphDefects = []struct{ name, file, want string }{
-	{"no routers line", "# nothing\n\n", `bad.txt: no "routers N" line (a topology file starts with it)`},
-	{"node first", "node 0\n", `bad.txt:1: "node" before "routers N": the routers line comes first`},
-	{"routers twice", "routers 2\nrouters 3\n", `bad.txt:2: "routers N" comes once (it came at line 1)`},
-	{"routers 0", "routers 0\n", `bad.txt:1: routers "0": allowed: 1..1048576 (2^20) routers`},
-	{"routers 2^20+1", "routers 1048577\n", `bad.txt:1: routers "1048577": allowed: 1..1048576 (2^20) routers`},
-	{"routers 2^30", "routers 1073741824\n", `bad.txt:1: routers "1073741824": allowed: 1..1048576 (2^20) routers`},
-	{"routers beyond int64", "routers 99999999999999999999999\n", `bad.txt:1: routers "99999999999999999999999": allowed: 1..1048576 (2^20) routers`},
-	{"routers negative", "routers -4\n", `bad.txt:1: routers "-4": allowed: 1..1048576 (2^20) routers`},
-	{"routers two values", "routers 4 5\n", `bad.txt:1: want "routers N" with 1 <= N <= 1048576`},
-	{"unknown item", "routers 2\nnode 0\nnode 1\nwire 0 1\n", `bad.txt:4: unknown item "wire" (allowed: routers, node, link)`},
-	{"dangling link", "routers 2\nnode 0\nnode 1\nlink 0 2\n", `bad.txt:4: link: router 2 does not exist (routers 0..1, from "routers 2" at line 1)`},
-	{"dangling node", "routers 2\nnode 0\nnode 7\n", `bad.txt:3: node: router 7 does not exist (routers 0..1, from "routers 2" at line 1)`},
-	{"huge router number", "routers 2\nnode 0\nnode 1\nlink 0 99999999999999999999\n", `bad.txt:4: link: router 99999999999999999999 does not exist (routers 0..1, from "routers 2" at line 1)`},
-	{"not a number", "routers 2\nnode 0\nnode 1\nlink 0 x\n", `bad.txt:4: link: "x" is not a router number (allowed: 0..1)`},
-	{"negative router", "routers 2\nnode 0\nnode 1\nlink -1 0\n", `bad.txt:4: link: "-1" is not a router number (allowed: 0..1)`},
-	{"self-loop", "routers 2\nnode 0\nnode 1\nlink 0 0\n", `bad.txt:4: link from router 0 to itself (allowed: links between two routers; several between the same two are parallel links)`},
-	{"latency too long", "routers 2\nnode 0\nnode 1\nlink 0 1 1001\n", `bad.txt:4: link 0 1: latency "1001": allowed: 0 (the network's link latency) or 1..1000 cycles`},
-	{"latency not a number", "routers 2\nnode 0\nnode 1\nlink 0 1 2.5\n", `bad.txt:4: link 0 1: latency "2.5": allowed: 0 (the network's link latency) or 1..1000 cycles`},
-	{"link one router", "routers 2\nnode 0\nnode 1\nlink 0\n", `bad.txt:4: want "link A B [LATENCY_CYCLES]"`},
-	{"link too many fields", "routers 2\nnode 0\nnode 1\nlink 0 1 2 3 4 5 6\n", `bad.txt:4: want "link A B [LATENCY_CYCLES]"`},
-	{"node on two routers", "routers 2\nnode 0 1\n", `bad.txt:2: want "node ROUTER" (a node's number is its place among the node lines, from 0)`},
-	{"node after a link", "routers 2\nnode 0\nlink 0 1\nnode 1\n", `bad.txt:4: a node after links (allowed: every node line before the first link line: a router's node ports are its first)`},
-	{"one node", "routers 2\nnode 0\nlink 0 1\n", `bad.txt: 1 node lines (allowed: at least 2 nodes, each a line "node ROUTER")`},
-	{"router with no node and no link", "routers 3\nnode 0\nnode 1\nlink 0 1\n", `bad.txt:1: router 2 has no node and no link ("routers 3" declares routers 0..2; every router needs a node or a link)`},
-	{"header of 2^20 routers, two nodes", "routers 1048576\nnode 0\nnode 1\n", `bad.txt:1: router 2 has no node and no link ("routers 1048576" declares routers 0..1048575; every router needs a node or a link)`},
-	{"router of a node unreachable", "routers 3\nnode 0\nnode 2\nlink 0 1\n", `bad.txt:3: router 2, node 1's, is unreachable from router 0 (node 0's): no path of links joins them (allowed: every router joined to every other)`},
-	{"part without nodes unreachable", "routers 4\nnode 0\nnode 1\nlink 0 1\nlink 2 3\n", `bad.txt:5: router 2, a router without nodes, is unreachable from router 0 (node 0's): no path of links joins them (allowed: every router joined to every other)`},
-	{"65 ports", manyPorts + "link 0 1\n", `bad.txt:67: router 0 would have 65 ports, its nodes' and links' (allowed: at most 64 ports per router)`},
-	{"over-long line", "routers 2\n# " + strings.Repeat("x", 5000) + "\nnode 0\n", `bad.txt:2: line longer than 4096 bytes (allowed: lines of at most 4096 bytes, comments included)`},
-}
-
 // TestGraphFileDefects: every defect of a topology file is one error
 // naming the file, the line and what is allowed.
 func TestGraphFileDefects(t *testing.T) {
-	for _, c := range graphDefects {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadGraph(context.Background(), "bad.txt", strings.NewReader(c.file))
-			if err == nil || err.Error() != c.want {
-				t.Errorf("error %v\nwant  %s", err, c.want)
+	for _, c := range badinput.GraphFiles {
+		t.Run(c.Name, func(t *testing.T) {
+			_, err := ReadGraph(context.Background(), "bad.txt", strings.NewReader(c.File))
+			if err == nil || err.Error() != c.Want {
+				t.Errorf("error %v\nwant  %s", err, c.Want)
 			}
 		})
 	}
-	if _, err := ReadGraph(context.Background(), "ok.txt", strings.NewReader(manyPorts)); err != nil {
+	if _, err := ReadGraph(context.Background(), "ok.txt", strings.NewReader(badinput.ManyPortsGraph)); err != nil {
 		t.Errorf("64 ports: %v", err)
 	}
 }
@@ -221,12 +185,12 @@ func TestGraphLineLimit(t *testing.T) {
 // FuzzGraphFile feeds whole topology files to the reader: it returns an
 // error naming the file, or a graph that keeps the format's promises
 // (checkGraph); it never panics or hangs. The seeds are every defect of
-// graphDefects and well-formed files.
+// badinput.GraphFiles and well-formed files.
 func FuzzGraphFile(f *testing.F) {
-	for _, c := range graphDefects {
-		f.Add([]byte(c.file))
+	for _, c := range badinput.GraphFiles {
+		f.Add([]byte(c.File))
 	}
-	for _, ok := range []string{manyPorts, "routers 1\nnode 0\nnode 0\n", "routers 3\r\nnode 0\r\nnode 2\r\nlink 0 1 7\r\nlink 1 2\r\nlink 1 2 # parallel\r\n",
+	for _, ok := range []string{badinput.ManyPortsGraph, "routers 1\nnode 0\nnode 0\n", "routers 3\r\nnode 0\r\nnode 2\r\nlink 0 1 7\r\nlink 1 2\r\nlink 1 2 # parallel\r\n",
 		"# ring\nrouters 4\nnode 0\nnode 1\nnode 2\nnode 3\nlink 0 1\nlink 1 2 5\nlink 2 3\nlink 3 0\n"} {
 		f.Add([]byte(ok))
 	}

@@ -470,3 +470,24 @@ func TestTopologyFileOfMillionRouters(t *testing.T) {
 		})
 	}
 }
+
+// TestTopologyFileDefectsExitOne: validate and run of a study naming a
+// topology file with any of the defects of badinput.GraphFiles print one
+// line, keyed to network.file with the file's own line, and exit 1.
+func TestTopologyFileDefectsExitOne(t *testing.T) {
+	for _, c := range badinput.GraphFiles {
+		t.Run(c.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			write := fileWriter(t, dir)
+			bad := write("bad.txt", c.File)
+			st := write("s.toml", fmt.Sprintf("[network]\ntopology = \"file\"\nfile = %q\n[router]\nrouting = \"shortest-hops\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", bad))
+			want := fmt.Sprintf("icnsim: %s:3: network.file = %q: %s", st, bad, strings.Replace(c.Want, "bad.txt", bad, 1))
+			for _, cmd := range []string{"validate", "run"} {
+				_, stderr, code := icnsim(t, cmd, st)
+				if code != 1 || strings.TrimSpace(stderr) != want {
+					t.Errorf("%s: exit %d, stderr:\n%s\nwant exit 1 and\n%s", cmd, code, stderr, want)
+				}
+			}
+		})
+	}
+}
