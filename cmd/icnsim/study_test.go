@@ -430,6 +430,7 @@ func TestTopologyFileOfMillionRouters(t *testing.T) {
 			go func() { done <- cmd.Wait() }()
 			var err error
 			signalled := false
+			var took time.Duration
 			select {
 			case err = <-done:
 			case <-time.After(time.Second):
@@ -438,7 +439,7 @@ func TestTopologyFileOfMillionRouters(t *testing.T) {
 				signalled = true
 				select {
 				case err = <-done:
-					if took := time.Since(sent); took > time.Second {
+					if took = time.Since(sent); took > time.Second {
 						t.Errorf("stopped %v after SIGINT (want at most 1 s)", took)
 					}
 				case <-time.After(30 * time.Second):
@@ -466,7 +467,7 @@ func TestTopologyFileOfMillionRouters(t *testing.T) {
 			case c.want != "" && !strings.Contains(msg, c.want):
 				t.Fatalf("stderr does not say %q:\n%s", c.want, msg)
 			}
-			t.Logf("exit %d after %v of CPU time, signalled %v: %s", code, cpu.Round(time.Millisecond), signalled, strings.TrimSpace(msg[strings.LastIndex(strings.TrimSpace(msg), "\n")+1:]))
+			t.Logf("exit %d after %v of CPU time, signalled %v (stopped %v after it): %s", code, cpu.Round(time.Millisecond), signalled, took.Round(time.Millisecond), strings.TrimSpace(msg[strings.LastIndex(strings.TrimSpace(msg), "\n")+1:]))
 		})
 	}
 }
