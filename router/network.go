@@ -323,7 +323,13 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	if err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	n.wires = link.NewWiresExtra(nports+nn*H, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, extra)
+	if err := ctx.Err(); err != nil { // 0.1 s for the wires of 2^20 routers
+		return nil, err
+	}
 	V, B := cfg.VCs, cfg.BufferFlits
 	// Body flits wait one cycle (none with a zero routing delay). Switch
 	// eligibility (portState.fr) relies on body <= 1: when a flit leaves,
@@ -346,6 +352,9 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	// (what a torus router uses at loads up to about half of saturation)
 	// and grow from there when a run needs more. Each is an allocation of
 	// its own, so that a grown pool's old array is freed.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	chooser, _ := rf.(Chooser)
 	sh := &routerShared{topo: t, rf: rf, upd: upd, chooser: chooser, depth: int32(B), pkCap: int32(pkCap), delay: uint32(cfg.RoutingDelayCycles),
 		vct: cfg.Switching == VirtualCutThrough, leastOccupied: cfg.Selection == SelectLeastOccupied, ties: cfg.SelectionTies}
