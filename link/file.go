@@ -472,6 +472,7 @@ func (g *Graph) Destination(r int) int { return int(g.dest[r]) }
 // nodes (PrepareRoutes).
 type GraphRoutes struct {
 	g *Graph
+	d int // routers with nodes: a row's length
 	// next[r*D+d] is the set of router r's ports on a shortest path to the
 	// router of destination index d, hops[r*D+d] its length in links.
 	next []uint64
@@ -500,7 +501,7 @@ func (g *Graph) PrepareRoutes(ctx context.Context) error {
 		return err
 	}
 	R, D := len(g.dest), len(g.dests)
-	rt := &GraphRoutes{g: g, next: make([]uint64, R*D), hops: make([]int32, R*D)}
+	rt := &GraphRoutes{g: g, d: D, next: make([]uint64, R*D), hops: make([]int32, R*D)}
 	buf := make([]int32, 2*R)
 	for d, dr := range g.dests {
 		if err := ctx.Err(); err != nil {
@@ -542,11 +543,11 @@ func (g *Graph) Routes() *GraphRoutes {
 // NextPorts is the set of router r's ports on a shortest path to router
 // dr, which has nodes (0 when r == dr).
 func (rt *GraphRoutes) NextPorts(r, dr int) uint64 {
-	return rt.next[r*len(rt.g.dests)+int(rt.g.dest[dr])]
+	return rt.next[r*rt.d+int(rt.g.dest[dr])]
 }
 
 // Hops is the number of links on a shortest path from router r to router
 // dr, which has nodes.
 func (rt *GraphRoutes) Hops(r, dr int) int {
-	return int(rt.hops[r*len(rt.g.dests)+int(rt.g.dest[dr])])
+	return int(rt.hops[r*rt.d+int(rt.g.dest[dr])])
 }

@@ -2,6 +2,7 @@ package study
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -67,6 +68,11 @@ func Parse(name string, src []byte) (Config, error) {
 	cfg := Default()
 	md, errs, err := decodeAll(name, src, &cfg)
 	if err != nil {
+		return Config{}, err
+	}
+	// Its topology file, read once for the checks below and the run.
+	gl := &graphLoader{ctx: context.Background(), graphs: map[string]*loadedGraph{}}
+	if err := gl.attach(&cfg.Network); err != nil {
 		return Config{}, err
 	}
 	for _, k := range unknownKeys(md) {
