@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
 )
@@ -84,7 +85,7 @@ type outLane struct {
 
 // Circuit is one router's part of the entropy measurement circuit: its
 // registers, the latest value received on each of its input lanes, and its
-// output lanes. It implements router.ControlPlane; every cycle (Step) it
+// output lanes. It implements fabric.ControlPlane; every cycle (Step) it
 // takes the router's observation as its profile register, recomputes its
 // other registers in order from its own registers and the latest values its
 // neighbours sent, sends each output register to its neighbour, and sends
@@ -109,14 +110,14 @@ type Circuit struct {
 	Sent, Withheld uint64
 }
 
-// Step advances the circuit by one cycle (router.ControlPlane).
+// Step advances the circuit by one cycle (fabric.ControlPlane).
 //
 // Receivers latch the latest value a lane delivered, so a register value
 // equal to the one its receiver already holds is not sent again: that
 // changes nothing the receiver sees, in either lane mode, and lets a quiet
 // circuit cost almost nothing. Likewise the registers are recomputed only
 // when the profile or a received value changed.
-func (c *Circuit) Step(now clock.Cycle, obs router.Observation) {
+func (c *Circuit) Step(now clock.Cycle, obs fabric.Observation) {
 	changed := false
 	for i, l := range c.in {
 		if v := l.Recv(now); v != nil && *v != c.latest[i] {

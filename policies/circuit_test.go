@@ -9,6 +9,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
 )
@@ -17,7 +18,7 @@ import (
 // cycle at it observes before[r], from at on after[r].
 type stepper struct {
 	c             *Circuit
-	before, after router.Observation
+	before, after fabric.Observation
 	at            clock.Cycle
 }
 
@@ -32,7 +33,7 @@ func (s *stepper) Tick(now clock.Cycle) {
 
 func idleNet(t *testing.T, topo link.Topology) *router.Network {
 	t.Helper()
-	srcs := make([]router.Source, topo.Nodes())
+	srcs := make([]fabric.Source, topo.Nodes())
 	for i := range srcs {
 		srcs[i] = idle{}
 	}
@@ -138,10 +139,10 @@ func checkStep(t *testing.T, topo link.Topology, shape CircuitShape, lat int, ex
 	var want, old Counts
 	for r, c := range cs.Routers {
 		// The injection share is left out of the counts by default.
-		b := router.Observation{Valid: 1 + rng.IntN(12), ValidInj: rng.IntN(3)}
+		b := fabric.Observation{Valid: 1 + rng.IntN(12), ValidInj: rng.IntN(3)}
 		b.Active = rng.IntN(b.Valid + 1)
 		b.Valid += b.ValidInj
-		a := router.Observation{Valid: b.Valid + 1 + rng.IntN(5), ValidInj: b.ValidInj}
+		a := fabric.Observation{Valid: b.Valid + 1 + rng.IntN(5), ValidInj: b.ValidInj}
 		a.Active = b.Active + 1 + rng.IntN(a.Valid-b.Valid)
 		acts[r] = &stepper{c: c, before: b, after: a, at: t0}
 		want = want.add(Counts{int32(a.Valid - a.ValidInj), int32(a.Active)})
@@ -192,7 +193,7 @@ func checkStep(t *testing.T, topo link.Topology, shape CircuitShape, lat int, ex
 // every router reads exactly zero again.
 func TestCircuitStealsOnlyIdleCycles(t *testing.T) {
 	topo, _ := link.NewTorus(8)
-	srcs := make([]router.Source, topo.Nodes())
+	srcs := make([]fabric.Source, topo.Nodes())
 	for i := range srcs {
 		srcs[i] = &bursty{dst: (i*37 + 11) % topo.Nodes(), left: 60}
 	}
@@ -250,7 +251,7 @@ func TestCircuitStealsOnlyIdleCycles(t *testing.T) {
 // bursty queues left packets of 8 flits to dst at cycle 0.
 type bursty struct{ dst, left int }
 
-func (b *bursty) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
+func (b *bursty) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	for ; b.left > 0; b.left-- {
 		q.Push(now, b.dst, 8, 0)
 	}

@@ -10,9 +10,9 @@
 // # Entropy throttling
 //
 // Every router runs its part of the measurement circuit (Circuit, a
-// router.ControlPlane) and sends the network-wide (N_v, N_a) it reads to its
+// fabric.ControlPlane) and sends the network-wide (N_v, N_a) it reads to its
 // network interfaces over a one-cycle lane; each NI's gate (EntropyGate, a
-// router.Gate) holds the node's throttled-mode register and updates it every
+// fabric.Gate) holds the node's throttled-mode register and updates it every
 // cycle from the latest reading, exactly as Figs. 2 and 3 of the extended
 // paper (Yokota, Ootsu, Ohkawa, IEICE 2016):
 //
@@ -296,7 +296,7 @@ func (p GateParams) modelSlack(on bool, ra float64) float64 {
 
 // EntropyGate is one node's injection gate: its throttled-mode register,
 // the latest reading of the circuit and its guard timer. It implements
-// router.Gate.
+// fabric.Gate.
 type EntropyGate struct {
 	p          GateParams
 	routers    int
@@ -321,7 +321,7 @@ func NewEntropyGate(p GateParams, routers int, in *link.Lane[Counts], seed uint6
 	return g
 }
 
-// Observe reads the circuit's readout and updates the mode (router.Gate).
+// Observe reads the circuit's readout and updates the mode (fabric.Gate).
 func (g *EntropyGate) Observe(now clock.Cycle, _ int) {
 	if v := g.in.Recv(now); v != nil {
 		g.read = *v
@@ -333,14 +333,14 @@ func (g *EntropyGate) Observe(now clock.Cycle, _ int) {
 }
 
 // Allow lets a new packet start when the mode is off and no guard time
-// runs (router.Gate).
+// runs (fabric.Gate).
 func (g *EntropyGate) Allow(now clock.Cycle) bool { return !g.on && now >= g.guardUntil }
 
 // Started does nothing: the entropy models decide by mode and guard time
-// only (router.Gate).
+// only (fabric.Gate).
 func (g *EntropyGate) Started(clock.Cycle) {}
 
-// Injected starts the guard time after a packet's tail left (router.Gate).
+// Injected starts the guard time after a packet's tail left (fabric.Gate).
 func (g *EntropyGate) Injected(now clock.Cycle) {
 	switch g.p.Model {
 	case GuardFixed:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
 )
@@ -20,7 +21,7 @@ func (closedUntil) Injected(clock.Cycle)         {}
 
 type burst struct{ dst int }
 
-func (b burst) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
+func (b burst) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	q.Push(now, b.dst, 4, 0)
 	q.Push(now, b.dst, 4, 0)
 	return clock.Never
@@ -37,10 +38,10 @@ func (f *firstArrival) Delivered(now clock.Cycle, _ *link.Flit) {
 // TestGateControlsInjection: the same traffic delivers its first packet
 // later by exactly the time the gate stays closed.
 func TestGateControlsInjection(t *testing.T) {
-	first := func(g router.Gate) clock.Cycle {
+	first := func(g fabric.Gate) clock.Cycle {
 		topo, _ := link.NewMesh(3, 1)
-		srcs := make([]router.Source, 9)
-		sinks := make([]router.Sink, 9)
+		srcs := make([]fabric.Source, 9)
+		sinks := make([]fabric.Sink, 9)
 		sink := &firstArrival{}
 		for i := range srcs {
 			srcs[i] = idle{}
@@ -70,4 +71,4 @@ func TestGateControlsInjection(t *testing.T) {
 
 type idle struct{}
 
-func (idle) Generate(clock.Cycle, *router.SourceQueue) clock.Cycle { return clock.Never }
+func (idle) Generate(clock.Cycle, *fabric.SourceQueue) clock.Cycle { return clock.Never }

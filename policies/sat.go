@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
 )
@@ -625,7 +626,7 @@ func treeLayout(t link.Topology, s treeSpec) *satLayout {
 	return lay
 }
 
-// SATGate is one node's part of SAT (a router.Gate): its injection counter,
+// SATGate is one node's part of SAT (a fabric.Gate): its injection counter,
 // whether it holds the signal, and the lanes to and from its router.
 type SATGate struct {
 	in, out  *satLane
@@ -652,7 +653,7 @@ type SATGate struct {
 }
 
 // Observe reads the signal and releases it when the node is satisfied or
-// has nothing to send (router.Gate).
+// has nothing to send (fabric.Gate).
 func (g *SATGate) Observe(now clock.Cycle, queued int) {
 	if g.in.Recv(now) != nil {
 		if g.holding {
@@ -688,7 +689,7 @@ func (g *SATGate) Observe(now clock.Cycle, queued int) {
 	}
 }
 
-// Allow lets a packet start while the counter is below k (router.Gate).
+// Allow lets a packet start while the counter is below k (fabric.Gate).
 // A cycle refused here is a node-cycle spent waiting for the signal.
 func (g *SATGate) Allow(clock.Cycle) bool {
 	if g.count < g.k {
@@ -698,7 +699,7 @@ func (g *SATGate) Allow(clock.Cycle) bool {
 	return false
 }
 
-// Started counts a packet against the interval's quota (router.Gate).
+// Started counts a packet against the interval's quota (fabric.Gate).
 func (g *SATGate) Started(now clock.Cycle) {
 	g.count++
 	g.MaxCount = max(g.MaxCount, g.count)
@@ -707,7 +708,7 @@ func (g *SATGate) Started(now clock.Cycle) {
 	}
 }
 
-// Injected does nothing: SAT counts packets as they start (router.Gate).
+// Injected does nothing: SAT counts packets as they start (fabric.Gate).
 func (g *SATGate) Injected(clock.Cycle) {}
 
 // satRingSwitch forwards the ring's signal: a signal arriving on in[i]
@@ -716,7 +717,7 @@ type satRingSwitch struct {
 	in, out []*satLane
 }
 
-func (s *satRingSwitch) Step(now clock.Cycle, _ router.Observation) {
+func (s *satRingSwitch) Step(now clock.Cycle, _ fabric.Observation) {
 	for i, l := range s.in {
 		if l.Recv(now) != nil {
 			s.out[i].Send(now, satToken{})
@@ -738,7 +739,7 @@ type satTreeSwitch struct {
 	root     bool
 }
 
-func (s *satTreeSwitch) Step(now clock.Cycle, _ router.Observation) {
+func (s *satTreeSwitch) Step(now clock.Cycle, _ fabric.Observation) {
 	if s.root && now == 0 {
 		s.sendDown(now)
 	}
@@ -777,9 +778,9 @@ func (s *satTreeSwitch) sendDown(now clock.Cycle) {
 }
 
 // multiPlane steps two control planes of one router in order.
-type multiPlane [2]router.ControlPlane
+type multiPlane [2]fabric.ControlPlane
 
-func (m multiPlane) Step(now clock.Cycle, obs router.Observation) {
+func (m multiPlane) Step(now clock.Cycle, obs fabric.Observation) {
 	m[0].Step(now, obs)
 	m[1].Step(now, obs)
 }
@@ -854,7 +855,7 @@ func InstallSAT(net *router.Network, p SATParams, cfg SATConfig) (*SATs, error) 
 		gates[n] = SATGate{l: int32(p.L), k: int32(p.K), nodeLat: clock.Cycle(cfg.NodeLatencyCycles), lastRecv: -1, node: int32(n), CountTo: clock.Never}
 		s.Gates[n] = &gates[n]
 	}
-	planes := make([]router.ControlPlane, R)
+	planes := make([]fabric.ControlPlane, R)
 	if p.Tree {
 		s.trees = make([]*satTreeSwitch, R)
 		for e, hs := range lay.down {

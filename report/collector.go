@@ -18,7 +18,7 @@ type Window struct {
 }
 
 // Collector observes the packets delivered at one node. It implements
-// router.Sink and is owned by that node's NI alone. The histograms of
+// fabric.Sink and is owned by that node's NI alone. The histograms of
 // message classes other than 0 are allocated when the node first receives
 // a packet of that class: most runs have one class.
 type Collector struct {

@@ -2,6 +2,7 @@ package router
 
 import (
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 )
 
 // groupBoard is how UGAL-G on a dragonfly sees the global queues of its
@@ -37,10 +38,10 @@ type boardPlane struct {
 	b     *groupBoard
 	port0 int    // first global port
 	vcs   uint64 // the VCs whose occupancy is published
-	next  ControlPlane
+	next  fabric.ControlPlane
 }
 
-func (p *boardPlane) Step(now clock.Cycle, obs Observation) {
+func (p *boardPlane) Step(now clock.Cycle, obs fabric.Observation) {
 	row := p.b.slot[now&1][int(p.r.id)*p.b.h : (int(p.r.id)+1)*p.b.h]
 	// QueueFlitsOn for each global port, with the input buffers scanned
 	// once for all of them (and not at all when they are empty).

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -14,7 +15,7 @@ import (
 // on every port.
 type steady struct{ node, nodes, sent int }
 
-func (s *steady) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
+func (s *steady) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	s.sent++
 	q.Push(now, (s.node+s.sent*7+1)%s.nodes, 4, 0)
 	return now + 16
@@ -26,7 +27,7 @@ func (s *steady) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
 func BenchmarkVCRouterCycle(b *testing.B) {
 	topo, _ := link.NewTorus(8)
 	N := topo.Nodes()
-	srcs := make([]Source, N)
+	srcs := make([]fabric.Source, N)
 	for i := range srcs {
 		srcs[i] = &steady{node: i, nodes: N}
 	}

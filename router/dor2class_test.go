@@ -10,6 +10,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -182,7 +183,7 @@ type uniformSource struct {
 	rng               *rand.Rand
 }
 
-func (s *uniformSource) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
+func (s *uniformSource) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	if now >= s.until {
 		return clock.Never
 	}
@@ -212,7 +213,7 @@ func TestDor2ClassUnderLoad(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%dVCs/%s", c.vcs, c.sw), func(t *testing.T) {
 			N := torus.Nodes()
-			srcs := make([]Source, N)
+			srcs := make([]fabric.Source, N)
 			for i := range srcs {
 				srcs[i] = &uniformSource{node: i, nodes: N, size: 8, load: c.load, until: gen, rng: rand.New(rand.NewPCG(1, uint64(i)))}
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -74,7 +75,7 @@ type harPoisson struct {
 	dest        func(src int, rng *rand.Rand) int
 }
 
-func (s *harPoisson) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
+func (s *harPoisson) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	if !s.started {
 		s.started = true
 		s.next = s.rng.ExpFloat64() / s.rate
@@ -171,12 +172,12 @@ func countShortBehindLong(t *testing.T, k int, c shortLongRun, cycles clock.Cycl
 	t.Helper()
 	g, cfg, poisson := harMixRun(t, k, c, seed)
 	N := g.Nodes()
-	srcs := make([]Source, N)
+	srcs := make([]fabric.Source, N)
 	for i := range srcs {
 		srcs[i] = &poisson[i]
 	}
 	sink := &classSink{}
-	sinks := make([]Sink, N)
+	sinks := make([]fabric.Sink, N)
 	for i := range sinks {
 		sinks[i] = sink
 	}

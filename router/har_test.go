@@ -10,6 +10,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -136,7 +137,7 @@ func (n *noShortEscape) Route(r, in int, f *link.Flit, c *Candidates) {
 func TestHybridHARSteps(t *testing.T) {
 	g := harTopo(t, 4, false, "hybrid-har")
 	N := g.Nodes()
-	srcs := make([]Source, N)
+	srcs := make([]fabric.Source, N)
 	for i := range srcs {
 		srcs[i] = &oneShot{dst: -1}
 	}
@@ -241,13 +242,13 @@ func TestHybridHARZeroLoad(t *testing.T) {
 			src, dst := rng.IntN(N), rng.IntN(N)
 			class := uint8(trial % 2)
 			size := []int{32, 256}[class]
-			srcs := make([]Source, N)
+			srcs := make([]fabric.Source, N)
 			for i := range srcs {
 				srcs[i] = &oneShot{dst: -1}
 			}
 			srcs[src] = &oneShot{dst: dst, size: size, class: class, at: 5}
 			sink := &latencySink{}
-			sinks := make([]Sink, N)
+			sinks := make([]fabric.Sink, N)
 			for i := range sinks {
 				sinks[i] = sink
 			}
@@ -270,7 +271,7 @@ type harSource struct {
 	dest        func(src int, rng *rand.Rand) int
 }
 
-func (s *harSource) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
+func (s *harSource) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	if s.rng.Float64() < s.p {
 		size, class := 32, uint8(0)
 		if s.rng.Float64() < s.pLong {
@@ -323,7 +324,7 @@ func shortBehindLong(n *Network, now clock.Cycle, ccsFree []bool) int {
 func TestHybridHARShortNeverBehindLong(t *testing.T) {
 	g := harTopo(t, 8, false, "hybrid-har")
 	N := g.Nodes()
-	srcs := make([]Source, N)
+	srcs := make([]fabric.Source, N)
 	for i := range srcs {
 		srcs[i] = &harSource{node: i, nodes: N, p: 0.012, pLong: 1.0 / 9, rng: rand.New(rand.NewPCG(3, uint64(i))),
 			dest: func(_ int, rng *rand.Rand) int { return rng.IntN(N) }}
@@ -411,7 +412,7 @@ func noDeadlock(t *testing.T, k int, routing, pattern string, free HARFree, long
 	s := longPct / 100
 	mean := 1 / ((1-s)/32 + s/256)
 	pLong := s / 256 * mean
-	srcs := make([]Source, N)
+	srcs := make([]fabric.Source, N)
 	for i := range srcs {
 		srcs[i] = &harSource{node: i, nodes: N, p: 1 / mean, pLong: pLong, rng: rand.New(rand.NewPCG(5, uint64(i))), dest: dest}
 	}

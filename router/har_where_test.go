@@ -10,6 +10,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -174,12 +175,12 @@ func whereShortWaits(t *testing.T, k int, c shortLongRun, warm, measure clock.Cy
 	g, cfg, poisson := harMixRun(t, k, c, seed)
 	N := g.Nodes()
 	end := warm + measure
-	srcs := make([]Source, N)
+	srcs := make([]fabric.Source, N)
 	for i := range srcs {
 		srcs[i] = &stopAt{poisson[i], end}
 	}
 	sink := &traceSink{msgs: map[uint64]*shortTrace{}}
-	sinks := make([]Sink, N)
+	sinks := make([]fabric.Sink, N)
 	for i := range sinks {
 		sinks[i] = sink
 	}
@@ -214,7 +215,7 @@ type stopAt struct {
 	end clock.Cycle
 }
 
-func (s *stopAt) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
+func (s *stopAt) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	if now >= s.end {
 		return clock.Never
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/internal/prefetch"
 	"github.com/icnsim/icnsim/link"
 )
@@ -77,12 +78,6 @@ type Config struct {
 // MaxInternalSpeedup is the largest Config.InternalSpeedup.
 const MaxInternalSpeedup = 4
 
-// DeadlockError is a configuration whose channel dependency graph has a
-// cycle, or whose VCs cannot carry its routing's VC classes.
-type DeadlockError struct{ Msg string }
-
-func (e *DeadlockError) Error() string { return e.Msg }
-
 // Network is a built network: routers and NIs wired to a topology.
 type Network struct {
 	Topo    link.Topology
@@ -117,9 +112,9 @@ func (n *Network) StateBytes() int {
 		}
 	}
 	for _, ni := range n.NIs {
-		b += len(ni.ch.vc)*int(unsafe.Sizeof(niVC{})) + cap(ni.ch.q.ring)*int(unsafe.Sizeof(Packet{}))
+		b += len(ni.ch.vc)*int(unsafe.Sizeof(niVC{})) + ni.ch.q.Bytes()
 		if c := ni.ch.next; c != nil {
-			b += int(unsafe.Sizeof(niChannel{})) + len(c.vc)*int(unsafe.Sizeof(niVC{})) + cap(c.q.ring)*int(unsafe.Sizeof(Packet{}))
+			b += int(unsafe.Sizeof(niChannel{})) + len(c.vc)*int(unsafe.Sizeof(niVC{})) + c.q.Bytes()
 		}
 	}
 	return b
@@ -174,7 +169,7 @@ func (n *NI) channels() []*niChannel {
 
 // Build wires a network. sources[i] and sinks[i] belong to node i; a nil
 // sink is allowed. ctx stops the channel-dependency check and the wiring.
-func Build(ctx context.Context, t link.Topology, cfg Config, sources []Source, sinks []Sink) (*Network, error) {
+func Build(ctx context.Context, t link.Topology, cfg Config, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
 	if len(sources) != t.Nodes() || (sinks != nil && len(sinks) != t.Nodes()) {
 		return nil, fmt.Errorf("need one source and one sink per node (%d), got %d and %d", t.Nodes(), len(sources), len(sinks))
 	}
@@ -266,12 +261,12 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 			if min := minVCs(cfg.Routing, t); cfg.VCs < min {
 				hint = fmt.Sprintf(" (%s needs at least %d VCs)", cfg.Routing, min)
 			}
-			return nil, &DeadlockError{Msg: fmt.Sprintf("routing %q with %d VCs on the %s can deadlock%s: %v; set allow_deadlock = true to run it anyway",
+			return nil, &fabric.DeadlockError{Msg: fmt.Sprintf("routing %q with %d VCs on the %s can deadlock%s: %v; set allow_deadlock = true to run it anyway",
 				cfg.Routing, cfg.VCs, t, hint, err)}
 		}
 	}
 	if err := checkClassVCs(cfg.Routing, t, cfg.VCs); err != nil {
-		return nil, &DeadlockError{Msg: err.Error()}
+		return nil, &fabric.DeadlockError{Msg: err.Error()}
 	}
 	return rf, nil
 }
@@ -305,7 +300,7 @@ func pkCapOf(cfg Config) int {
 }
 
 // wire allocates and wires a checked network.
-func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sources []Source, sinks []Sink) (*Network, error) {
+func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
 	n := &Network{Topo: t, Cfg: cfg, Routing: rf}
 	upd, _ := rf.(RouteUpdater)
 	inj, _ := rf.(Injector)
@@ -414,7 +409,7 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 	niVCs := make([]niVC, nn*V*H)
 	nsh := &niShared{topo: t, rf: rf, inj: inj, vcs: int32(V), depth: int32(B), vct: cfg.Switching == VirtualCutThrough}
 	for i := range n.NIs {
-		var sink Sink
+		var sink fabric.Sink
 		if sinks != nil {
 			sink = sinks[i]
 		}
@@ -423,7 +418,7 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 			ch: niChannel{vc: vcs[:V:V], in: int32(nports + i*H), out: -1}}
 		if H > 1 {
 			nis[i].ch.next = &niChannel{vc: vcs[V:], in: int32(nports + i*H + 1), out: -1}
-			nis[i].ch.q.split = &nis[i].ch.next.q
+			nis[i].ch.q.SplitClasses(&nis[i].ch.next.q)
 		}
 		for v := range vcs {
 			vcs[v].credits = int32(B)
@@ -649,22 +644,9 @@ func (n *Network) MaxZeroLoadLatency(sizeFlits int) int {
 	return n.zeroLoad(n.Topo.Diameter(), sizeFlits) + extra
 }
 
-// Totals are network-wide counters, read while the network is paused.
-type Totals struct {
-	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
-	FlitsInjected, FlitsDelivered                       uint64
-	FlitsBuffered                                       uint64 // in router input buffers and output queues (internal speedup)
-	SourceQueued                                        uint64 // packets waiting in source queues
-	// InjectionMemory is the ioq switch's packets in adapters' injection
-	// memories that have not started on the link (0 for the VC router).
-	InjectionMemory     uint64
-	FlitHops            uint64 // flits moved through router switches
-	SumValid, SumActive uint64
-}
-
 // Totals sums the counters of all actors (in actor order).
-func (n *Network) Totals() Totals {
-	var t Totals
+func (n *Network) Totals() fabric.Totals {
+	var t fabric.Totals
 	for _, ni := range n.NIs {
 		t.PacketsGenerated += ni.PacketsGenerated
 		t.PacketsInjected += ni.PacketsInjected
@@ -782,5 +764,5 @@ func (n *Network) CheckDelivery() error {
 		sent += ni.sentHash
 		recv += ni.recvHash
 	}
-	return DeliveryCheck(inj, del, sent, recv)
+	return fabric.DeliveryCheck(inj, del, sent, recv)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -192,7 +193,7 @@ func TestChooseWithinRoute(t *testing.T) {
 		for _, routing := range tc.routings {
 			t.Run(fmt.Sprintf("%s/%s", tc.topo, routing), func(t *testing.T) {
 				N := tc.topo.Nodes()
-				srcs := make([]Source, N)
+				srcs := make([]fabric.Source, N)
 				for i := range srcs {
 					srcs[i] = &burst{node: i, nodes: N, m: 30, size: 4}
 				}

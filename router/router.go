@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -101,7 +102,7 @@ type Router struct {
 	active, activeInj int32
 	// plane is the control-plane logic stepped at the end of every cycle
 	// (nil: none).
-	plane ControlPlane
+	plane fabric.ControlPlane
 
 	sh    *routerShared
 	id    int32
@@ -330,7 +331,7 @@ func (r *Router) Credits(p, v int) int { return int(r.outs[p*int(r.vcs)+v].credi
 // SetControlPlane installs the router's control-plane logic (before the
 // run). It runs after the routing's own publishing, if any (UGAL-G's
 // group board).
-func (r *Router) SetControlPlane(cp ControlPlane) {
+func (r *Router) SetControlPlane(cp fabric.ControlPlane) {
 	if b, ok := r.plane.(*boardPlane); ok {
 		b.next = cp
 		return
@@ -339,7 +340,7 @@ func (r *Router) SetControlPlane(cp ControlPlane) {
 }
 
 // ControlPlane is the router's control-plane logic, nil when none.
-func (r *Router) ControlPlane() ControlPlane {
+func (r *Router) ControlPlane() fabric.ControlPlane {
 	if b, ok := r.plane.(*boardPlane); ok {
 		return b.next
 	}
@@ -520,7 +521,7 @@ func (r *Router) Tick(now clock.Cycle) {
 		r.drainQueues(now)
 	}
 	if r.plane != nil {
-		r.plane.Step(now, Observation{Valid: int(valid), Active: int(r.active), ValidInj: int(validInj), ActiveInj: int(r.activeInj)})
+		r.plane.Step(now, fabric.Observation{Valid: int(valid), Active: int(r.active), ValidInj: int(validInj), ActiveInj: int(r.activeInj)})
 	}
 }
 

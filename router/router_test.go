@@ -10,6 +10,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -21,7 +22,7 @@ type oneShot struct {
 	at        clock.Cycle
 }
 
-func (s *oneShot) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
+func (s *oneShot) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	if s.dst < 0 {
 		return clock.Never
 	}
@@ -43,13 +44,13 @@ func (s *latencySink) Delivered(now clock.Cycle, f *link.Flit) {
 func loneNet(t *testing.T, topo link.Topology, cfg Config, src, dst, size int) (*Network, *latencySink) {
 	t.Helper()
 	N := topo.Nodes()
-	srcs := make([]Source, N)
+	srcs := make([]fabric.Source, N)
 	for i := range srcs {
 		srcs[i] = &oneShot{dst: -1}
 	}
 	srcs[src] = &oneShot{dst: dst, size: size, at: 3}
 	sink := &latencySink{}
-	sinks := make([]Sink, N)
+	sinks := make([]fabric.Sink, N)
 	for i := range sinks {
 		sinks[i] = sink
 	}
@@ -62,7 +63,7 @@ func loneNet(t *testing.T, topo link.Topology, cfg Config, src, dst, size int) (
 func drainBursts(t *testing.T, topo link.Topology, cfg Config, until clock.Cycle) *Network {
 	t.Helper()
 	N := topo.Nodes()
-	srcs := make([]Source, N)
+	srcs := make([]fabric.Source, N)
 	for i := range srcs {
 		srcs[i] = &burst{node: i, nodes: N, m: 20, size: 8}
 	}
@@ -77,7 +78,7 @@ func drainBursts(t *testing.T, topo link.Topology, cfg Config, until clock.Cycle
 	return n
 }
 
-func build(t *testing.T, topo link.Topology, cfg Config, srcs []Source, sinks []Sink) *Network {
+func build(t *testing.T, topo link.Topology, cfg Config, srcs []fabric.Source, sinks []fabric.Sink) *Network {
 	t.Helper()
 	n, err := Build(context.Background(), topo, cfg, srcs, sinks)
 	if err != nil {
@@ -167,7 +168,7 @@ type burst struct {
 	node, nodes, m, size int
 }
 
-func (b *burst) Generate(now clock.Cycle, q *SourceQueue) clock.Cycle {
+func (b *burst) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	for i := 0; i < b.m; i++ {
 		q.Push(now, (b.node*7+i*13+1)%b.nodes, b.size-(i%2)*(b.size/2), 0)
 	}
@@ -203,7 +204,7 @@ func TestInvariantsUnderLoad(t *testing.T) {
 func TestBuildRejects(t *testing.T) {
 	torus, _ := link.NewTorus(4)
 	mesh, _ := link.NewMesh(4, 1)
-	srcs := make([]Source, 16)
+	srcs := make([]fabric.Source, 16)
 	ok := Config{Routing: "dor-dateline", VCs: 3, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}
 	for _, c := range []struct {
 		name string
@@ -259,7 +260,7 @@ func TestNILayout(t *testing.T) {
 		{"ch.next", ch + unsafe.Offsetof(n.ch.next) + unsafe.Sizeof(n.ch.next)},
 		{"ch.in", ch + unsafe.Offsetof(n.ch.in) + unsafe.Sizeof(n.ch.in)},
 		{"ch.sending", ch + unsafe.Offsetof(n.ch.sending) + unsafe.Sizeof(n.ch.sending)},
-		{"ch.q.size", ch + unsafe.Offsetof(n.ch.q) + unsafe.Offsetof(n.ch.q.size) + unsafe.Sizeof(n.ch.q.size)},
+		{"ch.q's head and length", ch + unsafe.Offsetof(n.ch.q) + 8}, // the first 8 bytes of a fabric.SourceQueue
 	} {
 		if f.end > 64 {
 			t.Errorf("NI.%s ends at offset %d, past the first cache line", f.name, f.end)
@@ -274,8 +275,8 @@ func TestNILayout(t *testing.T) {
 func TestPrefetchChangesNothing(t *testing.T) {
 	torus, _ := link.NewTorus(6)
 	N := torus.Nodes()
-	run := func(kind actor.Kind, prefetch bool) (Totals, []uint64) {
-		srcs := make([]Source, N)
+	run := func(kind actor.Kind, prefetch bool) (fabric.Totals, []uint64) {
+		srcs := make([]fabric.Source, N)
 		for i := range srcs {
 			srcs[i] = &burst{node: i, nodes: N, m: 30, size: 8}
 		}
@@ -310,7 +311,7 @@ func TestPrefetchChangesNothing(t *testing.T) {
 		}
 	}
 	big, _ := link.NewTorus(96)
-	srcs := make([]Source, big.Nodes())
+	srcs := make([]fabric.Source, big.Nodes())
 	for i := range srcs {
 		srcs[i] = &burst{node: i, nodes: big.Nodes()}
 	}
@@ -336,7 +337,7 @@ func TestFootprintIsExact(t *testing.T) {
 	}{{torus, "dor-dateline", 4, 1}, {torus, "duato", 5, 3}, {mesh, "dor", 2, 1}, {tree, "fattree-static", 1, 2}, {tree, "fattree-adaptive", 3, 1}} {
 		cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: 16, RoutingDelayCycles: 1,
 			LinkLatencyCycles: c.lat, CreditLatencyCycles: 1, MaxPacketFlits: 8}
-		srcs := make([]Source, c.topo.Nodes())
+		srcs := make([]fabric.Source, c.topo.Nodes())
 		for i := range srcs {
 			srcs[i] = &burst{node: i, nodes: c.topo.Nodes()}
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -113,7 +114,7 @@ func TestSpeedupFootprintIsExact(t *testing.T) {
 	}{{torus, "dor-dateline", 3}, {df, "min", 2}} {
 		cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: 16, RoutingDelayCycles: 1,
 			LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 6, InternalSpeedup: 2}
-		srcs := make([]Source, c.topo.Nodes())
+		srcs := make([]fabric.Source, c.topo.Nodes())
 		for i := range srcs {
 			srcs[i] = &burst{node: i, nodes: c.topo.Nodes()}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 )
 
@@ -63,7 +64,7 @@ const FatTreeGroupActors = 512
 // for its actors laid out as both router kinds lay them out
 // (each router followed by the nodes attached to it, in increasing order).
 // It refuses a fabric laid out otherwise.
-func Tiling(f Fabric, steps, side, parts int) (*actor.Schedule, error) {
+func Tiling(f fabric.Fabric, steps, side, parts int) (*actor.Schedule, error) {
 	t := f.Topology()
 	acts, _ := f.Actors()
 	ref := actorRefs(t)

@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
 )
@@ -107,7 +108,7 @@ func CheckBlocking(cfg Config, opt Options) error {
 // it runs cycle by cycle. Blocking on is refused where it cannot be done:
 // on the actors executor, in a run that stops every cycle, on a topology
 // that cannot be tiled.
-func schedule(f router.Fabric, exec actor.Kind, opt Options, chunk int64) (*actor.Schedule, error) {
+func schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*actor.Schedule, error) {
 	mode := opt.Blocking
 	if mode == "" {
 		mode = BlockingAuto

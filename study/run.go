@@ -9,6 +9,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
@@ -49,7 +50,7 @@ type Built struct {
 	Cfg Config
 	// Fabric is the network whatever its router kind; Net is the same
 	// network when it is made of VC routers (router.kind = "vc"), else nil.
-	Fabric     router.Fabric
+	Fabric     fabric.Fabric
 	Net        *router.Network
 	Collectors []*report.Collector
 	// Entropy is the entropy circuit and gates, nil when not installed.
@@ -106,7 +107,7 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 		return nil, err
 	}
 	cols := report.NewCollectors(topo.Nodes(), report.Window{From: 0, To: clock.Never})
-	sinks := make([]router.Sink, len(cols))
+	sinks := make([]fabric.Sink, len(cols))
 	for i, c := range cols {
 		sinks[i] = c
 	}
@@ -159,7 +160,7 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 // routerError names the key behind a router's refusal: a routing that can
 // deadlock is reported against router.vcs.
 func routerError(ctx context.Context, cfg Config, err error) error {
-	var de *router.DeadlockError
+	var de *fabric.DeadlockError
 	if ctx.Err() == nil && errors.As(err, &de) {
 		return &FieldError{Key: "router.vcs", Value: cfg.Router.VCs, Allowed: de.Msg}
 	}
@@ -353,9 +354,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	if b.SAT != nil {
 		b.SAT.SetWindow(from, clock.Never)
 	}
-	var perDst []*router.PacketCounts
+	var perDst []*fabric.PacketCounts
 	if pbatches {
-		perDst = make([]*router.PacketCounts, nodes)
+		perDst = make([]*fabric.PacketCounts, nodes)
 		for i := range perDst {
 			perDst[i] = net.CountPerDestination(i)
 		}
@@ -368,19 +369,19 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		series      []report.Sample
 		last        = net.Totals()
 		lastAt      int64
-		atFrom      router.Totals
-		atTo        router.Totals
+		atFrom      fabric.Totals
+		atTo        fabric.Totals
 		windowDone  bool
 		completed   bool
 		checkErr    error
 		watchdogErr *WatchdogError
 		batchMeans  []float64 // accepted flits per node per cycle, per batch
 		batchLat    []float64
-		prevBatch   router.Totals
+		prevBatch   fabric.Totals
 		prevLatSum  uint64
 		prevLatN    uint64
 		expect      = uint64(nodes-countTrue(b.silent)) * uint64(cfg.Traffic.PacketsPerNode)
-		stallAt     router.Totals
+		stallAt     fabric.Totals
 		stallSince  int64
 		injFrom     = make([]uint64, nodes)
 		injTo       = make([]uint64, nodes)
@@ -402,7 +403,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		// The packet-batches method's state: the batches so far, where the
 		// current one started, and the injection matrix at the window's ends.
 		pBatches                []report.BatchResult
-		pbStart                 router.Totals
+		pbStart                 fabric.Totals
 		pbStartAt               int64
 		pbInj                   = make([]uint64, nodes)
 		pbNetN, pbNetSum        uint64
@@ -911,7 +912,7 @@ func (e *WatchdogError) Error() string {
 }
 
 // recnNetwork is the network if it runs RECN, whose SAQs a run counts.
-func recnNetwork(f router.Fabric) *ioq.Network {
+func recnNetwork(f fabric.Fabric) *ioq.Network {
 	if n, ok := f.(*ioq.Network); ok && n.Cfg.Org == ioq.RECN {
 		return n
 	}

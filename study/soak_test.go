@@ -11,7 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/icnsim/icnsim/actor"
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/router/ioq"
 )
 
@@ -213,7 +213,7 @@ func soakOne(t *testing.T, sc soakCase) {
 	// queue ring, or a descriptor in the ioq adapter's admission pool; both
 	// double when full and never shrink, so they hold at most twice what
 	// is queued at their peak.
-	perPacket := uint64(unsafe.Sizeof(router.Packet{}))
+	perPacket := uint64(unsafe.Sizeof(fabric.Packet{}))
 	if b.Cfg.Router.Kind == "ioq" {
 		perPacket = uint64(ioq.QueuedPacketBytes)
 	}

@@ -1,7 +1,7 @@
 // Package traffic owns what the network interfaces send: destination
 // patterns (pure functions of the source, using the NI's own PRNG where they
 // are random), arrival processes (Bernoulli, Poisson, saturation, collective
-// burst) with phase changes, and packet sizes. It implements router.Source;
+// burst) with phase changes, and packet sizes. It implements fabric.Source;
 // each NI gets a Source of its own with its own PCG stream, so traffic is a
 // pure function of (configuration, seed) whatever executor runs it.
 //

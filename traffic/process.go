@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/fabric"
 )
 
 // Processes lists the arrival processes.
@@ -84,7 +84,7 @@ func (c *Config) longPacketShare() float64 {
 }
 
 // New returns one Source per node. Node i draws from PCG stream (seed, i).
-func New(c Config, g Geometry, seed uint64) ([]router.Source, error) {
+func New(c Config, g Geometry, seed uint64) ([]fabric.Source, error) {
 	pat, phase, err := check(c, g, seed)
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func New(c Config, g Geometry, seed uint64) ([]router.Source, error) {
 	reg := Patterns()
 	rate := c.LoadFlits / c.MeanPacketFlits() // packets per node per cycle
 	longP := c.longPacketShare()
-	srcs := make([]router.Source, g.Nodes)
+	srcs := make([]fabric.Source, g.Nodes)
 	for i := range srcs {
 		if silent != nil && silent[i] {
 			srcs[i] = silentSource{}
@@ -173,7 +173,7 @@ const MaxQueuePackets = 1 << 20
 // a source queue's first four packets, and the permutation of a
 // random-pair pattern (one int per node, in each phase that uses it).
 func SourceBytes(c Config) int64 {
-	b := int64(unsafe.Sizeof(source{})) + 32 + 16 + 4*int64(unsafe.Sizeof(router.Packet{}))
+	b := int64(unsafe.Sizeof(source{})) + 32 + 16 + 4*int64(unsafe.Sizeof(fabric.Packet{}))
 	for _, p := range []string{c.Pattern, c.PhasePattern} {
 		if p == "random-pair" {
 			b += 8
@@ -201,7 +201,7 @@ type source struct {
 	pending bool
 }
 
-func (s *source) push(now clock.Cycle, q *router.SourceQueue) {
+func (s *source) push(now clock.Cycle, q *fabric.SourceQueue) {
 	pat, permutes := s.pat, s.permutes
 	if s.phase != nil && int64(now) >= s.cfg.PhaseCycle {
 		pat, permutes = s.phase, s.phasePermutes
@@ -233,7 +233,7 @@ func (s *source) push(now clock.Cycle, q *router.SourceQueue) {
 // arrive enters an arrival into the source queue, or, when a bounded
 // queue is full, keeps it waiting (pending) and reports false: the process
 // pauses until it has entered.
-func (s *source) arrive(now clock.Cycle, q *router.SourceQueue) bool {
+func (s *source) arrive(now clock.Cycle, q *fabric.SourceQueue) bool {
 	if s.full(q) {
 		s.pending = true
 		return false
@@ -246,7 +246,7 @@ func (s *source) arrive(now clock.Cycle, q *router.SourceQueue) bool {
 // under SelfSkip.
 type silentSource struct{}
 
-func (silentSource) Generate(clock.Cycle, *router.SourceQueue) clock.Cycle { return clock.Never }
+func (silentSource) Generate(clock.Cycle, *fabric.SourceQueue) clock.Cycle { return clock.Never }
 
 // MaxGapCycles is the longest gap between two arrivals that
 // geometricGap draws: a longer one (at a rate below about 1e-18 packets
@@ -278,13 +278,13 @@ func cycleAt(t float64) clock.Cycle {
 }
 
 // full reports whether a bounded source queue has no room.
-func (s *source) full(q *router.SourceQueue) bool {
+func (s *source) full(q *fabric.SourceQueue) bool {
 	return s.cfg.QueuePackets > 0 && q.Len() >= s.cfg.QueuePackets
 }
 
 // admitPending lets a waiting arrival into a bounded source queue when
 // there is room, and reports whether the process may go on drawing.
-func (s *source) admitPending(now clock.Cycle, q *router.SourceQueue) bool {
+func (s *source) admitPending(now clock.Cycle, q *fabric.SourceQueue) bool {
 	if !s.pending {
 		return true
 	}
@@ -296,7 +296,7 @@ func (s *source) admitPending(now clock.Cycle, q *router.SourceQueue) bool {
 	return true
 }
 
-func (s *source) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
+func (s *source) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	if s.pending {
 		if !s.admitPending(now, q) {
 			return now + 1

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/fabric"
 )
 
 // TestFixedPoints counts the nodes every permutation maps onto themselves,
@@ -92,7 +92,7 @@ func drawDests(t *testing.T, c Config, g Geometry, src, cycles int) []int {
 		t.Fatal(err)
 	}
 	counts := make([]int, g.Nodes)
-	var q router.SourceQueue
+	var q fabric.SourceQueue
 	next := clock.Cycle(0)
 	for now := clock.Cycle(0); now < clock.Cycle(cycles); now++ {
 		if now >= next {
@@ -193,7 +193,7 @@ func TestBoundedSourceQueue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var q router.SourceQueue
+		var q fabric.SourceQueue
 		next := clock.Cycle(0)
 		entered, drained := 0, 0
 		for now := clock.Cycle(0); now < 20000; now++ {

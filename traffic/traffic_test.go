@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/fabric"
 )
 
 func TestPermutations(t *testing.T) {
@@ -198,7 +198,7 @@ func TestOfferedRate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var q router.SourceQueue
+			var q fabric.SourceQueue
 			const cycles = 200000
 			next := clock.Cycle(0)
 			got := 0
@@ -228,7 +228,7 @@ func TestTinyRates(t *testing.T) {
 				t.Fatal(err)
 			}
 			for n, src := range srcs {
-				var q router.SourceQueue
+				var q fabric.SourceQueue
 				next := src.Generate(0, &q)
 				if q.Len() != 0 || next < 1 || next > MaxGapCycles {
 					t.Errorf("%s at %g: node %d queued %d packets at cycle 0, next at %d (want none, next in 1..%d)", proc, load, n, q.Len(), next, MaxGapCycles)

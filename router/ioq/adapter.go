@@ -5,8 +5,8 @@ import (
 	"unsafe"
 
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/router/recn"
 )
 
@@ -25,9 +25,9 @@ type Adapter struct {
 	nextGen clock.Cycle
 	sh      *shared
 	wires   *link.Wires
-	src     router.Source
-	sink    router.Sink
-	staging router.SourceQueue
+	src     fabric.Source
+	sink    fabric.Sink
+	staging fabric.SourceQueue
 
 	// adm holds the admission queues, one per destination, of packets
 	// whose descriptors (head flits, nothing arrived) are in admPool,
@@ -45,8 +45,8 @@ type Adapter struct {
 	link       outLink
 	pl         pool
 	seq        uint32
-	reasm      router.Reassembly
-	order      router.FlowOrder
+	reasm      fabric.Reassembly
+	order      fabric.FlowOrder
 	// RECN (nil under the other organisations): the injection side's SAQs,
 	// the control lanes of the network and the messages for the link.
 	rp   *recnPort
@@ -58,7 +58,7 @@ type Adapter struct {
 	FlitsInjected, FlitsDelivered                       uint64
 	LastDelivery                                        clock.Cycle
 	sentHash, recvHash                                  uint64
-	perDst                                              *router.PacketCounts
+	perDst                                              *fabric.PacketCounts
 }
 
 // Name is the adapter's human name.
@@ -137,7 +137,7 @@ func (a *Adapter) Tick(now clock.Cycle) {
 		d := min(int64(now)-p.hdr.Gen, 1<<32-1)
 		p.hdr.InjDelay = uint32(d)
 		a.PacketsInjected++
-		a.sentHash += router.PacketHash(p.hdr.Src, p.hdr.Seq, p.hdr.Dst)
+		a.sentHash += fabric.PacketHash(p.hdr.Src, p.hdr.Seq, p.hdr.Dst)
 		if a.perDst != nil {
 			a.perDst.Add(p.hdr.Dst)
 		}
@@ -146,7 +146,7 @@ func (a *Adapter) Tick(now clock.Cycle) {
 
 // admit queues a generated packet in the admission queue of its
 // destination.
-func (a *Adapter) admit(p router.Packet) {
+func (a *Adapter) admit(p fabric.Packet) {
 	a.admBlocked = false
 	d := a.admPool.alloc()
 	a.admPool.p[d].hdr = link.Flit{Src: a.id, Dst: p.Dst, Size: p.Size, Class: p.Class, Gen: p.Gen}
@@ -211,7 +211,7 @@ func (a *Adapter) receive(now clock.Cycle, f *link.Flit) {
 		}
 		a.PacketsDelivered++
 		a.LastDelivery = now
-		a.recvHash += router.PacketHash(f.Src, f.Seq, f.Dst)
+		a.recvHash += fabric.PacketHash(f.Src, f.Seq, f.Dst)
 		if a.sink != nil {
 			a.sink.Delivered(now, f)
 		}

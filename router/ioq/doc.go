@@ -76,8 +76,8 @@
 // the injection memory, which is organised as a switch's egress port (the
 // same Org and memory size), whose queues a round-robin arbiter sends onto
 // the link. The adapter's sink checks every packet with package router's
-// checks (router.Reassembly: whole and uninterrupted; router.FlowOrder: in
-// order per source; router.PacketHash: exactly once on a drained network)
+// checks (fabric.Reassembly: whole and uninterrupted; fabric.FlowOrder: in
+// order per source; fabric.PacketHash: exactly once on a drained network)
 // and consumes a flit per cycle.
 //
 // Zero-load latency is that of the VC router (ZeroLoadLatency): the

@@ -6,15 +6,15 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/router/ioq"
 )
 
 // once sends one 8-flit packet to node dst at cycle 0.
 type once struct{ dst int }
 
-func (o once) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
+func (o once) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	if o.dst >= 0 {
 		q.Push(now, o.dst, 8, 0)
 	}
@@ -31,13 +31,13 @@ func ExampleBuild() {
 	mesh, _ := link.NewMesh(4, 1)
 	cfg := ioq.Config{Org: ioq.VOQSw, PortMemoryFlits: 16384, RoutingDelayCycles: 1,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8, MinPacketFlits: 8}
-	srcs := make([]router.Source, mesh.Nodes())
+	srcs := make([]fabric.Source, mesh.Nodes())
 	for i := range srcs {
 		srcs[i] = once{dst: -1}
 	}
 	srcs[0] = once{dst: 15}
 	sink := &arrival{}
-	sinks := make([]router.Sink, mesh.Nodes())
+	sinks := make([]fabric.Sink, mesh.Nodes())
 	sinks[15] = sink
 	n, err := ioq.Build(context.Background(), mesh, cfg, srcs, sinks)
 	if err != nil {

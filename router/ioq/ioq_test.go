@@ -9,8 +9,8 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/router/recn"
 )
 
@@ -20,7 +20,7 @@ type oneShot struct {
 	at        clock.Cycle
 }
 
-func (s *oneShot) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
+func (s *oneShot) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	if s.dst < 0 {
 		return clock.Never
 	}
@@ -42,7 +42,7 @@ type randomSource struct {
 	stop           clock.Cycle
 }
 
-func (s *randomSource) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
+func (s *randomSource) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	if now >= s.stop {
 		return clock.Never
 	}
@@ -117,13 +117,13 @@ func TestZeroLoadLatency(t *testing.T) {
 			cfg.RoutingDelayCycles, cfg.LinkLatencyCycles = c.delay, c.lat
 			for _, pair := range [][2]int{{0, N - 1}, {N - 1, 0}, {1, 0}, {N / 2, 3}} {
 				src, dst := pair[0], pair[1]
-				srcs := make([]router.Source, N)
+				srcs := make([]fabric.Source, N)
 				for i := range srcs {
 					srcs[i] = &oneShot{dst: -1}
 				}
 				srcs[src] = &oneShot{dst: dst, size: c.size, at: 5}
 				sink := &digestSink{}
-				sinks := make([]router.Sink, N)
+				sinks := make([]fabric.Sink, N)
 				for i := range sinks {
 					sinks[i] = sink
 				}
@@ -148,8 +148,8 @@ func TestZeroLoadLatency(t *testing.T) {
 // packets/node/cycle (a share hot of it to node hot) until stop.
 func buildRandom(t testing.TB, topo link.Topology, cfg Config, rate, hot float64, hotNode int, stop clock.Cycle) (*Network, []*digestSink) {
 	N := topo.Nodes()
-	srcs := make([]router.Source, N)
-	sinks := make([]router.Sink, N)
+	srcs := make([]fabric.Source, N)
+	sinks := make([]fabric.Sink, N)
 	ds := make([]*digestSink, N)
 	for i := range srcs {
 		srcs[i] = &randomSource{rng: rand.New(rand.NewPCG(7, uint64(i))), id: i, nodes: N, hot: hotNode, size: cfg.MaxPacketFlits, rate: rate, hotShare: hot, stop: stop}

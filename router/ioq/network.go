@@ -8,8 +8,8 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/router/recn"
 )
 
@@ -27,7 +27,7 @@ type Network struct {
 	units  []int
 }
 
-var _ router.Fabric = (*Network)(nil)
+var _ fabric.Fabric = (*Network)(nil)
 
 // MaxRECNMeshK is the widest mesh RECN runs on: a CAM line and a
 // notification count the route to a congested point in switches in one
@@ -51,7 +51,7 @@ func Check(t link.Topology, cfg Config) error {
 		return fmt.Errorf("RECN on a %dx%d mesh: a CAM line counts its route in switches in one byte, so meshes up to %dx%d are supported", g.K, g.K, MaxRECNMeshK, MaxRECNMeshK)
 	}
 	if g.Wrap && !cfg.AllowDeadlock {
-		return &router.DeadlockError{Msg: "dimension-order routing on a torus without datelines can deadlock (the switch has no virtual channels); allowed only with allow_deadlock, to study deadlock"}
+		return &fabric.DeadlockError{Msg: "dimension-order routing on a torus without datelines can deadlock (the switch has no virtual channels); allowed only with allow_deadlock, to study deadlock"}
 	}
 	if _, err := cfg.Validate(4+g.C, g.Nodes()); err != nil {
 		return err
@@ -60,7 +60,7 @@ func Check(t link.Topology, cfg Config) error {
 }
 
 // Build wires switches and adapters to t, with sources and sinks per node.
-func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.Source, sinks []router.Sink) (*Network, error) {
+func Build(ctx context.Context, t link.Topology, cfg Config, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
 	if err := Check(t, cfg); err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []router.So
 		a := &adapters[i]
 		*a = Adapter{id: int32(i), first: int32(r), in: int32(nports + i), out: int32(n.base[r] + p), sh: sh, wires: n.wires,
 			src: sources[i], adm: newMemory(admQs[i*N:(i+1)*N:(i+1)*N], admWs[i*admWords:(i+1)*admWords:(i+1)*admWords]),
-			admPool: newPool(math.MaxInt32), xfer: -1, inj: mem(), pl: newPool(mostPackets), order: router.NewFlowOrder(N)}
+			admPool: newPool(math.MaxInt32), xfer: -1, inj: mem(), pl: newPool(mostPackets), order: fabric.NewFlowOrder(N)}
 		if sinks != nil {
 			a.sink = sinks[i]
 		}
@@ -253,10 +253,10 @@ func (n *Network) LastDelivery() clock.Cycle {
 
 // CountPerDestination makes adapter i count the packets it starts per
 // destination.
-func (n *Network) CountPerDestination(i int) *router.PacketCounts {
+func (n *Network) CountPerDestination(i int) *fabric.PacketCounts {
 	a := n.Adapters[i]
 	if a.perDst == nil {
-		a.perDst = router.NewPacketCounts(len(n.Adapters))
+		a.perDst = fabric.NewPacketCounts(len(n.Adapters))
 	}
 	return a.perDst
 }
@@ -285,8 +285,8 @@ func (n *Network) MaxZeroLoadLatency(sizeFlits int) int {
 }
 
 // Totals sums the counters of all actors.
-func (n *Network) Totals() router.Totals {
-	var t router.Totals
+func (n *Network) Totals() fabric.Totals {
+	var t fabric.Totals
 	for _, a := range n.Adapters {
 		t.PacketsGenerated += a.PacketsGenerated
 		t.PacketsInjected += a.PacketsInjected
@@ -315,5 +315,5 @@ func (n *Network) CheckDelivery() error {
 		sent += a.sentHash
 		recv += a.recvHash
 	}
-	return router.DeliveryCheck(inj, del, sent, recv)
+	return fabric.DeliveryCheck(inj, del, sent, recv)
 }

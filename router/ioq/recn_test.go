@@ -7,8 +7,8 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
 )
 
 // phaseSource sends packets at rate per cycle: to hot with probability
@@ -19,7 +19,7 @@ type phaseSource struct {
 	hotUntil clock.Cycle
 }
 
-func (s *phaseSource) Generate(now clock.Cycle, q *router.SourceQueue) clock.Cycle {
+func (s *phaseSource) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	if now == s.hotUntil {
 		s.hotShare = 0
 	}
@@ -47,8 +47,8 @@ func TestRECNDeallocAfterHotSpot(t *testing.T) {
 	N, hot := g.Nodes(), 27
 	cfg := testConfig(RECN, 16384, 8) // the paper's 128 KB of 8-byte flits: thresholds at 163 flits
 	const hotUntil, end = 8000, 40000
-	srcs := make([]router.Source, N)
-	sinks := make([]router.Sink, N)
+	srcs := make([]fabric.Source, N)
+	sinks := make([]fabric.Sink, N)
 	hs := &hotSink{until: hotUntil}
 	for i := range srcs {
 		share := 0.0

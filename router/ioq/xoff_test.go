@@ -8,8 +8,8 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/router/recn"
 )
 
@@ -17,8 +17,8 @@ import (
 // sources (every fourth, here) sends every packet to node hot, the others
 // to uniformly random other nodes, each a packet of size flits with
 // probability rate per cycle.
-func hotSources(n, hot, size int, rate float64, seed uint64) []router.Source {
-	srcs := make([]router.Source, n)
+func hotSources(n, hot, size int, rate float64, seed uint64) []fabric.Source {
+	srcs := make([]fabric.Source, n)
 	for i := range srcs {
 		share := 0.0
 		if i%4 == 1 && i != hot {

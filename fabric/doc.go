@@ -1,0 +1,13 @@
+// Package fabric is the contract every router kind meets and every
+// endpoint uses: the packets a node's source queue holds, the source that
+// fills it, the sink that observes deliveries, the injection gate and the
+// control plane a policy installs, what a router observes of its buffers,
+// the network-wide totals, the checks a sink makes (whole packets, flows in
+// order, exactly once) and the Fabric a run drives, whatever its router
+// kind.
+//
+// It owns no router and no topology: router kinds (router, router/ioq)
+// implement it, traffic, report and policies use it, and none of them
+// need import another's package for it. It may import clock, actor and
+// link only (DESIGN.md section 10).
+package fabric

@@ -1,0 +1,54 @@
+package fabric
+
+import (
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
+)
+
+// Source generates the packets of one NI (package traffic implements it).
+// It is owned by that NI alone.
+type Source interface {
+	// Generate is called at cycle 0 and then at every cycle at or after the
+	// cycle it last returned; it pushes the packets generated at cycle now
+	// and returns the next cycle it wants to be called (clock.Never for none).
+	Generate(now clock.Cycle, q *SourceQueue) (next clock.Cycle)
+}
+
+// Sink observes delivered packets at one NI (package report implements it).
+// It is owned by that NI alone.
+type Sink interface {
+	// Delivered is called when the tail flit f of a packet arrives at cycle now.
+	Delivered(now clock.Cycle, f *link.Flit)
+}
+
+// Gate is an injection gate (package policies implements them). It is owned
+// by one NI alone. Every cycle the NI first generates the cycle's packets,
+// then calls Observe with the number of packets in its source queue (where
+// the gate reads its control lanes, updates its mode and may send on its
+// own lanes), then, if a packet is waiting and none is being injected,
+// Allow; a packet already started is never interrupted. Started is called
+// in the cycle a packet's head flit leaves the NI (Allow returned true and
+// the router had room), Injected in the cycle its tail flit leaves.
+type Gate interface {
+	Observe(now clock.Cycle, queuedPackets int)
+	Allow(now clock.Cycle) bool
+	Started(now clock.Cycle)
+	Injected(now clock.Cycle)
+}
+
+// Observation is what a router observes of its own buffers in one cycle:
+// the non-empty input VC buffers (valid, the entropy papers' N_v) and those
+// whose front flit moved on (active, N_a), over all input ports, with the
+// injection ports' share of each.
+type Observation struct {
+	Valid, Active, ValidInj, ActiveInj int
+}
+
+// ControlPlane is a router's control-plane logic (package policies
+// implements it, e.g. the entropy measurement circuit). It is owned by one
+// router alone and stepped once per cycle at the end of the router's tick,
+// after the data path has sent this cycle's flits, so that a control lane
+// stealing idle link cycles sees whether the link carried a flit.
+type ControlPlane interface {
+	Step(now clock.Cycle, obs Observation)
+}
