@@ -5,7 +5,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
 )
 
 // Fabric is what a run needs of a built network, whatever its router kind:
@@ -13,7 +13,7 @@ import (
 // network in package ioq. Every method is called only while the network
 // is paused (before, between or after cycles).
 type Fabric interface {
-	Topology() link.Topology
+	Topology() topology.Topology
 	// Actors are the network's actors in their fixed order and the unit
 	// boundaries for sharding.
 	Actors() ([]actor.Actor, []int)

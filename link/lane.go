@@ -1,6 +1,9 @@
-// Package link owns what connects actors: lanes (delay lines with one writer
-// and one reader) and the topologies that wire router ports, network
-// interfaces and lanes together, with human names for routers and ports.
+// Package link owns what connects actors and nothing else: lanes (delay
+// lines with one writer and one reader), the wire arena that carries a
+// link's flits and credits, control lanes, and the flit and credit they
+// carry. Topologies (which router port leads where) are package topology's
+// and its families'. It may import clock and internal/prefetch only
+// (DESIGN.md section 10).
 //
 // A lane of latency L >= 1 is a ring of slots indexed by cycle: a value sent
 // at cycle c lands in slot (c+L) mod S and the reader, at cycle c, looks at

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 func TestLaneDelay(t *testing.T) {
@@ -58,7 +59,7 @@ func TestControlSteal(t *testing.T) {
 }
 
 func TestGridWiring(t *testing.T) {
-	for _, g := range []*Grid2D{{K: 4, C: 1, Wrap: true}, {K: 5, C: 2}, {K: 2, C: 1, Wrap: true}} {
+	for _, g := range []*grid.Grid2D{{K: 4, C: 1, Wrap: true}, {K: 5, C: 2}, {K: 2, C: 1, Wrap: true}} {
 		links := 0
 		for r := 0; r < g.Routers(); r++ {
 			for p := 0; p < g.Ports(r); p++ {
@@ -79,8 +80,8 @@ func TestGridWiring(t *testing.T) {
 			t.Errorf("%s: %d directed links, want %d", g, links, want)
 		}
 	}
-	g := &Grid2D{K: 4, C: 1, Wrap: true}
-	if got := g.PortName(g.Router(3, 2), PortXPlus); got != "R(3,2).E" {
+	g := &grid.Grid2D{K: 4, C: 1, Wrap: true}
+	if got := g.PortName(g.Router(3, 2), grid.PortXPlus); got != "R(3,2).E" {
 		t.Errorf("port name %q", got)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Counts is a pair of buffer counts: valid (N_v, buffers holding at least
@@ -274,13 +276,13 @@ func BuildCircuit(ctx context.Context, net *router.Network, cfg CircuitConfig) (
 // readout register; delay[r] receives router r's analytical delay in
 // cycles, hop(r, p) being the latency of a register hop out of port p of
 // router r.
-func layCircuit(ctx context.Context, t link.Topology, cfg CircuitConfig, delay []int, hop func(r, p int) int) ([]circuitEdge, [][]regDef, int, error) {
+func layCircuit(ctx context.Context, t topology.Topology, cfg CircuitConfig, delay []int, hop func(r, p int) int) ([]circuitEdge, [][]regDef, int, error) {
 	if cfg.LatencyCycles < 1 {
 		return nil, nil, 0, fmt.Errorf("circuit latency %d cycles < 1", cfg.LatencyCycles)
 	}
 	switch cfg.Shape {
 	case ShapeGrid:
-		g, ok := t.(*link.Grid2D)
+		g, ok := t.(*grid.Grid2D)
 		if !ok {
 			return nil, nil, 0, fmt.Errorf("the grid entropy circuit needs a 2D torus or mesh, not a %s (use the tree circuit)", t)
 		}
@@ -313,7 +315,7 @@ const (
 
 // gridCircuit builds the five-register circuit of a k x k grid. delay[r]
 // receives the per-router analytical delay in hops.
-func gridCircuit(g *link.Grid2D, delay []int) ([]circuitEdge, [][]regDef, int) {
+func gridCircuit(g *grid.Grid2D, delay []int) ([]circuitEdge, [][]regDef, int) {
 	k := g.K
 	c := k / 2 // centre column and centre row
 	far := max(c, k-1-c)
@@ -342,34 +344,34 @@ func gridCircuit(g *link.Grid2D, delay []int) ([]circuitEdge, [][]regDef, int) {
 		d[gColReduce].own = 1 << gRowBroadcast
 		// Row reduction: inputs from the neighbours farther from the centre column.
 		if x > 0 && x-1 < c {
-			d[gRowReduce].in |= link1(g.Router(x-1, y), link.PortXPlus, r, gRowReduce)
+			d[gRowReduce].in |= link1(g.Router(x-1, y), grid.PortXPlus, r, gRowReduce)
 		}
 		if x+1 < k && x+1 > c {
-			d[gRowReduce].in |= link1(g.Router(x+1, y), link.PortXMinus, r, gRowReduce)
+			d[gRowReduce].in |= link1(g.Router(x+1, y), grid.PortXMinus, r, gRowReduce)
 		}
 		// Row broadcast: from the neighbour nearer the centre column.
 		switch {
 		case x == c:
 			d[gRowBroadcast].own = 1 << gRowReduce
 		case x < c:
-			d[gRowBroadcast].in = link1(g.Router(x+1, y), link.PortXMinus, r, gRowBroadcast)
+			d[gRowBroadcast].in = link1(g.Router(x+1, y), grid.PortXMinus, r, gRowBroadcast)
 		default:
-			d[gRowBroadcast].in = link1(g.Router(x-1, y), link.PortXPlus, r, gRowBroadcast)
+			d[gRowBroadcast].in = link1(g.Router(x-1, y), grid.PortXPlus, r, gRowBroadcast)
 		}
 		// Column reduction of the row sums, in every column.
 		if y > 0 && y-1 < c {
-			d[gColReduce].in |= link1(g.Router(x, y-1), link.PortYPlus, r, gColReduce)
+			d[gColReduce].in |= link1(g.Router(x, y-1), grid.PortYPlus, r, gColReduce)
 		}
 		if y+1 < k && y+1 > c {
-			d[gColReduce].in |= link1(g.Router(x, y+1), link.PortYMinus, r, gColReduce)
+			d[gColReduce].in |= link1(g.Router(x, y+1), grid.PortYMinus, r, gColReduce)
 		}
 		switch {
 		case y == c:
 			d[gColBroadcast].own = 1 << gColReduce
 		case y < c:
-			d[gColBroadcast].in = link1(g.Router(x, y+1), link.PortYMinus, r, gColBroadcast)
+			d[gColBroadcast].in = link1(g.Router(x, y+1), grid.PortYMinus, r, gColBroadcast)
 		default:
-			d[gColBroadcast].in = link1(g.Router(x, y-1), link.PortYPlus, r, gColBroadcast)
+			d[gColBroadcast].in = link1(g.Router(x, y-1), grid.PortYPlus, r, gColBroadcast)
 		}
 		delay[r] = far + abs(x-c) + far + abs(y-c)
 	}
@@ -385,7 +387,7 @@ func abs(x int) int {
 
 // eccentricityRepresentatives is implemented by topologies whose routers
 // 0..n-1 include, for every router, one of the same eccentricity at an
-// index no higher (link.HyperX: every router alike; a palmtree dragonfly:
+// index no higher (hyperx.HyperX: every router alike; a palmtree dragonfly:
 // group 0, by the rotation of the groups).
 type eccentricityRepresentatives interface{ EccentricityRepresentatives() int }
 
@@ -393,7 +395,7 @@ type eccentricityRepresentatives interface{ EccentricityRepresentatives() int }
 // on a tie: a breadth-first search from every router (or every
 // representative), checking ctx between searches. Its cost grows as the
 // routers squared on a topology without representatives (a file's).
-func leastEccentric(ctx context.Context, t link.Topology) (int, error) {
+func leastEccentric(ctx context.Context, t topology.Topology) (int, error) {
 	nr := t.Routers()
 	n := nr
 	if reps, ok := t.(eccentricityRepresentatives); ok {
@@ -430,7 +432,7 @@ const (
 // alike; on a dragonfly it enters each group by as few global links as it
 // can). A router's delay is the longest reduction path to the root plus
 // its own broadcast path, in cycles (hop).
-func treeCircuit(ctx context.Context, t link.Topology, delay []int, hop func(r, p int) int) ([]circuitEdge, [][]regDef, int, error) {
+func treeCircuit(ctx context.Context, t topology.Topology, delay []int, hop func(r, p int) int) ([]circuitEdge, [][]regDef, int, error) {
 	nr := t.Routers()
 	root, err := leastEccentric(ctx, t)
 	if err != nil {

@@ -12,6 +12,12 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/graph"
+	"github.com/icnsim/icnsim/topology/grid"
+	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
 // stepper drives one router's circuit with synthetic observations: before
@@ -31,7 +37,7 @@ func (s *stepper) Tick(now clock.Cycle) {
 	}
 }
 
-func idleNet(t *testing.T, topo link.Topology) *router.Network {
+func idleNet(t *testing.T, topo topology.Topology) *router.Network {
 	t.Helper()
 	srcs := make([]fabric.Source, topo.Nodes())
 	for i := range srcs {
@@ -45,7 +51,7 @@ func idleNet(t *testing.T, topo link.Topology) *router.Network {
 	return net
 }
 
-func routingFor(topo link.Topology) string {
+func routingFor(topo topology.Topology) string {
 	switch topo.Kind() {
 	case "torus":
 		return "dor-dateline"
@@ -62,17 +68,17 @@ func routingFor(topo link.Topology) string {
 // longLinkTopologies are a dragonfly with global links of 5 cycles (4
 // beyond the network's 1), a HyperX, and a graph from a file with two
 // longer links: the tree circuit and SAT over links of unequal latency.
-func longLinkTopologies(t *testing.T) (df, hx, graph link.Topology) {
+func longLinkTopologies(t *testing.T) (df, hx, fromFile topology.Topology) {
 	t.Helper()
-	d, err := link.NewDragonfly(2, 4, 2, 0, link.Palmtree, 5)
+	d, err := dragonfly.NewDragonfly(2, 4, 2, 0, dragonfly.Palmtree, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := link.NewHyperX(4, 2, 1, 2)
+	h, err := hyperx.NewHyperX(4, 2, 1, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := link.ReadGraph(context.Background(), "test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
+	g, err := graph.ReadGraph(context.Background(), "test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
 		"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -89,29 +95,29 @@ func longLinkTopologies(t *testing.T) (df, hx, graph link.Topology) {
 // under the serial and sharded executors.
 func TestCircuitStepResponse(t *testing.T) {
 	type tc struct {
-		topo  link.Topology
+		topo  topology.Topology
 		shape CircuitShape
 		worst func(lat int) int
 	}
 	var cases []tc
 	for _, k := range []int{2, 3, 4, 5, 8, 9, 16, 32} {
-		torus, _ := link.NewTorus(k)
-		mesh, _ := link.NewMesh(k, 1)
+		torus, _ := grid.NewTorus(k)
+		mesh, _ := grid.NewMesh(k, 1)
 		grid := func(lat int) int { return 4 * (k / 2) * lat }
 		cases = append(cases, tc{torus, ShapeGrid, grid}, tc{mesh, ShapeGrid, grid}, tc{torus, ShapeTree, nil})
 	}
 	for _, n := range []int{2, 3} {
-		ft, _ := link.NewFatTree(4, n)
+		ft, _ := fattree.NewFatTree(4, n)
 		cases = append(cases, tc{ft, ShapeTree, nil})
 	}
-	conc, _ := link.NewMesh(4, 3)
+	conc, _ := grid.NewMesh(4, 3)
 	cases = append(cases, tc{conc, ShapeGrid, func(lat int) int { return 8 * lat }})
 	// Trees over links of unequal latency: the dragonfly's deepest
 	// router is a local, a global and a local hop from the root, so the
 	// worst case is twice that, the global hop 4 cycles longer.
-	df, hx, graph := longLinkTopologies(t)
+	df, hx, fromFile := longLinkTopologies(t)
 	cases = append(cases, tc{df, ShapeTree, func(lat int) int { return 2 * (3*lat + 4) }}, tc{hx, ShapeTree, func(lat int) int { return 2 * 2 * lat }},
-		tc{graph, ShapeTree, nil})
+		tc{fromFile, ShapeTree, nil})
 	for _, c := range cases {
 		for _, lat := range []int{1, 2} {
 			for _, exec := range []actor.Kind{actor.Serial, actor.Shards} {
@@ -123,7 +129,7 @@ func TestCircuitStepResponse(t *testing.T) {
 	}
 }
 
-func checkStep(t *testing.T, topo link.Topology, shape CircuitShape, lat int, exec actor.Kind, worst func(int) int) {
+func checkStep(t *testing.T, topo topology.Topology, shape CircuitShape, lat int, exec actor.Kind, worst func(int) int) {
 	net := idleNet(t, topo)
 	cs, err := BuildCircuit(context.Background(), net, CircuitConfig{Shape: shape, Mode: link.Dedicated, LatencyCycles: lat})
 	if err != nil {
@@ -192,7 +198,7 @@ func checkStep(t *testing.T, topo link.Topology, shape CircuitShape, lat int, ex
 // flit; the circuit was actually held back, and once the traffic drains
 // every router reads exactly zero again.
 func TestCircuitStealsOnlyIdleCycles(t *testing.T) {
-	topo, _ := link.NewTorus(8)
+	topo, _ := grid.NewTorus(8)
 	srcs := make([]fabric.Source, topo.Nodes())
 	for i := range srcs {
 		srcs[i] = &bursty{dst: (i*37 + 11) % topo.Nodes(), left: 60}
@@ -263,17 +269,17 @@ func (b *bursty) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 // router's eccentricity is its representative's, and the tree circuit's
 // root is the one the search over every router finds.
 func TestEccentricityRepresentatives(t *testing.T) {
-	var topos []link.Topology
+	var topos []topology.Topology
 	for _, q := range [][4]int{{2, 2, 1, 1}, {3, 2, 2, 2}, {4, 3, 1, 1}, {5, 2, 1, 3}, {3, 4, 1, 1}} {
-		hx, err := link.NewHyperX(q[0], q[1], q[2], q[3])
+		hx, err := hyperx.NewHyperX(q[0], q[1], q[2], q[3])
 		if err != nil {
 			t.Fatal(err)
 		}
 		topos = append(topos, hx)
 	}
 	for _, q := range [][4]int{{1, 2, 1, 0}, {2, 4, 2, 0}, {1, 4, 2, 5}, {2, 3, 2, 4}, {1, 6, 3, 7}, {1, 4, 1, 3}} {
-		for _, arr := range []link.Arrangement{link.Palmtree, link.Consecutive} {
-			df, err := link.NewDragonfly(q[0], q[1], q[2], q[3], arr, 0)
+		for _, arr := range []dragonfly.Arrangement{dragonfly.Palmtree, dragonfly.Consecutive} {
+			df, err := dragonfly.NewDragonfly(q[0], q[1], q[2], q[3], arr, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

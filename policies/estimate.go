@@ -5,11 +5,14 @@ import (
 	"unsafe"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // CheckEntropy reports the errors InstallEntropy would on topology t,
 // without building anything on a network; ctx stops it.
-func CheckEntropy(ctx context.Context, t link.Topology, p GateParams, cfg CircuitConfig, measure bool) error {
+func CheckEntropy(ctx context.Context, t topology.Topology, p GateParams, cfg CircuitConfig, measure bool) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
@@ -26,7 +29,7 @@ func CheckEntropy(ctx context.Context, t link.Topology, p GateParams, cfg Circui
 // of a topology without eccentricity representatives, such as a file's:
 // it grows as the routers squared), about 25 ns per router and port
 // searched (measured on a 4,096-router tree: 1.3 s).
-func EntropyBuildSeconds(t link.Topology, p GateParams, cfg CircuitConfig, measure bool) float64 {
+func EntropyBuildSeconds(t topology.Topology, p GateParams, cfg CircuitConfig, measure bool) float64 {
 	if !p.Throttles() && !measure || cfg.Shape != ShapeTree {
 		return 0
 	}
@@ -47,7 +50,7 @@ func EntropyBuildSeconds(t link.Topology, p GateParams, cfg CircuitConfig, measu
 // when the model throttles, a gate. The circuit's links come from its
 // shape, as BuildCircuit lays them; names are counted at 32 bytes (48 for
 // a readout lane's).
-func EntropyBytes(t link.Topology, p GateParams, cfg CircuitConfig, measure bool) int64 {
+func EntropyBytes(t topology.Topology, p GateParams, cfg CircuitConfig, measure bool) int64 {
 	if !p.Throttles() && !measure {
 		return 0
 	}
@@ -79,10 +82,10 @@ func EntropyBytes(t link.Topology, p GateParams, cfg CircuitConfig, measure bool
 // hop of the ring or the tree (with its name, counted at 48 bytes), a gate
 // per node, and per switch its plane (a forwarding table or a
 // concentrator's children).
-func SATBytes(t link.Topology, p SATParams) int64 {
+func SATBytes(t topology.Topology, p SATParams) int64 {
 	var hops int64
 	switch g := t.(type) {
-	case *link.FatTree:
+	case *fattree.FatTree:
 		nodes := int64(g.Nodes())
 		if p.Tree {
 			switches := (nodes - 1) / int64(g.K-1) // root 0's down-tree: 1 + k + ... + k^(n-1)
@@ -90,7 +93,7 @@ func SATBytes(t link.Topology, p SATParams) int64 {
 		} else {
 			hops = int64(hamiltonianHops(g.K, g.N))
 		}
-	case *link.Grid2D:
+	case *grid.Grid2D:
 		hops = int64(g.Routers()) + 2*int64(g.Nodes())
 		if p.Tree {
 			hops = 2 * (int64(g.Routers()) - 1 + int64(g.Nodes()))

@@ -9,6 +9,7 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // closedUntil blocks new packets before cycle open.
@@ -39,7 +40,7 @@ func (f *firstArrival) Delivered(now clock.Cycle, _ *link.Flit) {
 // later by exactly the time the gate stays closed.
 func TestGateControlsInjection(t *testing.T) {
 	first := func(g fabric.Gate) clock.Cycle {
-		topo, _ := link.NewMesh(3, 1)
+		topo, _ := grid.NewMesh(3, 1)
 		srcs := make([]fabric.Source, 9)
 		sinks := make([]fabric.Sink, 9)
 		sink := &firstArrival{}

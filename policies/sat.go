@@ -10,6 +10,9 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // SATParams are the thresholds and the propagation structure of SAT, the
@@ -309,11 +312,11 @@ func (lay *satLayout) idleCycles(hopCycles func(satHop) int, nodeCycles int) int
 
 // CheckSATTopology reports whether the ring (tree false) or the spanning
 // tree can be laid over t, in constant time.
-func CheckSATTopology(t link.Topology, tree bool) error {
+func CheckSATTopology(t topology.Topology, tree bool) error {
 	switch g := t.(type) {
-	case *link.FatTree:
+	case *fattree.FatTree:
 		return nil
-	case *link.Grid2D:
+	case *grid.Grid2D:
 		if !tree && !g.Wrap && g.K%2 == 1 {
 			return fmt.Errorf("the SAT ring needs a Hamiltonian cycle of the routers, and a %dx%d mesh has none (K odd: an odd number of routers in a bipartite grid); use the spanning tree (sat(l,k,tree)), an even k, or a torus", g.K, g.K)
 		}
@@ -325,17 +328,17 @@ func CheckSATTopology(t link.Topology, tree bool) error {
 // laySAT lays the ring or the tree over t; hop(r, p) is the signal's
 // latency out of port p of router r (it shapes the spanning tree of a
 // topology other than a fat-tree or a grid).
-func laySAT(t link.Topology, tree bool, hop func(r, p int) int) (*satLayout, error) {
+func laySAT(t topology.Topology, tree bool, hop func(r, p int) int) (*satLayout, error) {
 	if err := CheckSATTopology(t, tree); err != nil {
 		return nil, err
 	}
 	switch g := t.(type) {
-	case *link.FatTree:
+	case *fattree.FatTree:
 		if tree {
 			return treeLayout(t, fatTreeTree(g)), nil
 		}
 		return ringLayout(t, fatTreeRing(g))
-	case *link.Grid2D:
+	case *grid.Grid2D:
 		if tree {
 			return treeLayout(t, gridTree(g)), nil
 		}
@@ -352,7 +355,7 @@ func laySAT(t link.Topology, tree bool, hop func(r, p int) int) (*satLayout, err
 // HyperX, a graph from a file): the quickest paths from router 0 over the
 // links (shortestPathTree; breadth-first in port order where the links are
 // alike), with each router's nodes below it.
-func spanningTree(t link.Topology, hop func(r, p int) int) treeSpec {
+func spanningTree(t topology.Topology, hop func(r, p int) int) treeSpec {
 	R := t.Routers()
 	s := newTreeSpec(R + t.Nodes())
 	parent, parentPort, _, _ := shortestPathTree(t, 0, hop)
@@ -369,7 +372,7 @@ func spanningTree(t link.Topology, hop func(r, p int) int) treeSpec {
 // tree s (down each tree link and back up it, children in port order),
 // visiting each node from its router. Every directed link is used once, so
 // the ring is 2(R-1) router hops and 2N node hops long.
-func eulerRing(t link.Topology, s treeSpec) []ringStep {
+func eulerRing(t topology.Topology, s treeSpec) []ringStep {
 	R := t.Routers()
 	var walk []ringStep
 	// An explicit stack of (router, next port to try): a graph from a file
@@ -406,7 +409,7 @@ type ringStep struct{ e, port int }
 
 // fatTreeRing walks node 0, 1, ..., N-1 and back to 0 through the nearest
 // common ancestors in root switch 0's down-tree.
-func fatTreeRing(f *link.FatTree) []ringStep {
+func fatTreeRing(f *fattree.FatTree) []ringStep {
 	R, N := f.Routers(), f.Nodes()
 	var walk []ringStep
 	for i := 0; i < N; i++ {
@@ -428,7 +431,7 @@ func fatTreeRing(f *link.FatTree) []ringStep {
 
 // gridRing walks the Hamiltonian cycle of the routers (see the package
 // doc), visiting each router's nodes in port order.
-func gridRing(g *link.Grid2D) []ringStep {
+func gridRing(g *grid.Grid2D) []ringStep {
 	K := g.K
 	var order [][2]int // router coordinates in cycle order
 	if g.Wrap {
@@ -460,7 +463,7 @@ func gridRing(g *link.Grid2D) []ringStep {
 		r := g.Router(xy[0], xy[1])
 		nx := order[(i+1)%len(order)]
 		for c := 0; c < g.C; c++ {
-			walk = append(walk, ringStep{e: r, port: link.PortLocal + c}, ringStep{e: g.Routers() + r*g.C + c})
+			walk = append(walk, ringStep{e: r, port: grid.PortLocal + c}, ringStep{e: g.Routers() + r*g.C + c})
 		}
 		walk = append(walk, ringStep{e: r, port: gridPortTo(g, xy, nx)})
 	}
@@ -468,10 +471,10 @@ func gridRing(g *link.Grid2D) []ringStep {
 }
 
 // gridPortTo is the port of router a leading to neighbour b.
-func gridPortTo(g *link.Grid2D, a, b [2]int) int {
+func gridPortTo(g *grid.Grid2D, a, b [2]int) int {
 	r := g.Router(a[0], a[1])
 	want := g.Router(b[0], b[1])
-	for p := 0; p < link.PortLocal; p++ {
+	for p := 0; p < grid.PortLocal; p++ {
 		if peer := g.Peer(r, p); peer.Router == want {
 			return p
 		}
@@ -483,7 +486,7 @@ func gridPortTo(g *link.Grid2D, a, b [2]int) int {
 // (the last to the first). A router's output port must not repeat: the
 // switch forwards by the lane a signal arrives on, so every hop is its own
 // lane and the walk must be a circuit in which no directed link repeats.
-func ringLayout(t link.Topology, walk []ringStep) (*satLayout, error) {
+func ringLayout(t topology.Topology, walk []ringStep) (*satLayout, error) {
 	R := t.Routers()
 	lay := &satLayout{routers: R}
 	used := map[[2]int]bool{}
@@ -542,7 +545,7 @@ func newTreeSpec(n int) treeSpec {
 
 // fatTreeTree is root switch 0's down-tree: switches of level l whose digits
 // below l are zero, and every node.
-func fatTreeTree(f *link.FatTree) treeSpec {
+func fatTreeTree(f *fattree.FatTree) treeSpec {
 	R, k := f.Routers(), f.K
 	s := newTreeSpec(R + f.Nodes())
 	s.root = f.Router(f.N-1, 0)
@@ -569,14 +572,14 @@ func fatTreeTree(f *link.FatTree) treeSpec {
 
 // gridTree is rooted at the centre router: up the centre column, along
 // every row, and each router's nodes.
-func gridTree(g *link.Grid2D) treeSpec {
+func gridTree(g *grid.Grid2D) treeSpec {
 	R, c := g.Routers(), g.K/2
 	s := newTreeSpec(R + g.Nodes())
 	s.root = g.Router(c, c)
 	for r := 0; r < R; r++ {
 		x, y := g.XY(r)
 		for j := 0; j < g.C; j++ {
-			s.parent[R+r*g.C+j], s.downPort[R+r*g.C+j] = r, link.PortLocal+j
+			s.parent[R+r*g.C+j], s.downPort[R+r*g.C+j] = r, grid.PortLocal+j
 		}
 		var px, py int
 		switch {
@@ -602,7 +605,7 @@ func sign(x int) int {
 
 // treeLayout turns a tree into hops: per child, one hop down from its
 // parent and one back up, children in element order.
-func treeLayout(t link.Topology, s treeSpec) *satLayout {
+func treeLayout(t topology.Topology, s treeSpec) *satLayout {
 	R := t.Routers()
 	n := len(s.parent)
 	lay := &satLayout{routers: R, root: s.root, up: make([]int, n), down: make([][]int, n), idleNodes: 1}
@@ -798,7 +801,7 @@ type SATs struct {
 }
 
 // CheckSAT reports what InstallSAT would refuse, without building anything.
-func CheckSAT(t link.Topology, p SATParams, cfg SATConfig) error {
+func CheckSAT(t topology.Topology, p SATParams, cfg SATConfig) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // hamiltonian is the paper's H(n) = 2k + k H(n-1), H(0) = 0.
@@ -27,19 +29,19 @@ func hamiltonian(k, n int) int {
 // the trees with D = n or 2 floor(K/2) + 1; and the signal is conserved
 // every cycle (SATs.Check).
 func TestSATIdleInterval(t *testing.T) {
-	ft := func(k, n int) link.Topology { f, _ := link.NewFatTree(k, n); return f }
-	torus := func(k int) link.Topology { g, _ := link.NewTorus(k); return g }
-	mesh := func(k, c int) link.Topology { g, _ := link.NewMesh(k, c); return g }
-	grid := func(t link.Topology) *link.Grid2D { return t.(*link.Grid2D) }
+	ft := func(k, n int) topology.Topology { f, _ := fattree.NewFatTree(k, n); return f }
+	torus := func(k int) topology.Topology { g, _ := grid.NewTorus(k); return g }
+	mesh := func(k, c int) topology.Topology { g, _ := grid.NewMesh(k, c); return g }
+	grid := func(t topology.Topology) *grid.Grid2D { return t.(*grid.Grid2D) }
 	ringFT := func(k, n, L, d int) int { return hamiltonian(k, n)*L + pow(k, n)*d }
-	ringGrid := func(t link.Topology, L, d int) int {
+	ringGrid := func(t topology.Topology, L, d int) int {
 		g := grid(t)
 		return (g.K*g.K+2*g.Nodes())*L + g.Nodes()*d
 	}
-	treeGrid := func(t link.Topology, L, d int) int { return 2*(2*(grid(t).K/2)+1)*L + d }
+	treeGrid := func(t topology.Topology, L, d int) int { return 2*(2*(grid(t).K/2)+1)*L + d }
 	df, hx, _ := longLinkTopologies(t)
 	cases := []struct {
-		topo link.Topology
+		topo topology.Topology
 		tree bool
 		L, d int
 		want int
@@ -126,7 +128,7 @@ func pow(k, n int) int {
 // TestSATRingVisitsNodesInOrder: on a fat-tree the ring goes from node i
 // to node i+1, and through root switch 0's down-tree only.
 func TestSATRingVisitsNodesInOrder(t *testing.T) {
-	f, _ := link.NewFatTree(4, 3)
+	f, _ := fattree.NewFatTree(4, 3)
 	lay, err := laySAT(f, false, unitHop)
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +188,7 @@ func TestSATBadInput(t *testing.T) {
 	if p, _, _ := ParseGate("sat(k=16,l=12,tree)", def); p.String() != "sat(12,16,tree)" {
 		t.Errorf("String = %s", p.String())
 	}
-	m, _ := link.NewMesh(5, 1)
+	m, _ := grid.NewMesh(5, 1)
 	if err := CheckSAT(m, SATParams{L: 2, K: 2}, SATConfig{HopLatencyCycles: 1, NodeLatencyCycles: 1}); err == nil || !strings.Contains(err.Error(), "has none") {
 		t.Errorf("ring on a 5x5 mesh: %v", err)
 	}
@@ -200,10 +202,10 @@ func TestSATBadInput(t *testing.T) {
 
 // TestSATBytesCountsTheLayout: the estimate's hop count is the layout's.
 func TestSATBytesCountsTheLayout(t *testing.T) {
-	ft, _ := link.NewFatTree(4, 4)
-	tor, _ := link.NewTorus(6)
-	mesh, _ := link.NewMesh(4, 3)
-	for _, topo := range []link.Topology{ft, tor, mesh} {
+	ft, _ := fattree.NewFatTree(4, 4)
+	tor, _ := grid.NewTorus(6)
+	mesh, _ := grid.NewMesh(4, 3)
+	for _, topo := range []topology.Topology{ft, tor, mesh} {
 		for _, tree := range []bool{false, true} {
 			lay, err := laySAT(topo, tree, unitHop)
 			if err != nil {

@@ -3,7 +3,7 @@ package policies
 import (
 	"container/heap"
 
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
 )
 
 // shortestPathTree is the spanning tree of t's routers from root along
@@ -15,7 +15,7 @@ import (
 // routers reached, parents before children; parent[r] and parentPort[r]
 // are r's parent and the parent's port towards r (-1 for the root and for
 // routers not reached); dist[r] the cycles from the root.
-func shortestPathTree(t link.Topology, root int, hop func(r, p int) int) (parent, parentPort, dist, order []int) {
+func shortestPathTree(t topology.Topology, root int, hop func(r, p int) int) (parent, parentPort, dist, order []int) {
 	R := t.Routers()
 	parent, parentPort, dist = make([]int, R), make([]int, R), make([]int, R)
 	for r := range parent {
@@ -72,7 +72,7 @@ func (q *settleQueue) Pop() any {
 // hopEccentricity is the most router hops from root to any router, by a
 // breadth-first search in scratch (one entry per router), and the number
 // of routers reached.
-func hopEccentricity(t link.Topology, root int, scratch []int) (ecc, reached int) {
+func hopEccentricity(t topology.Topology, root int, scratch []int) (ecc, reached int) {
 	for i := range scratch {
 		scratch[i] = -1
 	}

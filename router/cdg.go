@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
 )
 
 // Escaper is implemented by adaptive routing functions whose deadlock
@@ -56,13 +57,13 @@ type Escaper interface {
 // 64x64), and checks what the abstraction does not cover (no shipped
 // routing). Both report the same failure and the same cycle
 // (TestDuatoStatesMatchReference compares their graphs edge for edge).
-func CheckDeadlockFree(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) error {
+func CheckDeadlockFree(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int) error {
 	return checkDeadlockFree(ctx, t, rf, vcs, true)
 }
 
 // checkDeadlockFree is CheckDeadlockFree knowing whether the network uses
 // wormhole switching (Duato's check then requires atomic adaptive VCs).
-func checkDeadlockFree(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
+func checkDeadlockFree(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
 	if _, ok := rf.(duatoChecked); ok {
 		if ok, err := checkDuatoStates(ctx, t, rf, vcs, wormhole); ok {
 			return err
@@ -85,7 +86,7 @@ func checkDeadlockFree(ctx context.Context, t link.Topology, rf RoutingFunc, vcs
 // within that class and in the graph, so both graphs have a cycle or
 // neither (TestStateListsMatchReference; the first cycle each finds may
 // differ).
-func buildCDG(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) (*cdg, error) {
+func buildCDG(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int) (*cdg, error) {
 	if cl, ok := rf.(classLister); ok && classRanked(rf, vcs) {
 		g, err := listedCDG(ctx, t, rf, vcs, cl.listStatesWithin)
 		if err != nil || !g.descends() {
@@ -99,7 +100,7 @@ func buildCDG(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) (*c
 }
 
 // listedCDG builds the graph of the states list gives.
-func listedCDG(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, list func(visit func(r, in int, vcMask uint64, route uint8, dst int) bool)) (*cdg, error) {
+func listedCDG(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, list func(visit func(r, in int, vcMask uint64, route uint8, dst int) bool)) (*cdg, error) {
 	g := newCDG(t, rf, vcs, true)
 	var stop error
 	n := 0
@@ -197,7 +198,7 @@ type peerPort struct{ router, port int32 }
 // size: a 16x16x16x16 HyperX with 3 VCs has 8.4 million class channels
 // instead of 12.6 million, and 4/9 of the edge bits.
 type cdg struct {
-	t      link.Topology
+	t      topology.Topology
 	vcs, W int
 	base   []int
 	peer   []peerPort
@@ -232,7 +233,7 @@ type vcClassed interface{ VCClasses() int }
 
 // newCDG allocates the graph of rf on t with vcs VCs, its channels VC
 // classes where rf is vcClassed and byClass.
-func newCDG(t link.Topology, rf RoutingFunc, vcs int, byClass bool) *cdg {
+func newCDG(t topology.Topology, rf RoutingFunc, vcs int, byClass bool) *cdg {
 	nr := t.Routers()
 	g := &cdg{t: t, vcs: vcs, base: make([]int, nr+1), rf: rf, escVCs: ^uint64(0), flit: new(link.Flit), cand: new(Candidates),
 		linkPorts: make([]uint64, nr), allVCs: allVCs(vcs), doneRow: -1}
@@ -368,7 +369,7 @@ func (g *cdg) added(grp Group) bool {
 // the check of a routing function without one. Its cost grows as nodes
 // squared. byClass: the graph's channels are VC classes where rf is
 // vcClassed (as the check's), or VCs (its tests compare the verdicts).
-func referenceDependencies(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, byClass bool) (*cdg, error) {
+func referenceDependencies(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, byClass bool) (*cdg, error) {
 	g := newCDG(t, rf, vcs, byClass)
 	upd, _ := rf.(RouteUpdater)
 	base, peer := g.base, g.peer
@@ -569,7 +570,7 @@ func (g *cdg) findCycle(ctx context.Context) error {
 	return nil
 }
 
-func channelName(t link.Topology, base []int, vcs, ch int) string {
+func channelName(t topology.Topology, base []int, vcs, ch int) string {
 	l, v := ch/vcs, ch%vcs
 	// The router whose ports hold link l: the last r with base[r] <= l.
 	r := sort.Search(len(base), func(i int) bool { return base[i] > l }) - 1

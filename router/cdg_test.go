@@ -8,17 +8,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
+	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
 // TestDeadlockCheck: every shipped routing function passes with its minimum
 // VC count; configurations that can deadlock are refused with a cycle.
 func TestDeadlockCheck(t *testing.T) {
-	torus, _ := link.NewTorus(8)
-	torus5, _ := link.NewTorus(5)
-	mesh, _ := link.NewMesh(6, 2)
-	tree, _ := link.NewFatTree(4, 3)
-	topoFor := map[string][]link.Topology{"torus": {torus, torus5}, "mesh": {mesh}, "fattree": {tree}}
+	torus, _ := grid.NewTorus(8)
+	torus5, _ := grid.NewTorus(5)
+	mesh, _ := grid.NewMesh(6, 2)
+	tree, _ := fattree.NewFatTree(4, 3)
+	topoFor := map[string][]topology.Topology{"torus": {torus, torus5}, "mesh": {mesh}, "fattree": {tree}}
 	for name, spec := range Routings() {
 		for _, kind := range spec.Topologies {
 			for _, topo := range topoFor[kind] {
@@ -49,7 +53,7 @@ func TestDeadlockCheck(t *testing.T) {
 	}
 	for _, c := range []struct {
 		routing string
-		topo    link.Topology
+		topo    topology.Topology
 		vcs     int
 	}{
 		{"dor", torus, 1}, {"dor", torus, 4}, {"dor-dateline", torus, 1}, {"dor-dateline", torus, 2},
@@ -75,11 +79,11 @@ func TestDeadlockCheck(t *testing.T) {
 // duato can cross the y dateline adaptively and then escape east across
 // x = 4 on VC 2 and continue on VC 2 (found by review).
 func TestEscapeDependenciesAfterAdaptiveHops(t *testing.T) {
-	torus, _ := link.NewTorus(8)
+	torus, _ := grid.NewTorus(8)
 	rf, _ := NewRouting("duato", torus, 4)
 	g, _ := referenceDependencies(context.Background(), torus, rf, 4, true)
-	a := g.channel(torus.Router(3, 1), link.PortXPlus, 2)
-	b := g.channel(torus.Router(4, 1), link.PortXPlus, 2)
+	a := g.channel(torus.Router(3, 1), grid.PortXPlus, 2)
+	b := g.channel(torus.Router(4, 1), grid.PortXPlus, 2)
 	if !g.hasEdge(a, b) {
 		t.Fatal("R(3,1).E vc2 -> R(4,1).E vc2 missing from the escape dependency graph")
 	}
@@ -90,10 +94,10 @@ func TestEscapeDependenciesAfterAdaptiveHops(t *testing.T) {
 
 // TestManyVCs: more than 64 port-VC pairs per router are checked, not refused.
 func TestManyVCs(t *testing.T) {
-	torus, _ := link.NewTorus(4)
-	tree, _ := link.NewFatTree(4, 2)
+	torus, _ := grid.NewTorus(4)
+	tree, _ := fattree.NewFatTree(4, 2)
 	for _, c := range []struct {
-		topo    link.Topology
+		topo    topology.Topology
 		routing string
 		vcs     int
 	}{{torus, "dor-dateline", 13}, {tree, "fattree-adaptive", 9}, {torus, "min-adaptive", 18}} {
@@ -115,36 +119,36 @@ func TestManyVCs(t *testing.T) {
 // and VC counts.
 func TestStateListsMatchReference(t *testing.T) {
 	type tc struct {
-		topo link.Topology
+		topo topology.Topology
 		vcs  []int
 	}
 	var tori, meshes, trees []tc
 	for k := 2; k <= 11; k++ {
-		torus, _ := link.NewTorus(k)
+		torus, _ := grid.NewTorus(k)
 		tori = append(tori, tc{torus, []int{1, 2, 3, 4, 5, 6, 7}})
 	}
 	for k := 2; k <= 7; k++ {
 		for c := 1; c <= 3; c++ {
-			mesh, _ := link.NewMesh(k, c)
+			mesh, _ := grid.NewMesh(k, c)
 			meshes = append(meshes, tc{mesh, []int{1, 2, 3}})
 		}
 	}
 	for k := 2; k <= 4; k++ {
 		for n := 1; n <= 4; n++ {
-			tree, _ := link.NewFatTree(k, n)
+			tree, _ := fattree.NewFatTree(k, n)
 			trees = append(trees, tc{tree, []int{1, 2}})
 		}
 	}
 	var dragonflies, hyperxs []tc
 	for _, q := range [][5]int{{1, 2, 1, 0, 0}, {2, 4, 2, 0, 0}, {1, 4, 2, 5, 1}, {2, 3, 2, 4, 0}, {1, 2, 2, 3, 1}, {3, 2, 1, 2, 0}} {
-		df, err := link.NewDragonfly(q[0], q[1], q[2], q[3], link.Arrangement(q[4]), 0)
+		df, err := dragonfly.NewDragonfly(q[0], q[1], q[2], q[3], dragonfly.Arrangement(q[4]), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		dragonflies = append(dragonflies, tc{df, []int{1, 2, 3, 4, 5}})
 	}
 	for _, q := range [][4]int{{2, 1, 1, 1}, {3, 2, 1, 2}, {4, 2, 2, 1}, {3, 3, 1, 1}, {2, 3, 1, 2}} {
-		hx, err := link.NewHyperX(q[0], q[1], q[2], q[3])
+		hx, err := hyperx.NewHyperX(q[0], q[1], q[2], q[3])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // steady offers every node one 4-flit packet every 16 cycles (0.25
@@ -25,7 +25,7 @@ func (s *steady) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 // VC routers (dor-dateline, 3 VCs x 8 flits, virtual cut-through) under
 // steady traffic, reported per router-cycle; it allocates nothing.
 func BenchmarkVCRouterCycle(b *testing.B) {
-	topo, _ := link.NewTorus(8)
+	topo, _ := grid.NewTorus(8)
 	N := topo.Nodes()
 	srcs := make([]fabric.Source, N)
 	for i := range srcs {

@@ -150,7 +150,7 @@
 // lower one) with no branch added to the router's loop: a per-class budget
 // would have put Hybrid-HAR's state into VC allocation. What the routing
 // needs of the router is declared, not special-cased: the loopback ports
-// (RoutingSpec.Loops, link.Grid2D.Loops), VCs allocated only when their
+// (RoutingSpec.Loops, grid.Grid2D.Loops), VCs allocated only when their
 // downstream buffer is empty (C2, for Duato's condition under wormhole:
 // routerShared.atomicAt), and a second round of VC allocation in which a
 // head that lost the arbitration for its VC asks again among those still
@@ -160,7 +160,7 @@
 // there, as the paper's routing guarantees, or every VC and both
 // connection channels (all-empty), the paper's "free" read alike in every
 // step of its algorithm; har.go quotes the paper and gives the reasons.
-// A node with a channel per message class (link.Grid2D.H = 2) has two
+// A node with a channel per message class (grid.Grid2D.H = 2) has two
 // injection and two sink links, each with its own source queue (NI).
 //
 // # Network interface

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // dor2Class is dimension-order routing on a torus (X then Y, the shorter
@@ -47,15 +49,15 @@ func dor2ClassSpec() RoutingSpec {
 	return RoutingSpec{
 		Name: "dor-2class", MinVCs: 2, Topologies: []string{"torus"},
 		Doc: "dimension-order routing on a torus with two VC classes per dimension (Dally & Towles, BookSim2's dim_order_torus): on entering a dimension a packet takes the upper half of the VCs if its route in that dimension crosses the wrap-around link and the lower half if not, and keeps it to the end of the dimension; needs an even VC count",
-		New: func(t link.Topology, vcs int) RoutingFunc {
-			return newDor2Class(t.(*link.Grid2D), vcs)
+		New: func(t topology.Topology, vcs int) RoutingFunc {
+			return newDor2Class(t.(*grid.Grid2D), vcs)
 		},
 	}
 }
 
 // newDor2Class splits vcs VCs into two classes of vcs/2 (NewRouting
 // refuses an odd or smaller count).
-func newDor2Class(g *link.Grid2D, vcs int) *dor2Class {
+func newDor2Class(g *grid.Grid2D, vcs int) *dor2Class {
 	d := &dor2Class{dor: newDor(g, vcs), half: vcs / 2}
 	d.class[0] = allVCs(d.half)
 	d.class[1] = allVCs(2*d.half) &^ d.class[0]
@@ -73,7 +75,7 @@ func crossesWrap(a, b, dir int) bool { return (dir > 0 && b < a) || (dir < 0 && 
 func (d *dor2Class) turnClass(dst, port, a, dir int) int {
 	dr, _ := d.nodePort(dst)
 	b := int(d.coords[dr].x)
-	if port == link.PortYPlus || port == link.PortYMinus {
+	if port == grid.PortYPlus || port == grid.PortYMinus {
 		b = int(d.coords[dr].y)
 	}
 	if crossesWrap(a, b, dir) {
@@ -199,7 +201,7 @@ func walkEntering(p *gridProbe, l line, dim int) dimWalk {
 			x0, y0 := pos(a0)
 			for n := 1; n <= l.maxHops(a0, s); n++ {
 				dx, dy := pos(l.at(a0, s, n))
-				m := p.vcsFromTo(x0, y0, link.PortLocal, 0, 0, dx, dy, out)
+				m := p.vcsFromTo(x0, y0, grid.PortLocal, 0, 0, dx, dy, out)
 				i := 0
 				for i < len(groups) && groups[i].vcs != m {
 					i++

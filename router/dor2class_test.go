@@ -12,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // walkDor2Class follows a packet from router (sx, sy) to router (dx, dy)
@@ -21,7 +22,7 @@ import (
 // the VCs offered on it (0: the lower half, 1: the upper half, ? for a mix
 // or an empty set), ejection as "L*" when every VC is offered. It also
 // returns the class of InjectVCs in the same notation.
-func walkDor2Class(t *testing.T, g *link.Grid2D, rf RoutingFunc, vcs, sx, sy, dx, dy int) (hops, inject string) {
+func walkDor2Class(t *testing.T, g *grid.Grid2D, rf RoutingFunc, vcs, sx, sy, dx, dy int) (hops, inject string) {
 	t.Helper()
 	all := allVCs(vcs)
 	lower := allVCs(vcs / 2)
@@ -38,7 +39,7 @@ func walkDor2Class(t *testing.T, g *link.Grid2D, rf RoutingFunc, vcs, sx, sy, dx
 	}
 	src, dst := g.Router(sx, sy)*g.C, g.Router(dx, dy)*g.C
 	im := rf.InjectVCs(src, dst)
-	r, in := g.Router(sx, sy), link.PortLocal
+	r, in := g.Router(sx, sy), grid.PortLocal
 	f := link.Flit{Src: int32(src), Dst: int32(dst), VC: uint8(bits.TrailingZeros64(im))}
 	var out []string
 	for i := 0; ; i++ {
@@ -51,7 +52,7 @@ func walkDor2Class(t *testing.T, g *link.Grid2D, rf RoutingFunc, vcs, sx, sy, dx
 			t.Fatalf("(%d,%d)->(%d,%d) at %s: %d groups, ports %b; want one port", sx, sy, dx, dy, g.RouterName(r), c.N, c.G[0].Ports)
 		}
 		p := bits.TrailingZeros64(c.G[0].Ports)
-		if p >= link.PortLocal {
+		if p >= grid.PortLocal {
 			out = append(out, "L"+classOf(c.G[0].VCs))
 			break
 		}
@@ -66,11 +67,11 @@ func walkDor2Class(t *testing.T, g *link.Grid2D, rf RoutingFunc, vcs, sx, sy, dx
 // TestDor2ClassRoutes: the class chosen at injection and again at the
 // turn into Y, and kept along each dimension, on hand-picked routes.
 func TestDor2ClassRoutes(t *testing.T) {
-	t8, _ := link.NewTorus(8)
-	t5, _ := link.NewTorus(5)
+	t8, _ := grid.NewTorus(8)
+	t5, _ := grid.NewTorus(5)
 	cases := []struct {
 		name           string
-		g              *link.Grid2D
+		g              *grid.Grid2D
 		sx, sy, dx, dy int
 		want           string // hops, see walkDor2Class
 	}{
@@ -120,14 +121,14 @@ func TestDor2ClassRoutes(t *testing.T) {
 // TestDor2ClassVCCount: an odd or too small VC count is refused with a
 // message that says why, and so is a topology other than the torus.
 func TestDor2ClassVCCount(t *testing.T) {
-	torus, _ := link.NewTorus(4)
+	torus, _ := grid.NewTorus(4)
 	for _, vcs := range []int{0, 1, 3, 5, 7} {
 		_, err := NewRouting("dor-2class", torus, vcs)
 		if err == nil || !strings.Contains(err.Error(), "needs an even number of VCs") {
 			t.Errorf("%d VCs: got %v, want an error about an even VC count", vcs, err)
 		}
 	}
-	mesh, _ := link.NewMesh(4, 1)
+	mesh, _ := grid.NewMesh(4, 1)
 	if _, err := NewRouting("dor-2class", mesh, 2); err == nil {
 		t.Error("dor-2class accepted on a mesh")
 	}
@@ -140,7 +141,7 @@ func TestDor2ClassVCCount(t *testing.T) {
 func TestDor2ClassDeadlockCheck(t *testing.T) {
 	ctx := context.Background()
 	for k := 3; k <= 12; k++ {
-		torus, _ := link.NewTorus(k)
+		torus, _ := grid.NewTorus(k)
 		for _, vcs := range []int{2, 4} {
 			rf, err := NewRouting("dor-2class", torus, vcs)
 			if err != nil {
@@ -152,7 +153,7 @@ func TestDor2ClassDeadlockCheck(t *testing.T) {
 		}
 	}
 	for _, k := range []int{4, 5, 8, 11} { // on k = 3 a minimal route makes one hop per ring: dor cannot deadlock
-		torus, _ := link.NewTorus(k)
+		torus, _ := grid.NewTorus(k)
 		oneClass := newDor2Class(torus, 2)
 		oneClass.class[0], oneClass.class[1] = oneClass.all, oneClass.all
 		dor, _ := NewRouting("dor", torus, 2)
@@ -201,7 +202,7 @@ func (s *uniformSource) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.C
 // traffic at a moderate load, every invariant checked after every cycle,
 // delivers every packet exactly once, under both switching modes.
 func TestDor2ClassUnderLoad(t *testing.T) {
-	torus, _ := link.NewTorus(6)
+	torus, _ := grid.NewTorus(6)
 	const gen, until = 1500, 4000
 	for _, c := range []struct {
 		vcs, buf int

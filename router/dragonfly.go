@@ -3,9 +3,10 @@ package router
 import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology/dragonfly"
 )
 
-// Routing on a dragonfly (link.Dragonfly): min, val, ugal-l, ugal-g, par.
+// Routing on a dragonfly (dragonfly.Dragonfly): min, val, ugal-l, ugal-g, par.
 //
 // A packet's VC class is the number of global links it has crossed: class
 // 0 in its source group, 1 after the first global hop, 2 after the second
@@ -51,7 +52,7 @@ import (
 // credits show only the flits on the wire; with the flits waiting for it,
 // UGAL-G reaches 0.33.
 type dragonflyRouting struct {
-	t       *link.Dragonfly
+	t       *dragonfly.Dragonfly
 	mode    nonMinMode
 	classes int
 	class   [4]uint64
@@ -77,7 +78,7 @@ func dragonflyClasses(m nonMinMode) int {
 	return 3
 }
 
-func newDragonflyRouting(t *link.Dragonfly, vcs int, m nonMinMode) *dragonflyRouting {
+func newDragonflyRouting(t *dragonfly.Dragonfly, vcs int, m nonMinMode) *dragonflyRouting {
 	d := &dragonflyRouting{t: t, mode: m, classes: dragonflyClasses(m), all: allVCs(vcs), threshold: UGALThresholdFlits,
 		lp0: t.LocalPort0(), gp0: t.GlobalPort0(), copies: t.Copies()}
 	for c := 0; c < d.classes; c++ {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
 )
 
 // referenceDuato checks Duato's condition for an adaptive routing
@@ -35,7 +36,7 @@ import (
 // channels, so its time and memory grow as nodes squared (hybrid-har
 // meshes: 0.6 s for 16x16, 8 s for 32x32, 190 s for 64x64; it refuses a
 // graph over 1 GB, from about 100x100).
-func referenceDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
+func referenceDuato(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
 	adj, W, es, err := referenceDuatoGraph(ctx, t, rf, vcs, wormhole)
 	if err != nil {
 		return err
@@ -46,7 +47,7 @@ func referenceDuato(ctx context.Context, t link.Topology, rf RoutingFunc, vcs in
 // referenceDuatoGraph is referenceDuato up to the cycle search: it returns
 // the extended graph, node a's successors in bits of adj[a*W:(a+1)*W] for
 // the escape channels numbered by es, or the first condition that fails.
-func referenceDuatoGraph(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, wormhole bool) (adj []uint64, W int, es *escapeSet, err error) {
+func referenceDuatoGraph(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, wormhole bool) (adj []uint64, W int, es *escapeSet, err error) {
 	esc := rf.(Escaper)
 	E := esc.EscapeVCs()
 	var atomic uint64
@@ -212,7 +213,7 @@ type refState struct {
 // refReach is the reference's search of the states a packet for one
 // destination and class can reach from every source.
 type refReach struct {
-	t            link.Topology
+	t            topology.Topology
 	rf           RoutingFunc
 	esc          Escaper
 	upd          RouteUpdater
@@ -233,7 +234,7 @@ type refReach struct {
 // maxRoute bounds the routing states of the reference's search.
 const maxRoute = 8
 
-func newRefReach(t link.Topology, rf RoutingFunc, vcs int, es *escapeSet) *refReach {
+func newRefReach(t topology.Topology, rf RoutingFunc, vcs int, es *escapeSet) *refReach {
 	q := &refReach{t: t, rf: rf, esc: rf.(Escaper), vcs: vcs, classes: 1, base: es.base, peer: es.peer}
 	q.E = q.esc.EscapeVCs()
 	q.upd, _ = rf.(RouteUpdater)
@@ -293,7 +294,7 @@ func (q *refReach) reach(dst, cls int) {
 	q.queue, q.reached = q.queue[:0], q.reached[:0]
 	for src := 0; src < t.Nodes(); src++ {
 		r, p := t.NodePort(src)
-		p += min(cls, link.NodeChannels(t)-1)
+		p += min(cls, topology.NodeChannels(t)-1)
 		var route0 uint8
 		if in, ok := q.rf.(Injector); ok {
 			route0 = in.InjectRoute(src, dst)
@@ -348,7 +349,7 @@ func (q *refReach) sideConditions(dst, cls int) error {
 // reports first: destinations in order, classes in order, states in the
 // order its search finds them. It searches destination by destination
 // until one fails, so it is meant for a network known to fail.
-func firstSideFailure(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) error {
+func firstSideFailure(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int) error {
 	q := newRefReach(t, rf, vcs, newEscapeSet(t, vcs, rf.(Escaper).EscapeVCs()))
 	for dst := 0; dst < t.Nodes(); dst++ {
 		if err := ctx.Err(); err != nil {
@@ -384,7 +385,7 @@ type escapeSet struct {
 
 // newEscapeSet numbers the escape channels of t: the router-to-router and
 // loopback channels on the VCs of E.
-func newEscapeSet(t link.Topology, vcs int, E uint64) *escapeSet {
+func newEscapeSet(t topology.Topology, vcs int, E uint64) *escapeSet {
 	nr := t.Routers()
 	es := &escapeSet{base: make([]int, nr+1)}
 	for r := 0; r < nr; r++ {
@@ -420,7 +421,7 @@ func newEscapeSet(t link.Topology, vcs int, E uint64) *escapeSet {
 }
 
 // name is escape channel e's name, as channel dependency cycles print it.
-func (es *escapeSet) name(t link.Topology, vcs, e int) string {
+func (es *escapeSet) name(t topology.Topology, vcs, e int) string {
 	return channelName(t, es.base, vcs, int(es.ch[e]))
 }
 

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Duato's check on abstract states: referenceDuato's conditions and
@@ -203,7 +205,7 @@ func (l *descLine) step(p, s int) int {
 // torus by abstract states.
 type duatoStates struct {
 	ctx          context.Context
-	g            *link.Grid2D
+	g            *grid.Grid2D
 	line         *descLine // both dimensions: the grid is square
 	rf           RoutingFunc
 	esc          Escaper
@@ -230,8 +232,8 @@ type duatoStates struct {
 
 // newDuatoStates prepares the check; ok is false when the abstraction does
 // not cover t and rf.
-func newDuatoStates(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int) (s *duatoStates, ok bool) {
-	g, isGrid := t.(*link.Grid2D)
+func newDuatoStates(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int) (s *duatoStates, ok bool) {
+	g, isGrid := t.(*grid.Grid2D)
 	if !isGrid || len(g.Loops) > 2 || g.Ports(0) > 64 {
 		return nil, false
 	}
@@ -258,7 +260,7 @@ func newDuatoStates(ctx context.Context, t link.Topology, rf RoutingFunc, vcs in
 // checkDuatoStates is referenceDuato by abstract states, on the networks
 // the abstraction covers (ok false elsewhere: the caller runs the
 // reference).
-func checkDuatoStates(ctx context.Context, t link.Topology, rf RoutingFunc, vcs int, wormhole bool) (ok bool, err error) {
+func checkDuatoStates(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, wormhole bool) (ok bool, err error) {
 	s, ok := newDuatoStates(ctx, t, rf, vcs)
 	if !ok {
 		return false, nil
@@ -305,7 +307,7 @@ func (s *duatoStates) decode(st int) (r, v, cls, d int) {
 // portBit is the bit of input port p in reached.
 func (s *duatoStates) portBit(p int) uint8 {
 	switch {
-	case p < link.PortLocal:
+	case p < grid.PortLocal:
 		return 1 << p
 	case p >= s.loop0:
 		return 1 << (5 + p - s.loop0)
@@ -323,7 +325,7 @@ func (s *duatoStates) inPort(st int) int {
 	case b > 4 && b < 7:
 		return s.loop0 + b - 5
 	}
-	return link.PortLocal
+	return grid.PortLocal
 }
 
 // feasible reports whether descriptors d exist at router (x, y).
@@ -372,7 +374,7 @@ func (s *duatoStates) hop(r, d, q int) (r2, in2 int, ds [2]int, n int, ok bool) 
 	dx, dy := d/l.nd, d%l.nd
 	x, y := s.g.XY(r)
 	sgn := 1 - 2*(q&1) // E and N are +1, W and S -1
-	if q < link.PortYPlus {
+	if q < grid.PortYPlus {
 		if l.sgn[dx] != sgn {
 			return 0, 0, ds, 0, false
 		}
@@ -409,7 +411,7 @@ func (s *duatoStates) hop(r, d, q int) (r2, in2 int, ds [2]int, n int, ok bool) 
 func (s *duatoStates) reach() (ok bool, err error) {
 	g, vcs, k, l := s.g, s.vcs, s.g.K, s.line
 	all := allVCs(vcs)
-	nodeBit := s.portBit(link.PortLocal)
+	nodeBit := s.portBit(grid.PortLocal)
 	for r := 0; r < g.Routers(); r++ {
 		x, y := g.XY(r)
 		for d := 0; d < s.nd2; d++ {
@@ -839,7 +841,7 @@ func (s *duatoStates) extendedSuccessors(e int, seen []int32, stamp int32, visit
 // duatoCheckBytes is the memory Duato's extended check of a routing
 // function with escape VCs E and the given number of message classes
 // takes on t with vcs VCs at its largest (checkDuatoStates').
-func duatoCheckBytes(t link.Topology, vcs int, E uint64, classes int) int64 {
+func duatoCheckBytes(t topology.Topology, vcs int, E uint64, classes int) int64 {
 	nr, V := int64(t.Routers()), int64(vcs)
 	var nports, nE, links int64
 	for r := 0; r < t.Routers(); r++ {
@@ -854,7 +856,7 @@ func duatoCheckBytes(t link.Topology, vcs int, E uint64, classes int) int64 {
 	// escapeSet: port bases, peers, a dense index per channel, a channel
 	// per escape channel.
 	esBytes := 8*(nr+1) + 8*nports + 4*nports*V + 4*nE
-	g, ok := t.(*link.Grid2D)
+	g, ok := t.(*grid.Grid2D)
 	if !ok {
 		return esBytes
 	}

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // duatoVariant is a hybrid-har or har-dor routing function as the check
@@ -42,7 +43,7 @@ func TestDuatoStatesMatchReference(t *testing.T) {
 	compared, rejected := 0, map[string]int{}
 	type net struct {
 		name string
-		topo link.Topology
+		topo topology.Topology
 	}
 	var nets []net
 	for _, name := range []string{"hybrid-har", "har-dor"} {
@@ -51,13 +52,13 @@ func TestDuatoStatesMatchReference(t *testing.T) {
 				if c == 2 && k > 5 {
 					continue
 				}
-				mesh, _ := link.NewMesh(k, c)
+				mesh, _ := grid.NewMesh(k, c)
 				nets = append(nets, net{name, mesh})
 			}
 		}
 	}
 	for k := 2; k <= 9; k++ {
-		torus, _ := link.NewTorus(k)
+		torus, _ := grid.NewTorus(k)
 		nets = append(nets, net{"hybrid-har", torus})
 	}
 	for _, n := range nets {
@@ -66,7 +67,7 @@ func TestDuatoStatesMatchReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k := topo.(*link.Grid2D).K
+		k := topo.(*grid.Grid2D).K
 		for vcs := 2; vcs <= 6; vcs++ {
 			if checkHAR(name, topo, vcs) != nil || vcs > 4 && k > 6 {
 				continue
@@ -104,7 +105,7 @@ func TestDuatoStatesMatchReference(t *testing.T) {
 }
 
 // compareDuato compares both checks of rf on topo and returns the error.
-func compareDuato(t *testing.T, ctx context.Context, topo link.Topology, rf RoutingFunc, vcs int, wormhole bool, what string) error {
+func compareDuato(t *testing.T, ctx context.Context, topo topology.Topology, rf RoutingFunc, vcs int, wormhole bool, what string) error {
 	t.Helper()
 	adj, W, es, refErr := referenceDuatoGraph(ctx, topo, rf, vcs, wormhole)
 	want := refErr

@@ -4,6 +4,9 @@ import (
 	"unsafe"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/graph"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Footprint is the memory a network of a configuration takes, computed
@@ -24,7 +27,7 @@ type Footprint struct {
 
 // EstimateFootprint computes the footprint of the network Build would make
 // of t and cfg. It is linear in the routers and allocates nothing.
-func EstimateFootprint(t link.Topology, cfg Config) Footprint {
+func EstimateFootprint(t topology.Topology, cfg Config) Footprint {
 	nr, nn := int64(t.Routers()), int64(t.Nodes())
 	V := int64(cfg.VCs)
 	var nports, maxPV int64
@@ -43,7 +46,7 @@ func EstimateFootprint(t link.Topology, cfg Config) Footprint {
 	// Every wire's ring has the slots of the longest (link.NewWiresExtra),
 	// and a topology with longer links keeps each wire's extra cycles.
 	most, extraBytes := int64(0), int64(0)
-	if pl, ok := t.(link.PortLatencies); ok {
+	if pl, ok := t.(topology.PortLatencies); ok {
 		for r := 0; r < t.Routers(); r++ {
 			for p := 0; p < t.Ports(r); p++ {
 				most = max(most, int64(pl.LatencyCycles(r, p)-cfg.LinkLatencyCycles))
@@ -65,10 +68,10 @@ func EstimateFootprint(t link.Topology, cfg Config) Footprint {
 	// kinds, port bases; grid routing functions keep 8 bytes per router
 	// and per node.
 	f.TableBytes = 8*nr + 8*nn + 16*(nr+nn) + 4*(nr+nn) + 8*(nr+1)
-	if _, ok := t.(*link.Grid2D); ok {
+	if _, ok := t.(*grid.Grid2D); ok {
 		f.TableBytes += 8*nr + 8*nn
 	}
-	if g, ok := t.(*link.Graph); ok {
+	if g, ok := t.(*graph.Graph); ok {
 		f.TableBytes += g.RouteTableBytes()
 	}
 	if !cfg.AllowDeadlock {

@@ -5,7 +5,9 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // TestCheckBytes: the deadlock check's memory that EstimateFootprint
@@ -20,33 +22,33 @@ func TestCheckBytes(t *testing.T) {
 		t.Skip("measures allocations; run without -race")
 	}
 	type tc struct {
-		topo     link.Topology
+		topo     topology.Topology
 		routing  string
 		vcs      int
 		min, max float64 // allowed estimate / allocated
 	}
 	var cs []tc
 	for _, k := range []int{32, 64, 128} {
-		mesh, _ := link.NewMesh(k, 1)
+		mesh, _ := grid.NewMesh(k, 1)
 		har, _ := WithPorts(mesh, "hybrid-har", 2)
 		cs = append(cs, tc{har, "hybrid-har", 4, 1, 1.1}, tc{har, "hybrid-har", 3, 1, 1.1}, tc{har, "har-dor", 4, 1, 1.1}, tc{har, "har-dor", 6, 1, 1.1})
 	}
 	for _, k := range []int{32, 64, 128} {
-		torus, _ := link.NewTorus(k)
+		torus, _ := grid.NewTorus(k)
 		har, _ := WithPorts(torus, "hybrid-har", 2)
 		cs = append(cs, tc{har, "hybrid-har", 4, 1, 1.1}, tc{har, "hybrid-har", 6, 1, 1.1})
 	}
-	mesh4, _ := link.NewMesh(16, 4)
+	mesh4, _ := grid.NewMesh(16, 4)
 	har4, _ := WithPorts(mesh4, "hybrid-har", 2)
 	cs = append(cs, tc{har4, "hybrid-har", 4, 1, 1.1})
 	for _, k := range []int{64, 128} {
-		torus, _ := link.NewTorus(k)
-		mesh, _ := link.NewMesh(k, 1)
+		torus, _ := grid.NewTorus(k)
+		mesh, _ := grid.NewMesh(k, 1)
 		cs = append(cs, tc{torus, "dor-dateline", 3, 0.8, 1.25}, tc{torus, "duato", 4, 0.8, 1.25}, tc{torus, "min-adaptive", 6, 0.8, 1.25},
 			tc{torus, "dor-2class", 4, 0.8, 1.25}, tc{mesh, "dor", 2, 0.8, 1.25})
 	}
 	for _, n := range []int{5, 6} {
-		tree, _ := link.NewFatTree(4, n)
+		tree, _ := fattree.NewFatTree(4, n)
 		cs = append(cs, tc{tree, "fattree-static", 1, 0.8, 1.25}, tc{tree, "fattree-adaptive", 2, 0.8, 1.25})
 	}
 	for _, c := range cs {

@@ -3,13 +3,13 @@ package router
 import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
 )
 
 var _ fabric.Fabric = (*Network)(nil)
 
 // Topology is the network's topology.
-func (n *Network) Topology() link.Topology { return n.Topo }
+func (n *Network) Topology() topology.Topology { return n.Topo }
 
 // NodeFlitsInjected is the number of flits NI i has injected.
 func (n *Network) NodeFlitsInjected(i int) uint64 { return n.NIs[i].FlitsInjected }

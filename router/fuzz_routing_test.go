@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // FuzzRouting walks one packet through the network as the simulator would,
@@ -131,20 +134,20 @@ func fuzzShape(ki, size, extra int, twoChannels bool, class int) uint16 {
 
 // fuzzTopology decodes shape into a topology the routing is defined on,
 // with the ports it needs (WithPorts), and a message class.
-func fuzzTopology(t testing.TB, spec RoutingSpec, shape uint16) (link.Topology, int) {
+func fuzzTopology(t testing.TB, spec RoutingSpec, shape uint16) (topology.Topology, int) {
 	kind := spec.Topologies[int(shape&3)%len(spec.Topologies)]
 	size, extra := int(shape>>2&7), int(shape>>5&3)
 	channels := 1 + int(shape>>7&1)
 	class := int(shape >> 8 & 1)
-	var base link.Topology
+	var base topology.Topology
 	var err error
 	switch kind {
 	case "torus":
-		base, err = link.NewTorus(2 + size%7)
+		base, err = grid.NewTorus(2 + size%7)
 	case "mesh":
-		base, err = link.NewMesh(2+size%7, 1+extra)
+		base, err = grid.NewMesh(2+size%7, 1+extra)
 	case "fattree":
-		base, err = link.NewFatTree(2+size%3, 1+extra)
+		base, err = fattree.NewFatTree(2+size%3, 1+extra)
 		channels = 1 // one channel per node only on meshes and tori
 	default:
 		t.Fatalf("FuzzRouting: no topology for kind %q of routing %q", kind, spec.Name)
@@ -163,7 +166,7 @@ func fuzzTopology(t testing.TB, spec RoutingSpec, shape uint16) (link.Topology, 
 type fuzzWalk struct {
 	t          *testing.T
 	name       string
-	topo       link.Topology
+	topo       topology.Topology
 	rf         RoutingFunc
 	vcs        int
 	all        uint64
@@ -201,7 +204,7 @@ func (w *fuzzWalk) pick(m uint64) int {
 
 func (w *fuzzWalk) run() {
 	t, topo, rf := w.t, w.topo, w.rf
-	chans := link.NodeChannels(topo)
+	chans := topology.NodeChannels(topo)
 	ch := min(w.class, chans-1)
 
 	// Injection, as NI.inject starts a packet.
@@ -319,7 +322,7 @@ func (w *fuzzWalk) route(fl *link.Flit, escape bool) Candidates {
 		t.Fatalf("%s: %s's first group has preference level %d, want 0", w.where(), what, c.Level[0])
 	}
 	dr, dp := topo.NodePort(w.dst)
-	sink := dp + min(w.class, link.NodeChannels(topo)-1)
+	sink := dp + min(w.class, topology.NodeChannels(topo)-1)
 	nports := topo.Ports(w.r)
 	for i := 0; i < int(c.N); i++ {
 		gr := c.G[i]

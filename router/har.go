@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Hybrid-HAR (papers/004, Liu): hierarchical adaptive wormhole routing for
@@ -36,7 +38,7 @@ import (
 //
 // A connection channel is modelled as what the paper's router has: a
 // channel from the upper network's crossbar to the lower network's, here
-// a loopback port of the router (link.Grid2D.Loops: "CCS" and "CCL") whose
+// a loopback port of the router (grid.Grid2D.Loops: "CCS" and "CCL") whose
 // output is wired back to its own input with the links' latency, carrying
 // one VC (C1's first, so the check counts it among the escape channels).
 // A message "moves into" the lower network by taking that output VC, which
@@ -201,8 +203,8 @@ type har struct {
 	adaptiveEscape bool // C1 minimal fully adaptive (unsafe)
 }
 
-func newHAR(t link.Topology, vcs int, dorBoth bool) *har {
-	g := t.(*link.Grid2D)
+func newHAR(t topology.Topology, vcs int, dorBoth bool) *har {
+	g := t.(*grid.Grid2D)
 	h := &har{dor: newDor(g, vcs), dorBoth: dorBoth}
 	h.upper, h.c1, h.c2 = harVCs(g.Wrap, vcs, dorBoth)
 	h.lower = h.c1[0] | h.c1[1] | h.c2
@@ -233,9 +235,9 @@ func harVCs(wrap bool, V int, dorBoth bool) (upper uint64, c1 [2]uint64, c2 uint
 
 // harCheckBytes is the memory of the deadlock check of hybrid-har (or,
 // with dorBoth, har-dor) at its largest (RoutingSpec.CheckBytes).
-func harCheckBytes(dorBoth bool) func(t link.Topology, vcs int) int64 {
-	return func(t link.Topology, vcs int) int64 {
-		g, ok := t.(*link.Grid2D)
+func harCheckBytes(dorBoth bool) func(t topology.Topology, vcs int) int64 {
+	return func(t topology.Topology, vcs int) int64 {
+		g, ok := t.(*grid.Grid2D)
 		if !ok {
 			return 0
 		}
@@ -249,19 +251,19 @@ func harSpecs() []RoutingSpec {
 	return []RoutingSpec{{
 		Name: "hybrid-har", MinVCs: 3, Topologies: []string{"mesh", "torus"}, Loops: harLoops,
 		Doc:        "Hybrid-HAR (papers/004): an upper minimal fully adaptive network (VCs 0..V-3; V-4 on a torus) and a lower one of C1 (VC V-2, dimension order, short and long; VCs V-3 and V-2 by wrap class on a torus) and C2 (VC V-1, minimal fully adaptive, short messages only); a message with no free upper VC moves down through the connection channel of its class (loopback ports CCS, CCL) and stays down; 4 VCs on a mesh as the paper (4 or more on a torus), wormhole with routing_delay_cycles = 2",
-		New:        func(t link.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, false) },
+		New:        func(t topology.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, false) },
 		CheckBytes: harCheckBytes(false),
 	}, {
 		Name: "har-dor", MinVCs: 2, Topologies: []string{"mesh"}, Loops: harLoops,
 		Doc:        "the Hybrid-HAR paper's DOR baseline: the VCs split in halves as two levels of virtual networks, dimension order in both; a message starts in the upper half and moves down through its class's connection channel (CCS, CCL) when no upper VC on its dimension-order port is free",
-		New:        func(t link.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, true) },
+		New:        func(t topology.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, true) },
 		CheckBytes: harCheckBytes(true),
 	}}
 }
 
 // checkHAR reports a VC count the routing cannot use.
-func checkHAR(name string, t link.Topology, vcs int) error {
-	g, ok := t.(*link.Grid2D)
+func checkHAR(name string, t topology.Topology, vcs int) error {
+	g, ok := t.(*grid.Grid2D)
 	if !ok {
 		return nil
 	}
@@ -389,7 +391,7 @@ func (h *har) AtomicVCs() uint64 {
 // sink channels.
 func (h *har) AtomicVCsAt(p int) uint64 {
 	switch {
-	case p < link.PortLocal:
+	case p < grid.PortLocal:
 		return h.AtomicVCs()
 	case (p == h.cc[0] || p == h.cc[1]) && h.free == HARAllEmpty:
 		return h.ccVC
@@ -410,7 +412,7 @@ func (h *har) InjectVCs(int, int) uint64 { return 1 }
 // loopback ports the routing needs (RoutingSpec.Loops) and nodeChannels
 // channels between each node and its router (1, or 2: one per message
 // class). t itself is not changed.
-func WithPorts(t link.Topology, routing string, nodeChannels int) (link.Topology, error) {
+func WithPorts(t topology.Topology, routing string, nodeChannels int) (topology.Topology, error) {
 	loops := Routings()[routing].Loops
 	if nodeChannels < 1 || nodeChannels > 2 {
 		return nil, fmt.Errorf("%d channels per node (allowed: 1, or 2 for one per message class)", nodeChannels)
@@ -418,7 +420,7 @@ func WithPorts(t link.Topology, routing string, nodeChannels int) (link.Topology
 	if nodeChannels == 1 && loops == nil {
 		return t, nil
 	}
-	g, ok := t.(*link.Grid2D)
+	g, ok := t.(*grid.Grid2D)
 	if !ok {
 		return nil, fmt.Errorf("a channel per message class and loopback ports exist on meshes and tori only, not on a %s", t.Kind())
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // The Hybrid-HAR paper (Sect. 4): "a short message will never be blocked by
@@ -94,7 +95,7 @@ func (s *harPoisson) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycl
 // harDest is a destination pattern of the HAR tests on a k x k mesh with
 // one node per router: uniform (any node, the source included), transpose
 // ((x, y) -> (y, x)) or centre reflection ((x, y) -> (k-1-x, k-1-y)).
-func harDest(g *link.Grid2D, pattern string) func(int, *rand.Rand) int {
+func harDest(g *grid.Grid2D, pattern string) func(int, *rand.Rand) int {
 	return func(src int, rng *rand.Rand) int {
 		x, y := g.XY(src)
 		switch pattern {
@@ -110,7 +111,7 @@ func harDest(g *link.Grid2D, pattern string) func(int, *rand.Rand) int {
 // wireCapacityFlits is the Hybrid-HAR paper's unit of load in
 // flits/node/cycle, as study.WireCapacity computes it: router-to-router
 // channels / (nodes x mean minimal route length of the pattern).
-func wireCapacityFlits(g *link.Grid2D, rf RoutingFunc, pattern string) float64 {
+func wireCapacityFlits(g *grid.Grid2D, rf RoutingFunc, pattern string) float64 {
 	channels := 0
 	for r := 0; r < g.Routers(); r++ {
 		for p := 0; p < g.Ports(r); p++ {
@@ -279,7 +280,7 @@ func TestShortBehindLong(t *testing.T) {
 // harMixRun builds the network and Poisson sources of run c on the k x k
 // mesh: 32- and 256-flit messages mixed by volume (c.longPct), at a load
 // of c.load of the wire capacity, source i drawing from PCG(seed, i).
-func harMixRun(t *testing.T, k int, c shortLongRun, seed uint64) (*link.Grid2D, Config, []harPoisson) {
+func harMixRun(t *testing.T, k int, c shortLongRun, seed uint64) (*grid.Grid2D, Config, []harPoisson) {
 	t.Helper()
 	g := harTopo(t, k, false, c.routing)
 	cfg := harConfig(c.routing, 4)

@@ -12,23 +12,25 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // harTopo is a k x k mesh (or torus) with a channel per class and the
 // connection channels.
-func harTopo(t testing.TB, k int, wrap bool, routing string) *link.Grid2D {
+func harTopo(t testing.TB, k int, wrap bool, routing string) *grid.Grid2D {
 	t.Helper()
-	var g *link.Grid2D
+	var g *grid.Grid2D
 	if wrap {
-		g, _ = link.NewTorus(k)
+		g, _ = grid.NewTorus(k)
 	} else {
-		g, _ = link.NewMesh(k, 1)
+		g, _ = grid.NewMesh(k, 1)
 	}
 	w, err := WithPorts(g, routing, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w.(*link.Grid2D)
+	return w.(*grid.Grid2D)
 }
 
 func harConfig(routing string, vcs int) Config {
@@ -97,10 +99,10 @@ func TestHybridHARCheck(t *testing.T) {
 	}
 	// The free rule is Hybrid-HAR's: another routing, or a rule that does
 	// not exist, is refused.
-	dg, _ := link.NewMesh(4, 1)
+	dg, _ := grid.NewMesh(4, 1)
 	for _, cfg := range []Config{{Routing: "dor", VCs: 2, BufferFlits: 4, Switching: Wormhole, LinkLatencyCycles: 1, CreditLatencyCycles: 1, HARFree: HARUpperEmpty},
 		func() Config { c := harConfig("hybrid-har", 4); c.HARFree = HARAllEmpty + 1; return c }()} {
-		topo := link.Topology(dg)
+		topo := topology.Topology(dg)
 		if cfg.Routing != "dor" {
 			topo = g
 		}
@@ -148,7 +150,7 @@ func TestHybridHARSteps(t *testing.T) {
 		nets[free] = build(t, g, cfg, srcs, nil)
 	}
 	r := g.Router(1, 1)
-	E, Nn := link.PortXPlus, link.PortYPlus
+	E, Nn := grid.PortXPlus, grid.PortYPlus
 	ccs, ccl := g.LoopPort(0), g.LoopPort(1)
 	_, sink := g.NodePort(r) // the short messages' sink channel
 	type vc struct{ port, v int }
@@ -206,7 +208,7 @@ func TestHybridHARSteps(t *testing.T) {
 			for trial := 0; trial < 8; trial++ { // every tie-break rotation
 				f := link.Flit{Dst: dst, VC: c.inVC, Class: c.class, Size: 32}
 				var cand Candidates
-				n.Routing.Route(r, link.PortXMinus, &f, &cand)
+				n.Routing.Route(r, grid.PortXMinus, &f, &cand)
 				o, op, ov := rt.selectVC(&cand, 1)
 				got := vc{int(op), int(ov)}
 				if o < 0 {
@@ -289,7 +291,7 @@ func (s *harSource) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle
 // after cycle now-1, as recorded in ccsFree, and not taken since); it
 // then records CCS's state for the next cycle.
 func shortBehindLong(n *Network, now clock.Cycle, ccsFree []bool) int {
-	g := n.Topo.(*link.Grid2D)
+	g := n.Topo.(*grid.Grid2D)
 	h := n.Routing.(*har)
 	ccs := g.LoopPort(0)
 	bad := 0

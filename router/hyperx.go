@@ -3,9 +3,10 @@ package router
 import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
-// Routing on a HyperX (link.HyperX): min, val, ugal-l.
+// Routing on a HyperX (hyperx.HyperX): min, val, ugal-l.
 //
 // Minimal routing is dimension order: the lowest dimension in which the
 // packet's router and its destination's differ is corrected in one hop,
@@ -22,7 +23,7 @@ import (
 // path's first hop, H its hops. Dimension-order minimal plus Valiant is
 // the HyperX option the issue asks for instead of DAL.
 type hyperxRouting struct {
-	t         *link.HyperX
+	t         *hyperx.HyperX
 	mode      nonMinMode
 	classes   int
 	class     [2]uint64
@@ -39,7 +40,7 @@ func hyperxClasses(m nonMinMode) int {
 	return 2
 }
 
-func newHyperXRouting(t *link.HyperX, vcs int, m nonMinMode) *hyperxRouting {
+func newHyperXRouting(t *hyperx.HyperX, vcs int, m nonMinMode) *hyperxRouting {
 	h := &hyperxRouting{t: t, mode: m, classes: hyperxClasses(m), all: allVCs(vcs), threshold: UGALThresholdFlits, trunks: uint64(1)<<t.T - 1}
 	for c := 0; c < h.classes; c++ {
 		h.class[c] = classMask(vcs, h.classes, c)

@@ -12,6 +12,9 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/internal/prefetch"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/graph"
 )
 
 // Switching is the switching technique.
@@ -80,7 +83,7 @@ const MaxInternalSpeedup = 4
 
 // Network is a built network: routers and NIs wired to a topology.
 type Network struct {
-	Topo    link.Topology
+	Topo    topology.Topology
 	Cfg     Config
 	Routing RoutingFunc
 	Routers []*Router
@@ -154,7 +157,7 @@ func (n *Network) prefetch(i int, _ clock.Cycle) {
 }
 
 // portOfNode is the port of node n's channel 0.
-func portOfNode(t link.Topology, n int) int {
+func portOfNode(t topology.Topology, n int) int {
 	_, p := t.NodePort(n)
 	return p
 }
@@ -169,7 +172,7 @@ func (n *NI) channels() []*niChannel {
 
 // Build wires a network. sources[i] and sinks[i] belong to node i; a nil
 // sink is allowed. ctx stops the channel-dependency check and the wiring.
-func Build(ctx context.Context, t link.Topology, cfg Config, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
+func Build(ctx context.Context, t topology.Topology, cfg Config, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
 	if len(sources) != t.Nodes() || (sinks != nil && len(sinks) != t.Nodes()) {
 		return nil, fmt.Errorf("need one source and one sink per node (%d), got %d and %d", t.Nodes(), len(sources), len(sinks))
 	}
@@ -181,7 +184,7 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []fabric.So
 }
 
 // routePreparer is a topology that computes the tables its routings read
-// (a graph's shortest paths: link.Graph.PrepareRoutes), which Check asks
+// (a graph's shortest paths: graph.Graph.PrepareRoutes), which Check asks
 // for first, under its context.
 type routePreparer interface {
 	PrepareRoutes(ctx context.Context) error
@@ -191,7 +194,7 @@ type routePreparer interface {
 // configuration's ranges, the routing function on the topology and, unless
 // AllowDeadlock, its channel dependency graph. It returns the routing
 // function.
-func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error) {
+func Check(ctx context.Context, t topology.Topology, cfg Config) (RoutingFunc, error) {
 	var errs []error
 	if cfg.VCs < 1 || cfg.VCs > 64 {
 		errs = append(errs, fmt.Errorf("vcs = %d out of range (allowed: 1..64)", cfg.VCs))
@@ -273,14 +276,14 @@ func Check(ctx context.Context, t link.Topology, cfg Config) (RoutingFunc, error
 
 // minVCs is the smallest VC count with which the registered routing name
 // is deadlock free on t.
-func minVCs(name string, t link.Topology) int {
+func minVCs(name string, t topology.Topology) int {
 	for m, n := range nonMinNames {
 		if n == name {
 			return nonMinMinVCs(nonMinMode(m), t.Kind())
 		}
 	}
 	if name == "shortest-hops" {
-		if g, ok := t.(*link.Graph); ok {
+		if g, ok := t.(*graph.Graph); ok {
 			return max(g.Diameter(), 1)
 		}
 	}
@@ -300,7 +303,7 @@ func pkCapOf(cfg Config) int {
 }
 
 // wire allocates and wires a checked network.
-func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
+func wire(ctx context.Context, t topology.Topology, cfg Config, rf RoutingFunc, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
 	n := &Network{Topo: t, Cfg: cfg, Routing: rf}
 	upd, _ := rf.(RouteUpdater)
 	inj, _ := rf.(Injector)
@@ -310,7 +313,7 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 		n.base[r+1] = n.base[r] + t.Ports(r)
 	}
 	nports := n.base[nr]
-	H := link.NodeChannels(t)
+	H := topology.NodeChannels(t)
 	if H > 2 {
 		return nil, fmt.Errorf("topology %s: %d channels per node (at most 2: one per message class)", t, H)
 	}
@@ -438,7 +441,7 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 			}
 			rt.conn |= 1 << p
 			if peer.Node >= 0 {
-				// Channel h of a node is its h-th port (link.Grid2D).
+				// Channel h of a node is its h-th port (grid.Grid2D).
 				ni := n.NIs[peer.Node]
 				c := &ni.ch
 				if h := p - portOfNode(t, peer.Node); h > 0 {
@@ -514,11 +517,11 @@ func wire(ctx context.Context, t link.Topology, cfg Config, rf RoutingFunc, sour
 }
 
 // wireExtraCycles is each wire's latency beyond the network's link latency
-// on a topology with links of their own latency (link.PortLatencies), nil
+// on a topology with links of their own latency (topology.PortLatencies), nil
 // on others: wire base[r]+p, read by router r at port p, is the link from
 // the peer of port p, as long as the link out of p.
-func wireExtraCycles(t link.Topology, cfg Config, base []int, wires int) ([]int32, error) {
-	pl, ok := t.(link.PortLatencies)
+func wireExtraCycles(t topology.Topology, cfg Config, base []int, wires int) ([]int32, error) {
+	pl, ok := t.(topology.PortLatencies)
 	if !ok {
 		return nil, nil
 	}
@@ -570,12 +573,12 @@ func (n *Network) ZeroLoadLatency(src, dst, sizeFlits int) int {
 // from a file, the least over its shortest-hop routes.
 func (n *Network) linkExtra(src, dst int) int {
 	switch t := n.Topo.(type) {
-	case *link.Dragonfly:
+	case *dragonfly.Dragonfly:
 		if t.GlobalLatencyCycles == 0 || src/(t.P*t.A) == dst/(t.P*t.A) {
 			return 0
 		}
 		return t.GlobalLatencyCycles - n.Cfg.LinkLatencyCycles
-	case *link.Graph:
+	case *graph.Graph:
 		return leastGraphExtra(t, src, dst, n.Cfg.LinkLatencyCycles)
 	}
 	return 0
@@ -585,7 +588,7 @@ func (n *Network) linkExtra(src, dst int) int {
 // src's router to node dst's, of the latency its links add to
 // linkLatencyCycles each: a search back from dst's router, one hop
 // distance at a time.
-func leastGraphExtra(g *link.Graph, src, dst, linkLatencyCycles int) int {
+func leastGraphExtra(g *graph.Graph, src, dst, linkLatencyCycles int) int {
 	sr, _ := g.NodePort(src)
 	dr, _ := g.NodePort(dst)
 	routes := g.Routes()
@@ -628,11 +631,11 @@ func ZeroLoadLatency(c Config, h, sizeFlits int) int {
 func (n *Network) MaxZeroLoadLatency(sizeFlits int) int {
 	extra := 0
 	switch t := n.Topo.(type) {
-	case *link.Dragonfly:
+	case *dragonfly.Dragonfly:
 		if t.GlobalLatencyCycles > 0 {
 			extra = t.GlobalLatencyCycles - n.Cfg.LinkLatencyCycles // one global link on a minimal route
 		}
-	case link.PortLatencies: // a bound: every hop on the longest link
+	case topology.PortLatencies: // a bound: every hop on the longest link
 		most := 0
 		for r := 0; r < n.Topo.Routers(); r++ {
 			for p := 0; p < n.Topo.Ports(r); p++ {

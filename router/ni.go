@@ -6,6 +6,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
 )
 
 // NI is a network interface actor: source queue and injection on one side,
@@ -77,7 +78,7 @@ type niVC struct {
 
 // niShared is what every NI of a network has alike, kept once.
 type niShared struct {
-	topo  link.Topology // names NIs in errors
+	topo  topology.Topology // names NIs in errors
 	rf    RoutingFunc
 	inj   Injector // rf, when its packets start with a routing state; else nil
 	vcs   int32

@@ -6,6 +6,9 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
 // Non-minimal routing: Valiant, UGAL and PAR on dragonflies and HyperX
@@ -188,11 +191,11 @@ func nonMinSpecs() []RoutingSpec {
 			spec.Topologies = []string{"dragonfly"}
 		}
 		mode := m
-		spec.New = func(t link.Topology, vcs int) RoutingFunc {
+		spec.New = func(t topology.Topology, vcs int) RoutingFunc {
 			switch t := t.(type) {
-			case *link.Dragonfly:
+			case *dragonfly.Dragonfly:
 				return newDragonflyRouting(t, vcs, mode)
-			case *link.HyperX:
+			case *hyperx.HyperX:
 				return newHyperXRouting(t, vcs, mode)
 			}
 			panic(fmt.Sprintf("routing %s on a %s", mode, t.Kind()))

@@ -11,20 +11,24 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/graph"
+	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
 // newTopologies are dragonflies and HyperX of several shapes, with the
 // routings each has.
 func newTopologies(t *testing.T) []struct {
-	topo     link.Topology
+	topo     topology.Topology
 	routings []string
 } {
 	t.Helper()
-	df1, err1 := link.NewDragonfly(2, 4, 2, 0, link.Palmtree, 5)
-	df2, err2 := link.NewDragonfly(1, 4, 2, 5, link.Consecutive, 0) // two links between each pair of groups
-	df3, err3 := link.NewDragonfly(2, 3, 1, 4, link.Palmtree, 3)
-	hx1, err4 := link.NewHyperX(4, 2, 1, 2)
-	hx2, err5 := link.NewHyperX(3, 3, 2, 1) // trunking 2
+	df1, err1 := dragonfly.NewDragonfly(2, 4, 2, 0, dragonfly.Palmtree, 5)
+	df2, err2 := dragonfly.NewDragonfly(1, 4, 2, 5, dragonfly.Consecutive, 0) // two links between each pair of groups
+	df3, err3 := dragonfly.NewDragonfly(2, 3, 1, 4, dragonfly.Palmtree, 3)
+	hx1, err4 := hyperx.NewHyperX(4, 2, 1, 2)
+	hx2, err5 := hyperx.NewHyperX(3, 3, 2, 1) // trunking 2
 	for _, err := range []error{err1, err2, err3, err4, err5} {
 		if err != nil {
 			t.Fatal(err)
@@ -33,16 +37,16 @@ func newTopologies(t *testing.T) []struct {
 	dfR := []string{"min", "val", "ugal-l", "ugal-g", "par"}
 	hxR := []string{"min", "val", "ugal-l"}
 	return []struct {
-		topo     link.Topology
+		topo     topology.Topology
 		routings []string
 	}{{df1, dfR}, {df2, dfR}, {df3, dfR}, {hx1, hxR}, {hx2, hxR}, {testGraph(t), []string{"shortest-hops"}}}
 }
 
 // testGraph is a 6-router graph from a file: a ring with a chord, a
 // longer link, two nodes on router 0.
-func testGraph(t *testing.T) *link.Graph {
+func testGraph(t *testing.T) *graph.Graph {
 	t.Helper()
-	g, err := link.ReadGraph(context.Background(), "test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
+	g, err := graph.ReadGraph(context.Background(), "test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
 		"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +81,7 @@ func tracePath(t *testing.T, n *Network, src, dst int, seq uint32) (hops, linkCy
 		}
 		hops++
 		lat := n.Cfg.LinkLatencyCycles
-		if pl, ok := topo.(link.PortLatencies); ok && pl.LatencyCycles(r, p) > 0 {
+		if pl, ok := topo.(topology.PortLatencies); ok && pl.LatencyCycles(r, p) > 0 {
 			lat = pl.LatencyCycles(r, p)
 		}
 		linkCycles += lat

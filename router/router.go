@@ -8,6 +8,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
 )
 
 // Input VC states.
@@ -141,7 +142,7 @@ type Router struct {
 
 // routerShared is what every router of a network has alike, kept once.
 type routerShared struct {
-	topo link.Topology // names routers and ports in errors
+	topo topology.Topology // names routers and ports in errors
 	rf   RoutingFunc
 	upd  RouteUpdater // rf, when it carries state in Flit.Route; else nil
 	// chooser is rf when it decides with the packet's draw or the queues

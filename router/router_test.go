@@ -12,6 +12,10 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // oneShot sends one packet of size flits and message class class to dst
@@ -41,7 +45,7 @@ func (s *latencySink) Delivered(now clock.Cycle, f *link.Flit) {
 
 // loneNet builds a network in which node src sends one packet of size
 // flits to dst at cycle 3 and nothing else moves; sink records its latency.
-func loneNet(t *testing.T, topo link.Topology, cfg Config, src, dst, size int) (*Network, *latencySink) {
+func loneNet(t *testing.T, topo topology.Topology, cfg Config, src, dst, size int) (*Network, *latencySink) {
 	t.Helper()
 	N := topo.Nodes()
 	srcs := make([]fabric.Source, N)
@@ -60,7 +64,7 @@ func loneNet(t *testing.T, topo link.Topology, cfg Config, src, dst, size int) (
 // drainBursts builds a network whose every node queues 20 packets of 8 and
 // 4 flits at cycle 0, runs it with every invariant checked after every
 // cycle until until, and checks that each packet arrived exactly once.
-func drainBursts(t *testing.T, topo link.Topology, cfg Config, until clock.Cycle) *Network {
+func drainBursts(t *testing.T, topo topology.Topology, cfg Config, until clock.Cycle) *Network {
 	t.Helper()
 	N := topo.Nodes()
 	srcs := make([]fabric.Source, N)
@@ -78,7 +82,7 @@ func drainBursts(t *testing.T, topo link.Topology, cfg Config, until clock.Cycle
 	return n
 }
 
-func build(t *testing.T, topo link.Topology, cfg Config, srcs []fabric.Source, sinks []fabric.Sink) *Network {
+func build(t *testing.T, topo topology.Topology, cfg Config, srcs []fabric.Source, sinks []fabric.Sink) *Network {
 	t.Helper()
 	n, err := Build(context.Background(), topo, cfg, srcs, sinks)
 	if err != nil {
@@ -107,13 +111,13 @@ func runChecked(t *testing.T, n *Network, kind actor.Kind, until clock.Cycle) {
 // TestZeroLoadLatency sends a lone packet between many pairs and compares
 // its latency with Linj + (H+1)*R + H*L + Lej + (S-1) exactly.
 func TestZeroLoadLatency(t *testing.T) {
-	torus, _ := link.NewTorus(6)
-	torus5, _ := link.NewTorus(5)
-	mesh, _ := link.NewMesh(5, 2)
-	tree, _ := link.NewFatTree(4, 3)
-	tree2, _ := link.NewFatTree(2, 4)
+	torus, _ := grid.NewTorus(6)
+	torus5, _ := grid.NewTorus(5)
+	mesh, _ := grid.NewMesh(5, 2)
+	tree, _ := fattree.NewFatTree(4, 3)
+	tree2, _ := fattree.NewFatTree(2, 4)
 	cases := []struct {
-		topo    link.Topology
+		topo    topology.Topology
 		routing string
 		vcs     int
 		delay   int
@@ -178,10 +182,10 @@ func (b *burst) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 // TestInvariantsUnderLoad drains a heavy burst with every invariant checked
 // after every cycle, on both switching modes and on a mesh and a torus.
 func TestInvariantsUnderLoad(t *testing.T) {
-	torus, _ := link.NewTorus(4)
-	mesh, _ := link.NewMesh(4, 3)
+	torus, _ := grid.NewTorus(4)
+	mesh, _ := grid.NewMesh(4, 3)
 	for _, c := range []struct {
-		topo    link.Topology
+		topo    topology.Topology
 		routing string
 		vcs     int
 		buf     int
@@ -202,13 +206,13 @@ func TestInvariantsUnderLoad(t *testing.T) {
 }
 
 func TestBuildRejects(t *testing.T) {
-	torus, _ := link.NewTorus(4)
-	mesh, _ := link.NewMesh(4, 1)
+	torus, _ := grid.NewTorus(4)
+	mesh, _ := grid.NewMesh(4, 1)
 	srcs := make([]fabric.Source, 16)
 	ok := Config{Routing: "dor-dateline", VCs: 3, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}
 	for _, c := range []struct {
 		name string
-		topo link.Topology
+		topo topology.Topology
 		mod  func(*Config)
 	}{
 		{"too few VCs", torus, func(c *Config) { c.VCs = 2 }},
@@ -273,7 +277,7 @@ func TestNILayout(t *testing.T) {
 // one that does not, under the serial and shards executors; a large
 // network gets a prefetcher, a small one none.
 func TestPrefetchChangesNothing(t *testing.T) {
-	torus, _ := link.NewTorus(6)
+	torus, _ := grid.NewTorus(6)
 	N := torus.Nodes()
 	run := func(kind actor.Kind, prefetch bool) (fabric.Totals, []uint64) {
 		srcs := make([]fabric.Source, N)
@@ -310,7 +314,7 @@ func TestPrefetchChangesNothing(t *testing.T) {
 			t.Errorf("%s with prefetching: %+v, want %+v", kind, got, want)
 		}
 	}
-	big, _ := link.NewTorus(96)
+	big, _ := grid.NewTorus(96)
 	srcs := make([]fabric.Source, big.Nodes())
 	for i := range srcs {
 		srcs[i] = &burst{node: i, nodes: big.Nodes()}
@@ -326,11 +330,11 @@ func TestPrefetchChangesNothing(t *testing.T) {
 // the built network holds, for tori, meshes and fat-trees with several
 // VC counts and link latencies.
 func TestFootprintIsExact(t *testing.T) {
-	torus, _ := link.NewTorus(9)
-	mesh, _ := link.NewMesh(5, 3)
-	tree, _ := link.NewFatTree(3, 3)
+	torus, _ := grid.NewTorus(9)
+	mesh, _ := grid.NewMesh(5, 3)
+	tree, _ := fattree.NewFatTree(3, 3)
 	for _, c := range []struct {
-		topo    link.Topology
+		topo    topology.Topology
 		routing string
 		vcs     int
 		lat     int
@@ -353,19 +357,19 @@ func TestFootprintIsExact(t *testing.T) {
 // is refused on those).
 func TestEscapeLevelRegistry(t *testing.T) {
 	for name, spec := range Routings() {
-		var topo link.Topology
+		var topo topology.Topology
 		var err error
 		switch spec.Topologies[0] {
 		case "mesh":
-			topo, err = link.NewMesh(4, 1)
+			topo, err = grid.NewMesh(4, 1)
 		case "fattree":
-			topo, err = link.NewFatTree(2, 2)
+			topo, err = fattree.NewFatTree(2, 2)
 		case "dragonfly":
-			topo, err = link.NewDragonfly(1, 2, 1, 0, link.Palmtree, 0)
+			topo, err = dragonfly.NewDragonfly(1, 2, 1, 0, dragonfly.Palmtree, 0)
 		case "file":
 			topo = testGraph(t)
 		default:
-			topo, err = link.NewTorus(4)
+			topo, err = grid.NewTorus(4)
 		}
 		if err != nil {
 			t.Fatal(err)

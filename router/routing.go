@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // MaxGroups is the number of candidate groups a routing function may return.
@@ -79,18 +82,18 @@ type RoutingSpec struct {
 	Topologies []string // topology kinds it is defined on
 	MinVCs     int      // smallest VC count that is deadlock free
 	// Loops names the loopback ports the function needs on every router
-	// (link.Grid2D.Loops): Hybrid-HAR's connection channels.
+	// (grid.Grid2D.Loops): Hybrid-HAR's connection channels.
 	Loops []string
 	// EscapeLevel: the candidates come in two levels of preference, the
 	// adaptive VCs and then an escape (duato's dateline DOR, Hybrid-HAR's
 	// connection channel and C1); the function implements Escaper.
 	EscapeLevel bool
-	New         func(t link.Topology, vcs int) RoutingFunc
+	New         func(t topology.Topology, vcs int) RoutingFunc
 	// CheckBytes, where set, is the memory of the function's deadlock check
 	// on t with vcs VCs at its largest, for a check other than the channel
 	// dependency graph of a state list (EstimateFootprint): Duato's
 	// extended check of hybrid-har and har-dor.
-	CheckBytes func(t link.Topology, vcs int) int64
+	CheckBytes func(t topology.Topology, vcs int) int64
 }
 
 // ClassRouter is implemented by routing functions whose decisions depend
@@ -119,16 +122,16 @@ func Routings() map[string]RoutingSpec {
 		"dor": {
 			Name: "dor", MinVCs: 1, Topologies: []string{"mesh", "torus"},
 			Doc: "dimension-order (XY) routing, the shorter way round on a torus; every VC may be used (deadlock free on a mesh only)",
-			New: func(t link.Topology, vcs int) RoutingFunc {
-				d := newDor(t.(*link.Grid2D), vcs)
+			New: func(t topology.Topology, vcs int) RoutingFunc {
+				d := newDor(t.(*grid.Grid2D), vcs)
 				return &d
 			},
 		},
 		"dor-dateline": {
 			Name: "dor-dateline", MinVCs: 3, Topologies: []string{"torus"},
 			Doc: "dimension-order routing on a torus; a packet starts in VC class 0 and moves up one class at each dateline crossing (datelines at x=0, x=k/2, y=0, y=k/2); VC v belongs to class v mod 3",
-			New: func(t link.Topology, vcs int) RoutingFunc {
-				r := &dorDateline{dor: newDor(t.(*link.Grid2D), vcs)}
+			New: func(t topology.Topology, vcs int) RoutingFunc {
+				r := &dorDateline{dor: newDor(t.(*grid.Grid2D), vcs)}
 				for c := range r.class {
 					r.class[c] = classMask(vcs, 3, c)
 				}
@@ -138,8 +141,8 @@ func Routings() map[string]RoutingSpec {
 		"min-adaptive": {
 			Name: "min-adaptive", MinVCs: 6, Topologies: []string{"torus"},
 			Doc: "minimal adaptive routing of the original entropy paper: 6 VCs, a packet starts in VC 0 when its destination lies in quadrant 1 or 3 from its source and in VC 3 for quadrants 2 or 4, and moves up one VC at each wrap-around; among the productive directions the one with most credits",
-			New: func(t link.Topology, vcs int) RoutingFunc {
-				m := &minAdaptive{dor: newDor(t.(*link.Grid2D), vcs)}
+			New: func(t topology.Topology, vcs int) RoutingFunc {
+				m := &minAdaptive{dor: newDor(t.(*grid.Grid2D), vcs)}
 				for c := range m.class {
 					m.class[c] = classMask(vcs, 6, c)
 				}
@@ -149,8 +152,8 @@ func Routings() map[string]RoutingSpec {
 		"duato": {
 			Name: "duato", MinVCs: 4, Topologies: []string{"torus"}, EscapeLevel: true,
 			Doc: "Duato's protocol: VCs 3 and up are minimal fully adaptive; VCs 0-2 are the escape network, dimension order with datelines (class = datelines crossed so far), used when no adaptive VC is free",
-			New: func(t link.Topology, vcs int) RoutingFunc {
-				d := &duato{dor: newDor(t.(*link.Grid2D), vcs), adaptive: allVCs(vcs) &^ 7}
+			New: func(t topology.Topology, vcs int) RoutingFunc {
+				d := &duato{dor: newDor(t.(*grid.Grid2D), vcs), adaptive: allVCs(vcs) &^ 7}
 				for c := range d.escape {
 					d.escape[c] = classMask(min(vcs, 3), 3, c)
 				}
@@ -161,15 +164,15 @@ func Routings() map[string]RoutingSpec {
 		"fattree-static": {
 			Name: "fattree-static", MinVCs: 1, Topologies: []string{"fattree"},
 			Doc: "up to the nearest common ancestor, then down by destination digits; going up from level l takes up port = destination digit l (d-mod-k), so each destination has one root and a root's down ports are all used",
-			New: func(t link.Topology, vcs int) RoutingFunc {
-				return &fatTree{t: t.(*link.FatTree), all: allVCs(vcs)}
+			New: func(t topology.Topology, vcs int) RoutingFunc {
+				return &fatTree{t: t.(*fattree.FatTree), all: allVCs(vcs)}
 			},
 		},
 		"fattree-adaptive": {
 			Name: "fattree-adaptive", MinVCs: 1, Topologies: []string{"fattree"},
 			Doc: "up to the nearest common ancestor on an adaptively chosen up port (router.selection: by default a free one with most credits, ties round robin; least-occupied is FSIN's), then down by destination digits",
-			New: func(t link.Topology, vcs int) RoutingFunc {
-				return &fatTree{t: t.(*link.FatTree), all: allVCs(vcs), adaptive: true}
+			New: func(t topology.Topology, vcs int) RoutingFunc {
+				return &fatTree{t: t.(*fattree.FatTree), all: allVCs(vcs), adaptive: true}
 			},
 		},
 	}
@@ -187,7 +190,7 @@ func Routings() map[string]RoutingSpec {
 }
 
 // NewRouting looks up name and checks that it fits the topology and VC count.
-func NewRouting(name string, t link.Topology, vcs int) (RoutingFunc, error) {
+func NewRouting(name string, t topology.Topology, vcs int) (RoutingFunc, error) {
 	reg := Routings()
 	spec, ok := reg[name]
 	if !ok {
@@ -211,7 +214,7 @@ func NewRouting(name string, t link.Topology, vcs int) (RoutingFunc, error) {
 // CheckVCs reports a VC count that the registered routing name cannot use
 // on t (nil when it can): the VCs its virtual networks or classes need,
 // known before any deadlock check.
-func CheckVCs(name string, t link.Topology, vcs int) error {
+func CheckVCs(name string, t topology.Topology, vcs int) error {
 	spec := Routings()[name]
 	switch {
 	case spec.Loops != nil:
@@ -230,7 +233,7 @@ func CheckVCs(name string, t link.Topology, vcs int) error {
 // intermediate reads as one before it and is sent back to it, a livelock
 // (Valiant on a 72-node dragonfly with 2 VCs delivered 13 of 72 packets
 // in 3,000 cycles, its flits hopping all the while).
-func checkClassVCs(name string, t link.Topology, vcs int) error {
+func checkClassVCs(name string, t topology.Topology, vcs int) error {
 	for m := modeMin + 1; m <= modePAR; m++ {
 		if name == m.String() && (t.Kind() == "dragonfly" || t.Kind() == "hyperx") {
 			if need := nonMinMinVCs(m, t.Kind()); vcs < need {
@@ -267,13 +270,13 @@ func bit(p int) uint64 { return 1 << p }
 
 // dor is dimension-order routing, X first, on a mesh.
 type dor struct {
-	g   *link.Grid2D
+	g   *grid.Grid2D
 	all uint64
 	// coords[r] is router r's (x, y) and nodes[n] node n's router and port:
 	// tables instead of divisions by K and C on the per-hop path.
 	coords []gridPos
 	nodes  []nodeAt
-	// lastCh is the last channel of a node (link.Grid2D.H - 1): a packet
+	// lastCh is the last channel of a node (grid.Grid2D.H - 1): a packet
 	// of class c ejects by channel min(c, lastCh).
 	lastCh uint8
 }
@@ -286,7 +289,7 @@ type gridPos struct{ x, y int32 }
 
 type nodeAt struct{ router, port int32 }
 
-func newDor(g *link.Grid2D, vcs int) dor {
+func newDor(g *grid.Grid2D, vcs int) dor {
 	d := dor{g: g, all: allVCs(vcs), coords: make([]gridPos, g.Routers()), nodes: make([]nodeAt, g.Nodes()), lastCh: uint8(g.NodeChannels() - 1)}
 	for r := range d.coords {
 		x, y := g.XY(r)
@@ -299,13 +302,13 @@ func newDor(g *link.Grid2D, vcs int) dor {
 	return d
 }
 
-// xy is router r's coordinates (link.Grid2D.XY).
+// xy is router r's coordinates (grid.Grid2D.XY).
 func (d *dor) xy(r int) (x, y int) {
 	c := d.coords[r]
 	return int(c.x), int(c.y)
 }
 
-// nodePort is node n's router and port (link.Grid2D.NodePort).
+// nodePort is node n's router and port (grid.Grid2D.NodePort).
 func (d *dor) nodePort(n int) (router, port int) {
 	a := d.nodes[n]
 	return int(a.router), int(a.port)
@@ -347,13 +350,13 @@ func (d *dor) hop(r, dst int) (port, a, dir int) {
 func (d *dor) along(r, out int) (a, dir int, ok bool) {
 	x, y := d.xy(r)
 	switch out {
-	case link.PortXPlus:
+	case grid.PortXPlus:
 		return x, 1, true
-	case link.PortXMinus:
+	case grid.PortXMinus:
 		return x, -1, true
-	case link.PortYPlus:
+	case grid.PortYPlus:
 		return y, 1, true
-	case link.PortYMinus:
+	case grid.PortYMinus:
 		return y, -1, true
 	}
 	return 0, 0, false
@@ -460,7 +463,7 @@ func trailingZeros(m uint64) int { return bits.TrailingZeros64(m) }
 // digits. Climbing only ever follows descending, so there is no cycle of
 // channel dependencies and any VC may be used.
 type fatTree struct {
-	t        *link.FatTree
+	t        *fattree.FatTree
 	all      uint64
 	adaptive bool
 }
@@ -507,16 +510,16 @@ func wraps(a, s, k int) bool { return (s > 0 && a == k-1) || (s < 0 && a == 0) }
 
 func xPort(s int) int {
 	if s > 0 {
-		return link.PortXPlus
+		return grid.PortXPlus
 	}
-	return link.PortXMinus
+	return grid.PortXMinus
 }
 
 func yPort(s int) int {
 	if s > 0 {
-		return link.PortYPlus
+		return grid.PortYPlus
 	}
-	return link.PortYMinus
+	return grid.PortYMinus
 }
 
 // Injector is implemented by routing functions whose packets start with a

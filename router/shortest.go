@@ -2,9 +2,11 @@ package router
 
 import (
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/graph"
 )
 
-// Shortest-path routing on a topology read from a file (link.Graph).
+// Shortest-path routing on a topology read from a file (graph.Graph).
 //
 // "shortest" offers, at each router, every port on a shortest path to the
 // destination's router (the router takes a free one with most credits),
@@ -22,18 +24,18 @@ import (
 // stays within one (a route of at most D hops never wraps from class D-1
 // to 0), so there are none to list (classLister), whatever the graph's
 // size; with fewer VCs, by the search.
-// The shortest paths are the graph's route tables (link.Graph.
+// The shortest paths are the graph's route tables (graph.Graph.
 // PrepareRoutes, which Check runs under its context first): 12 bytes per
 // router and router with nodes.
 type shortestRouting struct {
-	g       *link.Graph
-	routes  *link.GraphRoutes
+	g       *graph.Graph
+	routes  *graph.Routes
 	all     uint64
 	classes int // 0: all VCs on every hop (shortest); D (shortest-hops)
 	class   []uint64
 }
 
-func newShortestRouting(g *link.Graph, vcs int, byHop bool) *shortestRouting {
+func newShortestRouting(g *graph.Graph, vcs int, byHop bool) *shortestRouting {
 	routes := g.Routes() // at once where Check prepared them
 	s := &shortestRouting{g: g, routes: routes, all: allVCs(vcs)}
 	if byHop {
@@ -75,11 +77,13 @@ func shortestSpecs() []RoutingSpec {
 	return []RoutingSpec{
 		{Name: "shortest", MinVCs: 1, Topologies: []string{"file"},
 			Doc: "a topology from a file: every port on a shortest path, every VC (refused by the deadlock check where its dependencies have a cycle, as on most graphs with cycles)",
-			New: func(t link.Topology, vcs int) RoutingFunc { return newShortestRouting(t.(*link.Graph), vcs, false) }},
+			New: func(t topology.Topology, vcs int) RoutingFunc {
+				return newShortestRouting(t.(*graph.Graph), vcs, false)
+			}},
 		{Name: "shortest-hops", MinVCs: 1, Topologies: []string{"file"},
 			Doc: "a topology from a file: every port on a shortest path, VC class = hops taken (the k-th hop in class k): deadlock free with as many VCs as the diameter",
-			New: func(t link.Topology, vcs int) RoutingFunc {
-				return shortestHops{newShortestRouting(t.(*link.Graph), vcs, true)}
+			New: func(t topology.Topology, vcs int) RoutingFunc {
+				return shortestHops{newShortestRouting(t.(*graph.Graph), vcs, true)}
 			}},
 	}
 }

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology/graph"
 )
 
 // randomGraph is a connected graph of 2..12 routers (a random tree and
 // extra links, parallel ones among them), with 2..10 nodes on random
 // routers, some routers without nodes.
-func randomGraph(t *testing.T, rng *rand.Rand) *link.Graph {
+func randomGraph(t *testing.T, rng *rand.Rand) *graph.Graph {
 	t.Helper()
 	routers := 2 + rng.IntN(11)
 	var b strings.Builder
@@ -30,7 +30,7 @@ func randomGraph(t *testing.T, rng *rand.Rand) *link.Graph {
 			fmt.Fprintf(&b, "link %d %d\n", a, c)
 		}
 	}
-	g, err := link.ReadGraph(context.Background(), "random.txt", strings.NewReader(b.String()))
+	g, err := graph.ReadGraph(context.Background(), "random.txt", strings.NewReader(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}

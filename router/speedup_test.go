@@ -6,7 +6,10 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // TestSpeedupZeroLoadLatency: internal speedup adds no cycle to a lone
@@ -14,15 +17,15 @@ import (
 // (S-1) exactly, as without speedup, on a torus, a mesh under wormhole, a
 // fat-tree and a dragonfly with minimal and Valiant routing.
 func TestSpeedupZeroLoadLatency(t *testing.T) {
-	torus, _ := link.NewTorus(5)
-	mesh, _ := link.NewMesh(4, 2)
-	tree, _ := link.NewFatTree(3, 3)
-	df, err := link.NewDragonfly(2, 4, 2, 0, link.Palmtree, 5)
+	torus, _ := grid.NewTorus(5)
+	mesh, _ := grid.NewMesh(4, 2)
+	tree, _ := fattree.NewFatTree(3, 3)
+	df, err := dragonfly.NewDragonfly(2, 4, 2, 0, dragonfly.Palmtree, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		topo     link.Topology
+		topo     topology.Topology
 		routing  string
 		vcs, buf int
 		sw       Switching
@@ -67,14 +70,14 @@ func TestSpeedupZeroLoadLatency(t *testing.T) {
 // credits per VC, every packet delivered once and in order. It also checks
 // that the speedup happened: some input VC sent two flits in one cycle.
 func TestSpeedupInvariantsUnderLoad(t *testing.T) {
-	torus, _ := link.NewTorus(4)
-	mesh, _ := link.NewMesh(4, 3)
-	df, err := link.NewDragonfly(2, 4, 2, 0, link.Palmtree, 5)
+	torus, _ := grid.NewTorus(4)
+	mesh, _ := grid.NewMesh(4, 3)
+	df, err := dragonfly.NewDragonfly(2, 4, 2, 0, dragonfly.Palmtree, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		topo     link.Topology
+		topo     topology.Topology
 		routing  string
 		vcs, buf int
 		sw       Switching
@@ -105,10 +108,10 @@ func TestSpeedupInvariantsUnderLoad(t *testing.T) {
 // TestSpeedupFootprintIsExact: the footprint estimated without building
 // counts the queues of internal speedup at their initial sizes.
 func TestSpeedupFootprintIsExact(t *testing.T) {
-	torus, _ := link.NewTorus(5)
-	df, _ := link.NewDragonfly(2, 4, 2, 0, link.Palmtree, 5)
+	torus, _ := grid.NewTorus(5)
+	df, _ := dragonfly.NewDragonfly(2, 4, 2, 0, dragonfly.Palmtree, 5)
 	for _, c := range []struct {
-		topo    link.Topology
+		topo    topology.Topology
 		routing string
 		vcs     int
 	}{{torus, "dor-dateline", 3}, {df, "min", 2}} {

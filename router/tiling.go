@@ -5,7 +5,9 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Temporal blocking (actor.Schedule) on a network.
@@ -71,7 +73,7 @@ func Tiling(f fabric.Fabric, steps, side, parts int) (*actor.Schedule, error) {
 	if len(ref) != len(acts) {
 		return nil, fmt.Errorf("tiling: %d actors for %d routers and %d nodes", len(acts), t.Routers(), t.Nodes())
 	}
-	if ft, ok := t.(*link.FatTree); ok {
+	if ft, ok := t.(*fattree.FatTree); ok {
 		if ft.N < 2 {
 			return nil, fmt.Errorf("tiling: a %s has no levels to split", t)
 		}
@@ -87,7 +89,7 @@ func Tiling(f fabric.Fabric, steps, side, parts int) (*actor.Schedule, error) {
 // actorRefs lays out the actors of topology t as the networks do: each
 // router (ref >= 0) followed by the nodes attached to it (node i as
 // -i-1), in increasing order.
-func actorRefs(t link.Topology) []int32 {
+func actorRefs(t topology.Topology) []int32 {
 	attached := make([][]int32, t.Routers())
 	for i := 0; i < t.Nodes(); i++ {
 		r, _ := t.NodePort(i)
@@ -103,7 +105,7 @@ func actorRefs(t link.Topology) []int32 {
 // firstActors inverts ref: first[r] is the index of router r's actor, and,
 // since each router's nodes follow it, first[r+1] ends them (first[nr] is
 // the number of actors).
-func firstActors(t link.Topology, ref []int32) []int {
+func firstActors(t topology.Topology, ref []int32) []int {
 	first := make([]int, t.Routers()+1)
 	for i, x := range ref {
 		if x >= 0 {
@@ -118,9 +120,9 @@ func firstActors(t link.Topology, ref []int32) []int {
 // not: their routers reach across the whole network in two hops, and
 // UGAL-G's group board (board.go) holds a single cycle, which routers run
 // cycles apart would break.
-func Tileable(t link.Topology) bool {
+func Tileable(t topology.Topology) bool {
 	switch t.(type) {
-	case *link.Grid2D, *link.FatTree:
+	case *grid.Grid2D, *fattree.FatTree:
 		return true
 	}
 	return false
@@ -129,7 +131,7 @@ func Tileable(t link.Topology) bool {
 // actorGraph is the lane graph of a topology whose actors are each router
 // followed by its nodes: ref[i] >= 0 is router ref[i], ref[i] < 0 node
 // -ref[i]-1.
-func actorGraph(t link.Topology, ref []int32) actor.Graph {
+func actorGraph(t topology.Topology, ref []int32) actor.Graph {
 	first := firstActors(t, ref)
 	nAt := make([]int32, t.Nodes())
 	for i, x := range ref {
@@ -170,8 +172,8 @@ func actorGraph(t link.Topology, ref []int32) actor.Graph {
 // block is shortened to what the narrowest pyramid can lean (half its
 // width plus one, or on a mesh its width plus one). It refuses a network
 // that is no torus or mesh.
-func TileGrid(t link.Topology, ref []int32, steps, side, parts int) (*actor.Schedule, error) {
-	g, ok := t.(*link.Grid2D)
+func TileGrid(t topology.Topology, ref []int32, steps, side, parts int) (*actor.Schedule, error) {
+	g, ok := t.(*grid.Grid2D)
 	if !ok {
 		return nil, fmt.Errorf("tiling: %s is no torus or mesh", t)
 	}
@@ -316,8 +318,8 @@ func tiles1D(k, bands, side int, wrap bool, steps int) ([]tile1D, int) {
 // blocking. The band is levels split-steps+1 .. split+steps-2, so the
 // lean that pays is bounded by the tree's depth: a tree of n levels can
 // keep at most about n/2 steps in cache.
-func TileFatTree(t link.Topology, ref []int32, steps, split, groupActors, parts int) (*actor.Schedule, error) {
-	f, ok := t.(*link.FatTree)
+func TileFatTree(t topology.Topology, ref []int32, steps, split, groupActors, parts int) (*actor.Schedule, error) {
+	f, ok := t.(*fattree.FatTree)
 	if !ok {
 		return nil, fmt.Errorf("tiling: %s is no fat-tree", t)
 	}

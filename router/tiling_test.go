@@ -3,7 +3,9 @@ package router
 import (
 	"testing"
 
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // TestTileGridPlansHold: every plan TileGrid makes passes
@@ -11,10 +13,10 @@ import (
 // of many sizes, with concentration, for one worker and several, and
 // blocks are shortened only where the tiles cannot lean further.
 func TestTileGridPlansHold(t *testing.T) {
-	mesh := func(k, c int) link.Topology { g, _ := link.NewMesh(k, c); return g }
-	torus := func(k int) link.Topology { g, _ := link.NewTorus(k); return g }
+	mesh := func(k, c int) topology.Topology { g, _ := grid.NewMesh(k, c); return g }
+	torus := func(k int) topology.Topology { g, _ := grid.NewTorus(k); return g }
 	for _, c := range []struct {
-		topo              link.Topology
+		topo              topology.Topology
 		steps, side       int
 		wantSteps, pieces int
 	}{
@@ -39,7 +41,7 @@ func TestTileGridPlansHold(t *testing.T) {
 			if parts > 1 {
 				// Checked by NewSchedule; the split into bands is
 				// another plan.
-				if sc.Parts() != min(parts, c.topo.(*link.Grid2D).K) {
+				if sc.Parts() != min(parts, c.topo.(*grid.Grid2D).K) {
 					t.Errorf("%s: %d parts, want %d", c.topo, sc.Parts(), parts)
 				}
 				continue
@@ -49,7 +51,7 @@ func TestTileGridPlansHold(t *testing.T) {
 			}
 		}
 	}
-	ft, _ := link.NewFatTree(4, 3)
+	ft, _ := fattree.NewFatTree(4, 3)
 	if _, err := TileGrid(ft, actorRefs(ft), 4, 4, 1); err == nil {
 		t.Error("a fat-tree was tiled as a grid")
 	}
@@ -59,7 +61,7 @@ func TestTileGridPlansHold(t *testing.T) {
 // and depths, at every split, pass actor.NewSchedule's check.
 func TestTileFatTreePlansHold(t *testing.T) {
 	for _, c := range []struct{ k, n int }{{2, 2}, {2, 6}, {4, 3}, {4, 5}, {3, 4}} {
-		f, _ := link.NewFatTree(c.k, c.n)
+		f, _ := fattree.NewFatTree(c.k, c.n)
 		for split := 1; split < c.n; split++ {
 			for _, steps := range []int{1, 2, 3, 6} {
 				for _, parts := range []int{1, 2} {

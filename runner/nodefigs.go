@@ -179,7 +179,7 @@ func layout(net study.Network, vals []float64) [][]float64 {
 	for y := range z {
 		z[y] = make([]float64, k)
 		for x := range z[y] {
-			r := y*k + x // link.Grid2D.Router(x, y); node n hangs from router n / c
+			r := y*k + x // grid.Grid2D.Router(x, y); node n hangs from router n / c
 			// The mean of the router's nodes that have a value (NaN:
 			// none has).
 			sum, n := 0.0, 0

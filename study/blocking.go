@@ -7,8 +7,9 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Blocking says when the serial and shards executors run the network in
@@ -70,7 +71,7 @@ const ActorsCannotBlock = "blocking = on: the actors executor runs one goroutine
 // blockingRefusal is why blocking mode cannot be done on a run of executor
 // exec whose hook runs every chunk cycles, on topology t: nil where it can
 // (or need not: auto and off are never refused).
-func blockingRefusal(mode Blocking, exec actor.Kind, chunk int64, t link.Topology) error {
+func blockingRefusal(mode Blocking, exec actor.Kind, chunk int64, t topology.Topology) error {
 	switch {
 	case mode != BlockingOn:
 		return nil
@@ -121,7 +122,7 @@ func schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*acto
 	}
 	if mode == BlockingAuto {
 		n, ok := f.(*router.Network)
-		if _, grid := f.Topology().(*link.Grid2D); !ok || !grid || n.StateBytes() < BlockingStateBytes {
+		if _, grid := f.Topology().(*grid.Grid2D); !ok || !grid || n.StateBytes() < BlockingStateBytes {
 			return nil, nil
 		}
 	}

@@ -5,8 +5,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/graph"
+	"github.com/icnsim/icnsim/topology/grid"
+	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
 // Network is the topology.
@@ -19,7 +24,7 @@ type Network struct {
 	// router: 1 (0 means 1), or 2 for a source queue, injection channel and sink
 	// channel per message class (short and long), as Hybrid-HAR's nodes.
 	NodeChannels int `toml:"node_channels"`
-	// Dragonfly (link.Dragonfly): RoutersPerGroup is a, GlobalPerRouter h
+	// Dragonfly (dragonfly.Dragonfly): RoutersPerGroup is a, GlobalPerRouter h
 	// (0: a/2), Groups g (0: a*h + 1), NodesPerRouter p (0: a/2, the
 	// balanced dragonfly's a = 2p = 2h), GlobalArrangement palmtree or
 	// consecutive, GlobalLatencyCycles the global links' latency (0: the
@@ -30,13 +35,13 @@ type Network struct {
 	NodesPerRouter      int    `toml:"nodes_per_router"`
 	GlobalArrangement   string `toml:"global_arrangement"`
 	GlobalLatencyCycles int    `toml:"global_latency_cycles"`
-	// HyperX (link.HyperX): k routers in each of Dimensions dimensions,
+	// HyperX (hyperx.HyperX): k routers in each of Dimensions dimensions,
 	// Trunking parallel links between two routers of a line (0: 1),
 	// NodesPerRouter p (0: k, the flattened butterfly's k-ary n-flat).
 	Dimensions int `toml:"dimensions"`
 	Trunking   int `toml:"trunking"`
 	// File is the topology file of network.topology = "file"
-	// (link.Graph's format), relative to the working directory.
+	// (graph.Graph's format), relative to the working directory.
 	File string `toml:"file"`
 	// graph is File read when the study file was loaded (graphLoader),
 	// shared by every point that names it; nil: read when needed.
@@ -55,17 +60,17 @@ func (n Network) Same(o Network) bool {
 // loadedGraph is a topology file read once: its graph, or why not.
 type loadedGraph struct {
 	path string
-	g    *link.Graph
+	g    *graph.Graph
 	err  error
 }
 
 // fileGraph is the graph of network.file: the one read with the study
 // file, or read now.
-func (n *Network) fileGraph() (*link.Graph, error) {
+func (n *Network) fileGraph() (*graph.Graph, error) {
 	if n.graph != nil && n.graph.path == n.File {
 		return n.graph.g, n.graph.err
 	}
-	return link.LoadGraph(context.Background(), n.File)
+	return graph.LoadGraph(context.Background(), n.File)
 }
 
 // graphLoader reads each topology file a study names once, under ctx, for
@@ -84,7 +89,7 @@ func (gl *graphLoader) attach(n *Network) error {
 	}
 	lg, ok := gl.graphs[n.File]
 	if !ok {
-		g, err := link.LoadGraph(gl.ctx, n.File)
+		g, err := graph.LoadGraph(gl.ctx, n.File)
 		if err != nil && gl.ctx.Err() != nil {
 			return gl.ctx.Err()
 		}
@@ -231,29 +236,29 @@ func (c *Config) Nodes() int {
 
 // Topology builds the configuration's topology, with the node channels
 // and the loopback ports its routing function needs.
-func (c *Config) Topology() (link.Topology, error) {
-	var t link.Topology
+func (c *Config) Topology() (topology.Topology, error) {
+	var t topology.Topology
 	var err error
 	switch c.Network.Topology {
 	case "torus":
-		t, err = link.NewTorus(c.Network.K)
+		t, err = grid.NewTorus(c.Network.K)
 	case "fattree":
-		t, err = link.NewFatTree(c.Network.K, c.Network.Levels)
+		t, err = fattree.NewFatTree(c.Network.K, c.Network.Levels)
 	case "dragonfly":
 		n := &c.Network
 		p, a, h, g := n.dragonflyParams()
-		arr, aerr := link.ParseArrangement(n.GlobalArrangement)
+		arr, aerr := dragonfly.ParseArrangement(n.GlobalArrangement)
 		if aerr != nil {
 			return nil, aerr
 		}
-		t, err = link.NewDragonfly(p, a, h, g, arr, n.GlobalLatencyCycles)
+		t, err = dragonfly.NewDragonfly(p, a, h, g, arr, n.GlobalLatencyCycles)
 	case "hyperx":
 		s, l, tr, p := c.Network.hyperxParams()
-		t, err = link.NewHyperX(s, l, tr, p)
+		t, err = hyperx.NewHyperX(s, l, tr, p)
 	case "file":
 		t, err = c.Network.fileGraph()
 	default:
-		t, err = link.NewMesh(c.Network.K, c.Network.Concentration)
+		t, err = grid.NewMesh(c.Network.K, c.Network.Concentration)
 	}
 	if err != nil {
 		return nil, err
@@ -278,8 +283,8 @@ func (c *Config) validateDragonfly(add addFunc) {
 		ok = false
 	}
 	bad := func(key string, v any, allowed string) { add(key, v, allowed); ok = false }
-	if _, err := link.ParseArrangement(n.GlobalArrangement); err != nil {
-		bad("network.global_arrangement", n.GlobalArrangement, "allowed: palmtree (the default), consecutive"+didYouMean(n.GlobalArrangement, link.ArrangementNames()))
+	if _, err := dragonfly.ParseArrangement(n.GlobalArrangement); err != nil {
+		bad("network.global_arrangement", n.GlobalArrangement, "allowed: palmtree (the default), consecutive"+didYouMean(n.GlobalArrangement, dragonfly.ArrangementNames()))
 	}
 	if n.GlobalLatencyCycles < 0 || n.GlobalLatencyCycles > 1000 {
 		bad("network.global_latency_cycles", n.GlobalLatencyCycles, "allowed: 0 (router.link_latency_cycles) or 1..1000 cycles")
@@ -301,8 +306,8 @@ func (c *Config) validateDragonfly(add addFunc) {
 		words, _, _ = strings.Cut(words, ", g =")
 		// groups written is at most 255: g was derived, from a and h.
 		add("network.routers_per_group", n.RoutersPerGroup, fmt.Sprintf("%s give g = a*h+1 = %d*%d+1 = %d groups (network.groups left out); at most %d: set network.groups (g-1 dividing a*h = %d), or a smaller routers_per_group or global_per_router", words, a, h, g, maxDragonflyGroups, a*h))
-	case p+a-1+h > link.MaxPorts:
-		add("network.routers_per_group", n.RoutersPerGroup, fmt.Sprintf("%s: a router has p + a-1 + h = %d + %d + %d = %d ports; at most %d", words, p, a-1, h, p+a-1+h, link.MaxPorts))
+	case p+a-1+h > topology.MaxPorts:
+		add("network.routers_per_group", n.RoutersPerGroup, fmt.Sprintf("%s: a router has p + a-1 + h = %d + %d + %d = %d ports; at most %d", words, p, a-1, h, p+a-1+h, topology.MaxPorts))
 	}
 	// p <= 32, a <= 64 and g <= 255 keep the nodes under 2^19.
 }
@@ -361,8 +366,8 @@ func (c *Config) validateHyperX(add addFunc) {
 	switch {
 	case p > 32:
 		add("network.k", n.K, fmt.Sprintf("k = %d gives nodes_per_router = k = %d (left out: the flattened butterfly's p = k); allowed: 1..32 nodes per router: set network.nodes_per_router", s, p))
-	case p+l*(s-1)*t > link.MaxPorts:
-		add("network.k", n.K, fmt.Sprintf("%s: a router has p + dimensions*(k-1)*trunking = %d + %d*%d*%d = %d ports; at most %d", words, p, l, s-1, t, p+l*(s-1)*t, link.MaxPorts))
+	case p+l*(s-1)*t > topology.MaxPorts:
+		add("network.k", n.K, fmt.Sprintf("%s: a router has p + dimensions*(k-1)*trunking = %d + %d*%d*%d = %d ports; at most %d", words, p, l, s-1, t, p+l*(s-1)*t, topology.MaxPorts))
 	case c.Nodes() > 1<<20:
 		add("network.dimensions", n.Dimensions, fmt.Sprintf("%s: the hyperx has k^dimensions*p = %d^%d*%d = %d nodes; at most 2^20 = %d", words, s, l, p, c.Nodes(), 1<<20))
 	}

@@ -6,8 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/grid"
+	"github.com/icnsim/icnsim/topology/hyperx"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -219,13 +222,13 @@ func (c *Config) minPacketFlits() int {
 }
 
 // Geometry is what traffic patterns need to know of the topology.
-func Geometry(t link.Topology) traffic.Geometry {
+func Geometry(t topology.Topology) traffic.Geometry {
 	switch g := t.(type) {
-	case *link.Grid2D:
+	case *grid.Grid2D:
 		return traffic.Geometry{Nodes: g.Nodes(), K: g.K, C: g.C}
-	case *link.Dragonfly:
+	case *dragonfly.Dragonfly:
 		return traffic.Geometry{Nodes: g.Nodes(), Groups: g.G, GroupNodes: g.P * g.A}
-	case *link.HyperX:
+	case *hyperx.HyperX:
 		return traffic.Geometry{Nodes: g.Nodes(), Line: g.S, RouterNodes: g.P}
 	}
 	return traffic.Geometry{Nodes: t.Nodes()}

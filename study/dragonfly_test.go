@@ -13,6 +13,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/topology/dragonfly"
 )
 
 // dragonflySmall is a balanced dragonfly of 72 nodes (p = 2, a = 4, h = 2,
@@ -353,7 +354,7 @@ func TestDragonflyChannelLoadBounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := b.Net.Topo.(*link.Dragonfly)
+		d := b.Net.Topo.(*dragonfly.Dragonfly)
 		group := d.P * d.A
 		N := b.Net.Topo.Nodes()
 		dests := func(src int) (ds []int) {

@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/router/ioq"
+	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -97,7 +97,7 @@ const buildSecondsPerByte = 0.4e-9
 // routers, D of them with nodes, P ports and N nodes, beside touching its
 // memory: the route tables (D searches filling R x D entries, about 22 ns
 // an entry) and, for shortest, or shortest-hops with fewer VCs than the
-// diameter may need (its bound: link.Graph.DiameterBound), the deadlock
+// diameter may need (its bound: graph.Graph.DiameterBound), the deadlock
 // check's search from every destination, about 0.032 us per port, node
 // and VC (TestBuildSecondsEstimate: binary trees of 128 to 384 routers
 // for the search, 2,048 to 6,144 for the tables).
@@ -167,7 +167,7 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	if e.FullMemories {
 		// NetworkBytes is a bound the switch allocates only as it fills.
 		e.BuildSeconds = float64(e.Ports) * (ioqBuildSecondsPerPort + float64(e.Nodes)*ioqBuildSecondsPerPortNode)
-	} else if g, ok := topo.(*link.Graph); ok {
+	} else if g, ok := topo.(*graph.Graph); ok {
 		e.BuildSeconds = fileBuildSeconds(cfg.Router.Routing, cfg.Router.VCs, e.Routers, g.Destinations(), e.Ports, e.Nodes, g.DiameterBound()) +
 			float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
 	} else {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology/fattree"
 )
 
 func treeConfig(k, n int, routing, pattern string) Config {
@@ -38,7 +38,7 @@ func TestStaticRuleBalancesRoots(t *testing.T) {
 	if _, err := b.Run(context.Background(), Options{}); err != nil {
 		t.Fatal(err)
 	}
-	tree := b.Net.Topo.(*link.FatTree)
+	tree := b.Net.Topo.(*fattree.FatTree)
 	var loads []float64
 	for r, rt := range b.Net.Routers {
 		if l, _ := tree.Switch(r); l == tree.N-1 {

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/topology/grid"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -109,7 +109,7 @@ func (c *Config) Bisection() (*report.Bisection, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, ok := topo.(*link.Grid2D)
+	g, ok := topo.(*grid.Grid2D)
 	if !ok {
 		return nil, fmt.Errorf("the bisection bandwidth is defined here on meshes and tori, not on %s", topo)
 	}

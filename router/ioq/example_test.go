@@ -9,6 +9,7 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/ioq"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // once sends one 8-flit packet to node dst at cycle 0.
@@ -28,7 +29,7 @@ func (a *arrival) Delivered(now clock.Cycle, f *link.Flit) { a.at = now }
 // A packet crosses a 4x4 mesh of the RECN paper's switches, VOQsw
 // organised, from corner to corner in its zero-load latency.
 func ExampleBuild() {
-	mesh, _ := link.NewMesh(4, 1)
+	mesh, _ := grid.NewMesh(4, 1)
 	cfg := ioq.Config{Org: ioq.VOQSw, PortMemoryFlits: 16384, RoutingDelayCycles: 1,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8, MinPacketFlits: 8}
 	srcs := make([]fabric.Source, mesh.Nodes())

@@ -12,6 +12,8 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // oneShot sends one packet of size flits to dst at cycle at.
@@ -111,7 +113,7 @@ var orgs = []Org{OneQ, VOQSw, VOQNet, RECN}
 func TestZeroLoadLatency(t *testing.T) {
 	for _, org := range orgs {
 		for _, c := range []struct{ k, conc, delay, lat, size int }{{4, 1, 1, 1, 8}, {4, 4, 2, 3, 8}, {3, 2, 0, 1, 1}, {5, 1, 1, 2, 20}} {
-			g, _ := link.NewMesh(c.k, c.conc)
+			g, _ := grid.NewMesh(c.k, c.conc)
 			N := g.Nodes()
 			cfg := testConfig(org, 512, c.size)
 			cfg.RoutingDelayCycles, cfg.LinkLatencyCycles = c.delay, c.lat
@@ -146,7 +148,7 @@ func TestZeroLoadLatency(t *testing.T) {
 
 // buildRandom builds a network whose nodes send random traffic at rate
 // packets/node/cycle (a share hot of it to node hot) until stop.
-func buildRandom(t testing.TB, topo link.Topology, cfg Config, rate, hot float64, hotNode int, stop clock.Cycle) (*Network, []*digestSink) {
+func buildRandom(t testing.TB, topo topology.Topology, cfg Config, rate, hot float64, hotNode int, stop clock.Cycle) (*Network, []*digestSink) {
 	N := topo.Nodes()
 	srcs := make([]fabric.Source, N)
 	sinks := make([]fabric.Sink, N)
@@ -167,7 +169,7 @@ func buildRandom(t testing.TB, topo link.Topology, cfg Config, rate, hot float64
 // hot spot, checking memory, credits and conservation every cycle, then
 // drains it and checks that every packet arrived once.
 func TestInvariantsUnderLoad(t *testing.T) {
-	g, _ := link.NewMesh(4, 2)
+	g, _ := grid.NewMesh(4, 2)
 	for _, org := range orgs {
 		t.Run(org.String(), func(t *testing.T) {
 			cfg := testConfig(org, 6*16*8, 8) // VOQnet: 32 queues of 24 flits
@@ -206,7 +208,7 @@ func digest(n *Network, ds []*digestSink) string {
 }
 
 func TestDeterminism(t *testing.T) {
-	g, _ := link.NewMesh(4, 2)
+	g, _ := grid.NewMesh(4, 2)
 	for _, org := range orgs {
 		var want string
 		for _, e := range []struct {
@@ -232,7 +234,7 @@ func TestDeterminism(t *testing.T) {
 // refuses unless deadlock is allowed, and overloads it: Stuck names the
 // queues that stopped moving.
 func TestForcedDeadlock(t *testing.T) {
-	g, _ := link.NewTorus(4)
+	g, _ := grid.NewTorus(4)
 	cfg := testConfig(OneQ, 16, 8)
 	if err := Check(g, cfg); err == nil {
 		t.Fatal("dimension order on a torus accepted without allow_deadlock")
@@ -247,7 +249,7 @@ func TestForcedDeadlock(t *testing.T) {
 	t.Logf("%d stuck, e.g. %s", total, lines[0])
 	// A mesh under the same load keeps moving, under every organisation,
 	// with and without a hot spot.
-	m, _ := link.NewMesh(4, 1)
+	m, _ := grid.NewMesh(4, 1)
 	for _, org := range orgs {
 		for _, hot := range []float64{0, 0.5} {
 			cfg := testConfig(org, 16*16, 8)
@@ -264,7 +266,7 @@ func TestForcedDeadlock(t *testing.T) {
 // per port memory, 64-byte packets of 8 flits) fits in a few hundred MB
 // with every memory full, under every organisation.
 func TestMostStateBytes(t *testing.T) {
-	g, _ := link.NewMesh(16, 1)
+	g, _ := grid.NewMesh(16, 1)
 	for _, org := range orgs {
 		cfg := testConfig(org, 16384, 8)
 		cfg.MinPacketFlits = 8

@@ -11,11 +11,13 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Network is a built network of switches and adapters.
 type Network struct {
-	Topo     *link.Grid2D
+	Topo     *grid.Grid2D
 	Cfg      Config
 	Switches []*Switch
 	Adapters []*Adapter
@@ -36,8 +38,8 @@ var _ fabric.Fabric = (*Network)(nil)
 const MaxRECNMeshK = 127
 
 // Check reports what building a network of cfg on t would refuse.
-func Check(t link.Topology, cfg Config) error {
-	g, ok := t.(*link.Grid2D)
+func Check(t topology.Topology, cfg Config) error {
+	g, ok := t.(*grid.Grid2D)
 	if !ok {
 		return fmt.Errorf("the input/output-buffered switch is built on meshes and tori (dimension-order routing), not on a %s", t.Kind())
 	}
@@ -60,11 +62,11 @@ func Check(t link.Topology, cfg Config) error {
 }
 
 // Build wires switches and adapters to t, with sources and sinks per node.
-func Build(ctx context.Context, t link.Topology, cfg Config, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
+func Build(ctx context.Context, t topology.Topology, cfg Config, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
 	if err := Check(t, cfg); err != nil {
 		return nil, err
 	}
-	g := t.(*link.Grid2D)
+	g := t.(*grid.Grid2D)
 	if len(sources) != g.Nodes() {
 		return nil, fmt.Errorf("%d sources for %d nodes", len(sources), g.Nodes())
 	}
@@ -197,8 +199,8 @@ func Build(ctx context.Context, t link.Topology, cfg Config, sources []fabric.So
 // descriptor pool grown to hold its memories full of the smallest packets
 // (not the admission queues, unbounded like any source queue). It builds
 // nothing.
-func MostStateBytes(t link.Topology, cfg Config) int64 {
-	g, ok := t.(*link.Grid2D)
+func MostStateBytes(t topology.Topology, cfg Config) int64 {
+	g, ok := t.(*grid.Grid2D)
 	if !ok {
 		return 0
 	}
@@ -227,7 +229,7 @@ func MostStateBytes(t link.Topology, cfg Config) int64 {
 }
 
 // Topology is the network's topology.
-func (n *Network) Topology() link.Topology { return n.Topo }
+func (n *Network) Topology() topology.Topology { return n.Topo }
 
 // Actors returns the switches and adapters in their fixed order and the
 // unit boundaries for sharding.

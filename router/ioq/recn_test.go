@@ -9,6 +9,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // phaseSource sends packets at rate per cycle: to hot with probability
@@ -43,7 +44,7 @@ func (s *hotSink) Delivered(now clock.Cycle, f *link.Flit) {
 // filled, the sweep period, and a notification's trip from the leaves to
 // the root, with the per-cycle invariants checked throughout.
 func TestRECNDeallocAfterHotSpot(t *testing.T) {
-	g, _ := link.NewMesh(8, 1)
+	g, _ := grid.NewMesh(8, 1)
 	N, hot := g.Nodes(), 27
 	cfg := testConfig(RECN, 16384, 8) // the paper's 128 KB of 8-byte flits: thresholds at 163 flits
 	const hotUntil, end = 8000, 40000
@@ -119,20 +120,20 @@ func TestRECNDeallocAfterHotSpot(t *testing.T) {
 // TestRECNOnlyOnMeshes: RECN matches XY routes on a mesh; a torus is
 // refused even where deadlock is allowed.
 func TestRECNOnlyOnMeshes(t *testing.T) {
-	g, _ := link.NewTorus(4)
+	g, _ := grid.NewTorus(4)
 	cfg := testConfig(RECN, 256, 8)
 	cfg.AllowDeadlock = true
 	if err := Check(g, cfg); err == nil {
 		t.Fatal("RECN accepted on a torus")
 	}
-	big, _ := link.NewMesh(128, 1)
+	big, _ := grid.NewMesh(128, 1)
 	if err := Check(big, testConfig(RECN, 256, 8)); err == nil {
 		t.Fatal("RECN accepted on a 128x128 mesh, whose routes overflow a line's one-byte length")
 	}
 	if err := Check(big, testConfig(OneQ, 256, 8)); err != nil {
 		t.Fatalf("1q refused on a 128x128 mesh: %v", err)
 	}
-	m, _ := link.NewMesh(4, 1)
+	m, _ := grid.NewMesh(4, 1)
 	cfg.RECN.SAQs = 61 // 5 detection queues + 61 SAQs > 64
 	if err := Check(m, cfg); err == nil {
 		t.Fatal("66 queues per port memory accepted")

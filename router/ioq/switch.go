@@ -6,11 +6,12 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // shared is what every switch and adapter of a network has alike.
 type shared struct {
-	topo      *link.Grid2D
+	topo      *grid.Grid2D
 	k, c      int
 	org       Org
 	queueCap  int32 // flits per queue (the memory under 1q)
@@ -28,13 +29,13 @@ type shared struct {
 func (sh *shared) route(s int, dst int32) int {
 	r := int(dst) / sh.c
 	if r == s {
-		return link.PortLocal + int(dst)%sh.c
+		return grid.PortLocal + int(dst)%sh.c
 	}
 	x, y, tx, ty := s%sh.k, s/sh.k, r%sh.k, r/sh.k
 	if x != tx {
-		return sh.towards(x, tx, link.PortXPlus, link.PortXMinus)
+		return sh.towards(x, tx, grid.PortXPlus, grid.PortXMinus)
 	}
-	return sh.towards(y, ty, link.PortYPlus, link.PortYMinus)
+	return sh.towards(y, ty, grid.PortYPlus, grid.PortYMinus)
 }
 
 // towards is the port, plus or minus, from coordinate from to to in one

@@ -9,8 +9,8 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // hotSources is the RECN paper's hot-spot traffic: a share of the
@@ -36,7 +36,7 @@ func hotSources(n, hot, size int, rate float64, seed uint64) []fabric.Source {
 // moving; with the paper's Children scope the same traffic fills SAQs
 // well past that bound (what the bound is for).
 func TestRECNXoffBound(t *testing.T) {
-	g, _ := link.NewMesh(8, 1)
+	g, _ := grid.NewMesh(8, 1)
 	const cycles = 12000
 	peaks := map[recn.Scope]SAQStats{}
 	for _, scope := range []recn.Scope{recn.Children, recn.Feeders} {
@@ -91,7 +91,7 @@ var errStuck = errors.New("memories stuck (the watchdog would fire)")
 // order, and every SAQ is freed, the invariants checked every cycle of
 // the overload.
 func TestRECNFeedersDrainsAndIsDeterministic(t *testing.T) {
-	g, _ := link.NewMesh(4, 2)
+	g, _ := grid.NewMesh(4, 2)
 	cfg := testConfig(RECN, 256, 8)
 	cfg.RECN.Scope = recn.Feeders
 	var want string

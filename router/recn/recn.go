@@ -171,7 +171,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Point is a congested point: output port Port of switch Switch.
@@ -317,7 +317,7 @@ func (c Config) Validate(memFlits int) (setting string, err error) {
 const MaxQueues = 64
 
 // Mesh is the XY geometry RECN matches routes on: a K x K mesh of switches
-// with C endnodes each (node n at switch n/C, port link.PortLocal+n%C).
+// with C endnodes each (node n at switch n/C, port grid.PortLocal+n%C).
 type Mesh struct{ K, C int }
 
 // Through reports whether the XY route of a packet to node dst, from
@@ -326,16 +326,16 @@ type Mesh struct{ K, C int }
 func (g Mesh) Through(from int, dst int32, t Point) bool {
 	r := int(dst) / g.C
 	ts := int(t.Switch)
-	if t.Port >= link.PortLocal {
-		return ts == r && int(t.Port) == link.PortLocal+int(dst)%g.C
+	if t.Port >= grid.PortLocal {
+		return ts == r && int(t.Port) == grid.PortLocal+int(dst)%g.C
 	}
 	x, y, tx, ty, cx, cy := from%g.K, from/g.K, r%g.K, r/g.K, ts%g.K, ts/g.K
 	switch t.Port {
-	case link.PortXPlus:
+	case grid.PortXPlus:
 		return cy == y && x <= cx && cx < tx
-	case link.PortXMinus:
+	case grid.PortXMinus:
 		return cy == y && tx < cx && cx <= x
-	case link.PortYPlus:
+	case grid.PortYPlus:
 		return cx == tx && y <= cy && cy < ty
 	default: // PortYMinus
 		return cx == tx && ty < cy && cy <= y
@@ -349,16 +349,16 @@ func (g Mesh) Through(from int, dst int32, t Point) bool {
 func (g Mesh) beyond(t Point) (dst int32, next int) {
 	s := int(t.Switch)
 	switch t.Port {
-	case link.PortXPlus:
+	case grid.PortXPlus:
 		next = s + 1
-	case link.PortXMinus:
+	case grid.PortXMinus:
 		next = s - 1
-	case link.PortYPlus:
+	case grid.PortYPlus:
 		next = s + g.K
-	case link.PortYMinus:
+	case grid.PortYMinus:
 		next = s - g.K
 	default:
-		return int32(s*g.C + int(t.Port) - link.PortLocal), -1
+		return int32(s*g.C + int(t.Port) - grid.PortLocal), -1
 	}
 	return int32(next * g.C), next
 }

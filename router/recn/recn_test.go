@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // walk is the XY route of a packet to node dst from switch from, as the
@@ -17,15 +17,15 @@ func walk(g Mesh, from int, dst int) []Point {
 		var p int
 		switch {
 		case x < tx:
-			p, s = link.PortXPlus, s+1
+			p, s = grid.PortXPlus, s+1
 		case x > tx:
-			p, s = link.PortXMinus, s-1
+			p, s = grid.PortXMinus, s-1
 		case y < ty:
-			p, s = link.PortYPlus, s+g.K
+			p, s = grid.PortYPlus, s+g.K
 		case y > ty:
-			p, s = link.PortYMinus, s-g.K
+			p, s = grid.PortYMinus, s-g.K
 		default:
-			return append(route, Point{Switch: int32(r), Port: uint8(link.PortLocal + dst%g.C)})
+			return append(route, Point{Switch: int32(r), Port: uint8(grid.PortLocal + dst%g.C)})
 		}
 		route = append(route, Point{Switch: int32(x + y*g.K), Port: uint8(p)})
 	}
@@ -43,7 +43,7 @@ func TestThrough(t *testing.T) {
 					on[p] = true
 				}
 				for s := range S {
-					for port := range link.PortLocal + g.C {
+					for port := range grid.PortLocal + g.C {
 						pt := Point{Switch: int32(s), Port: uint8(port)}
 						if got := g.Through(from, int32(dst), pt); got != on[pt] {
 							t.Fatalf("%+v from %d to %d: Through(%v) = %v, the walk says %v", g, from, dst, pt, got, on[pt])
@@ -76,7 +76,7 @@ func TestPrefixes(t *testing.T) {
 			}
 			for tp := range through {
 				for s := range S {
-					for port := range link.PortLocal + g.C {
+					for port := range grid.PortLocal + g.C {
 						u := Point{Switch: int32(s), Port: uint8(port)}
 						if u == tp {
 							continue
@@ -101,11 +101,11 @@ func TestPrefixes(t *testing.T) {
 func TestDetectedWithLine(t *testing.T) {
 	cfg := Config{SAQs: 4, DetectFlits: 4, XoffFlits: 4, XonFlits: 1, IdleCycles: 100}
 	p, _ := newPort(Ingress, &cfg, 5, 0)
-	pt := Point{Switch: 5, Port: link.PortXPlus}
-	if i := p.Receive(0, Msg{Target: pt, Kind: Notify, Hops: 1}, link.PortXPlus); i != 0 {
+	pt := Point{Switch: 5, Port: grid.PortXPlus}
+	if i := p.Receive(0, Msg{Target: pt, Kind: Notify, Hops: 1}, grid.PortXPlus); i != 0 {
 		t.Fatalf("notification allocated line %d", i)
 	}
-	if i := p.Detected(1, link.PortXPlus, 9); i != -1 || p.InUse() != 1 {
+	if i := p.Detected(1, grid.PortXPlus, 9); i != -1 || p.InUse() != 1 {
 		t.Fatalf("detection with a line for the point: line %d, %d in use", i, p.InUse())
 	}
 	expect(t, p)
@@ -212,9 +212,9 @@ func TestLimitAndRefusal(t *testing.T) {
 func TestEgressMatchingAndIdle(t *testing.T) {
 	g := Mesh{K: 4, C: 1}
 	cfg := Config{SAQs: 4, DetectFlits: 4, XoffFlits: 4, XonFlits: 1, IdleCycles: 100}
-	p, q := newPort(Egress, &cfg, 0, link.PortXPlus) // switch 0 towards switch 1
-	far := Point{Switch: 3, Port: link.PortYPlus}    // leaving (3,0) northwards
-	near := Point{Switch: 2, Port: link.PortXPlus}   // leaving (2,0) eastwards
+	p, q := newPort(Egress, &cfg, 0, grid.PortXPlus) // switch 0 towards switch 1
+	far := Point{Switch: 3, Port: grid.PortYPlus}    // leaving (3,0) northwards
+	near := Point{Switch: 2, Port: grid.PortXPlus}   // leaving (2,0) eastwards
 	p.Receive(10, Msg{Target: far, Kind: Notify, Hops: 3}, Link)
 	p.Receive(11, Msg{Target: near, Kind: Notify, Hops: 2}, Link)
 	// Node 7 is switch (3,1): its route from switch 1 passes both points.
@@ -315,8 +315,8 @@ func TestFeedersIngress(t *testing.T) {
 func TestFeedersEgress(t *testing.T) {
 	g := Mesh{K: 4, C: 1}
 	cfg := Config{SAQs: 3, DetectFlits: 4, XoffFlits: 8, XonFlits: 2, IdleCycles: 100, Scope: Feeders}
-	p, q := newPort(Egress, &cfg, 0, link.PortXPlus) // switch 0 towards switch 1
-	far := Point{Switch: 3, Port: link.PortYPlus}    // leaving (3,0) northwards
+	p, q := newPort(Egress, &cfg, 0, grid.PortXPlus) // switch 0 towards switch 1
+	far := Point{Switch: 3, Port: grid.PortYPlus}    // leaving (3,0) northwards
 	p.Receive(1, Msg{Target: far, Kind: Notify, Hops: 3}, Link)
 	q.flits[0] = 8
 	p.Arrived(2, 0, 2) // from ingress port 2: notified (over detect), full
@@ -336,7 +336,7 @@ func TestFeedersEgress(t *testing.T) {
 	}
 	// The far end's Xoff for a point: packets through it are held,
 	// whatever this port's lines.
-	near := Point{Switch: 2, Port: link.PortXPlus} // leaving (2,0) eastwards
+	near := Point{Switch: 2, Port: grid.PortXPlus} // leaving (2,0) eastwards
 	p.Receive(3, Msg{Target: near, Kind: Xoff}, Link)
 	p.Receive(3, Msg{Target: near, Kind: Xoff}, Link) // a repeat changes nothing
 	if len(p.Held) != 1 || !p.Holds(g, 1, 3) || !p.Holds(g, 1, 7) || p.Holds(g, 1, 5) {
@@ -356,7 +356,7 @@ func TestFeedersEgress(t *testing.T) {
 		}
 	}()
 	for s := range int32(4) {
-		p.Receive(5, Msg{Target: Point{Switch: s, Port: link.PortYPlus}, Kind: Xoff}, Link)
+		p.Receive(5, Msg{Target: Point{Switch: s, Port: grid.PortYPlus}, Kind: Xoff}, Link)
 	}
 }
 
@@ -364,9 +364,9 @@ func TestFeedersEgress(t *testing.T) {
 // one that empties is still freed (the paper's rule).
 func TestIdleOff(t *testing.T) {
 	cfg := Config{SAQs: 2, DetectFlits: 4, XoffFlits: 4, XonFlits: 1, IdleCycles: 0}
-	p, q := newPort(Egress, &cfg, 0, link.PortXPlus)
-	p.Receive(1, Msg{Target: Point{Switch: 2, Port: link.PortXPlus}, Kind: Notify, Hops: 2}, Link)
-	p.Receive(1, Msg{Target: Point{Switch: 3, Port: link.PortXPlus}, Kind: Notify, Hops: 3}, Link)
+	p, q := newPort(Egress, &cfg, 0, grid.PortXPlus)
+	p.Receive(1, Msg{Target: Point{Switch: 2, Port: grid.PortXPlus}, Kind: Notify, Hops: 2}, Link)
+	p.Receive(1, Msg{Target: Point{Switch: 3, Port: grid.PortXPlus}, Kind: Notify, Hops: 3}, Link)
 	p.Sweep(1 << 40)
 	expect(t, p)
 	q.flits[1] = 8

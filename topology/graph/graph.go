@@ -1,4 +1,4 @@
-package link
+package graph
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"sync"
+
+	"github.com/icnsim/icnsim/topology"
 )
 
 // Graph is a topology read from a file (network.topology = "file"): any
@@ -25,11 +27,11 @@ import (
 // in file order. What a file may hold, each refused with its file and
 // line otherwise:
 //
-//   - 1 <= N <= MaxGraphRouters routers, 2..MaxGraphNodes nodes, nodes
-//     before links, latencies 0..MaxGraphLatencyCycles, lines of at most
-//     MaxGraphLineBytes bytes;
+//   - 1 <= N <= MaxRouters routers, 2..MaxNodes nodes, nodes
+//     before links, latencies 0..MaxLatencyCycles, lines of at most
+//     MaxLineBytes bytes;
 //   - every router has a node or a link (a router with neither is refused
-//     at the "routers" line that declares it), and at most MaxGraphPorts
+//     at the "routers" line that declares it), and at most MaxPorts
 //     ports (refused at the line of its first port too many);
 //   - every router is joined by links to every other (a router, with nodes
 //     or without, that no path of links joins to node 0's router is
@@ -68,16 +70,16 @@ type Graph struct {
 	ShortestLink, ShortestLinkLine int
 
 	routesMu sync.Mutex
-	routes   *GraphRoutes // nil until PrepareRoutes
+	routes   *Routes // nil until PrepareRoutes
 }
 
 // Limits of a topology file.
 const (
-	MaxGraphRouters       = 1 << 20
-	MaxGraphNodes         = 1 << 20
-	MaxGraphPorts         = MaxPorts
-	MaxGraphLatencyCycles = 1000
-	MaxGraphLineBytes     = 4096
+	MaxRouters       = 1 << 20
+	MaxNodes         = 1 << 20
+	MaxPorts         = topology.MaxPorts
+	MaxLatencyCycles = 1000
+	MaxLineBytes     = 4096
 )
 
 // LoadGraph reads a topology file; ctx stops it.
@@ -96,7 +98,7 @@ type graphReader struct {
 	line  int
 	n     int     // routers; -1 before the header
 	nLine int     // the header's line
-	ports []uint8 // ports seen per router (at most MaxGraphPorts + 1)
+	ports []uint8 // ports seen per router (at most MaxPorts + 1)
 	// seen[r] is the first line naming router r (0: none yet), for errors
 	// about it after the file is read.
 	seen  []int32
@@ -175,8 +177,8 @@ func (rd *graphReader) port(r int) error {
 	if rd.seen[r] == 0 {
 		rd.seen[r] = int32(rd.line)
 	}
-	if rd.ports[r] == MaxGraphPorts {
-		return rd.bad("router %d would have %d ports, its nodes' and links' (allowed: at most %d ports per router)", r, MaxGraphPorts+1, MaxGraphPorts)
+	if rd.ports[r] == MaxPorts {
+		return rd.bad("router %d would have %d ports, its nodes' and links' (allowed: at most %d ports per router)", r, MaxPorts+1, MaxPorts)
 	}
 	rd.ports[r]++
 	return nil
@@ -190,11 +192,11 @@ func (rd *graphReader) item(f [][]byte, n int) error {
 			return rd.bad("\"routers N\" comes once (it came at line %d)", rd.nLine)
 		}
 		if n != 2 {
-			return rd.bad("want \"routers N\" with 1 <= N <= %d", MaxGraphRouters)
+			return rd.bad("want \"routers N\" with 1 <= N <= %d", MaxRouters)
 		}
 		v, ok := number(f[1])
-		if !ok || v < 1 || v > MaxGraphRouters {
-			return rd.bad("routers %q: allowed: 1..%d (2^20) routers", f[1], MaxGraphRouters)
+		if !ok || v < 1 || v > MaxRouters {
+			return rd.bad("routers %q: allowed: 1..%d (2^20) routers", f[1], MaxRouters)
 		}
 		rd.n, rd.nLine = v, rd.line
 		rd.ports, rd.seen = make([]uint8, v), make([]int32, v)
@@ -209,8 +211,8 @@ func (rd *graphReader) item(f [][]byte, n int) error {
 			if len(rd.links) > 0 {
 				return rd.bad("a node after links (allowed: every node line before the first link line: a router's node ports are its first)")
 			}
-			if len(rd.nodes) == MaxGraphNodes {
-				return rd.bad("node %d: allowed: at most %d (2^20) nodes", len(rd.nodes), MaxGraphNodes)
+			if len(rd.nodes) == MaxNodes {
+				return rd.bad("node %d: allowed: at most %d (2^20) nodes", len(rd.nodes), MaxNodes)
 			}
 			r, err := rd.router("node", f[1])
 			if err != nil {
@@ -236,8 +238,8 @@ func (rd *graphReader) item(f [][]byte, n int) error {
 		lat := 0
 		if n == 4 {
 			v, ok := number(f[3])
-			if !ok || v > MaxGraphLatencyCycles {
-				return rd.bad("link %d %d: latency %q: allowed: 0 (the network's link latency) or 1..%d cycles", a, b, f[3], MaxGraphLatencyCycles)
+			if !ok || v > MaxLatencyCycles {
+				return rd.bad("link %d %d: latency %q: allowed: 0 (the network's link latency) or 1..%d cycles", a, b, f[3], MaxLatencyCycles)
 			}
 			lat = v
 			if lat > 0 && (rd.shortest == 0 || lat < rd.shortest) {
@@ -265,12 +267,12 @@ func (rd *graphReader) item(f [][]byte, n int) error {
 func ReadGraph(ctx context.Context, name string, r io.Reader) (*Graph, error) {
 	rd := &graphReader{name: name, n: -1}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), MaxGraphLineBytes+2) // a longest line and its CR LF
+	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes+2) // a longest line and its CR LF
 	var f [5][]byte
 	for sc.Scan() {
 		rd.line++
-		if len(sc.Bytes()) > MaxGraphLineBytes {
-			return nil, rd.bad("line longer than %d bytes (allowed: lines of at most %d bytes, comments included)", MaxGraphLineBytes, MaxGraphLineBytes)
+		if len(sc.Bytes()) > MaxLineBytes {
+			return nil, rd.bad("line longer than %d bytes (allowed: lines of at most %d bytes, comments included)", MaxLineBytes, MaxLineBytes)
 		}
 		if rd.line&4095 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -290,7 +292,7 @@ func ReadGraph(ctx context.Context, name string, r io.Reader) (*Graph, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%s:%d: line longer than %d bytes (allowed: lines of at most %d bytes, comments included)", name, rd.line+1, MaxGraphLineBytes, MaxGraphLineBytes)
+			return nil, fmt.Errorf("%s:%d: line longer than %d bytes (allowed: lines of at most %d bytes, comments included)", name, rd.line+1, MaxLineBytes, MaxLineBytes)
 		}
 		return nil, fmt.Errorf("%s: line %d: %w", name, rd.line+1, err)
 	}
@@ -415,16 +417,18 @@ func (g *Graph) String() string {
 	return fmt.Sprintf("topology %s (%d routers, %d nodes)", g.Path, len(g.dest), len(g.nodes))
 }
 
-func (g *Graph) Routers() int    { return len(g.dest) }
-func (g *Graph) Nodes() int      { return len(g.nodes) }
+func (g *Graph) Routers() int { return len(g.dest) }
+
+func (g *Graph) Nodes() int { return len(g.nodes) }
+
 func (g *Graph) Ports(r int) int { return int(g.first[r+1] - g.first[r]) }
 
-func (g *Graph) Peer(r, p int) Peer {
+func (g *Graph) Peer(r, p int) topology.Peer {
 	i := g.first[r] + int32(p)
 	if to := g.to[i]; to >= 0 {
-		return Peer{Router: int(to), Port: int(g.toPort[i]), Node: -1}
+		return topology.Peer{Router: int(to), Port: int(g.toPort[i]), Node: -1}
 	}
-	return Peer{Router: -1, Port: -1, Node: int(-g.to[i] - 1)}
+	return topology.Peer{Router: -1, Port: -1, Node: int(-g.to[i] - 1)}
 }
 
 func (g *Graph) NodeName(n int) string { return "NI " + strconv.Itoa(n) }
@@ -465,12 +469,13 @@ func (g *Graph) LatencyCycles(r, p int) int { return int(g.lat[g.first[r]+int32(
 // Destinations is the number of routers with nodes, and Destination(r)
 // router r's index among them, in the order of their first node (-1 for
 // a router without nodes): the columns of the route tables.
-func (g *Graph) Destinations() int     { return len(g.dests) }
+func (g *Graph) Destinations() int { return len(g.dests) }
+
 func (g *Graph) Destination(r int) int { return int(g.dest[r]) }
 
-// GraphRoutes are the shortest paths of a graph to every router with
+// Routes are the shortest paths of a graph to every router with
 // nodes (PrepareRoutes).
-type GraphRoutes struct {
+type Routes struct {
 	g *Graph
 	d int // routers with nodes: a row's length
 	// next[r*D+d] is the set of router r's ports on a shortest path to the
@@ -501,7 +506,7 @@ func (g *Graph) PrepareRoutes(ctx context.Context) error {
 		return err
 	}
 	R, D := len(g.dest), len(g.dests)
-	rt := &GraphRoutes{g: g, d: D, next: make([]uint64, R*D), hops: make([]int32, R*D)}
+	rt := &Routes{g: g, d: D, next: make([]uint64, R*D), hops: make([]int32, R*D)}
 	buf := make([]int32, 2*R)
 	for d, dr := range g.dests {
 		if err := ctx.Err(); err != nil {
@@ -531,7 +536,7 @@ func (g *Graph) PrepareRoutes(ctx context.Context) error {
 
 // Routes are the route tables, computed now (uninterruptibly) where
 // PrepareRoutes has not run.
-func (g *Graph) Routes() *GraphRoutes {
+func (g *Graph) Routes() *Routes {
 	if err := g.PrepareRoutes(context.Background()); err != nil {
 		panic(err) // context.Background is never cancelled
 	}
@@ -542,12 +547,12 @@ func (g *Graph) Routes() *GraphRoutes {
 
 // NextPorts is the set of router r's ports on a shortest path to router
 // dr, which has nodes (0 when r == dr).
-func (rt *GraphRoutes) NextPorts(r, dr int) uint64 {
+func (rt *Routes) NextPorts(r, dr int) uint64 {
 	return rt.next[r*rt.d+int(rt.g.dest[dr])]
 }
 
 // Hops is the number of links on a shortest path from router r to router
 // dr, which has nodes.
-func (rt *GraphRoutes) Hops(r, dr int) int {
+func (rt *Routes) Hops(r, dr int) int {
 	return int(rt.hops[r*rt.d+int(rt.g.dest[dr])])
 }

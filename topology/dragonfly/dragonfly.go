@@ -1,8 +1,10 @@
-package link
+package dragonfly
 
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/icnsim/icnsim/topology"
 )
 
 // Arrangement is how a dragonfly's global links are laid out between groups.
@@ -40,14 +42,6 @@ func ParseArrangement(s string) (Arrangement, error) {
 }
 
 func (a Arrangement) String() string { return arrangementNames[a] }
-
-// PortLatencies is implemented by topologies whose links do not all have
-// the network's link latency: LatencyCycles is the latency of the link out
-// of port p of router r, 0 for the network's own (router.Config's
-// LinkLatencyCycles).
-type PortLatencies interface {
-	LatencyCycles(r, p int) int
-}
 
 // Dragonfly is the dragonfly of Kim, Dally, Scott and Abts (ISCA 2008): g
 // groups of a routers, each router with p nodes, a-1 local links (one to
@@ -107,16 +101,20 @@ func (d *Dragonfly) String() string {
 	return s
 }
 
-func (d *Dragonfly) Routers() int  { return d.A * d.G }
-func (d *Dragonfly) Nodes() int    { return d.P * d.A * d.G }
+func (d *Dragonfly) Routers() int { return d.A * d.G }
+
+func (d *Dragonfly) Nodes() int { return d.P * d.A * d.G }
+
 func (d *Dragonfly) Ports(int) int { return d.P + d.A - 1 + d.H }
 
 // LocalPort0 and GlobalPort0 are the first local and global ports.
-func (d *Dragonfly) LocalPort0() int  { return d.P }
+func (d *Dragonfly) LocalPort0() int { return d.P }
+
 func (d *Dragonfly) GlobalPort0() int { return d.P + d.A - 1 }
 
 // Group is router r's group, Index its place in the group.
 func (d *Dragonfly) Group(r int) int { return r / d.A }
+
 func (d *Dragonfly) Index(r int) int { return r % d.A }
 
 // LocalPort is the port of router index i towards router index j of the
@@ -177,20 +175,20 @@ func (d *Dragonfly) GlobalTarget(r, p int) int {
 	return to
 }
 
-func (d *Dragonfly) Peer(r, p int) Peer {
+func (d *Dragonfly) Peer(r, p int) topology.Peer {
 	G, i := d.Group(r), d.Index(r)
 	switch {
 	case p < d.P:
-		return Peer{Router: -1, Port: -1, Node: r*d.P + p}
+		return topology.Peer{Router: -1, Port: -1, Node: r*d.P + p}
 	case p < d.GlobalPort0():
 		j := p - d.P
 		if j >= i {
 			j++
 		}
-		return Peer{Router: G*d.A + j, Port: d.LocalPort(j, i), Node: -1}
+		return topology.Peer{Router: G*d.A + j, Port: d.LocalPort(j, i), Node: -1}
 	}
 	to, k := d.farEnd(G, i*d.H+p-d.GlobalPort0())
-	return Peer{Router: to*d.A + k/d.H, Port: d.GlobalPort0() + k%d.H, Node: -1}
+	return topology.Peer{Router: to*d.A + k/d.H, Port: d.GlobalPort0() + k%d.H, Node: -1}
 }
 
 func (d *Dragonfly) NodePort(n int) (int, int) { return n / d.P, n % d.P }

@@ -1,9 +1,11 @@
-package link
+package hyperx
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/icnsim/icnsim/topology"
 )
 
 // HyperX is the HyperX of Ahn, Binkert, Davis, McLaren and Schreiber (SC
@@ -78,8 +80,10 @@ func (h *HyperX) String() string {
 	return s + fmt.Sprintf(", %d nodes per router", h.P)
 }
 
-func (h *HyperX) Routers() int  { return h.pow[h.L] }
-func (h *HyperX) Nodes() int    { return h.pow[h.L] * h.P }
+func (h *HyperX) Routers() int { return h.pow[h.L] }
+
+func (h *HyperX) Nodes() int { return h.pow[h.L] * h.P }
+
 func (h *HyperX) Ports(int) int { return h.P + h.L*(h.S-1)*h.T }
 
 // Coord is coordinate d of router r.
@@ -109,13 +113,13 @@ func (h *HyperX) PortDim(r, p int) (d, x, t int) {
 	return d, x, t
 }
 
-func (h *HyperX) Peer(r, p int) Peer {
+func (h *HyperX) Peer(r, p int) topology.Peer {
 	if p < h.P {
-		return Peer{Router: -1, Port: -1, Node: r*h.P + p}
+		return topology.Peer{Router: -1, Port: -1, Node: r*h.P + p}
 	}
 	d, x, t := h.PortDim(r, p)
 	to := h.WithCoord(r, d, x)
-	return Peer{Router: to, Port: h.Port(to, d, h.Coord(r, d), t), Node: -1}
+	return topology.Peer{Router: to, Port: h.Port(to, d, h.Coord(r, d), t), Node: -1}
 }
 
 func (h *HyperX) NodePort(n int) (int, int) { return n / h.P, n % h.P }

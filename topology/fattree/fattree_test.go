@@ -1,6 +1,8 @@
-package link
+package fattree
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestFatTreeShape checks counts and every switch's neighbours against the
 // definition, and that minimal hop counts are twice the NCA level.

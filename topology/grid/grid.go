@@ -1,55 +1,12 @@
-package link
+package grid
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/icnsim/icnsim/topology"
 )
-
-// MaxPorts is the most ports a router may have: the routers keep sets of
-// ports as bits of a uint64.
-const MaxPorts = 64
-
-// Peer is what is at the far end of a router port.
-type Peer struct {
-	// Router and Port of the neighbouring router, when Router >= 0.
-	Router, Port int
-	// Node is the network interface attached to the port, when >= 0.
-	Node int
-}
-
-// Unconnected is the peer of a port with nothing attached (a mesh edge).
-var Unconnected = Peer{Router: -1, Port: -1, Node: -1}
-
-// Connected reports whether anything is attached.
-func (p Peer) Connected() bool { return p.Router >= 0 || p.Node >= 0 }
-
-// Topology is the wiring of routers, ports and network interfaces (nodes).
-// Routers and nodes are numbered densely from 0. Every link is symmetric: if
-// Peer(r, p) is (r2, p2) then Peer(r2, p2) is (r, p).
-type Topology interface {
-	// Kind is the topology family ("torus", "mesh", ...).
-	Kind() string
-	// String describes the instance, e.g. "32x32 torus".
-	String() string
-	Routers() int
-	Nodes() int
-	// Ports is the number of ports of router r (network and node ports).
-	Ports(r int) int
-	Peer(r, p int) Peer
-	// NodePort is the router and port node n is attached to.
-	NodePort(n int) (r, p int)
-	RouterName(r int) string
-	PortName(r, p int) string
-	NodeName(n int) string
-	// Diameter is the number of router-to-router hops of the longest
-	// minimal route between two nodes.
-	Diameter() int
-	// Units groups routers for sharding: Units()[i] is the first router of
-	// group i, groups are contiguous, and most links stay inside a group
-	// (rows of a torus, subtrees of a fat-tree).
-	Units() []int
-}
 
 // Port numbers of a 2D router. Node ports follow, from PortLocal on.
 const (
@@ -88,15 +45,6 @@ func (g *Grid2D) NodeChannelPort(n, h int) (int, int) {
 
 // LoopPort is the port of loopback i (an index into Loops).
 func (g *Grid2D) LoopPort(i int) int { return PortLocal + g.C*g.NodeChannels() + i }
-
-// NodeChannels is the number of channels between each node of t and its
-// router: 1 unless t says otherwise (Grid2D.H).
-func NodeChannels(t Topology) int {
-	if c, ok := t.(interface{ NodeChannels() int }); ok {
-		return c.NodeChannels()
-	}
-	return 1
-}
 
 // NewTorus returns a k x k torus with one node per router.
 func NewTorus(k int) (*Grid2D, error) {
@@ -138,18 +86,22 @@ func (g *Grid2D) String() string {
 	return s
 }
 
-func (g *Grid2D) Routers() int        { return g.K * g.K }
-func (g *Grid2D) Nodes() int          { return g.K * g.K * g.C }
-func (g *Grid2D) Ports(int) int       { return PortLocal + g.C*g.NodeChannels() + len(g.Loops) }
+func (g *Grid2D) Routers() int { return g.K * g.K }
+
+func (g *Grid2D) Nodes() int { return g.K * g.K * g.C }
+
+func (g *Grid2D) Ports(int) int { return PortLocal + g.C*g.NodeChannels() + len(g.Loops) }
+
 func (g *Grid2D) XY(r int) (x, y int) { return r % g.K, r / g.K }
+
 func (g *Grid2D) Router(x, y int) int { return y*g.K + x }
 
-func (g *Grid2D) Peer(r, p int) Peer {
+func (g *Grid2D) Peer(r, p int) topology.Peer {
 	if p >= PortLocal {
 		if l := p - PortLocal - g.C*g.NodeChannels(); l >= 0 {
-			return Peer{Router: r, Port: p, Node: -1} // loopback
+			return topology.Peer{Router: r, Port: p, Node: -1} // loopback
 		}
-		return Peer{Router: -1, Port: -1, Node: r*g.C + (p-PortLocal)/g.NodeChannels()}
+		return topology.Peer{Router: -1, Port: -1, Node: r*g.C + (p-PortLocal)/g.NodeChannels()}
 	}
 	x, y := g.XY(r)
 	dx, dy := 0, 0
@@ -167,9 +119,9 @@ func (g *Grid2D) Peer(r, p int) Peer {
 	if g.Wrap {
 		nx, ny = (nx+g.K)%g.K, (ny+g.K)%g.K
 	} else if nx < 0 || ny < 0 || nx >= g.K || ny >= g.K {
-		return Unconnected
+		return topology.Unconnected
 	}
-	return Peer{Router: g.Router(nx, ny), Port: p ^ 1, Node: -1}
+	return topology.Peer{Router: g.Router(nx, ny), Port: p ^ 1, Node: -1}
 }
 
 func (g *Grid2D) NodePort(n int) (int, int) { return g.NodeChannelPort(n, 0) }

@@ -1,8 +1,10 @@
-package link
+package fattree
 
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/icnsim/icnsim/topology"
 )
 
 // FatTree is a k-ary n-tree: k^n nodes, n levels of k^(n-1) switches of
@@ -44,12 +46,18 @@ func NewFatTree(k, n int) (*FatTree, error) {
 	return &FatTree{K: k, N: n, per: per}, nil
 }
 
-func (f *FatTree) Kind() string          { return "fattree" }
-func (f *FatTree) String() string        { return fmt.Sprintf("%d-ary %d-tree", f.K, f.N) }
-func (f *FatTree) Routers() int          { return f.N * f.per }
-func (f *FatTree) Nodes() int            { return f.per * f.K }
-func (f *FatTree) Ports(int) int         { return 2 * f.K }
-func (f *FatTree) PerLevel() int         { return f.per }
+func (f *FatTree) Kind() string { return "fattree" }
+
+func (f *FatTree) String() string { return fmt.Sprintf("%d-ary %d-tree", f.K, f.N) }
+
+func (f *FatTree) Routers() int { return f.N * f.per }
+
+func (f *FatTree) Nodes() int { return f.per * f.K }
+
+func (f *FatTree) Ports(int) int { return 2 * f.K }
+
+func (f *FatTree) PerLevel() int { return f.per }
+
 func (f *FatTree) NodeName(n int) string { return "NI " + strconv.Itoa(n) }
 
 // podSize is the number of switches of one level in one pod.
@@ -99,21 +107,21 @@ func (f *FatTree) setDigit(x, j, d int) int {
 // Digit returns base-k digit j of node n (j = 0 is the least significant).
 func (f *FatTree) Digit(n, j int) int { return f.digit(n, j) }
 
-func (f *FatTree) Peer(r, p int) Peer {
+func (f *FatTree) Peer(r, p int) topology.Peer {
 	l, s := f.Switch(r)
 	k := f.K
 	if p < k { // down
 		if l == 0 {
-			return Peer{Router: -1, Port: -1, Node: s*k + p}
+			return topology.Peer{Router: -1, Port: -1, Node: s*k + p}
 		}
 		child := f.setDigit(s, l-1, p)
-		return Peer{Router: f.Router(l-1, child), Port: k + f.digit(s, l-1), Node: -1}
+		return topology.Peer{Router: f.Router(l-1, child), Port: k + f.digit(s, l-1), Node: -1}
 	}
 	if l == f.N-1 {
-		return Unconnected
+		return topology.Unconnected
 	}
 	u := p - k
-	return Peer{Router: f.Router(l+1, f.setDigit(s, l, u)), Port: f.digit(s, l), Node: -1}
+	return topology.Peer{Router: f.Router(l+1, f.setDigit(s, l, u)), Port: f.digit(s, l), Node: -1}
 }
 
 func (f *FatTree) NodePort(n int) (int, int) { return f.Router(0, n/f.K), n % f.K }

@@ -1,4 +1,4 @@
-package link
+package graph
 
 import (
 	"bytes"
@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"fmt"
-	"github.com/icnsim/icnsim/internal/badinput"
-	"github.com/icnsim/icnsim/internal/fuzzguard"
 	"strings"
 	"testing"
+
+	"github.com/icnsim/icnsim/internal/badinput"
+	"github.com/icnsim/icnsim/internal/fuzzguard"
 )
 
 // TestReadGraph reads a small graph: ports, peers, latencies, parallel
@@ -77,9 +78,9 @@ func TestGraphFileDefects(t *testing.T) {
 // TestGraphTooManyNodes: the 2^20+1-th node line is refused.
 func TestGraphTooManyNodes(t *testing.T) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "routers %d\n", MaxGraphRouters)
-	for n := 0; n <= MaxGraphNodes; n++ {
-		fmt.Fprintf(&b, "node %d\n", n%MaxGraphRouters)
+	fmt.Fprintf(&b, "routers %d\n", MaxRouters)
+	for n := 0; n <= MaxNodes; n++ {
+		fmt.Fprintf(&b, "node %d\n", n%MaxRouters)
 	}
 	_, err := ReadGraph(context.Background(), "big.txt", strings.NewReader(b.String()))
 	if want := "big.txt:1048578: node 1048576: allowed: at most 1048576 (2^20) nodes"; err == nil || err.Error() != want {
@@ -166,18 +167,18 @@ func TestGraphReadStops(t *testing.T) {
 	}
 }
 
-// TestGraphLineLimit: a line of MaxGraphLineBytes bytes is read, with LF
+// TestGraphLineLimit: a line of MaxLineBytes bytes is read, with LF
 // or CR LF or none at the end of the file; one byte more is refused.
 func TestGraphLineLimit(t *testing.T) {
 	head := "routers 2\nnode 0\nnode 1\n"
 	long := func(n int) string { return "link 0 1 #" + strings.Repeat("x", n-len("link 0 1 #")) }
 	for _, end := range []string{"\n", "\r\n", ""} {
-		if _, err := ReadGraph(context.Background(), "long.txt", strings.NewReader(head+long(MaxGraphLineBytes)+end)); err != nil {
-			t.Errorf("a line of %d bytes ending %q: %v", MaxGraphLineBytes, end, err)
+		if _, err := ReadGraph(context.Background(), "long.txt", strings.NewReader(head+long(MaxLineBytes)+end)); err != nil {
+			t.Errorf("a line of %d bytes ending %q: %v", MaxLineBytes, end, err)
 		}
-		_, err := ReadGraph(context.Background(), "long.txt", strings.NewReader(head+long(MaxGraphLineBytes+1)+end))
+		_, err := ReadGraph(context.Background(), "long.txt", strings.NewReader(head+long(MaxLineBytes+1)+end))
 		if want := "long.txt:4: line longer than 4096 bytes (allowed: lines of at most 4096 bytes, comments included)"; err == nil || err.Error() != want {
-			t.Errorf("a line of %d bytes ending %q: %v", MaxGraphLineBytes+1, end, err)
+			t.Errorf("a line of %d bytes ending %q: %v", MaxLineBytes+1, end, err)
 		}
 	}
 }
@@ -208,7 +209,7 @@ func FuzzGraphFile(f *testing.F) {
 }
 
 // checkGraph checks what a graph the reader accepted promises: every
-// router has a port and at most MaxGraphPorts, links are symmetric with
+// router has a port and at most MaxPorts, links are symmetric with
 // one latency, each node is on the port its router lists, every router
 // reaches node 0's, and (for small graphs) the route tables lead to every
 // router with nodes along shortest paths within the diameter bound.
@@ -218,7 +219,7 @@ func checkGraph(t *testing.T, g *Graph) {
 		t.Fatalf("%d routers, %d nodes", g.Routers(), g.Nodes())
 	}
 	for r := 0; r < g.Routers(); r++ {
-		if g.Ports(r) < 1 || g.Ports(r) > MaxGraphPorts {
+		if g.Ports(r) < 1 || g.Ports(r) > MaxPorts {
 			t.Fatalf("router %d has %d ports", r, g.Ports(r))
 		}
 		for p := 0; p < g.Ports(r); p++ {

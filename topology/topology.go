@@ -1,0 +1,63 @@
+package topology
+
+// PortLatencies is implemented by topologies whose links do not all have
+// the network's link latency: LatencyCycles is the latency of the link out
+// of port p of router r, 0 for the network's own (router.Config's
+// LinkLatencyCycles).
+type PortLatencies interface {
+	LatencyCycles(r, p int) int
+}
+
+// MaxPorts is the most ports a router may have: the routers keep sets of
+// ports as bits of a uint64.
+const MaxPorts = 64
+
+// Peer is what is at the far end of a router port.
+type Peer struct {
+	// Router and Port of the neighbouring router, when Router >= 0.
+	Router, Port int
+	// Node is the network interface attached to the port, when >= 0.
+	Node int
+}
+
+// Unconnected is the peer of a port with nothing attached (a mesh edge).
+var Unconnected = Peer{Router: -1, Port: -1, Node: -1}
+
+// Connected reports whether anything is attached.
+func (p Peer) Connected() bool { return p.Router >= 0 || p.Node >= 0 }
+
+// Topology is the wiring of routers, ports and network interfaces (nodes).
+// Routers and nodes are numbered densely from 0. Every link is symmetric: if
+// Peer(r, p) is (r2, p2) then Peer(r2, p2) is (r, p).
+type Topology interface {
+	// Kind is the topology family ("torus", "mesh", ...).
+	Kind() string
+	// String describes the instance, e.g. "32x32 torus".
+	String() string
+	Routers() int
+	Nodes() int
+	// Ports is the number of ports of router r (network and node ports).
+	Ports(r int) int
+	Peer(r, p int) Peer
+	// NodePort is the router and port node n is attached to.
+	NodePort(n int) (r, p int)
+	RouterName(r int) string
+	PortName(r, p int) string
+	NodeName(n int) string
+	// Diameter is the number of router-to-router hops of the longest
+	// minimal route between two nodes.
+	Diameter() int
+	// Units groups routers for sharding: Units()[i] is the first router of
+	// group i, groups are contiguous, and most links stay inside a group
+	// (rows of a torus, subtrees of a fat-tree).
+	Units() []int
+}
+
+// NodeChannels is the number of channels between each node of t and its
+// router: 1 unless t says otherwise (Grid2D.H).
+func NodeChannels(t Topology) int {
+	if c, ok := t.(interface{ NodeChannels() int }); ok {
+		return c.NodeChannels()
+	}
+	return 1
+}
