@@ -9,18 +9,9 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
-
-// Escaper is implemented by adaptive routing functions whose deadlock
-// freedom rests on an escape sub-function (Duato): the channel dependency
-// graph is then that of the escape sub-function.
-type Escaper interface {
-	// Escape gives the escape candidates of a packet in the given state.
-	Escape(r, in int, f *link.Flit, c *Candidates)
-	// EscapeVCs is the set of VCs that form the escape channels.
-	EscapeVCs() uint64
-}
 
 // CheckDeadlockFree builds the channel dependency graph of the routing
 // function with its VC assignment, over every state (router, input port,
@@ -57,13 +48,13 @@ type Escaper interface {
 // 64x64), and checks what the abstraction does not cover (no shipped
 // routing). Both report the same failure and the same cycle
 // (TestDuatoStatesMatchReference compares their graphs edge for edge).
-func CheckDeadlockFree(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int) error {
+func CheckDeadlockFree(ctx context.Context, t topology.Topology, rf routing.Func, vcs int) error {
 	return checkDeadlockFree(ctx, t, rf, vcs, true)
 }
 
 // checkDeadlockFree is CheckDeadlockFree knowing whether the network uses
 // wormhole switching (Duato's check then requires atomic adaptive VCs).
-func checkDeadlockFree(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
+func checkDeadlockFree(ctx context.Context, t topology.Topology, rf routing.Func, vcs int, wormhole bool) error {
 	if _, ok := rf.(duatoChecked); ok {
 		if ok, err := checkDuatoStates(ctx, t, rf, vcs, wormhole); ok {
 			return err
@@ -86,7 +77,7 @@ func checkDeadlockFree(ctx context.Context, t topology.Topology, rf RoutingFunc,
 // within that class and in the graph, so both graphs have a cycle or
 // neither (TestStateListsMatchReference; the first cycle each finds may
 // differ).
-func buildCDG(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int) (*cdg, error) {
+func buildCDG(ctx context.Context, t topology.Topology, rf routing.Func, vcs int) (*cdg, error) {
 	if cl, ok := rf.(classLister); ok && classRanked(rf, vcs) {
 		g, err := listedCDG(ctx, t, rf, vcs, cl.listStatesWithin)
 		if err != nil || !g.descends() {
@@ -100,7 +91,7 @@ func buildCDG(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int)
 }
 
 // listedCDG builds the graph of the states list gives.
-func listedCDG(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, list func(visit func(r, in int, vcMask uint64, route uint8, dst int) bool)) (*cdg, error) {
+func listedCDG(ctx context.Context, t topology.Topology, rf routing.Func, vcs int, list func(visit func(r, in int, vcMask uint64, route uint8, dst int) bool)) (*cdg, error) {
 	g := newCDG(t, rf, vcs, true)
 	var stop error
 	n := 0
@@ -131,7 +122,7 @@ type classLister interface {
 // classes of rf as its channels' VCs, class c as VC c: rf is vcClassed,
 // with at most vcs classes (with fewer VCs, one VC stands for several
 // classes).
-func classRanked(rf RoutingFunc, vcs int) bool {
+func classRanked(rf routing.Func, vcs int) bool {
 	vc, ok := rf.(vcClassed)
 	return ok && vc.VCClasses() >= 1 && vc.VCClasses() <= vcs
 }
@@ -161,7 +152,7 @@ func (g *cdg) descends() bool {
 // (checkDuatoStates, referenceDuato) checks (they list no states of their
 // own, whatever they embed).
 type duatoChecked interface {
-	Escaper
+	routing.Escaper
 	duatoChecked()
 }
 
@@ -204,11 +195,11 @@ type cdg struct {
 	peer   []peerPort
 	succ   []uint64
 
-	rf     RoutingFunc
-	escape func(r, in int, f *link.Flit, c *Candidates) // nil: not an Escaper
-	escVCs uint64                                       // the VCs whose holders have edges
+	rf     routing.Func
+	escape func(r, in int, f *link.Flit, c *routing.Candidates) // nil: not an Escaper
+	escVCs uint64                                               // the VCs whose holders have edges
 	flit   *link.Flit
-	cand   *Candidates
+	cand   *routing.Candidates
 
 	linkPorts []uint64 // linkPorts[r]: the ports of r that lead to a router
 	allVCs    uint64   // the VCs that exist (the routing's, not the graph's)
@@ -219,7 +210,7 @@ type cdg struct {
 	// doneRow is the channel addState last added to, and done[:nDone] the
 	// groups it added there (doneRow -1: none).
 	doneRow int
-	done    [8]Group
+	done    [8]routing.Group
 	nDone   int
 }
 
@@ -233,10 +224,10 @@ type vcClassed interface{ VCClasses() int }
 
 // newCDG allocates the graph of rf on t with vcs VCs, its channels VC
 // classes where rf is vcClassed and byClass.
-func newCDG(t topology.Topology, rf RoutingFunc, vcs int, byClass bool) *cdg {
+func newCDG(t topology.Topology, rf routing.Func, vcs int, byClass bool) *cdg {
 	nr := t.Routers()
-	g := &cdg{t: t, vcs: vcs, base: make([]int, nr+1), rf: rf, escVCs: ^uint64(0), flit: new(link.Flit), cand: new(Candidates),
-		linkPorts: make([]uint64, nr), allVCs: allVCs(vcs), doneRow: -1}
+	g := &cdg{t: t, vcs: vcs, base: make([]int, nr+1), rf: rf, escVCs: ^uint64(0), flit: new(link.Flit), cand: new(routing.Candidates),
+		linkPorts: make([]uint64, nr), allVCs: routing.AllVCs(vcs), doneRow: -1}
 	if vc, ok := rf.(vcClassed); ok && byClass && vc.VCClasses() >= 1 && vc.VCClasses() < vcs {
 		g.vcs = vc.VCClasses()
 		g.classVCs = make([]uint64, g.vcs)
@@ -263,7 +254,7 @@ func newCDG(t topology.Topology, rf RoutingFunc, vcs int, byClass bool) *cdg {
 		}
 	}
 	g.succ = make([]uint64, g.base[nr]*vcs*g.W)
-	if e, ok := rf.(Escaper); ok {
+	if e, ok := rf.(routing.Escaper); ok {
 		g.escape, g.escVCs = e.Escape, e.EscapeVCs()
 	}
 	return g
@@ -326,7 +317,7 @@ func (g *cdg) addState(r, in int, vcMask uint64, route uint8, dst int) {
 		}
 		row := g.succ[held*g.W : (held+1)*g.W]
 		for k := 0; k < int(c.N); k++ {
-			grp := Group{Ports: c.G[k].Ports & links, VCs: c.G[k].VCs & g.escVCs & g.allVCs}
+			grp := routing.Group{Ports: c.G[k].Ports & links, VCs: c.G[k].VCs & g.escVCs & g.allVCs}
 			if grp.Ports == 0 || grp.VCs == 0 || g.added(grp) {
 				continue
 			}
@@ -350,7 +341,7 @@ func (g *cdg) addState(r, in int, vcMask uint64, route uint8, dst int) {
 
 // added reports whether group grp was added to row g.doneRow since it last
 // changed, and remembers it if not (up to len(g.done) groups).
-func (g *cdg) added(grp Group) bool {
+func (g *cdg) added(grp routing.Group) bool {
 	for _, d := range g.done[:g.nDone] {
 		if d == grp {
 			return true
@@ -369,9 +360,9 @@ func (g *cdg) added(grp Group) bool {
 // the check of a routing function without one. Its cost grows as nodes
 // squared. byClass: the graph's channels are VC classes where rf is
 // vcClassed (as the check's), or VCs (its tests compare the verdicts).
-func referenceDependencies(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, byClass bool) (*cdg, error) {
+func referenceDependencies(ctx context.Context, t topology.Topology, rf routing.Func, vcs int, byClass bool) (*cdg, error) {
 	g := newCDG(t, rf, vcs, byClass)
-	upd, _ := rf.(RouteUpdater)
+	upd, _ := rf.(routing.RouteUpdater)
 	base, peer := g.base, g.peer
 	nr := t.Routers()
 	// A state is a packet at input port p of router r on VC v with routing
@@ -399,7 +390,7 @@ func referenceDependencies(ctx context.Context, t topology.Topology, rf RoutingF
 	var queue []state
 	// f and g2 are passed by pointer through interfaces and escape; declared
 	// once here, they are allocated once instead of once per state.
-	var cand Candidates
+	var cand routing.Candidates
 	f, g2 := new(link.Flit), new(link.Flit)
 	for dst := 0; dst < t.Nodes(); dst++ {
 		if err := ctx.Err(); err != nil {
@@ -409,7 +400,7 @@ func referenceDependencies(ctx context.Context, t topology.Topology, rf RoutingF
 		for src := 0; src < t.Nodes(); src++ {
 			r, p := t.NodePort(src)
 			var route0 uint8
-			if in, ok := rf.(Injector); ok {
+			if in, ok := rf.(routing.Injector); ok {
 				route0 = in.InjectRoute(src, dst)
 			}
 			for m := rf.InjectVCs(src, dst); m != 0; m &= m - 1 {
@@ -575,11 +566,4 @@ func channelName(t topology.Topology, base []int, vcs, ch int) string {
 	// The router whose ports hold link l: the last r with base[r] <= l.
 	r := sort.Search(len(base), func(i int) bool { return base[i] > l }) - 1
 	return fmt.Sprintf("%s vc%d", t.PortName(r, l-base[r]), v)
-}
-
-// RouteUpdater is implemented by routing functions that carry state in
-// Flit.Route: Update is called once per packet per hop, when the head is
-// granted VC f.VC of output port out of router r, and may change f.Route.
-type RouteUpdater interface {
-	Update(r, out int, f *link.Flit)
 }

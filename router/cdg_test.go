@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
@@ -193,7 +194,7 @@ func TestStateListsMatchReference(t *testing.T) {
 							t.Errorf("%s on %s, %d VCs: the graph of VC classes finds %v, the graph of VCs %v", name, c.topo, vcs, e1, e2)
 						}
 					}
-					if _, nonMin := rf.(Chooser); nonMin && vcs < minVCs(name, c.topo) {
+					if _, nonMin := rf.(routing.Chooser); nonMin && vcs < minVCs(name, c.topo) {
 						// Fewer VCs than classes: a VC stands for several
 						// classes, which the lists do not follow edge for
 						// edge; both must reach the same verdict.
@@ -234,7 +235,7 @@ func TestStateListsMatchReference(t *testing.T) {
 // same but for dependencies from a VC class up to a higher one, which a
 // classLister may leave out, and the same verdict. It returns the number
 // of dependencies left out.
-func checkWithinClasses(t *testing.T, what string, rf RoutingFunc, vcs int, full *cdg) int {
+func checkWithinClasses(t *testing.T, what string, rf routing.Func, vcs int, full *cdg) int {
 	t.Helper()
 	ctx := context.Background()
 	used, err := buildCDG(ctx, full.t, rf, vcs)

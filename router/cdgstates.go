@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
@@ -75,10 +76,10 @@ func (l line) at(a, s, h int) int {
 // gridProbe calls a grid routing function on representative packets.
 type gridProbe struct {
 	g    *grid.Grid2D
-	rf   RoutingFunc
+	rf   routing.Func
 	all  uint64 // the VCs that exist
 	f    link.Flit
-	cand Candidates
+	cand routing.Candidates
 }
 
 // node is the first node of router (x, y), coordinates taken modulo k on a torus.
@@ -99,7 +100,7 @@ func (p *gridProbe) vcsTo(x, y, v int, route uint8, dx, dy, out int) uint64 {
 	p.rf.Route(p.g.Router(x, y), grid.PortLocal, &p.f, &p.cand)
 	var m uint64
 	for i := 0; i < int(p.cand.N); i++ {
-		if p.cand.G[i].Ports&bit(out) != 0 {
+		if p.cand.G[i].Ports&routing.Bit(out) != 0 {
 			m |= p.cand.G[i].VCs
 		}
 	}
@@ -142,7 +143,7 @@ func dorWalk(l line, init uint64, hop func(vcs uint64, a, s int) uint64) (all, c
 // decisions read the VC a packet holds but no routing state: dor and
 // dor-dateline. The VCs a packet can hold after a hop are those the
 // function offers for it, from any VC it could hold before.
-func listDOR(g *grid.Grid2D, rf RoutingFunc, all uint64, visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func listDOR(g *grid.Grid2D, rf routing.Func, all uint64, visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	p := &gridProbe{g: g, rf: rf, all: all}
 	l := line{g.K, g.Wrap}
 	hop := func(dim int) func(m uint64, a, s int) uint64 {
@@ -261,11 +262,11 @@ func travels(l line, delta func(a, s int) uint8) [][]travel {
 // holds. A packet may make its hops in any order, so its travels along x
 // and y combine freely; the VCs it can hold on arriving are those the
 // decision of the router it came from offers for that hop.
-func listAdaptive(g *grid.Grid2D, rf RoutingFunc, all uint64, visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func listAdaptive(g *grid.Grid2D, rf routing.Func, all uint64, visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	p := &gridProbe{g: g, rf: rf, all: all}
 	l := line{g.K, g.Wrap}
-	upd, _ := rf.(RouteUpdater)
-	inj, _ := rf.(Injector)
+	upd, _ := rf.(routing.RouteUpdater)
+	inj, _ := rf.(routing.Injector)
 	// delta[dim][2a+si]: the routing-state change of a hop from a in direction dirs[si].
 	var delta [2][]uint8
 	for dim := range delta {

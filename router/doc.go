@@ -150,7 +150,7 @@
 // lower one) with no branch added to the router's loop: a per-class budget
 // would have put Hybrid-HAR's state into VC allocation. What the routing
 // needs of the router is declared, not special-cased: the loopback ports
-// (RoutingSpec.Loops, grid.Grid2D.Loops), VCs allocated only when their
+// (routing.Spec.Loops, grid.Grid2D.Loops), VCs allocated only when their
 // downstream buffer is empty (C2, for Duato's condition under wormhole:
 // routerShared.atomicAt), and a second round of VC allocation in which a
 // head that lost the arbitration for its VC asks again among those still

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/grid"
 )
@@ -45,11 +46,11 @@ type dor2Class struct {
 }
 
 // dor2ClassSpec is the registry entry of dor-2class.
-func dor2ClassSpec() RoutingSpec {
-	return RoutingSpec{
+func dor2ClassSpec() routing.Spec {
+	return routing.Spec{
 		Name: "dor-2class", MinVCs: 2, Topologies: []string{"torus"},
 		Doc: "dimension-order routing on a torus with two VC classes per dimension (Dally & Towles, BookSim2's dim_order_torus): on entering a dimension a packet takes the upper half of the VCs if its route in that dimension crosses the wrap-around link and the lower half if not, and keeps it to the end of the dimension; needs an even VC count",
-		New: func(t topology.Topology, vcs int) RoutingFunc {
+		New: func(t topology.Topology, vcs int) routing.Func {
 			return newDor2Class(t.(*grid.Grid2D), vcs)
 		},
 	}
@@ -59,8 +60,8 @@ func dor2ClassSpec() RoutingSpec {
 // refuses an odd or smaller count).
 func newDor2Class(g *grid.Grid2D, vcs int) *dor2Class {
 	d := &dor2Class{dor: newDor(g, vcs), half: vcs / 2}
-	d.class[0] = allVCs(d.half)
-	d.class[1] = allVCs(2*d.half) &^ d.class[0]
+	d.class[0] = routing.AllVCs(d.half)
+	d.class[1] = routing.AllVCs(2*d.half) &^ d.class[0]
 	return d
 }
 
@@ -84,19 +85,19 @@ func (d *dor2Class) turnClass(dst, port, a, dir int) int {
 	return 0
 }
 
-func (d *dor2Class) Route(r, in int, f *link.Flit, c *Candidates) {
+func (d *dor2Class) Route(r, in int, f *link.Flit, c *routing.Candidates) {
 	port, a, dir := d.hop(r, int(f.Dst))
 	switch {
 	case dir == 0:
-		c.Add(bit(d.sink(port, f)), d.all)
+		c.Add(routing.Bit(d.sink(port, f)), d.all)
 	case in == port^1: // arrived in this dimension and direction: keep the class
 		cl := 0
 		if int(f.VC) >= d.half {
 			cl = 1
 		}
-		c.Add(bit(port), d.class[cl])
+		c.Add(routing.Bit(port), d.class[cl])
 	default: // injected here, or turning from X into Y
-		c.Add(bit(port), d.class[d.turnClass(int(f.Dst), port, a, dir)])
+		c.Add(routing.Bit(port), d.class[d.turnClass(int(f.Dst), port, a, dir)])
 	}
 }
 
@@ -246,7 +247,7 @@ func (p *gridProbe) vcsFromTo(x, y, in, v int, route uint8, dx, dy, out int) uin
 	p.rf.Route(p.g.Router(x, y), in, &p.f, &p.cand)
 	var m uint64
 	for i := 0; i < int(p.cand.N); i++ {
-		if p.cand.G[i].Ports&bit(out) != 0 {
+		if p.cand.G[i].Ports&routing.Bit(out) != 0 {
 			m |= p.cand.G[i].VCs
 		}
 	}

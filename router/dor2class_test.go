@@ -12,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
@@ -22,10 +23,10 @@ import (
 // the VCs offered on it (0: the lower half, 1: the upper half, ? for a mix
 // or an empty set), ejection as "L*" when every VC is offered. It also
 // returns the class of InjectVCs in the same notation.
-func walkDor2Class(t *testing.T, g *grid.Grid2D, rf RoutingFunc, vcs, sx, sy, dx, dy int) (hops, inject string) {
+func walkDor2Class(t *testing.T, g *grid.Grid2D, rf routing.Func, vcs, sx, sy, dx, dy int) (hops, inject string) {
 	t.Helper()
-	all := allVCs(vcs)
-	lower := allVCs(vcs / 2)
+	all := routing.AllVCs(vcs)
+	lower := routing.AllVCs(vcs / 2)
 	classOf := func(m uint64) string {
 		switch m {
 		case all:
@@ -46,7 +47,7 @@ func walkDor2Class(t *testing.T, g *grid.Grid2D, rf RoutingFunc, vcs, sx, sy, dx
 		if i > 2*g.K {
 			t.Fatalf("(%d,%d)->(%d,%d): no ejection after %d hops: %v", sx, sy, dx, dy, i, out)
 		}
-		var c Candidates
+		var c routing.Candidates
 		rf.Route(r, in, &f, &c)
 		if c.N != 1 || bits.OnesCount64(c.G[0].Ports) != 1 {
 			t.Fatalf("(%d,%d)->(%d,%d) at %s: %d groups, ports %b; want one port", sx, sy, dx, dy, g.RouterName(r), c.N, c.G[0].Ports)
@@ -159,7 +160,7 @@ func TestDor2ClassDeadlockCheck(t *testing.T) {
 		dor, _ := NewRouting("dor", torus, 2)
 		for _, c := range []struct {
 			name string
-			rf   RoutingFunc
+			rf   routing.Func
 		}{{"dor-2class with one class for all packets", oneClass}, {"dor", dor}} {
 			err := CheckDeadlockFree(ctx, torus, c.rf, 2)
 			if err == nil || !strings.Contains(err.Error(), "channel dependency cycle") || strings.Count(err.Error(), " -> ") < 2 {

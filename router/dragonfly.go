@@ -3,6 +3,7 @@ package router
 import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 )
 
@@ -53,7 +54,7 @@ import (
 // UGAL-G reaches 0.33.
 type dragonflyRouting struct {
 	t       *dragonfly.Dragonfly
-	mode    nonMinMode
+	mode    routing.NonMinMode
 	classes int
 	class   [4]uint64
 	all     uint64
@@ -68,21 +69,21 @@ type dragonflyRouting struct {
 }
 
 // dragonflyClasses is the number of VC classes mode needs on a dragonfly.
-func dragonflyClasses(m nonMinMode) int {
+func dragonflyClasses(m routing.NonMinMode) int {
 	switch m {
-	case modeMin:
+	case routing.ModeMin:
 		return 2
-	case modePAR:
+	case routing.ModePAR:
 		return 4
 	}
 	return 3
 }
 
-func newDragonflyRouting(t *dragonfly.Dragonfly, vcs int, m nonMinMode) *dragonflyRouting {
-	d := &dragonflyRouting{t: t, mode: m, classes: dragonflyClasses(m), all: allVCs(vcs), threshold: UGALThresholdFlits,
+func newDragonflyRouting(t *dragonfly.Dragonfly, vcs int, m routing.NonMinMode) *dragonflyRouting {
+	d := &dragonflyRouting{t: t, mode: m, classes: dragonflyClasses(m), all: routing.AllVCs(vcs), threshold: routing.UGALThresholdFlits,
 		lp0: t.LocalPort0(), gp0: t.GlobalPort0(), copies: t.Copies()}
 	for c := 0; c < d.classes; c++ {
-		d.class[c] = classMask(vcs, d.classes, c)
+		d.class[c] = routing.ClassMask(vcs, d.classes, c)
 	}
 	return d
 }
@@ -96,24 +97,24 @@ func (d *dragonflyRouting) arrivalClass(in int, v uint8) int {
 	if in < d.lp0 {
 		return 0
 	}
-	return vcClass(v, d.classes)
+	return routing.VCClass(v, d.classes)
 }
 
 // toward fills c with the hop of a packet of class cls at router r towards
 // group target (its destination group when target == dst's group, which
 // then takes it to dst), crossing copy cp of the global links.
-func (d *dragonflyRouting) toward(r, cls, target, cp, dst int, f *link.Flit, c *Candidates) {
+func (d *dragonflyRouting) toward(r, cls, target, cp, dst int, f *link.Flit, c *routing.Candidates) {
 	switch p := d.firstHop(r, target, cp, dst); {
 	case p < 0:
-		c.Add(bit(dst%d.t.P), d.all)
+		c.Add(routing.Bit(dst%d.t.P), d.all)
 	case p >= d.gp0: // a global hop moves the packet up a class
 		next := 1
 		if cls >= 1 && cls <= 2 {
 			next = cls + 1
 		}
-		c.Add(bit(p), d.class[next])
+		c.Add(routing.Bit(p), d.class[next])
 	default:
-		c.Add(bit(p), d.class[cls])
+		c.Add(routing.Bit(p), d.class[cls])
 	}
 }
 
@@ -121,7 +122,7 @@ func (d *dragonflyRouting) toward(r, cls, target, cp, dst int, f *link.Flit, c *
 // whether the path through it is Valiant's (false: I is S or D).
 func (d *dragonflyRouting) intermediate(f *link.Flit, salt uint64) (int, bool) {
 	t := d.t
-	I := pick(draw(f, salt), t.G)
+	I := routing.Pick(routing.Draw(f, salt), t.G)
 	S, D := int(f.Src)/(t.P*t.A), int(f.Dst)/(t.P*t.A)
 	return I, I != S && I != D
 }
@@ -129,9 +130,9 @@ func (d *dragonflyRouting) intermediate(f *link.Flit, salt uint64) (int, bool) {
 // minimalHop fills c with the hop of a packet whose path is minimal from
 // here (under minimal routing, or from class 1 on) and reports it done;
 // otherwise it returns the packet's class and fills nothing.
-func (d *dragonflyRouting) minimalHop(r, in int, f *link.Flit, c *Candidates) (cls int, done bool) {
+func (d *dragonflyRouting) minimalHop(r, in int, f *link.Flit, c *routing.Candidates) (cls int, done bool) {
 	cls = d.arrivalClass(in, f.VC)
-	if d.mode != modeMin && cls != 1 && cls != 2 {
+	if d.mode != routing.ModeMin && cls != 1 && cls != 2 {
 		return cls, false
 	}
 	dst := int(f.Dst)
@@ -145,7 +146,7 @@ func (d *dragonflyRouting) minimalHop(r, in int, f *link.Flit, c *Candidates) (c
 // port, and one of class 0 after a local hop (or of class 3) out of any
 // global port, or under PAR also to any other router of the group (class
 // 3); from class 1 on the path to the destination is minimal.
-func (d *dragonflyRouting) Route(r, in int, f *link.Flit, c *Candidates) {
+func (d *dragonflyRouting) Route(r, in int, f *link.Flit, c *routing.Candidates) {
 	t := d.t
 	dst := int(f.Dst)
 	cls, done := d.minimalHop(r, in, f, c)
@@ -154,7 +155,7 @@ func (d *dragonflyRouting) Route(r, in int, f *link.Flit, c *Candidates) {
 	}
 	var ports uint64
 	if dst/t.P == r {
-		ports = bit(dst % t.P)
+		ports = routing.Bit(dst % t.P)
 	}
 	global := (uint64(1)<<t.H - 1) << d.gp0
 	local := (uint64(1)<<(t.A-1) - 1) << d.lp0
@@ -165,13 +166,13 @@ func (d *dragonflyRouting) Route(r, in int, f *link.Flit, c *Candidates) {
 	switch {
 	case in < d.lp0:
 		c.Add(local, d.class[0])
-	case cls == 0 && d.mode == modePAR:
+	case cls == 0 && d.mode == routing.ModePAR:
 		c.Add(local, d.class[3])
 	}
 }
 
 // Choose is the decision itself.
-func (d *dragonflyRouting) Choose(r, in int, f *link.Flit, c *Candidates, q *Router, now clock.Cycle) {
+func (d *dragonflyRouting) Choose(r, in int, f *link.Flit, c *routing.Candidates, q routing.Queues, now clock.Cycle) {
 	t := d.t
 	dst := int(f.Dst)
 	D := dst / (t.P * t.A)
@@ -182,40 +183,40 @@ func (d *dragonflyRouting) Choose(r, in int, f *link.Flit, c *Candidates, q *Rou
 	if in < d.lp0 {
 		// The source router decides.
 		f.Route = 0
-		if I, val := d.intermediate(f, saltFirst); val && (d.mode == modeVAL || !d.minimalByQueues(r, f, I, saltFirst, dst, q, now)) {
-			f.Route = routeNonMin
+		if I, val := d.intermediate(f, routing.SaltFirst); val && (d.mode == routing.ModeVAL || !d.minimalByQueues(r, f, I, routing.SaltFirst, dst, q, now)) {
+			f.Route = routing.RouteNonMin
 		}
-	} else if cls == 0 && d.mode == modePAR && f.Route == 0 && D != r/t.A {
+	} else if cls == 0 && d.mode == routing.ModePAR && f.Route == 0 && D != r/t.A {
 		// PAR: the next router of the source group decides again.
-		if I, val := d.intermediate(f, saltSecond); val && !d.minimalByQueues(r, f, I, saltSecond, dst, q, now) {
-			f.Route = routeNonMin | routeSecond
+		if I, val := d.intermediate(f, routing.SaltSecond); val && !d.minimalByQueues(r, f, I, routing.SaltSecond, dst, q, now) {
+			f.Route = routing.RouteNonMin | routing.RouteSecond
 			d.towardReRouted(r, I, f, c)
 			return
 		}
 	}
-	if f.Route&routeNonMin == 0 {
+	if f.Route&routing.RouteNonMin == 0 {
 		d.toward(r, 0, D, dst%d.copies, dst, f, c)
 		return
 	}
-	salt := uint64(saltFirst)
-	if f.Route&routeSecond != 0 {
-		salt = saltSecond
+	salt := uint64(routing.SaltFirst)
+	if f.Route&routing.RouteSecond != 0 {
+		salt = routing.SaltSecond
 	}
 	I, _ := d.intermediate(f, salt)
-	d.toward(r, 0, I, pick(draw(f, salt+8), d.copies), dst, f, c)
+	d.toward(r, 0, I, routing.Pick(routing.Draw(f, salt+8), d.copies), dst, f, c)
 }
 
 // towardReRouted is the first hop of a packet PAR re-routed at router r
 // to intermediate group I: out of r's global link to I, or a local hop of
 // class 3 to the router that owns it.
-func (d *dragonflyRouting) towardReRouted(r, I int, f *link.Flit, c *Candidates) {
+func (d *dragonflyRouting) towardReRouted(r, I int, f *link.Flit, c *routing.Candidates) {
 	t := d.t
-	or, op := t.GlobalLink(r/t.A, I, pick(draw(f, saltSecond+8), d.copies))
+	or, op := t.GlobalLink(r/t.A, I, routing.Pick(routing.Draw(f, routing.SaltSecond+8), d.copies))
 	if or == r {
-		c.Add(bit(op), d.class[1])
+		c.Add(routing.Bit(op), d.class[1])
 		return
 	}
-	c.Add(bit(t.LocalPort(r%t.A, or%t.A)), d.class[3])
+	c.Add(routing.Bit(t.LocalPort(r%t.A, or%t.A)), d.class[3])
 }
 
 // firstHop is the output port of the first hop from router r towards group
@@ -273,7 +274,7 @@ func (d *dragonflyRouting) hopVCs(r, p, src int) uint64 {
 	switch {
 	case d.t.IsGlobal(p):
 		return d.class[1]
-	case d.mode == modePAR && r != src/d.t.P:
+	case d.mode == routing.ModePAR && r != src/d.t.P:
 		return d.class[3]
 	}
 	return d.class[0]
@@ -288,13 +289,13 @@ func (d *dragonflyRouting) entry(from, to, cp int) int {
 
 // minimalByQueues is UGAL's rule at router r for packet f between the
 // minimal path and Valiant's through group I.
-func (d *dragonflyRouting) minimalByQueues(r int, f *link.Flit, I int, salt uint64, dst int, q *Router, now clock.Cycle) bool {
+func (d *dragonflyRouting) minimalByQueues(r int, f *link.Flit, I int, salt uint64, dst int, q routing.Queues, now clock.Cycle) bool {
 	t := d.t
 	D := dst / (t.P * t.A)
-	cpI := pick(draw(f, salt+8), d.copies)
+	cpI := routing.Pick(routing.Draw(f, salt+8), d.copies)
 	hMin, hNon := d.hopsVia(r, D, 0, dst), d.hopsVia(r, I, cpI, dst)
 	var qMin, qNon int
-	if d.mode == modeUGALG && d.board != nil {
+	if d.mode == routing.ModeUGALG && d.board != nil {
 		qMin, qNon = d.globalQueue(r, D, dst%d.copies, dst, q, now, int(f.Src)), d.globalQueue(r, I, cpI, dst, q, now, int(f.Src))
 	} else {
 		pMin, pNon := d.firstHop(r, D, dst%d.copies, dst), d.firstHop(r, I, cpI, dst)
@@ -303,14 +304,14 @@ func (d *dragonflyRouting) minimalByQueues(r int, f *link.Flit, I int, salt uint
 		}
 		qMin, qNon = q.QueueFlitsOn(pMin, d.hopVCs(r, pMin, int(f.Src))), q.QueueFlitsOn(pNon, d.hopVCs(r, pNon, int(f.Src)))
 	}
-	return ugalMinimal(qMin, hMin, qNon, hNon, d.threshold)
+	return routing.UGALMinimal(qMin, hMin, qNon, hNon, d.threshold)
 }
 
 // globalQueue is UGAL-G's estimate for the path out of r's group towards
 // group target: the occupancy of that global link, from r's own credits
 // when r owns it, else from the group board (a cycle old); for a target
 // in r's own group, the first hop's local queue.
-func (d *dragonflyRouting) globalQueue(r, target, cp, dst int, q *Router, now clock.Cycle, src int) int {
+func (d *dragonflyRouting) globalQueue(r, target, cp, dst int, q routing.Queues, now clock.Cycle, src int) int {
 	t := d.t
 	G := r / t.A
 	if G == target {
@@ -336,7 +337,7 @@ func (d *dragonflyRouting) Hops(src, dst int) int {
 
 // useBoard makes UGAL-G's group board (boardUser).
 func (d *dragonflyRouting) useBoard() (*groupBoard, int, uint64) {
-	if d.mode != modeUGALG {
+	if d.mode != routing.ModeUGALG {
 		return nil, 0, 0
 	}
 	d.board = newGroupBoard(d.t.Routers(), d.t.H)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -36,7 +37,7 @@ import (
 // channels, so its time and memory grow as nodes squared (hybrid-har
 // meshes: 0.6 s for 16x16, 8 s for 32x32, 190 s for 64x64; it refuses a
 // graph over 1 GB, from about 100x100).
-func referenceDuato(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, wormhole bool) error {
+func referenceDuato(ctx context.Context, t topology.Topology, rf routing.Func, vcs int, wormhole bool) error {
 	adj, W, es, err := referenceDuatoGraph(ctx, t, rf, vcs, wormhole)
 	if err != nil {
 		return err
@@ -47,11 +48,11 @@ func referenceDuato(ctx context.Context, t topology.Topology, rf RoutingFunc, vc
 // referenceDuatoGraph is referenceDuato up to the cycle search: it returns
 // the extended graph, node a's successors in bits of adj[a*W:(a+1)*W] for
 // the escape channels numbered by es, or the first condition that fails.
-func referenceDuatoGraph(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, wormhole bool) (adj []uint64, W int, es *escapeSet, err error) {
-	esc := rf.(Escaper)
+func referenceDuatoGraph(ctx context.Context, t topology.Topology, rf routing.Func, vcs int, wormhole bool) (adj []uint64, W int, es *escapeSet, err error) {
+	esc := rf.(routing.Escaper)
 	E := esc.EscapeVCs()
 	var atomic uint64
-	if a, ok := rf.(atomicAllocator); ok {
+	if a, ok := rf.(routing.AtomicAllocator); ok {
 		atomic = a.AtomicVCs()
 	}
 	es = newEscapeSet(t, vcs, E)
@@ -69,14 +70,14 @@ func referenceDuatoGraph(ctx context.Context, t topology.Topology, rf RoutingFun
 	onStack := make([]bool, nStates)
 	var arena []uint64
 	var adaptiveAfterEscape uint64
-	var cand, ecand Candidates
+	var cand, ecand routing.Candidates
 
 	// escChannel is the dense index of the escape channel out of port q of
 	// router r on VC w.
 	escChannel := func(r, q, w int) int32 { return escIdx[(base[r]+q)*vcs+w] }
 	// markEscapes sets in into the bit of every escape channel out of
 	// router r that c offers.
-	markEscapes := func(r int, c *Candidates, into []uint64) {
+	markEscapes := func(r int, c *routing.Candidates, into []uint64) {
 		for k := 0; k < int(c.N); k++ {
 			for pm := c.G[k].Ports; pm != 0; pm &= pm - 1 {
 				q := bits.TrailingZeros64(pm)
@@ -108,7 +109,7 @@ func referenceDuatoGraph(ctx context.Context, t topology.Topology, rf RoutingFun
 		adaptiveAfterEscape |= 1 << s.v
 		at := len(arena) / max(W, 1)
 		arena = append(arena, make([]uint64, W)...)
-		var c Candidates
+		var c routing.Candidates
 		q.route(s, cls, dst, &c, true)
 		markEscapes(s.r, &c, arena[at*W:(at+1)*W])
 		q.route(s, cls, dst, &c, false)
@@ -142,7 +143,7 @@ func referenceDuatoGraph(ctx context.Context, t topology.Topology, rf RoutingFun
 		plainStamp++
 		stack := []refState{s0}
 		plainSeen[idx(s0)] = plainStamp
-		var c Candidates
+		var c routing.Candidates
 		for len(stack) > 0 {
 			s := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -214,9 +215,9 @@ type refState struct {
 // destination and class can reach from every source.
 type refReach struct {
 	t            topology.Topology
-	rf           RoutingFunc
-	esc          Escaper
-	upd          RouteUpdater
+	rf           routing.Func
+	esc          routing.Escaper
+	upd          routing.RouteUpdater
 	vcs, classes int
 	E            uint64
 	base         []int
@@ -228,17 +229,17 @@ type refReach struct {
 	queue   []refState
 	reached []refState // the states of the last search, in the order found
 	f, g2   link.Flit
-	cand    Candidates
+	cand    routing.Candidates
 }
 
 // maxRoute bounds the routing states of the reference's search.
 const maxRoute = 8
 
-func newRefReach(t topology.Topology, rf RoutingFunc, vcs int, es *escapeSet) *refReach {
-	q := &refReach{t: t, rf: rf, esc: rf.(Escaper), vcs: vcs, classes: 1, base: es.base, peer: es.peer}
+func newRefReach(t topology.Topology, rf routing.Func, vcs int, es *escapeSet) *refReach {
+	q := &refReach{t: t, rf: rf, esc: rf.(routing.Escaper), vcs: vcs, classes: 1, base: es.base, peer: es.peer}
 	q.E = q.esc.EscapeVCs()
-	q.upd, _ = rf.(RouteUpdater)
-	if c, ok := rf.(ClassRouter); ok {
+	q.upd, _ = rf.(routing.RouteUpdater)
+	if c, ok := rf.(routing.ClassRouter); ok {
 		q.classes = c.Classes()
 	}
 	q.visited = make([]int32, es.base[t.Routers()]*vcs*maxRoute)
@@ -249,7 +250,7 @@ func (q *refReach) idx(s refState) int { return ((q.base[s.r]+s.p)*q.vcs+s.v)*ma
 
 // route fills c with the decision of the routing function (or, with
 // escape, the escape sub-function) in state s.
-func (q *refReach) route(s refState, cls, dst int, c *Candidates, escape bool) {
+func (q *refReach) route(s refState, cls, dst int, c *routing.Candidates, escape bool) {
 	q.f = link.Flit{Dst: int32(dst), VC: uint8(s.v), Route: s.route, Class: uint8(cls)}
 	c.N = 0
 	if escape {
@@ -261,7 +262,7 @@ func (q *refReach) route(s refState, cls, dst int, c *Candidates, escape bool) {
 
 // next lists the states reached from s by the candidates of c, with
 // whether each holds an escape channel, and calls do for each.
-func (q *refReach) next(s refState, cls, dst int, c *Candidates, do func(ns refState, escape bool)) {
+func (q *refReach) next(s refState, cls, dst int, c *routing.Candidates, do func(ns refState, escape bool)) {
 	for k := 0; k < int(c.N); k++ {
 		for pm := c.G[k].Ports; pm != 0; pm &= pm - 1 {
 			p := bits.TrailingZeros64(pm)
@@ -296,7 +297,7 @@ func (q *refReach) reach(dst, cls int) {
 		r, p := t.NodePort(src)
 		p += min(cls, topology.NodeChannels(t)-1)
 		var route0 uint8
-		if in, ok := q.rf.(Injector); ok {
+		if in, ok := q.rf.(routing.Injector); ok {
 			route0 = in.InjectRoute(src, dst)
 		}
 		for m := q.rf.InjectVCs(src, dst); m != 0; m &= m - 1 {
@@ -328,7 +329,7 @@ func (q *refReach) reach(dst, cls int) {
 // found, that the escape sub-function offers something, and nothing the
 // routing function does not; it names the first state where it fails.
 func (q *refReach) sideConditions(dst, cls int) error {
-	var cand, ecand Candidates
+	var cand, ecand routing.Candidates
 	for _, s := range q.reached {
 		q.route(s, cls, dst, &cand, false)
 		q.route(s, cls, dst, &ecand, true)
@@ -349,8 +350,8 @@ func (q *refReach) sideConditions(dst, cls int) error {
 // reports first: destinations in order, classes in order, states in the
 // order its search finds them. It searches destination by destination
 // until one fails, so it is meant for a network known to fail.
-func firstSideFailure(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int) error {
-	q := newRefReach(t, rf, vcs, newEscapeSet(t, vcs, rf.(Escaper).EscapeVCs()))
+func firstSideFailure(ctx context.Context, t topology.Topology, rf routing.Func, vcs int) error {
+	q := newRefReach(t, rf, vcs, newEscapeSet(t, vcs, rf.(routing.Escaper).EscapeVCs()))
 	for dst := 0; dst < t.Nodes(); dst++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -427,11 +428,11 @@ func (es *escapeSet) name(t topology.Topology, vcs, e int) string {
 
 // subsetOf reports whether every (port, VC) of a is offered by b, and the
 // first that is not.
-func subsetOf(a, b *Candidates, vcs int) (port, vc int, ok bool) {
+func subsetOf(a, b *routing.Candidates, vcs int) (port, vc int, ok bool) {
 	for k := 0; k < int(a.N); k++ {
 		for pm := a.G[k].Ports; pm != 0; pm &= pm - 1 {
 			q := bits.TrailingZeros64(pm)
-			for vm := a.G[k].VCs & allVCs(vcs); vm != 0; vm &= vm - 1 {
+			for vm := a.G[k].VCs & routing.AllVCs(vcs); vm != 0; vm &= vm - 1 {
 				w := bits.TrailingZeros64(vm)
 				found := false
 				for j := 0; j < int(b.N) && !found; j++ {

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/grid"
 )
@@ -207,8 +208,8 @@ type duatoStates struct {
 	ctx          context.Context
 	g            *grid.Grid2D
 	line         *descLine // both dimensions: the grid is square
-	rf           RoutingFunc
-	esc          Escaper
+	rf           routing.Func
+	esc          routing.Escaper
 	vcs, classes int
 	nd2, here    int    // descriptors of a router (nd squared), and that of a destination reached
 	E            uint64 // the escape VCs
@@ -227,26 +228,26 @@ type duatoStates struct {
 	adaptive uint64
 	torus    *torusGraph // the intermediate nodes on a torus
 	f        link.Flit
-	c        Candidates
+	c        routing.Candidates
 }
 
 // newDuatoStates prepares the check; ok is false when the abstraction does
 // not cover t and rf.
-func newDuatoStates(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int) (s *duatoStates, ok bool) {
+func newDuatoStates(ctx context.Context, t topology.Topology, rf routing.Func, vcs int) (s *duatoStates, ok bool) {
 	g, isGrid := t.(*grid.Grid2D)
 	if !isGrid || len(g.Loops) > 2 || g.Ports(0) > 64 {
 		return nil, false
 	}
-	if _, ok := rf.(RouteUpdater); ok {
+	if _, ok := rf.(routing.RouteUpdater); ok {
 		return nil, false
 	}
-	if _, ok := rf.(Injector); ok {
+	if _, ok := rf.(routing.Injector); ok {
 		return nil, false
 	}
-	esc := rf.(Escaper)
+	esc := rf.(routing.Escaper)
 	s = &duatoStates{ctx: ctx, g: g, line: newDescLine(g.K, g.Wrap), rf: rf, esc: esc, vcs: vcs, classes: 1,
-		E: esc.EscapeVCs() & allVCs(vcs), loop0: g.LoopPort(0)}
-	if c, ok := rf.(ClassRouter); ok {
+		E: esc.EscapeVCs() & routing.AllVCs(vcs), loop0: g.LoopPort(0)}
+	if c, ok := rf.(routing.ClassRouter); ok {
 		s.classes = c.Classes()
 	}
 	s.nd2, s.here = s.line.nd*s.line.nd, s.line.none*s.line.nd+s.line.none
@@ -260,7 +261,7 @@ func newDuatoStates(ctx context.Context, t topology.Topology, rf RoutingFunc, vc
 // checkDuatoStates is referenceDuato by abstract states, on the networks
 // the abstraction covers (ok false elsewhere: the caller runs the
 // reference).
-func checkDuatoStates(ctx context.Context, t topology.Topology, rf RoutingFunc, vcs int, wormhole bool) (ok bool, err error) {
+func checkDuatoStates(ctx context.Context, t topology.Topology, rf routing.Func, vcs int, wormhole bool) (ok bool, err error) {
 	s, ok := newDuatoStates(ctx, t, rf, vcs)
 	if !ok {
 		return false, nil
@@ -345,7 +346,7 @@ func (s *duatoStates) rep(r, d int) int {
 // decide fills s.c with the routing function's (or, with escape, the
 // escape sub-function's) decision for a class-cls packet for node dst on
 // VC v at input port in of router r.
-func (s *duatoStates) decide(r, in, v, cls, dst int, escape bool) *Candidates {
+func (s *duatoStates) decide(r, in, v, cls, dst int, escape bool) *routing.Candidates {
 	s.f = link.Flit{Dst: int32(dst), VC: uint8(v), Class: uint8(cls)}
 	s.c.N = 0
 	if escape {
@@ -410,7 +411,7 @@ func (s *duatoStates) hop(r, d, q int) (r2, in2 int, ds [2]int, n int, ok bool) 
 // nothing (a mesh takes one and one that finds nothing, a torus two and one).
 func (s *duatoStates) reach() (ok bool, err error) {
 	g, vcs, k, l := s.g, s.vcs, s.g.K, s.line
-	all := allVCs(vcs)
+	all := routing.AllVCs(vcs)
 	nodeBit := s.portBit(grid.PortLocal)
 	for r := 0; r < g.Routers(); r++ {
 		x, y := g.XY(r)
@@ -425,7 +426,7 @@ func (s *duatoStates) reach() (ok bool, err error) {
 			}
 		}
 	}
-	var cand, ecand Candidates
+	var cand, ecand routing.Candidates
 	// visit processes the reached state st once: its conditions, and the
 	// states it reaches.
 	visit := func(st int) (ok bool, err error) {
@@ -561,7 +562,7 @@ func (s *duatoStates) meshSucc(u int, out []int32) ([]int32, bool) {
 	out = s.escapes(r, in, v, cls, dst, out)
 	c := s.decide(r, in, v, cls, dst, false)
 	for k := 0; k < int(c.N); k++ {
-		adaptive := c.G[k].VCs & allVCs(vcs) &^ s.E
+		adaptive := c.G[k].VCs & routing.AllVCs(vcs) &^ s.E
 		if adaptive == 0 {
 			continue
 		}
@@ -655,7 +656,7 @@ func (s *duatoStates) search(wormhole bool) (ok bool, err error) {
 	}
 	if wormhole {
 		var atomic uint64
-		if a, ok := s.rf.(atomicAllocator); ok {
+		if a, ok := s.rf.(routing.AtomicAllocator); ok {
 			atomic = a.AtomicVCs()
 		}
 		if bad := s.adaptive &^ s.E &^ atomic; bad != 0 {
@@ -852,7 +853,7 @@ func duatoCheckBytes(t topology.Topology, vcs int, E uint64, classes int) int64 
 			}
 		}
 	}
-	nE = links * int64(bits.OnesCount64(E&allVCs(vcs)))
+	nE = links * int64(bits.OnesCount64(E&routing.AllVCs(vcs)))
 	// escapeSet: port bases, peers, a dense index per channel, a channel
 	// per escape channel.
 	esBytes := 8*(nr+1) + 8*nports + 4*nports*V + 4*nE

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/grid"
 )
@@ -14,19 +15,19 @@ import (
 // sees it, with the test-only changes that make it unsafe.
 type duatoVariant struct {
 	name string
-	rf   func(h *har) RoutingFunc
+	rf   func(h *har) routing.Func
 }
 
 func duatoVariants() []duatoVariant {
 	return []duatoVariant{
-		{"as shipped", func(h *har) RoutingFunc { return h }},
-		{"upper-empty", func(h *har) RoutingFunc { h.free = HARUpperEmpty; return h }},
-		{"all-empty", func(h *har) RoutingFunc { h.free = HARAllEmpty; return h }},
-		{"long messages on C2", func(h *har) RoutingFunc { h.longOnC2 = true; return h }},
-		{"adaptive C1", func(h *har) RoutingFunc { h.adaptiveEscape = true; return h }},
-		{"adaptive C1, long on C2", func(h *har) RoutingFunc { h.adaptiveEscape, h.longOnC2 = true, true; return h }},
-		{"C2 not atomic", func(h *har) RoutingFunc { return &nonAtomic{h} }},
-		{"no C1 for short", func(h *har) RoutingFunc { return &noShortEscape{h} }},
+		{"as shipped", func(h *har) routing.Func { return h }},
+		{"upper-empty", func(h *har) routing.Func { h.free = HARUpperEmpty; return h }},
+		{"all-empty", func(h *har) routing.Func { h.free = HARAllEmpty; return h }},
+		{"long messages on C2", func(h *har) routing.Func { h.longOnC2 = true; return h }},
+		{"adaptive C1", func(h *har) routing.Func { h.adaptiveEscape = true; return h }},
+		{"adaptive C1, long on C2", func(h *har) routing.Func { h.adaptiveEscape, h.longOnC2 = true, true; return h }},
+		{"C2 not atomic", func(h *har) routing.Func { return &nonAtomic{h} }},
+		{"no C1 for short", func(h *har) routing.Func { return &noShortEscape{h} }},
 	}
 }
 
@@ -105,7 +106,7 @@ func TestDuatoStatesMatchReference(t *testing.T) {
 }
 
 // compareDuato compares both checks of rf on topo and returns the error.
-func compareDuato(t *testing.T, ctx context.Context, topo topology.Topology, rf RoutingFunc, vcs int, wormhole bool, what string) error {
+func compareDuato(t *testing.T, ctx context.Context, topo topology.Topology, rf routing.Func, vcs int, wormhole bool, what string) error {
 	t.Helper()
 	adj, W, es, refErr := referenceDuatoGraph(ctx, topo, rf, vcs, wormhole)
 	want := refErr
@@ -139,7 +140,7 @@ func compareDuato(t *testing.T, ctx context.Context, topo topology.Topology, rf 
 		}
 		for w := range row {
 			if d := row[w] ^ adj[e*W+w]; d != 0 {
-				b := w*64 + int(trailingZeros(d))
+				b := w*64 + int(routing.TrailingZeros(d))
 				t.Fatalf("%s: edge %s -> %s: abstract states %v, reference %v", what, es.name(topo, vcs, e), es.name(topo, vcs, b),
 					row[w]&d != 0, adj[e*W+w]&d != 0)
 			}

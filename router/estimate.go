@@ -19,7 +19,7 @@ type Footprint struct {
 	// lists and the routing function's tables.
 	TableBytes int64
 	// CheckBytes is the deadlock check's memory at its largest (its graph,
-	// or for Duato's extended check its abstract states: RoutingSpec.
+	// or for Duato's extended check its abstract states: routing.Spec.
 	// CheckBytes); it is garbage before the network is allocated (0 with
 	// AllowDeadlock).
 	CheckBytes int64

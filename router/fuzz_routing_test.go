@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
@@ -87,7 +88,7 @@ func FuzzRouting(f *testing.F) {
 			return // a combination NewRouting refuses is not a legal state
 		}
 		n := topo.Nodes()
-		w := fuzzWalk{t: t, name: name, topo: topo, rf: rf, vcs: vcs, all: allVCs(vcs),
+		w := fuzzWalk{t: t, name: name, topo: topo, rf: rf, vcs: vcs, all: routing.AllVCs(vcs),
 			src: int(src) % n, dst: int(dst) % n, class: class, choices: choices}
 		w.run()
 	})
@@ -97,7 +98,7 @@ func FuzzRouting(f *testing.F) {
 // but for the dragonfly and HyperX routings (they are not minimal, and the
 // router calls their Choose, not Route) and those of file topologies:
 // TestChooseWithinRoute and TestNonMinimalZeroLoadLatency walk them.
-func fuzzRoutingNames(reg map[string]RoutingSpec) []string {
+func fuzzRoutingNames(reg map[string]routing.Spec) []string {
 	names := make([]string, 0, len(reg))
 	for n, spec := range reg {
 		if slices.Contains(spec.Topologies, "dragonfly") || slices.Contains(spec.Topologies, "hyperx") || slices.Contains(spec.Topologies, "file") {
@@ -111,7 +112,7 @@ func fuzzRoutingNames(reg map[string]RoutingSpec) []string {
 
 // fuzzVCs decodes a VC count: from the routing's MinVCs to 8 mostly; with
 // the seed's top bit set, up to 64 (the configuration's limit).
-func fuzzVCs(spec RoutingSpec, seed uint8) int {
+func fuzzVCs(spec routing.Spec, seed uint8) int {
 	most := 8
 	if seed >= 128 {
 		most = 64
@@ -134,7 +135,7 @@ func fuzzShape(ki, size, extra int, twoChannels bool, class int) uint16 {
 
 // fuzzTopology decodes shape into a topology the routing is defined on,
 // with the ports it needs (WithPorts), and a message class.
-func fuzzTopology(t testing.TB, spec RoutingSpec, shape uint16) (topology.Topology, int) {
+func fuzzTopology(t testing.TB, spec routing.Spec, shape uint16) (topology.Topology, int) {
 	kind := spec.Topologies[int(shape&3)%len(spec.Topologies)]
 	size, extra := int(shape>>2&7), int(shape>>5&3)
 	channels := 1 + int(shape>>7&1)
@@ -167,7 +168,7 @@ type fuzzWalk struct {
 	t          *testing.T
 	name       string
 	topo       topology.Topology
-	rf         RoutingFunc
+	rf         routing.Func
 	vcs        int
 	all        uint64
 	src, dst   int
@@ -218,15 +219,15 @@ func (w *fuzzWalk) run() {
 		t.Fatalf("%s: InjectVCs gave %#x, then %#x", w.where(), inj, again)
 	}
 	fl := link.Flit{Src: int32(w.src), Dst: int32(w.dst), Size: 1, VC: uint8(w.pick(inj)), Class: uint8(w.class)}
-	if in, ok := rf.(Injector); ok {
+	if in, ok := rf.(routing.Injector); ok {
 		fl.Route = in.InjectRoute(w.src, w.dst)
 		if again := in.InjectRoute(w.src, w.dst); again != fl.Route {
 			t.Fatalf("%s: InjectRoute gave %d, then %d", w.where(), fl.Route, again)
 		}
 	}
 
-	upd, _ := rf.(RouteUpdater)
-	esc, _ := rf.(Escaper)
+	upd, _ := rf.(routing.RouteUpdater)
+	esc, _ := rf.(routing.Escaper)
 	dr, dp := topo.NodePort(w.dst)
 	sink := dp + ch // the destination's sink channel for the packet's class
 	want := rf.Hops(w.src, w.dst)
@@ -285,15 +286,15 @@ func (w *fuzzWalk) run() {
 
 // route calls Route (or, with escape, the Escaper's Escape) for fl at the
 // walk's position and checks what it promises; see FuzzRouting.
-func (w *fuzzWalk) route(fl *link.Flit, escape bool) Candidates {
+func (w *fuzzWalk) route(fl *link.Flit, escape bool) routing.Candidates {
 	t, topo := w.t, w.topo
 	call := w.rf.Route
 	what := "Route"
 	if escape {
-		call = w.rf.(Escaper).Escape
+		call = w.rf.(routing.Escaper).Escape
 		what = "Escape"
 	}
-	var c, again, other Candidates
+	var c, again, other routing.Candidates
 	before := *fl
 	call(w.r, w.in, fl, &c)
 	if *fl != before {
@@ -308,14 +309,14 @@ func (w *fuzzWalk) route(fl *link.Flit, escape bool) Candidates {
 	g.Src = int32((w.src + 1 + w.r) % topo.Nodes())
 	g.Seq, g.Index, g.Size, g.Hops, g.InjDelay, g.Gen = 77, 3, 9, uint8(w.hop+5), 11, 1234
 	// Stale groups left from an earlier decision must not matter either.
-	other.G[0], other.G[MaxGroups-1] = Group{^uint64(0), ^uint64(0)}, Group{1, 1}
+	other.G[0], other.G[routing.MaxGroups-1] = routing.Group{Ports: ^uint64(0), VCs: ^uint64(0)}, routing.Group{Ports: 1, VCs: 1}
 	other.Level[1] = 9
 	call(w.r, w.in, &g, &other)
 	if other.N != c.N || !slices.Equal(other.G[:c.N], c.G[:c.N]) || !slices.Equal(other.Level[:c.N], c.Level[:c.N]) {
 		t.Fatalf("%s: %s reads more of the flit than Dst, VC, Class and Route: %+v for %+v, %+v for %+v", w.where(), what, c, *fl, other, g)
 	}
 
-	if c.N == 0 || int(c.N) > MaxGroups {
+	if c.N == 0 || int(c.N) > routing.MaxGroups {
 		t.Fatalf("%s: %s gave %d candidate groups to a packet not yet delivered", w.where(), what, c.N)
 	}
 	if c.Level[0] != 0 {

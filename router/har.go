@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/grid"
 )
@@ -218,15 +219,15 @@ func newHAR(t topology.Topology, vcs int, dorBoth bool) *har {
 func harVCs(wrap bool, V int, dorBoth bool) (upper uint64, c1 [2]uint64, c2 uint64) {
 	switch {
 	case dorBoth:
-		upper = allVCs(V / 2)
-		c1[0] = allVCs(V) &^ upper
+		upper = routing.AllVCs(V / 2)
+		c1[0] = routing.AllVCs(V) &^ upper
 		c1[1] = c1[0]
 	case wrap:
-		upper = allVCs(V - 3)
+		upper = routing.AllVCs(V - 3)
 		c1 = [2]uint64{1 << (V - 3), 1 << (V - 2)}
 		c2 = 1 << (V - 1)
 	default:
-		upper = allVCs(V - 2)
+		upper = routing.AllVCs(V - 2)
 		c1 = [2]uint64{1 << (V - 2), 1 << (V - 2)}
 		c2 = 1 << (V - 1)
 	}
@@ -234,7 +235,7 @@ func harVCs(wrap bool, V int, dorBoth bool) (upper uint64, c1 [2]uint64, c2 uint
 }
 
 // harCheckBytes is the memory of the deadlock check of hybrid-har (or,
-// with dorBoth, har-dor) at its largest (RoutingSpec.CheckBytes).
+// with dorBoth, har-dor) at its largest (routing.Spec.CheckBytes).
 func harCheckBytes(dorBoth bool) func(t topology.Topology, vcs int) int64 {
 	return func(t topology.Topology, vcs int) int64 {
 		g, ok := t.(*grid.Grid2D)
@@ -247,16 +248,16 @@ func harCheckBytes(dorBoth bool) func(t topology.Topology, vcs int) int64 {
 }
 
 // harSpecs are the registry entries of hybrid-har and har-dor.
-func harSpecs() []RoutingSpec {
-	return []RoutingSpec{{
+func harSpecs() []routing.Spec {
+	return []routing.Spec{{
 		Name: "hybrid-har", MinVCs: 3, Topologies: []string{"mesh", "torus"}, Loops: harLoops,
 		Doc:        "Hybrid-HAR (papers/004): an upper minimal fully adaptive network (VCs 0..V-3; V-4 on a torus) and a lower one of C1 (VC V-2, dimension order, short and long; VCs V-3 and V-2 by wrap class on a torus) and C2 (VC V-1, minimal fully adaptive, short messages only); a message with no free upper VC moves down through the connection channel of its class (loopback ports CCS, CCL) and stays down; 4 VCs on a mesh as the paper (4 or more on a torus), wormhole with routing_delay_cycles = 2",
-		New:        func(t topology.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, false) },
+		New:        func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, false) },
 		CheckBytes: harCheckBytes(false),
 	}, {
 		Name: "har-dor", MinVCs: 2, Topologies: []string{"mesh"}, Loops: harLoops,
 		Doc:        "the Hybrid-HAR paper's DOR baseline: the VCs split in halves as two levels of virtual networks, dimension order in both; a message starts in the upper half and moves down through its class's connection channel (CCS, CCL) when no upper VC on its dimension-order port is free",
-		New:        func(t topology.Topology, vcs int) RoutingFunc { return newHAR(t, vcs, true) },
+		New:        func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, true) },
 		CheckBytes: harCheckBytes(true),
 	}}
 }
@@ -309,36 +310,36 @@ func (h *har) productivePorts(r, dr int) uint64 {
 	sx, sy, _, _ := h.productive(r, dr)
 	var m uint64
 	if sx != 0 {
-		m |= bit(xPort(sx))
+		m |= routing.Bit(xPort(sx))
 	}
 	if sy != 0 {
-		m |= bit(yPort(sy))
+		m |= routing.Bit(yPort(sy))
 	}
 	return m
 }
 
-func (h *har) Route(r, _ int, f *link.Flit, c *Candidates) {
+func (h *har) Route(r, _ int, f *link.Flit, c *routing.Candidates) {
 	dst := int(f.Dst)
 	dr, dp := h.nodePort(dst)
 	if dr == r {
-		c.Add(bit(h.sink(dp, f)), 1)
+		c.Add(routing.Bit(h.sink(dp, f)), 1)
 		return
 	}
 	cls := classOf(f)
-	if bit(int(f.VC))&h.lower == 0 {
+	if routing.Bit(int(f.VC))&h.lower == 0 {
 		// Upper network: steps 1 to 4.
 		ports := h.productivePorts(r, dr)
 		if h.dorBoth {
 			port, _ := h.c1Hop(r, dst)
-			ports = bit(port)
+			ports = routing.Bit(port)
 		}
 		c.Add(ports, h.upper)
-		c.AddFallback(bit(h.cc[cls]), h.ccVC)
+		c.AddFallback(routing.Bit(h.cc[cls]), h.ccVC)
 		return
 	}
 	// Lower network: steps 5 and 6.
 	port, c1 := h.c1Hop(r, dst)
-	escape := bit(port)
+	escape := routing.Bit(port)
 	if h.adaptiveEscape {
 		escape = h.productivePorts(r, dr)
 	}
@@ -353,20 +354,20 @@ func (h *har) Route(r, _ int, f *link.Flit, c *Candidates) {
 // Escape is the escape sub-function: the connection channel of the
 // packet's class from the upper network, C1 on the dimension-order port in
 // the lower one, the sink at the destination.
-func (h *har) Escape(r, _ int, f *link.Flit, c *Candidates) {
+func (h *har) Escape(r, _ int, f *link.Flit, c *routing.Candidates) {
 	dst := int(f.Dst)
 	dr, dp := h.nodePort(dst)
 	switch {
 	case dr == r:
-		c.Add(bit(h.sink(dp, f)), 1)
-	case bit(int(f.VC))&h.lower == 0:
-		c.Add(bit(h.cc[classOf(f)]), h.ccVC)
+		c.Add(routing.Bit(h.sink(dp, f)), 1)
+	case routing.Bit(int(f.VC))&h.lower == 0:
+		c.Add(routing.Bit(h.cc[classOf(f)]), h.ccVC)
 	case h.adaptiveEscape:
 		_, c1 := h.c1Hop(r, dst)
 		c.Add(h.productivePorts(r, dr), c1)
 	default:
 		port, c1 := h.c1Hop(r, dst)
-		c.Add(bit(port), c1)
+		c.Add(routing.Bit(port), c1)
 	}
 }
 
@@ -409,7 +410,7 @@ func (h *har) Classes() int { return 2 }
 func (h *har) InjectVCs(int, int) uint64 { return 1 }
 
 // WithPorts returns the topology a routing function runs on: t with the
-// loopback ports the routing needs (RoutingSpec.Loops) and nodeChannels
+// loopback ports the routing needs (routing.Spec.Loops) and nodeChannels
 // channels between each node and its router (1, or 2: one per message
 // class). t itself is not changed.
 func WithPorts(t topology.Topology, routing string, nodeChannels int) (topology.Topology, error) {

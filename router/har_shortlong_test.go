@@ -11,6 +11,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
@@ -38,7 +39,7 @@ func shortFlitsBehindLong(n *Network, found func(src int32, seq uint32, flits in
 				continue
 			}
 			for vm := h.upper; vm != 0; vm &= vm - 1 {
-				s := &rt.ivc[p*V+trailingZeros(vm)]
+				s := &rt.ivc[p*V+routing.TrailingZeros(vm)]
 				if s.pkLen < 2 {
 					continue // one message: nothing behind another
 				}
@@ -111,7 +112,7 @@ func harDest(g *grid.Grid2D, pattern string) func(int, *rand.Rand) int {
 // wireCapacityFlits is the Hybrid-HAR paper's unit of load in
 // flits/node/cycle, as study.WireCapacity computes it: router-to-router
 // channels / (nodes x mean minimal route length of the pattern).
-func wireCapacityFlits(g *grid.Grid2D, rf RoutingFunc, pattern string) float64 {
+func wireCapacityFlits(g *grid.Grid2D, rf routing.Func, pattern string) float64 {
 	channels := 0
 	for r := 0; r < g.Routers(); r++ {
 		for p := 0; p < g.Ports(r); p++ {

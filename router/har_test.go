@@ -12,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/grid"
 )
@@ -125,9 +126,9 @@ func (*nonAtomic) AtomicVCs() uint64 { return 0 }
 // noShortEscape is hybrid-har whose short messages use C2 only below.
 type noShortEscape struct{ *har }
 
-func (n *noShortEscape) Route(r, in int, f *link.Flit, c *Candidates) {
+func (n *noShortEscape) Route(r, in int, f *link.Flit, c *routing.Candidates) {
 	n.har.Route(r, in, f, c)
-	if f.Class == 0 && bit(int(f.VC))&n.lower != 0 && c.N == 2 {
+	if f.Class == 0 && routing.Bit(int(f.VC))&n.lower != 0 && c.N == 2 {
 		c.N = 1
 	}
 }
@@ -207,7 +208,7 @@ func TestHybridHARSteps(t *testing.T) {
 			}
 			for trial := 0; trial < 8; trial++ { // every tie-break rotation
 				f := link.Flit{Dst: dst, VC: c.inVC, Class: c.class, Size: 32}
-				var cand Candidates
+				var cand routing.Candidates
 				n.Routing.Route(r, grid.PortXMinus, &f, &cand)
 				o, op, ov := rt.selectVC(&cand, 1)
 				got := vc{int(op), int(ov)}
@@ -309,7 +310,7 @@ func shortBehindLong(n *Network, now clock.Cycle, ccsFree []bool) int {
 				continue
 			}
 			f := &rt.pkts[s.pkFront].hdr
-			if f.Class == 0 && bit(i%V)&h.lower == 0 {
+			if f.Class == 0 && routing.Bit(i%V)&h.lower == 0 {
 				if dr, _ := h.nodePort(int(f.Dst)); dr != int(rt.id) {
 					bad++
 				}

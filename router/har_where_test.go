@@ -12,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 )
 
 // Where the cycles of Hybrid-HAR's slowest short messages go: in the
@@ -94,9 +95,9 @@ func traceShort(n *Network, now int64, msgs map[uint64]*shortTrace) {
 		V := int(rt.vcs)
 		for g := 0; g < int(c.N); g++ {
 			for pm := c.G[g].Ports; pm != 0; pm &= pm - 1 {
-				p := trailingZeros(pm)
+				p := routing.TrailingZeros(pm)
 				for vm := c.G[g].VCs & c1; vm != 0; vm &= vm - 1 {
-					ov := &rt.outs[p*V+trailingZeros(vm)]
+					ov := &rt.outs[p*V+routing.TrailingZeros(vm)]
 					if ov.owner >= 0 && rt.pkts[rt.ivc[ov.owner].pkFront].hdr.Class == 1 {
 						return true
 					}
@@ -109,10 +110,10 @@ func traceShort(n *Network, now int64, msgs map[uint64]*shortTrace) {
 		V := int(rt.vcs)
 		for p := 0; p < int(rt.ports); p++ {
 			for m := rt.port[p].nonEmpty; m != 0; m &= m - 1 {
-				v := trailingZeros(m)
+				v := routing.TrailingZeros(m)
 				s := &rt.ivc[p*V+v]
 				d := s.pkFront
-				lower := p == ccs || bit(v)&h.lower != 0
+				lower := p == ccs || routing.Bit(v)&h.lower != 0
 				longAhead := false
 				for k := 0; k < int(s.pkLen); k++ {
 					pd := &rt.pkts[d]

@@ -3,6 +3,7 @@ package router
 import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
@@ -24,7 +25,7 @@ import (
 // the HyperX option the issue asks for instead of DAL.
 type hyperxRouting struct {
 	t         *hyperx.HyperX
-	mode      nonMinMode
+	mode      routing.NonMinMode
 	classes   int
 	class     [2]uint64
 	all       uint64
@@ -33,17 +34,17 @@ type hyperxRouting struct {
 }
 
 // hyperxClasses is the number of VC classes mode needs on a HyperX.
-func hyperxClasses(m nonMinMode) int {
-	if m == modeMin {
+func hyperxClasses(m routing.NonMinMode) int {
+	if m == routing.ModeMin {
 		return 1
 	}
 	return 2
 }
 
-func newHyperXRouting(t *hyperx.HyperX, vcs int, m nonMinMode) *hyperxRouting {
-	h := &hyperxRouting{t: t, mode: m, classes: hyperxClasses(m), all: allVCs(vcs), threshold: UGALThresholdFlits, trunks: uint64(1)<<t.T - 1}
+func newHyperXRouting(t *hyperx.HyperX, vcs int, m routing.NonMinMode) *hyperxRouting {
+	h := &hyperxRouting{t: t, mode: m, classes: hyperxClasses(m), all: routing.AllVCs(vcs), threshold: routing.UGALThresholdFlits, trunks: uint64(1)<<t.T - 1}
 	for c := 0; c < h.classes; c++ {
-		h.class[c] = classMask(vcs, h.classes, c)
+		h.class[c] = routing.ClassMask(vcs, h.classes, c)
 	}
 	return h
 }
@@ -75,12 +76,12 @@ func (h *hyperxRouting) distance(a, b int) int {
 }
 
 // toDst fills c with the dimension-order hop towards node dst in class cls.
-func (h *hyperxRouting) toDst(r, cls, dst int, c *Candidates) {
+func (h *hyperxRouting) toDst(r, cls, dst int, c *routing.Candidates) {
 	if ports := h.dorPorts(r, dst/h.t.P); ports != 0 {
 		c.Add(ports, h.class[cls])
 		return
 	}
-	c.Add(bit(dst%h.t.P), h.all)
+	c.Add(routing.Bit(dst%h.t.P), h.all)
 }
 
 // arrival is the class of a packet at input port in holding VC v and the
@@ -90,16 +91,16 @@ func (h *hyperxRouting) arrival(r, in int, v uint8) (cls, dim int) {
 		return 0, -1
 	}
 	d, _, _ := h.t.PortDim(r, in)
-	return vcClass(v, h.classes), d
+	return routing.VCClass(v, h.classes), d
 }
 
 // Route gives, for the deadlock check, every candidate Choose may give: a
 // packet of class 0 may go on in any dimension above the one it arrived
 // by (towards some intermediate) in class 0, or, the router being its
 // intermediate, towards its destination in class 1.
-func (h *hyperxRouting) Route(r, in int, f *link.Flit, c *Candidates) {
+func (h *hyperxRouting) Route(r, in int, f *link.Flit, c *routing.Candidates) {
 	dst := int(f.Dst)
-	if h.mode == modeMin {
+	if h.mode == routing.ModeMin {
 		h.toDst(r, 0, dst, c)
 		return
 	}
@@ -116,25 +117,25 @@ func (h *hyperxRouting) Route(r, in int, f *link.Flit, c *Candidates) {
 }
 
 // Choose is the decision itself.
-func (h *hyperxRouting) Choose(r, in int, f *link.Flit, c *Candidates, q *Router, _ clock.Cycle) {
+func (h *hyperxRouting) Choose(r, in int, f *link.Flit, c *routing.Candidates, q routing.Queues, _ clock.Cycle) {
 	dst := int(f.Dst)
-	if h.mode == modeMin {
+	if h.mode == routing.ModeMin {
 		h.toDst(r, 0, dst, c)
 		return
 	}
 	cls, _ := h.arrival(r, in, f.VC)
-	m := pick(draw(f, saltFirst), h.t.Routers())
+	m := routing.Pick(routing.Draw(f, routing.SaltFirst), h.t.Routers())
 	if in < h.t.P {
-		f.Route = routeNonMin
-		if h.mode == modeUGALL {
+		f.Route = routing.RouteNonMin
+		if h.mode == routing.ModeUGALL {
 			dr := dst / h.t.P
 			pMin, pNon := h.dorPorts(r, dr), h.dorPorts(r, m)
-			if pMin == 0 || pNon == 0 || ugalMinimal(h.leastQueue(pMin, q), h.distance(r, dr), h.leastQueue(pNon, q), h.distance(r, m)+h.distance(m, dr), h.threshold) {
+			if pMin == 0 || pNon == 0 || routing.UGALMinimal(h.leastQueue(pMin, q), h.distance(r, dr), h.leastQueue(pNon, q), h.distance(r, m)+h.distance(m, dr), h.threshold) {
 				f.Route = 0
 			}
 		}
 	}
-	if cls == 0 && f.Route&routeNonMin != 0 && r != m {
+	if cls == 0 && f.Route&routing.RouteNonMin != 0 && r != m {
 		c.Add(h.dorPorts(r, m), h.class[0])
 		return
 	}
@@ -142,10 +143,10 @@ func (h *hyperxRouting) Choose(r, in int, f *link.Flit, c *Candidates, q *Router
 }
 
 // leastQueue is the occupancy of the least occupied port of ports.
-func (h *hyperxRouting) leastQueue(ports uint64, q *Router) int {
+func (h *hyperxRouting) leastQueue(ports uint64, q routing.Queues) int {
 	best := -1
 	for ; ports != 0; ports &= ports - 1 {
-		if n := q.QueueFlits(trailingZeros(ports)); best < 0 || n < best {
+		if n := q.QueueFlits(routing.TrailingZeros(ports)); best < 0 || n < best {
 			best = n
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/internal/prefetch"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/graph"
@@ -85,7 +86,7 @@ const MaxInternalSpeedup = 4
 type Network struct {
 	Topo    topology.Topology
 	Cfg     Config
-	Routing RoutingFunc
+	Routing routing.Func
 	Routers []*Router
 	NIs     []*NI
 
@@ -194,7 +195,7 @@ type routePreparer interface {
 // configuration's ranges, the routing function on the topology and, unless
 // AllowDeadlock, its channel dependency graph. It returns the routing
 // function.
-func Check(ctx context.Context, t topology.Topology, cfg Config) (RoutingFunc, error) {
+func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, error) {
 	var errs []error
 	if cfg.VCs < 1 || cfg.VCs > 64 {
 		errs = append(errs, fmt.Errorf("vcs = %d out of range (allowed: 1..64)", cfg.VCs))
@@ -248,8 +249,8 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (RoutingFunc, e
 	} else if cfg.HARFree != HARTailSent {
 		return nil, fmt.Errorf("har free rule %s: allowed %s, with routing hybrid-har or har-dor only (routing %q)", cfg.HARFree, strings.Join(HARFreeNames(), ", "), cfg.Routing)
 	}
-	_, atomic := rf.(atomicAllocator)
-	if _, ok := rf.(Escaper); ok && cfg.Switching == Wormhole && !atomic {
+	_, atomic := rf.(routing.AtomicAllocator)
+	if _, ok := rf.(routing.Escaper); ok && cfg.Switching == Wormhole && !atomic {
 		// A VC is reallocated when the previous packet's tail has left, so
 		// under wormhole a new packet can queue behind an old one in an
 		// adaptive buffer; Duato's condition assumes it cannot.
@@ -277,9 +278,9 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (RoutingFunc, e
 // minVCs is the smallest VC count with which the registered routing name
 // is deadlock free on t.
 func minVCs(name string, t topology.Topology) int {
-	for m, n := range nonMinNames {
-		if n == name {
-			return nonMinMinVCs(nonMinMode(m), t.Kind())
+	for m := routing.ModeMin; m <= routing.ModePAR; m++ {
+		if m.String() == name {
+			return nonMinMinVCs(m, t.Kind())
 		}
 	}
 	if name == "shortest-hops" {
@@ -303,10 +304,10 @@ func pkCapOf(cfg Config) int {
 }
 
 // wire allocates and wires a checked network.
-func wire(ctx context.Context, t topology.Topology, cfg Config, rf RoutingFunc, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
+func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func, sources []fabric.Source, sinks []fabric.Sink) (*Network, error) {
 	n := &Network{Topo: t, Cfg: cfg, Routing: rf}
-	upd, _ := rf.(RouteUpdater)
-	inj, _ := rf.(Injector)
+	upd, _ := rf.(routing.RouteUpdater)
+	inj, _ := rf.(routing.Injector)
 	nr, nn := t.Routers(), t.Nodes()
 	n.base = make([]int, nr+1)
 	for r := 0; r < nr; r++ {
@@ -353,13 +354,13 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf RoutingFunc, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	chooser, _ := rf.(Chooser)
+	chooser, _ := rf.(routing.Chooser)
 	sh := &routerShared{topo: t, rf: rf, upd: upd, chooser: chooser, depth: int32(B), pkCap: int32(pkCap), delay: uint32(cfg.RoutingDelayCycles),
 		vct: cfg.Switching == VirtualCutThrough, leastOccupied: cfg.Selection == SelectLeastOccupied, ties: cfg.SelectionTies}
 	if sh.leastOccupied && sh.ties != TiesRotation {
 		sh.tieRand = newTieStreams(nr, cfg.SelectionSeed)
 	}
-	if a, ok := rf.(atomicAllocator); ok {
+	if a, ok := rf.(routing.AtomicAllocator); ok {
 		P := 0
 		for r := 0; r < nr; r++ {
 			P = max(P, t.Ports(r))

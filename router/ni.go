@@ -6,6 +6,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -79,8 +80,8 @@ type niVC struct {
 // niShared is what every NI of a network has alike, kept once.
 type niShared struct {
 	topo  topology.Topology // names NIs in errors
-	rf    RoutingFunc
-	inj   Injector // rf, when its packets start with a routing state; else nil
+	rf    routing.Func
+	inj   routing.Injector // rf, when its packets start with a routing state; else nil
 	vcs   int32
 	depth int32
 	vct   bool
@@ -193,7 +194,7 @@ func (n *NI) pickVC(p *fabric.Packet, c *niChannel) int {
 	}
 	best, bestCred := -1, int32(0)
 	for m := n.sh.rf.InjectVCs(int(n.id), int(p.Dst)); m != 0; m &= m - 1 {
-		v := trailingZeros(m)
+		v := routing.TrailingZeros(m)
 		if v >= int(n.sh.vcs) {
 			break
 		}

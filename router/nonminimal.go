@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/hyperx"
@@ -29,14 +28,7 @@ import (
 // function of its configuration and seed, and no routing state beyond a
 // decision bit or two rides in Flit.Route.
 
-// Chooser is implemented by routing functions whose decision at a router
-// reads the packet's random draw or the router's queues (see above). The
-// router calls Choose for every head instead of Route; Choose may set
-// f.Route (the packet's header, carried on from this hop) to record a
-// decision, and must offer only candidates Route offers in the same state.
-type Chooser interface {
-	Choose(r, in int, f *link.Flit, c *Candidates, q *Router, now clock.Cycle)
-}
+var _ routing.Queues = (*Router)(nil)
 
 // QueueFlits is QueueFlitsOn over every VC: the flits sent out of port p
 // whose credits have not come back (downstream, on the wire, or in the
@@ -104,79 +96,15 @@ func (r *Router) waitsFor(i int) (p int, ok bool) {
 	case s.state == vcActive:
 		return int(s.outPort), true
 	case s.state == vcRouted:
-		if m := r.cands[s.cand].ports(); m&(m-1) == 0 && m != 0 {
+		if m := r.cands[s.cand].Ports(); m&(m-1) == 0 && m != 0 {
 			return bits.TrailingZeros64(m), true
 		}
 	}
 	return 0, false
 }
 
-// draw is packet f's pseudo-random draw number salt: a 64-bit mix
-// (splitmix64's finaliser) of its source, sequence number and salt.
-func draw(f *link.Flit, salt uint64) uint64 {
-	x := uint64(uint32(f.Src))<<32 | uint64(f.Seq)
-	x ^= salt * 0x9e3779b97f4a7c15
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
-
-// pick is a draw reduced to 0..n-1 without a division (Lemire's
-// multiply-shift).
-func pick(x uint64, n int) int {
-	hi, _ := bits.Mul64(x, uint64(n))
-	return int(hi)
-}
-
-// Route states of the non-minimal functions (Flit.Route).
-const (
-	// routeNonMin: the packet goes by its intermediate (Valiant's path).
-	routeNonMin uint8 = 1
-	// routeSecond: its intermediate is the second draw (PAR's re-decision
-	// in the source group).
-	routeSecond uint8 = 2
-)
-
-// Salts of the draws.
-const (
-	saltFirst  = 1 // the intermediate drawn at the source
-	saltSecond = 2 // PAR's second draw
-)
-
-// UGALThresholdFlits is the default threshold T of UGAL's rule (minimal
-// when q_min*H_min <= q_nonmin*H_nonmin + T).
-const UGALThresholdFlits = 0
-
-// nonMinMode is which non-minimal function a dragonfly or HyperX routing is.
-type nonMinMode uint8
-
-const (
-	modeMin   nonMinMode = iota // minimal
-	modeVAL                     // Valiant, always
-	modeUGALL                   // UGAL with local queues
-	modeUGALG                   // UGAL with the group's global queues (dragonfly)
-	modePAR                     // progressive adaptive: UGAL-L at the source, again at the next router of the source group
-)
-
-var nonMinNames = [...]string{"min", "val", "ugal-l", "ugal-g", "par"}
-
-func (m nonMinMode) String() string { return nonMinNames[m] }
-
-// ugalMinimal is UGAL's rule: take the minimal path when qMin*hMin <=
-// qNon*hNon + threshold.
-func ugalMinimal(qMin, hMin, qNon, hNon, threshold int) bool {
-	return qMin*hMin <= qNon*hNon+threshold
-}
-
-// vcClass is the VC class of the VC a packet holds, with classes VC
-// classes: VC v belongs to class v mod classes (classMask).
-func vcClass(v uint8, classes int) int { return int(v) % classes }
-
 // nonMinSpecs registers the dragonfly and HyperX routings.
-func nonMinSpecs() []RoutingSpec {
+func nonMinSpecs() []routing.Spec {
 	docs := [...]string{
 		"minimal: on a dragonfly local, global, local hops (VC class = global hops taken, 2 classes); on a HyperX dimension order, any trunk (1 class)",
 		"Valiant: to an intermediate drawn per packet (a group of a dragonfly, a router of a HyperX), minimally, then minimally to the destination; dragonfly 3 VC classes (global hops taken), HyperX 2 (before and after the intermediate)",
@@ -184,14 +112,14 @@ func nonMinSpecs() []RoutingSpec {
 		"UGAL-G (dragonfly): UGAL with global queue estimates, the occupancy of the global link each path takes out of the source group (as its router published it one cycle earlier); Valiant's VC classes",
 		"PAR (progressive adaptive routing, dragonfly): UGAL-L at the source router, and a packet sent minimally decides again, by the same rule, at the next router of its source group; 4 VC classes (the second local hop of a re-routed packet has its own)",
 	}
-	var specs []RoutingSpec
-	for m := modeMin; m <= modePAR; m++ {
-		spec := RoutingSpec{Name: m.String(), Doc: docs[m], Topologies: []string{"dragonfly", "hyperx"}, MinVCs: dragonflyClasses(m)}
-		if m >= modeUGALG {
+	var specs []routing.Spec
+	for m := routing.ModeMin; m <= routing.ModePAR; m++ {
+		spec := routing.Spec{Name: m.String(), Doc: docs[m], Topologies: []string{"dragonfly", "hyperx"}, MinVCs: dragonflyClasses(m)}
+		if m >= routing.ModeUGALG {
 			spec.Topologies = []string{"dragonfly"}
 		}
 		mode := m
-		spec.New = func(t topology.Topology, vcs int) RoutingFunc {
+		spec.New = func(t topology.Topology, vcs int) routing.Func {
 			switch t := t.(type) {
 			case *dragonfly.Dragonfly:
 				return newDragonflyRouting(t, vcs, mode)
@@ -207,7 +135,7 @@ func nonMinSpecs() []RoutingSpec {
 
 // nonMinMinVCs is the VC count a non-minimal routing needs on topology
 // kind (its VC classes).
-func nonMinMinVCs(m nonMinMode, kind string) int {
+func nonMinMinVCs(m routing.NonMinMode, kind string) int {
 	if kind == "dragonfly" {
 		return dragonflyClasses(m)
 	}

@@ -1,5 +1,7 @@
 package router
 
+import "github.com/icnsim/icnsim/routing"
+
 // State lists of the dragonfly and HyperX routings for the channel
 // dependency check (stateLister, cdgstates.go): per router, the states a
 // packet can hold on arrival from another router, with one destination per
@@ -74,7 +76,7 @@ func (d *dragonflyRouting) listStates(visit func(r, in int, vcMask uint64, route
 			return true
 		}
 		lp, gp := d.lp0, d.gp0
-		if d.mode == modeMin {
+		if d.mode == routing.ModeMin {
 			if !each(lp, t.A-1, d.class[0], owned) || !arriving(d.class[1]) {
 				return
 			}
@@ -91,7 +93,7 @@ func (d *dragonflyRouting) listStates(visit func(r, in int, vcMask uint64, route
 			arriving(d.class[1]) && each(gp, t.H, d.class[1], anyGroup) &&
 			each(lp, t.A-1, d.class[1], owned) &&
 			arriving(d.class[2])
-		if ok && d.mode == modePAR {
+		if ok && d.mode == routing.ModePAR {
 			ok = each(lp, t.A-1, d.class[3], other)
 		}
 		if !ok {
@@ -126,7 +128,7 @@ func (h *hyperxRouting) list(visit func(r, in int, vcMask uint64, route uint8, d
 	for r := 0; r < t.Routers(); r++ {
 		for in := t.P; in < t.Ports(r); in++ {
 			din, _, _ := t.PortDim(r, in)
-			class0 := h.mode != modeMin
+			class0 := h.mode != routing.ModeMin
 			for d := 0; d < t.L; d++ {
 				for x := 0; x < t.S; x++ {
 					if x == t.Coord(r, d) {

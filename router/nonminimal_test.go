@@ -11,6 +11,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/graph"
@@ -61,11 +62,11 @@ func testGraph(t *testing.T) *graph.Graph {
 func tracePath(t *testing.T, n *Network, src, dst int, seq uint32) (hops, linkCycles int) {
 	t.Helper()
 	topo := n.Topo
-	ch, _ := n.Routing.(Chooser)
+	ch, _ := n.Routing.(routing.Chooser)
 	r, in := topo.NodePort(src)
 	f := link.Flit{Src: int32(src), Dst: int32(dst), Seq: seq}
 	for range 64 {
-		var c Candidates
+		var c routing.Candidates
 		if ch != nil {
 			ch.Choose(r, in, &f, &c, n.Routers[r], 0)
 		} else {
@@ -154,16 +155,16 @@ func TestNonMinimalZeroLoadLatency(t *testing.T) {
 // router takes is checked against Route's union for that state, the
 // candidates the deadlock check enumerated.
 type auditChooser struct {
-	RoutingFunc
-	inner Chooser
+	routing.Func
+	inner routing.Chooser
 	bad   *string
 }
 
-func (a *auditChooser) Choose(r, in int, f *link.Flit, c *Candidates, q *Router, now clock.Cycle) {
+func (a *auditChooser) Choose(r, in int, f *link.Flit, c *routing.Candidates, q routing.Queues, now clock.Cycle) {
 	state := *f
 	a.inner.Choose(r, in, f, c, q, now)
-	var u Candidates
-	a.RoutingFunc.Route(r, in, &state, &u)
+	var u routing.Candidates
+	a.Func.Route(r, in, &state, &u)
 	for g := 0; g < int(c.N); g++ {
 		for pm := c.G[g].Ports; pm != 0; pm &= pm - 1 {
 			p := bits.TrailingZeros64(pm)
@@ -175,14 +176,14 @@ func (a *auditChooser) Choose(r, in int, f *link.Flit, c *Candidates, q *Router,
 			}
 			if c.G[g].VCs&^allowed != 0 && *a.bad == "" {
 				*a.bad = fmt.Sprintf("cycle %d at %s from port %d, packet %d->%d VC %d: Choose offers port %d VCs %b, Route allows %b",
-					now, q.Name(), in, f.Src, f.Dst, state.VC, p, c.G[g].VCs, allowed)
+					now, fmt.Sprintf("router %d", r), in, f.Src, f.Dst, state.VC, p, c.G[g].VCs, allowed)
 			}
 		}
 	}
 }
 
 func (a *auditChooser) useBoard() (*groupBoard, int, uint64) {
-	if bu, ok := a.RoutingFunc.(boardUser); ok {
+	if bu, ok := a.Func.(boardUser); ok {
 		return bu.useBoard()
 	}
 	return nil, 0, 0
@@ -194,23 +195,23 @@ func (a *auditChooser) useBoard() (*groupBoard, int, uint64) {
 // a run uses), and every packet delivered exactly once.
 func TestChooseWithinRoute(t *testing.T) {
 	for _, tc := range newTopologies(t) {
-		for _, routing := range tc.routings {
-			t.Run(fmt.Sprintf("%s/%s", tc.topo, routing), func(t *testing.T) {
+		for _, rname := range tc.routings {
+			t.Run(fmt.Sprintf("%s/%s", tc.topo, rname), func(t *testing.T) {
 				N := tc.topo.Nodes()
 				srcs := make([]fabric.Source, N)
 				for i := range srcs {
 					srcs[i] = &burst{node: i, nodes: N, m: 30, size: 4}
 				}
-				cfg := Config{Routing: routing, VCs: minVCs(routing, tc.topo) + 1, BufferFlits: 4, RoutingDelayCycles: 1,
+				cfg := Config{Routing: rname, VCs: minVCs(rname, tc.topo) + 1, BufferFlits: 4, RoutingDelayCycles: 1,
 					LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}
 				rf, err := Check(context.Background(), tc.topo, cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
 				bad := ""
-				var use RoutingFunc = rf
-				if ch, ok := rf.(Chooser); ok {
-					use = &auditChooser{RoutingFunc: rf, inner: ch, bad: &bad}
+				var use routing.Func = rf
+				if ch, ok := rf.(routing.Chooser); ok {
+					use = &auditChooser{Func: rf, inner: ch, bad: &bad}
 				}
 				n, err := wire(context.Background(), tc.topo, cfg, use, srcs, nil)
 				if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -65,7 +66,7 @@ type pktDesc struct {
 // VC of one of them is freed or a free one receives a credit
 // (Router.bumped). A free entry keeps the next free one in waitPorts.
 type candSlot struct {
-	Candidates
+	routing.Candidates
 	waitPorts uint64
 }
 
@@ -143,11 +144,11 @@ type Router struct {
 // routerShared is what every router of a network has alike, kept once.
 type routerShared struct {
 	topo topology.Topology // names routers and ports in errors
-	rf   RoutingFunc
-	upd  RouteUpdater // rf, when it carries state in Flit.Route; else nil
+	rf   routing.Func
+	upd  routing.RouteUpdater // rf, when it carries state in Flit.Route; else nil
 	// chooser is rf when it decides with the packet's draw or the queues
 	// (Chooser: the non-minimal routings); nil for the others.
-	chooser Chooser
+	chooser routing.Chooser
 	depth   int32  // buffer depth per VC, flits
 	pkCap   int32  // most packets behind the front one that a VC can hold
 	delay   uint32 // routing delay, cycles
@@ -573,7 +574,7 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 			if o, op, ov := r.selectVC(&c.Candidates, need); o >= 0 {
 				r.reqs = append(r.reqs, vaReq{in: int32(i), out: o, inPort: uint8(p), inV: uint8(v), outPort: op, outV: ov})
 			} else if !r.sh.leastOccupied {
-				c.waitPorts = c.ports()
+				c.waitPorts = c.Ports()
 			}
 		}
 	}
@@ -649,7 +650,7 @@ func (r *Router) secondRound(need int32) {
 		c := &r.cands[iv.cand]
 		o, op, ov := r.selectVC(&c.Candidates, need)
 		if o < 0 {
-			c.waitPorts = c.ports()
+			c.waitPorts = c.Ports()
 			continue
 		}
 		r.grant(q.in, o, q.inPort, q.inV, op, ov)
@@ -693,21 +694,12 @@ func ringDistance(i, ptr, n int32) int32 {
 	return i - ptr + n
 }
 
-// ports is the set of ports of all candidate groups.
-func (c *Candidates) ports() uint64 {
-	var m uint64
-	for g := 0; g < int(c.N); g++ {
-		m |= c.G[g].Ports
-	}
-	return m
-}
-
 // selectVC picks the output VC a routed head asks for: the first candidate
 // group with a free VC with at least need credits (the whole packet under
 // virtual cut-through, one flit under wormhole), in it the VC with most
 // credits, ties round robin. It returns the output VC index (-1 for none)
 // with its port and VC.
-func (r *Router) selectVC(s *Candidates, need int32) (best int32, bestPort, bestV uint8) {
+func (r *Router) selectVC(s *routing.Candidates, need int32) (best int32, bestPort, bestV uint8) {
 	if r.sh.leastOccupied {
 		return r.selectLeastOccupied(s, need)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
@@ -378,7 +379,7 @@ func TestEscapeLevelRegistry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, escaper := spec.New(topo, max(spec.MinVCs, 4)).(Escaper)
+		_, escaper := spec.New(topo, max(spec.MinVCs, 4)).(routing.Escaper)
 		if escaper != spec.EscapeLevel {
 			t.Errorf("%s: EscapeLevel %v, implements Escaper %v", name, spec.EscapeLevel, escaper)
 		}
@@ -407,7 +408,7 @@ func TestSelectionTiesDraw(t *testing.T) {
 			r.outs[o] = outVC{credits: 16, owner: -1}
 		}
 		r.outs[2].credits = 8
-		var cands Candidates
+		var cands routing.Candidates
 		cands.Add(0b1111, 1)
 		var got [4]float64
 		for range draws {

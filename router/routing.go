@@ -2,127 +2,23 @@ package router
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
-// MaxGroups is the number of candidate groups a routing function may return.
-const MaxGroups = 4
-
-// Candidates is a routing decision: up to MaxGroups groups in order of
-// preference, each a set of output ports and a set of VCs allowed on them.
-// VC allocation takes the first group in which some allowed output VC is free.
-// Groups of the same Level are equally preferred (the selection function
-// picks among all of them); a higher Level is tried only when no lower one
-// has a free VC. 72 bytes: a router keeps one per head waiting for a VC.
-type Candidates struct {
-	G     [MaxGroups]Group
-	Level [MaxGroups]uint8
-	N     uint8
-}
-
-// Group is a set of output ports and the VCs allowed on them.
-type Group struct {
-	Ports uint64 // bit p: output port p
-	VCs   uint64 // bit v: VC v
-}
-
-// Add appends a group at the current preference level.
-func (c *Candidates) Add(ports, vcs uint64) {
-	level := uint8(0)
-	if c.N > 0 {
-		level = c.Level[c.N-1]
-	}
-	c.add(ports, vcs, level)
-}
-
-// AddFallback appends a group at a new, lower preference level (e.g. the
-// escape channels of Duato's protocol).
-func (c *Candidates) AddFallback(ports, vcs uint64) {
-	level := uint8(0)
-	if c.N > 0 {
-		level = c.Level[c.N-1] + 1
-	}
-	c.add(ports, vcs, level)
-}
-
-func (c *Candidates) add(ports, vcs uint64, level uint8) {
-	if c.N == MaxGroups {
-		panic("router: more than MaxGroups candidate groups")
-	}
-	c.G[c.N] = Group{Ports: ports, VCs: vcs}
-	c.Level[c.N] = level
-	c.N++
-}
-
-// RoutingFunc decides where head flits go. It must be a pure function of its
-// arguments and of the topology: routers share one instance.
-type RoutingFunc interface {
-	// Route fills c for the head flit f waiting at input port in of router r
-	// (f.VC is the VC it arrived on).
-	Route(r, in int, f *link.Flit, c *Candidates)
-	// InjectVCs is the set of VCs a packet from node src to node dst may
-	// take on its injection channel.
-	InjectVCs(src, dst int) uint64
-	// Hops is the number of router-to-router hops of a packet from src to
-	// dst on a zero-load network (for the analytical latency).
-	Hops(src, dst int) int
-}
-
-// RoutingSpec describes a registered routing function.
-type RoutingSpec struct {
-	Name       string
-	Doc        string
-	Topologies []string // topology kinds it is defined on
-	MinVCs     int      // smallest VC count that is deadlock free
-	// Loops names the loopback ports the function needs on every router
-	// (grid.Grid2D.Loops): Hybrid-HAR's connection channels.
-	Loops []string
-	// EscapeLevel: the candidates come in two levels of preference, the
-	// adaptive VCs and then an escape (duato's dateline DOR, Hybrid-HAR's
-	// connection channel and C1); the function implements Escaper.
-	EscapeLevel bool
-	New         func(t topology.Topology, vcs int) RoutingFunc
-	// CheckBytes, where set, is the memory of the function's deadlock check
-	// on t with vcs VCs at its largest, for a check other than the channel
-	// dependency graph of a state list (EstimateFootprint): Duato's
-	// extended check of hybrid-har and har-dor.
-	CheckBytes func(t topology.Topology, vcs int) int64
-}
-
-// ClassRouter is implemented by routing functions whose decisions depend
-// on the packet's message class (Flit.Class): the channel dependency check
-// then enumerates every class.
-type ClassRouter interface {
-	Classes() int
-}
-
-// atomicAllocator is implemented by routing functions some of whose output
-// VCs are allocated atomically: free for a new packet only when the
-// downstream buffer is empty (routerShared.atomicAt).
-type atomicAllocator interface {
-	// AtomicVCs is that set of VCs on the router-to-router ports, where
-	// Duato's check asks for it.
-	AtomicVCs() uint64
-	// AtomicVCsAt is the set on output port p of every router (port
-	// numbers mean the same on every router of the topologies that have
-	// such routings).
-	AtomicVCsAt(p int) uint64
-}
-
 // Routings returns the registry of routing functions by name.
-func Routings() map[string]RoutingSpec {
-	m := map[string]RoutingSpec{
+func Routings() map[string]routing.Spec {
+	m := map[string]routing.Spec{
 		"dor": {
 			Name: "dor", MinVCs: 1, Topologies: []string{"mesh", "torus"},
 			Doc: "dimension-order (XY) routing, the shorter way round on a torus; every VC may be used (deadlock free on a mesh only)",
-			New: func(t topology.Topology, vcs int) RoutingFunc {
+			New: func(t topology.Topology, vcs int) routing.Func {
 				d := newDor(t.(*grid.Grid2D), vcs)
 				return &d
 			},
@@ -130,10 +26,10 @@ func Routings() map[string]RoutingSpec {
 		"dor-dateline": {
 			Name: "dor-dateline", MinVCs: 3, Topologies: []string{"torus"},
 			Doc: "dimension-order routing on a torus; a packet starts in VC class 0 and moves up one class at each dateline crossing (datelines at x=0, x=k/2, y=0, y=k/2); VC v belongs to class v mod 3",
-			New: func(t topology.Topology, vcs int) RoutingFunc {
+			New: func(t topology.Topology, vcs int) routing.Func {
 				r := &dorDateline{dor: newDor(t.(*grid.Grid2D), vcs)}
 				for c := range r.class {
-					r.class[c] = classMask(vcs, 3, c)
+					r.class[c] = routing.ClassMask(vcs, 3, c)
 				}
 				return r
 			},
@@ -141,10 +37,10 @@ func Routings() map[string]RoutingSpec {
 		"min-adaptive": {
 			Name: "min-adaptive", MinVCs: 6, Topologies: []string{"torus"},
 			Doc: "minimal adaptive routing of the original entropy paper: 6 VCs, a packet starts in VC 0 when its destination lies in quadrant 1 or 3 from its source and in VC 3 for quadrants 2 or 4, and moves up one VC at each wrap-around; among the productive directions the one with most credits",
-			New: func(t topology.Topology, vcs int) RoutingFunc {
+			New: func(t topology.Topology, vcs int) routing.Func {
 				m := &minAdaptive{dor: newDor(t.(*grid.Grid2D), vcs)}
 				for c := range m.class {
-					m.class[c] = classMask(vcs, 6, c)
+					m.class[c] = routing.ClassMask(vcs, 6, c)
 				}
 				return m
 			},
@@ -152,10 +48,10 @@ func Routings() map[string]RoutingSpec {
 		"duato": {
 			Name: "duato", MinVCs: 4, Topologies: []string{"torus"}, EscapeLevel: true,
 			Doc: "Duato's protocol: VCs 3 and up are minimal fully adaptive; VCs 0-2 are the escape network, dimension order with datelines (class = datelines crossed so far), used when no adaptive VC is free",
-			New: func(t topology.Topology, vcs int) RoutingFunc {
-				d := &duato{dor: newDor(t.(*grid.Grid2D), vcs), adaptive: allVCs(vcs) &^ 7}
+			New: func(t topology.Topology, vcs int) routing.Func {
+				d := &duato{dor: newDor(t.(*grid.Grid2D), vcs), adaptive: routing.AllVCs(vcs) &^ 7}
 				for c := range d.escape {
-					d.escape[c] = classMask(min(vcs, 3), 3, c)
+					d.escape[c] = routing.ClassMask(min(vcs, 3), 3, c)
 				}
 				return d
 			},
@@ -164,15 +60,15 @@ func Routings() map[string]RoutingSpec {
 		"fattree-static": {
 			Name: "fattree-static", MinVCs: 1, Topologies: []string{"fattree"},
 			Doc: "up to the nearest common ancestor, then down by destination digits; going up from level l takes up port = destination digit l (d-mod-k), so each destination has one root and a root's down ports are all used",
-			New: func(t topology.Topology, vcs int) RoutingFunc {
-				return &fatTree{t: t.(*fattree.FatTree), all: allVCs(vcs)}
+			New: func(t topology.Topology, vcs int) routing.Func {
+				return &fatTree{t: t.(*fattree.FatTree), all: routing.AllVCs(vcs)}
 			},
 		},
 		"fattree-adaptive": {
 			Name: "fattree-adaptive", MinVCs: 1, Topologies: []string{"fattree"},
 			Doc: "up to the nearest common ancestor on an adaptively chosen up port (router.selection: by default a free one with most credits, ties round robin; least-occupied is FSIN's), then down by destination digits",
-			New: func(t topology.Topology, vcs int) RoutingFunc {
-				return &fatTree{t: t.(*fattree.FatTree), all: allVCs(vcs), adaptive: true}
+			New: func(t topology.Topology, vcs int) routing.Func {
+				return &fatTree{t: t.(*fattree.FatTree), all: routing.AllVCs(vcs), adaptive: true}
 			},
 		},
 	}
@@ -190,7 +86,7 @@ func Routings() map[string]RoutingSpec {
 }
 
 // NewRouting looks up name and checks that it fits the topology and VC count.
-func NewRouting(name string, t topology.Topology, vcs int) (RoutingFunc, error) {
+func NewRouting(name string, t topology.Topology, vcs int) (routing.Func, error) {
 	reg := Routings()
 	spec, ok := reg[name]
 	if !ok {
@@ -234,7 +130,7 @@ func CheckVCs(name string, t topology.Topology, vcs int) error {
 // (Valiant on a 72-node dragonfly with 2 VCs delivered 13 of 72 packets
 // in 3,000 cycles, its flits hopping all the while).
 func checkClassVCs(name string, t topology.Topology, vcs int) error {
-	for m := modeMin + 1; m <= modePAR; m++ {
+	for m := routing.ModeMin + 1; m <= routing.ModePAR; m++ {
 		if name == m.String() && (t.Kind() == "dragonfly" || t.Kind() == "hyperx") {
 			if need := nonMinMinVCs(m, t.Kind()); vcs < need {
 				return fmt.Errorf("routing %q needs at least %d VCs on a %s, one per VC class, even with allow_deadlock: a packet's class is its VC's, and with fewer a packet that passed its intermediate is sent to it again (got %d)", name, need, t.Kind(), vcs)
@@ -243,30 +139,6 @@ func checkClassVCs(name string, t topology.Topology, vcs int) error {
 	}
 	return nil
 }
-
-func allVCs(vcs int) uint64 {
-	if vcs >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<vcs - 1
-}
-
-// classMask is the set of VCs of VC class c: the VCs v < vcs with
-// v mod classes == c. With fewer VCs than classes, class c maps to VC
-// c mod vcs, which the channel dependency check then rejects if it can
-// deadlock.
-func classMask(vcs, classes, c int) uint64 {
-	if vcs < classes {
-		return 1 << (c % vcs)
-	}
-	var m uint64
-	for v := c; v < vcs; v += classes {
-		m |= 1 << v
-	}
-	return m
-}
-
-func bit(p int) uint64 { return 1 << p }
 
 // dor is dimension-order routing, X first, on a mesh.
 type dor struct {
@@ -290,7 +162,7 @@ type gridPos struct{ x, y int32 }
 type nodeAt struct{ router, port int32 }
 
 func newDor(g *grid.Grid2D, vcs int) dor {
-	d := dor{g: g, all: allVCs(vcs), coords: make([]gridPos, g.Routers()), nodes: make([]nodeAt, g.Nodes()), lastCh: uint8(g.NodeChannels() - 1)}
+	d := dor{g: g, all: routing.AllVCs(vcs), coords: make([]gridPos, g.Routers()), nodes: make([]nodeAt, g.Nodes()), lastCh: uint8(g.NodeChannels() - 1)}
 	for r := range d.coords {
 		x, y := g.XY(r)
 		d.coords[r] = gridPos{int32(x), int32(y)}
@@ -362,12 +234,12 @@ func (d *dor) along(r, out int) (a, dir int, ok bool) {
 	return 0, 0, false
 }
 
-func (d *dor) Route(r, _ int, f *link.Flit, c *Candidates) {
+func (d *dor) Route(r, _ int, f *link.Flit, c *routing.Candidates) {
 	port, _, dir := d.hop(r, int(f.Dst))
 	if dir == 0 {
 		port = d.sink(port, f)
 	}
-	c.Add(bit(port), d.all)
+	c.Add(routing.Bit(port), d.all)
 }
 
 func (d *dor) InjectVCs(int, int) uint64 { return d.all }
@@ -418,11 +290,11 @@ func crossesDateline(a, dir, k int) bool {
 	return hi == 0 || hi == k/2
 }
 
-func (d *dorDateline) Route(r, _ int, f *link.Flit, c *Candidates) {
+func (d *dorDateline) Route(r, _ int, f *link.Flit, c *routing.Candidates) {
 	class := int(f.VC) % 3
 	port, a, dir := d.hop(r, int(f.Dst))
 	if dir == 0 {
-		c.Add(bit(d.sink(port, f)), d.all)
+		c.Add(routing.Bit(d.sink(port, f)), d.all)
 		return
 	}
 	if crossesDateline(a, dir, d.g.K) {
@@ -431,7 +303,7 @@ func (d *dorDateline) Route(r, _ int, f *link.Flit, c *Candidates) {
 			panic(fmt.Sprintf("dor-dateline: packet %d->%d crossed a third dateline at %s", f.Src, f.Dst, d.g.RouterName(r)))
 		}
 	}
-	c.Add(bit(port), d.class[class])
+	c.Add(routing.Bit(port), d.class[class])
 }
 
 func (d *dorDateline) InjectVCs(int, int) uint64 { return d.class[0] }
@@ -456,8 +328,6 @@ func abs(a int) int {
 	return a
 }
 
-func trailingZeros(m uint64) int { return bits.TrailingZeros64(m) }
-
 // fatTree routes up*/down* on a k-ary n-tree: a packet climbs until the
 // switch's subtree holds its destination, then descends by destination
 // digits. Climbing only ever follows descending, so there is no cycle of
@@ -468,7 +338,7 @@ type fatTree struct {
 	adaptive bool
 }
 
-func (f *fatTree) Route(r, _ int, fl *link.Flit, c *Candidates) {
+func (f *fatTree) Route(r, _ int, fl *link.Flit, c *routing.Candidates) {
 	t := f.t
 	dst := int(fl.Dst)
 	l, s := t.Switch(r)
@@ -484,11 +354,11 @@ func (f *fatTree) Route(r, _ int, fl *link.Flit, c *Candidates) {
 	k := t.K
 	switch {
 	case down:
-		c.Add(bit(t.Digit(dst, l)), f.all)
+		c.Add(routing.Bit(t.Digit(dst, l)), f.all)
 	case f.adaptive:
 		c.Add(((uint64(1)<<k)-1)<<k, f.all)
 	default:
-		c.Add(bit(k+t.Digit(dst, l)), f.all)
+		c.Add(routing.Bit(k+t.Digit(dst, l)), f.all)
 	}
 }
 
@@ -522,14 +392,6 @@ func yPort(s int) int {
 	return grid.PortYMinus
 }
 
-// Injector is implemented by routing functions whose packets start with a
-// routing state (Flit.Route) other than 0. A routing decision may depend on
-// the router, input port, destination, VC and Flit.Route only, which is what
-// the channel dependency check enumerates.
-type Injector interface {
-	InjectRoute(src, dst int) uint8
-}
-
 // minAdaptive is the 6-VC minimal adaptive routing of the original entropy
 // paper. The VC class is base + wraps: base 0 when the destination lies in
 // quadrant 1 or 3 from the source (or on an axis), 3 in quadrants 2 or 4.
@@ -550,11 +412,11 @@ func (m *minAdaptive) base(src, dst int) int {
 	return 0
 }
 
-func (m *minAdaptive) Route(r, _ int, f *link.Flit, c *Candidates) {
+func (m *minAdaptive) Route(r, _ int, f *link.Flit, c *routing.Candidates) {
 	dr, dp := m.nodePort(int(f.Dst))
 	sx, sy, x, y := m.productive(r, dr)
 	if sx == 0 && sy == 0 {
-		c.Add(bit(m.sink(dp, f)), m.all)
+		c.Add(routing.Bit(m.sink(dp, f)), m.all)
 		return
 	}
 	class := 3*int(f.Route>>2) + int(f.Route&3)
@@ -570,7 +432,7 @@ func (m *minAdaptive) Route(r, _ int, f *link.Flit, c *Candidates) {
 		if cl%3 == 0 && cl != class { // a third wrap: impossible on minimal routes
 			panic(fmt.Sprintf("min-adaptive: packet %d->%d would cross a third wrap-around at %s", f.Src, f.Dst, m.g.RouterName(r)))
 		}
-		c.Add(bit(d.port), m.class[cl])
+		c.Add(routing.Bit(d.port), m.class[cl])
 	}
 }
 
@@ -596,14 +458,14 @@ type duato struct {
 	escape   [3]uint64
 }
 
-func (d *duato) escapeGroup(r int, f *link.Flit, c *Candidates, fallback bool) {
+func (d *duato) escapeGroup(r int, f *link.Flit, c *routing.Candidates, fallback bool) {
 	port, a, s := d.hop(r, int(f.Dst))
 	add := c.Add
 	if fallback {
 		add = c.AddFallback
 	}
 	if s == 0 {
-		add(bit(d.sink(port, f)), d.all)
+		add(routing.Bit(d.sink(port, f)), d.all)
 		return
 	}
 	cl := int(f.Route)
@@ -613,29 +475,29 @@ func (d *duato) escapeGroup(r int, f *link.Flit, c *Candidates, fallback bool) {
 	if cl > 2 {
 		panic(fmt.Sprintf("duato: packet %d->%d would cross a third dateline at %s", f.Src, f.Dst, d.g.RouterName(r)))
 	}
-	add(bit(port), d.escape[cl])
+	add(routing.Bit(port), d.escape[cl])
 }
 
-func (d *duato) Route(r, _ int, f *link.Flit, c *Candidates) {
+func (d *duato) Route(r, _ int, f *link.Flit, c *routing.Candidates) {
 	dr, dp := d.nodePort(int(f.Dst))
 	sx, sy, _, _ := d.productive(r, dr)
 	if sx == 0 && sy == 0 {
-		c.Add(bit(d.sink(dp, f)), d.all)
+		c.Add(routing.Bit(d.sink(dp, f)), d.all)
 		return
 	}
 	var ports uint64
 	if sx != 0 {
-		ports |= bit(xPort(sx))
+		ports |= routing.Bit(xPort(sx))
 	}
 	if sy != 0 {
-		ports |= bit(yPort(sy))
+		ports |= routing.Bit(yPort(sy))
 	}
 	c.Add(ports, d.adaptive)
 	d.escapeGroup(r, f, c, true)
 }
 
 // Escape is the escape sub-function, for the channel dependency check.
-func (d *duato) Escape(r, _ int, f *link.Flit, c *Candidates) { d.escapeGroup(r, f, c, false) }
+func (d *duato) Escape(r, _ int, f *link.Flit, c *routing.Candidates) { d.escapeGroup(r, f, c, false) }
 
 // EscapeVCs are VCs 0-2.
 func (d *duato) EscapeVCs() uint64 { return 7 }

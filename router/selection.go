@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/icnsim/icnsim/routing"
 )
 
 // Selection is the selection function: which output VC, among those the
@@ -147,7 +149,7 @@ func checkSelection(sel Selection, ties SelectionTies, routing string) error {
 // VC of the candidates' first level, the one with the most credits (ties
 // as r.sh.ties says), returned only if it is free and has need credits; -1
 // otherwise (the head waits, and chooses again next cycle).
-func (r *Router) selectLeastOccupied(s *Candidates, need int32) (best int32, bestPort, bestV uint8) {
+func (r *Router) selectLeastOccupied(s *routing.Candidates, need int32) (best int32, bestPort, bestV uint8) {
 	if r.sh.ties != TiesRotation {
 		return r.selectLeastOccupiedDrawn(s, need)
 	}
@@ -196,7 +198,7 @@ func (r *Router) grantLeastOccupied(best, credits int32, port, v uint8, need int
 // draw from the router's own stream (TiesRandom, TiesFSIN): a first pass
 // finds the most credits and counts the VCs that have them, one draw
 // picks an entry of that list, a second pass walks to it.
-func (r *Router) selectLeastOccupiedDrawn(s *Candidates, need int32) (best int32, bestPort, bestV uint8) {
+func (r *Router) selectLeastOccupiedDrawn(s *routing.Candidates, need int32) (best int32, bestPort, bestV uint8) {
 	V := int(r.vcs)
 	bestCred, ties := int32(-1), uint64(0)
 	for g := 0; g < int(s.N) && s.Level[g] == s.Level[0]; g++ {

@@ -2,6 +2,7 @@ package router
 
 import (
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/graph"
 )
@@ -37,28 +38,28 @@ type shortestRouting struct {
 
 func newShortestRouting(g *graph.Graph, vcs int, byHop bool) *shortestRouting {
 	routes := g.Routes() // at once where Check prepared them
-	s := &shortestRouting{g: g, routes: routes, all: allVCs(vcs)}
+	s := &shortestRouting{g: g, routes: routes, all: routing.AllVCs(vcs)}
 	if byHop {
 		s.classes = max(routes.Diameter, 1)
 		s.class = make([]uint64, s.classes)
 		for c := range s.class {
-			s.class[c] = classMask(vcs, s.classes, c)
+			s.class[c] = routing.ClassMask(vcs, s.classes, c)
 		}
 	}
 	return s
 }
 
-func (s *shortestRouting) Route(r, in int, f *link.Flit, c *Candidates) {
+func (s *shortestRouting) Route(r, in int, f *link.Flit, c *routing.Candidates) {
 	dr, dp := s.g.NodePort(int(f.Dst))
 	if dr == r {
-		c.Add(bit(dp), s.all)
+		c.Add(routing.Bit(dp), s.all)
 		return
 	}
 	vcs := s.all
 	if s.classes > 0 {
 		next := 0
 		if s.g.Peer(r, in).Router >= 0 {
-			next = (vcClass(f.VC, s.classes) + 1) % s.classes
+			next = (routing.VCClass(f.VC, s.classes) + 1) % s.classes
 		}
 		vcs = s.class[next]
 	}
@@ -73,16 +74,16 @@ func (s *shortestRouting) Hops(src, dst int) int {
 	return s.routes.Hops(sr, dr)
 }
 
-func shortestSpecs() []RoutingSpec {
-	return []RoutingSpec{
+func shortestSpecs() []routing.Spec {
+	return []routing.Spec{
 		{Name: "shortest", MinVCs: 1, Topologies: []string{"file"},
 			Doc: "a topology from a file: every port on a shortest path, every VC (refused by the deadlock check where its dependencies have a cycle, as on most graphs with cycles)",
-			New: func(t topology.Topology, vcs int) RoutingFunc {
+			New: func(t topology.Topology, vcs int) routing.Func {
 				return newShortestRouting(t.(*graph.Graph), vcs, false)
 			}},
 		{Name: "shortest-hops", MinVCs: 1, Topologies: []string{"file"},
 			Doc: "a topology from a file: every port on a shortest path, VC class = hops taken (the k-th hop in class k): deadlock free with as many VCs as the diameter",
-			New: func(t topology.Topology, vcs int) RoutingFunc {
+			New: func(t topology.Topology, vcs int) routing.Func {
 				return shortestHops{newShortestRouting(t.(*graph.Graph), vcs, true)}
 			}},
 	}

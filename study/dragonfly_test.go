@@ -13,6 +13,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 )
 
@@ -270,7 +271,7 @@ func TestNewTopologiesBadInput(t *testing.T) {
 func routeLoadBound(t *testing.T, net *router.Network, dests func(src int) []int, seqs int) (bound float64, busiest string) {
 	t.Helper()
 	topo := net.Topo
-	ch, _ := net.Routing.(router.Chooser)
+	ch, _ := net.Routing.(routing.Chooser)
 	load := make([][]float64, topo.Routers())
 	for r := range load {
 		load[r] = make([]float64, topo.Ports(r))
@@ -288,7 +289,7 @@ func routeLoadBound(t *testing.T, net *router.Network, dests func(src int) []int
 					if hop == 64 {
 						t.Fatalf("%d->%d: no sink after 64 hops", src, dst)
 					}
-					var c router.Candidates
+					var c routing.Candidates
 					if ch != nil {
 						ch.Choose(r, in, &f, &c, net.Routers[r], 0)
 					} else {

@@ -16,6 +16,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/routing"
 )
 
 // TestEstimateMatchesHeap: the memory estimated without building (network,
@@ -160,7 +161,7 @@ type buildSeconds struct {
 // buildSecondsCase is TestBuildSecondsEstimate for one routing function on
 // one topology: three sizes of each of its shapes (a HyperX of 2, 3 and 4
 // dimensions).
-func buildSecondsCase(t *testing.T, name string, spec router.RoutingSpec, topo string) []buildSeconds {
+func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string) []buildSeconds {
 	var out []buildSeconds
 	c := BenchScenarios()["torus32-uniform"]
 	c.Traffic.Load = 0.01

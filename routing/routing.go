@@ -1,0 +1,144 @@
+package routing
+
+import (
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
+)
+
+// MaxGroups is the number of candidate groups a routing function may return.
+const MaxGroups = 4
+
+// Candidates is a routing decision: up to MaxGroups groups in order of
+// preference, each a set of output ports and a set of VCs allowed on them.
+// VC allocation takes the first group in which some allowed output VC is free.
+// Groups of the same Level are equally preferred (the selection function
+// picks among all of them); a higher Level is tried only when no lower one
+// has a free VC. 72 bytes: a router keeps one per head waiting for a VC.
+type Candidates struct {
+	G     [MaxGroups]Group
+	Level [MaxGroups]uint8
+	N     uint8
+}
+
+// Group is a set of output ports and the VCs allowed on them.
+type Group struct {
+	Ports uint64 // bit p: output port p
+	VCs   uint64 // bit v: VC v
+}
+
+// Add appends a group at the current preference level.
+func (c *Candidates) Add(ports, vcs uint64) {
+	level := uint8(0)
+	if c.N > 0 {
+		level = c.Level[c.N-1]
+	}
+	c.add(ports, vcs, level)
+}
+
+// AddFallback appends a group at a new, lower preference level (e.g. the
+// escape channels of Duato's protocol).
+func (c *Candidates) AddFallback(ports, vcs uint64) {
+	level := uint8(0)
+	if c.N > 0 {
+		level = c.Level[c.N-1] + 1
+	}
+	c.add(ports, vcs, level)
+}
+
+func (c *Candidates) add(ports, vcs uint64, level uint8) {
+	if c.N == MaxGroups {
+		panic("routing: more than MaxGroups candidate groups")
+	}
+	c.G[c.N] = Group{Ports: ports, VCs: vcs}
+	c.Level[c.N] = level
+	c.N++
+}
+
+// Func decides where head flits go. It must be a pure function of its
+// arguments and of the topology: routers share one instance.
+type Func interface {
+	// Route fills c for the head flit f waiting at input port in of router r
+	// (f.VC is the VC it arrived on).
+	Route(r, in int, f *link.Flit, c *Candidates)
+	// InjectVCs is the set of VCs a packet from node src to node dst may
+	// take on its injection channel.
+	InjectVCs(src, dst int) uint64
+	// Hops is the number of router-to-router hops of a packet from src to
+	// dst on a zero-load network (for the analytical latency).
+	Hops(src, dst int) int
+}
+
+// Spec describes a registered routing function.
+type Spec struct {
+	Name       string
+	Doc        string
+	Topologies []string // topology kinds it is defined on
+	MinVCs     int      // smallest VC count that is deadlock free
+	// Loops names the loopback ports the function needs on every router
+	// (grid.Grid2D.Loops): Hybrid-HAR's connection channels.
+	Loops []string
+	// EscapeLevel: the candidates come in two levels of preference, the
+	// adaptive VCs and then an escape (duato's dateline DOR, Hybrid-HAR's
+	// connection channel and C1); the function implements Escaper.
+	EscapeLevel bool
+	New         func(t topology.Topology, vcs int) Func
+	// CheckBytes, where set, is the memory of the function's deadlock check
+	// on t with vcs VCs at its largest, for a check other than the channel
+	// dependency graph of a state list (EstimateFootprint): Duato's
+	// extended check of hybrid-har and har-dor.
+	CheckBytes func(t topology.Topology, vcs int) int64
+}
+
+// ClassRouter is implemented by routing functions whose decisions depend
+// on the packet's message class (Flit.Class): the channel dependency check
+// then enumerates every class.
+type ClassRouter interface {
+	Classes() int
+}
+
+// AtomicAllocator is implemented by routing functions some of whose output
+// VCs are allocated atomically: free for a new packet only when the
+// downstream buffer is empty (routerShared.atomicAt).
+type AtomicAllocator interface {
+	// AtomicVCs is that set of VCs on the router-to-router ports, where
+	// Duato's check asks for it.
+	AtomicVCs() uint64
+	// AtomicVCsAt is the set on output port p of every router (port
+	// numbers mean the same on every router of the topologies that have
+	// such routings).
+	AtomicVCsAt(p int) uint64
+}
+
+// Injector is implemented by routing functions whose packets start with a
+// routing state (Flit.Route) other than 0. A routing decision may depend on
+// the router, input port, destination, VC and Flit.Route only, which is what
+// the channel dependency check enumerates.
+type Injector interface {
+	InjectRoute(src, dst int) uint8
+}
+
+// Escaper is implemented by adaptive routing functions whose deadlock
+// freedom rests on an escape sub-function (Duato): the channel dependency
+// graph is then that of the escape sub-function.
+type Escaper interface {
+	// Escape gives the escape candidates of a packet in the given state.
+	Escape(r, in int, f *link.Flit, c *Candidates)
+	// EscapeVCs is the set of VCs that form the escape channels.
+	EscapeVCs() uint64
+}
+
+// RouteUpdater is implemented by routing functions that carry state in
+// Flit.Route: Update is called once per packet per hop, when the head is
+// granted VC f.VC of output port out of router r, and may change f.Route.
+type RouteUpdater interface {
+	Update(r, out int, f *link.Flit)
+}
+
+// Ports is the set of ports of all candidate groups.
+func (c *Candidates) Ports() uint64 {
+	var m uint64
+	for g := 0; g < int(c.N); g++ {
+		m |= c.G[g].Ports
+	}
+	return m
+}
