@@ -28,7 +28,7 @@ import (
 // an Escaper this check is necessary, not sufficient.
 //
 // Every shipped routing function lists its reachable states directly
-// (stateLister, cdgstates.go), in time linear in the network: 0.3 s for a
+// (routing.StateLister, cdgstates.go), in time linear in the network: 0.3 s for a
 // 256x256 torus. A function without that list is checked by the reference
 // search, one breadth-first search over the states per destination, whose
 // cost grows as nodes squared (1.1 s for a 64x64 torus, 35 s for 128x128).
@@ -55,7 +55,7 @@ func CheckDeadlockFree(ctx context.Context, t topology.Topology, rf routing.Func
 // checkDeadlockFree is CheckDeadlockFree knowing whether the network uses
 // wormhole switching (Duato's check then requires atomic adaptive VCs).
 func checkDeadlockFree(ctx context.Context, t topology.Topology, rf routing.Func, vcs int, wormhole bool) error {
-	if _, ok := rf.(duatoChecked); ok {
+	if _, ok := rf.(routing.DuatoChecked); ok {
 		if ok, err := checkDuatoStates(ctx, t, rf, vcs, wormhole); ok {
 			return err
 		}
@@ -71,21 +71,21 @@ func checkDeadlockFree(ctx context.Context, t topology.Topology, rf routing.Func
 // buildCDG builds the graph from the function's own state list when it has
 // one, and by the reference search otherwise. A list that can leave out
 // dependencies that go up from one VC class to a higher one
-// (classLister) does so where the graph's channels are the classes,
+// (routing.ClassLister) does so where the graph's channels are the classes,
 // unless the graph it gives has a dependency going down: a cycle of the
 // whole graph then has every channel in one class, its dependencies all
 // within that class and in the graph, so both graphs have a cycle or
 // neither (TestStateListsMatchReference; the first cycle each finds may
 // differ).
 func buildCDG(ctx context.Context, t topology.Topology, rf routing.Func, vcs int) (*cdg, error) {
-	if cl, ok := rf.(classLister); ok && classRanked(rf, vcs) {
-		g, err := listedCDG(ctx, t, rf, vcs, cl.listStatesWithin)
+	if cl, ok := rf.(routing.ClassLister); ok && classRanked(rf, vcs) {
+		g, err := listedCDG(ctx, t, rf, vcs, cl.ListStatesWithin)
 		if err != nil || !g.descends() {
 			return g, err
 		}
 	}
-	if l, ok := rf.(stateLister); ok {
-		return listedCDG(ctx, t, rf, vcs, l.listStates)
+	if l, ok := rf.(routing.StateLister); ok {
+		return listedCDG(ctx, t, rf, vcs, l.ListStates)
 	}
 	return referenceDependencies(ctx, t, rf, vcs, true)
 }
@@ -110,20 +110,12 @@ func listedCDG(ctx context.Context, t topology.Topology, rf routing.Func, vcs in
 	return g, stop
 }
 
-// classLister is implemented by state lists that can leave out the visits
-// whose decisions add, beyond what the other visits add, only
-// dependencies from a VC class to a higher one: listStatesWithin is
-// listStates without them.
-type classLister interface {
-	listStatesWithin(visit func(r, in int, vcMask uint64, route uint8, dst int) bool)
-}
-
 // classRanked reports whether the graph of rf with vcs VCs has the VC
-// classes of rf as its channels' VCs, class c as VC c: rf is vcClassed,
+// classes of rf as its channels' VCs, class c as VC c: rf is routing.VCClassed,
 // with at most vcs classes (with fewer VCs, one VC stands for several
 // classes).
 func classRanked(rf routing.Func, vcs int) bool {
-	vc, ok := rf.(vcClassed)
+	vc, ok := rf.(routing.VCClassed)
 	return ok && vc.VCClasses() >= 1 && vc.VCClasses() <= vcs
 }
 
@@ -148,29 +140,6 @@ func (g *cdg) descends() bool {
 	return false
 }
 
-// duatoChecked is implemented by the Escapers that Duato's extended check
-// (checkDuatoStates, referenceDuato) checks (they list no states of their
-// own, whatever they embed).
-type duatoChecked interface {
-	routing.Escaper
-	duatoChecked()
-}
-
-// stateLister is implemented by routing functions that list the states of
-// the channel dependency check themselves, in time linear in the network,
-// instead of leaving them to the reference search over every destination.
-//
-// listStates calls visit for every reachable state of a packet that holds
-// a router-to-router channel: router r, the input port in it arrived on,
-// the set vcMask of the VCs it can hold there, its routing state route, and
-// a destination dst; over all calls, the routing decisions at (r, in, v,
-// route) of every VC v in vcMask for the listed destinations must be
-// exactly those of all destinations with which that state is reachable.
-// States may repeat. visit returns false to stop the listing.
-type stateLister interface {
-	listStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool)
-}
-
 // peerPort is the router and port at the far end of a port (router -1:
 // a node or nothing).
 type peerPort struct{ router, port int32 }
@@ -179,7 +148,7 @@ type peerPort struct{ router, port int32 }
 // when a packet holding channel ch may request VC w of port q of the router
 // ch leads to; channel ch = (base[r]+p)*vcs + v for output port p of router r.
 //
-// For a vcClassed routing function with fewer VC classes K than VCs, a
+// For a routing.VCClassed routing function with fewer VC classes K than VCs, a
 // channel is a link's VC class instead (vcs = K; "VC" w of a channel is
 // class w, whose lowest VC is w): a VC class's VCs take the same decisions
 // and every decision offers whole classes, so each edge between two
@@ -214,21 +183,13 @@ type cdg struct {
 	nDone   int
 }
 
-// vcClassed is implemented by routing functions whose Route reads the
-// packet's VC only through its VC class, v mod VCClasses() (vcClass), and
-// offers whole classes (classMask): the channel dependency graph is then
-// one of classes (cdg). TestStateListsMatchReference holds the claim to
-// the reference search, which asks Route for every VC, and to the graph
-// of VCs, which must agree on whether there is a cycle.
-type vcClassed interface{ VCClasses() int }
-
 // newCDG allocates the graph of rf on t with vcs VCs, its channels VC
-// classes where rf is vcClassed and byClass.
+// classes where rf is routing.VCClassed and byClass.
 func newCDG(t topology.Topology, rf routing.Func, vcs int, byClass bool) *cdg {
 	nr := t.Routers()
 	g := &cdg{t: t, vcs: vcs, base: make([]int, nr+1), rf: rf, escVCs: ^uint64(0), flit: new(link.Flit), cand: new(routing.Candidates),
 		linkPorts: make([]uint64, nr), allVCs: routing.AllVCs(vcs), doneRow: -1}
-	if vc, ok := rf.(vcClassed); ok && byClass && vc.VCClasses() >= 1 && vc.VCClasses() < vcs {
+	if vc, ok := rf.(routing.VCClassed); ok && byClass && vc.VCClasses() >= 1 && vc.VCClasses() < vcs {
 		g.vcs = vc.VCClasses()
 		g.classVCs = make([]uint64, g.vcs)
 		for v := 0; v < vcs; v++ {
@@ -359,7 +320,7 @@ func (g *cdg) added(grp routing.Group) bool {
 // destination at a time: the definition the state lists must match, and
 // the check of a routing function without one. Its cost grows as nodes
 // squared. byClass: the graph's channels are VC classes where rf is
-// vcClassed (as the check's), or VCs (its tests compare the verdicts).
+// routing.VCClassed (as the check's), or VCs (its tests compare the verdicts).
 func referenceDependencies(ctx context.Context, t topology.Topology, rf routing.Func, vcs int, byClass bool) (*cdg, error) {
 	g := newCDG(t, rf, vcs, byClass)
 	upd, _ := rf.(routing.RouteUpdater)

@@ -177,16 +177,16 @@ func TestStateListsMatchReference(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if _, ok := rf.(stateLister); !ok {
+					if _, ok := rf.(routing.StateLister); !ok {
 						t.Fatalf("%s has no state list", name)
 					}
-					fast, err := listedCDG(ctx, c.topo, rf, vcs, rf.(stateLister).listStates)
+					fast, err := listedCDG(ctx, c.topo, rf, vcs, rf.(routing.StateLister).ListStates)
 					if err != nil {
 						t.Fatal(err)
 					}
 					leftOut += checkWithinClasses(t, fmt.Sprintf("%s on %s, %d VCs", name, c.topo, vcs), rf, vcs, fast)
 					ref, _ := referenceDependencies(ctx, c.topo, rf, vcs, true)
-					if _, ok := rf.(vcClassed); ok {
+					if _, ok := rf.(routing.VCClassed); ok {
 						// A graph of VC classes has a cycle exactly when
 						// the graph of VCs has one.
 						byVC, _ := referenceDependencies(ctx, c.topo, rf, vcs, false)
@@ -226,14 +226,14 @@ func TestStateListsMatchReference(t *testing.T) {
 	}
 	t.Logf("%d configurations agree; the check's graphs leave out %d dependencies going up a VC class", checked, leftOut)
 	if leftOut == 0 {
-		t.Error("no check's graph left out a dependency going up a VC class: the lists that may (classLister) were not tested")
+		t.Error("no check's graph left out a dependency going up a VC class: the lists that may (routing.ClassLister) were not tested")
 	}
 }
 
 // checkWithinClasses checks the graph the deadlock check builds of rf
 // with vcs VCs (buildCDG) against full, that of rf's whole state list: the
 // same but for dependencies from a VC class up to a higher one, which a
-// classLister may leave out, and the same verdict. It returns the number
+// routing.ClassLister may leave out, and the same verdict. It returns the number
 // of dependencies left out.
 func checkWithinClasses(t *testing.T, what string, rf routing.Func, vcs int, full *cdg) int {
 	t.Helper()
@@ -242,7 +242,7 @@ func checkWithinClasses(t *testing.T, what string, rf routing.Func, vcs int, ful
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, lists := rf.(classLister)
+	_, lists := rf.(routing.ClassLister)
 	if !lists || !classRanked(rf, vcs) {
 		if !slices.Equal(used.succ, full.succ) {
 			t.Errorf("%s: the check's graph is not the state list's", what)

@@ -10,7 +10,7 @@ import (
 )
 
 // State lists of the shipped routing functions for the channel dependency
-// check (stateLister): every state (router, input port, VCs, routing state)
+// check (routing.StateLister): every state (router, input port, VCs, routing state)
 // a packet can reach from a router-to-router link, with one destination per
 // routing decision it can take there, found in time linear in the network.
 //
@@ -196,11 +196,11 @@ func listDOR(g *grid.Grid2D, rf routing.Func, all uint64, visit func(r, in int, 
 	}
 }
 
-func (d *dor) listStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func (d *dor) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	listDOR(d.g, d, d.all, visit)
 }
 
-func (d *dorDateline) listStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func (d *dorDateline) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	listDOR(d.g, d, d.all, visit)
 }
 
@@ -375,15 +375,15 @@ func dirIndex(s int) int {
 	return 1
 }
 
-func (m *minAdaptive) listStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func (m *minAdaptive) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	listAdaptive(m.g, m, m.all, visit)
 }
 
-func (d *duato) listStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func (d *duato) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	listAdaptive(d.g, d, d.all, visit)
 }
 
-// listStates of a fat-tree: a packet climbing into switch (l, s) on down
+// ListStates of a fat-tree: a packet climbing into switch (l, s) on down
 // port p (l >= 1) came from a subtree without its destination, so it goes
 // down any other port q (its destination under the switch, digit l = q) or,
 // below the roots, up (its destination elsewhere; by digit l under static
@@ -393,7 +393,7 @@ func (d *duato) listStates(visit func(r, in int, vcMask uint64, route uint8, dst
 // that digit chose the up port u on the way up (the parent's digit l, the
 // port it arrives on, is the destination's), so it is u; under adaptive
 // routing any.
-func (f *fatTree) listStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func (f *fatTree) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	t := f.t
 	k, n := t.K, t.N
 	pow := make([]int, n+1)

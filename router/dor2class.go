@@ -1,6 +1,7 @@
 package router
 
 import (
+	"fmt"
 	"math/bits"
 
 	"github.com/icnsim/icnsim/link"
@@ -48,7 +49,13 @@ type dor2Class struct {
 // dor2ClassSpec is the registry entry of dor-2class.
 func dor2ClassSpec() routing.Spec {
 	return routing.Spec{
-		Name: "dor-2class", MinVCs: 2, Topologies: []string{"torus"},
+		Name: "dor-2class", MinVCs: 2, Topologies: []string{"torus"}, BuildSeconds: routing.SecondsPerPort(0.3e-6),
+		CheckVCs: func(_ topology.Topology, vcs int) error {
+			if vcs < 2 || vcs%2 != 0 {
+				return fmt.Errorf("routing function \"dor-2class\" needs an even number of VCs, at least %d: it splits them into two classes of equal size (got %d)", 2, vcs)
+			}
+			return nil
+		},
 		Doc: "dimension-order routing on a torus with two VC classes per dimension (Dally & Towles, BookSim2's dim_order_torus): on entering a dimension a packet takes the upper half of the VCs if its route in that dimension crosses the wrap-around link and the lower half if not, and keeps it to the end of the dimension; needs an even VC count",
 		New: func(t topology.Topology, vcs int) routing.Func {
 			return newDor2Class(t.(*grid.Grid2D), vcs)
@@ -112,8 +119,8 @@ func (d *dor2Class) InjectVCs(src, dst int) uint64 {
 	return d.class[d.turnClass(dst, port, a, dir)]
 }
 
-// listStates lists the states of dor-2class for the channel dependency
-// check (stateLister; see cdgstates.go). Unlike dor-dateline, the class a
+// ListStates lists the states of dor-2class for the channel dependency
+// check (routing.StateLister; see cdgstates.go). Unlike dor-dateline, the class a
 // packet holds along a dimension depends on where its travel in that
 // dimension ends (whether it crosses the wrap link further on), not only
 // on the hops made so far, so a packet that stops at a coordinate may
@@ -135,7 +142,7 @@ func (d *dor2Class) InjectVCs(src, dst int) uint64 {
 // held nor the input port; a continuing one reads the VC and not how far
 // the destination is; rows and columns alike) are what
 // TestStateListsMatchReference checks.
-func (d *dor2Class) listStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func (d *dor2Class) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	g := d.g
 	p := &gridProbe{g: g, rf: d, all: d.all}
 	l := line{g.K, g.Wrap}

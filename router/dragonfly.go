@@ -88,8 +88,11 @@ func newDragonflyRouting(t *dragonfly.Dragonfly, vcs int, m routing.NonMinMode) 
 	return d
 }
 
-// SetThresholdFlits sets UGAL's threshold T.
-func (d *dragonflyRouting) SetThresholdFlits(t int) { d.threshold = t }
+// Configure sets UGAL's threshold T (routing.Configurable).
+func (d *dragonflyRouting) Configure(p routing.Params) error {
+	d.threshold = p.Int("ugal_threshold_flits")
+	return nil
+}
 
 // arrivalClass is the class of a packet at input port in, holding VC v:
 // 0 when it comes from a node.
@@ -344,5 +347,5 @@ func (d *dragonflyRouting) useBoard() (*groupBoard, int, uint64) {
 	return d.board, d.gp0, d.class[1] // a packet leaves its source group in class 1
 }
 
-// VCClasses: Route reads a packet's VC only through its class (vcClassed).
+// VCClasses: Route reads a packet's VC only through its class (routing.VCClassed).
 func (d *dragonflyRouting) VCClasses() int { return d.classes }

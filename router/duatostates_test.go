@@ -70,7 +70,7 @@ func TestDuatoStatesMatchReference(t *testing.T) {
 		}
 		k := topo.(*grid.Grid2D).K
 		for vcs := 2; vcs <= 6; vcs++ {
-			if checkHAR(name, topo, vcs) != nil || vcs > 4 && k > 6 {
+			if checkHARVCs(name, topo, vcs) != nil || vcs > 4 && k > 6 {
 				continue
 			}
 			for _, variant := range duatoVariants() {

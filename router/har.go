@@ -179,9 +179,9 @@ func (f HARFree) String() string { return nameOf(harFreeNames[:], f, "HARFree") 
 // HARFreeNames lists the choices of router.har.free, the default first.
 func HARFreeNames() []string { return harFreeNames[:] }
 
-// ParseHARFree reads a choice of router.har.free.
+// ParseHARFree reads a choice of router.har.free; "" is the default.
 func ParseHARFree(s string) (HARFree, error) {
-	return parseName[HARFree](harFreeNames[:], s, "free rule", false)
+	return parseName[HARFree](harFreeNames[:], s, "free rule", true)
 }
 
 // harLoops are the loopback ports of the Hybrid-HAR routings: the
@@ -251,19 +251,55 @@ func harCheckBytes(dorBoth bool) func(t topology.Topology, vcs int) int64 {
 func harSpecs() []routing.Spec {
 	return []routing.Spec{{
 		Name: "hybrid-har", MinVCs: 3, Topologies: []string{"mesh", "torus"}, Loops: harLoops,
-		Doc:        "Hybrid-HAR (papers/004): an upper minimal fully adaptive network (VCs 0..V-3; V-4 on a torus) and a lower one of C1 (VC V-2, dimension order, short and long; VCs V-3 and V-2 by wrap class on a torus) and C2 (VC V-1, minimal fully adaptive, short messages only); a message with no free upper VC moves down through the connection channel of its class (loopback ports CCS, CCL) and stays down; 4 VCs on a mesh as the paper (4 or more on a torus), wormhole with routing_delay_cycles = 2",
+		Doc:   "Hybrid-HAR (papers/004): an upper minimal fully adaptive network (VCs 0..V-3; V-4 on a torus) and a lower one of C1 (VC V-2, dimension order, short and long; VCs V-3 and V-2 by wrap class on a torus) and C2 (VC V-1, minimal fully adaptive, short messages only); a message with no free upper VC moves down through the connection channel of its class (loopback ports CCS, CCL) and stays down; 4 VCs on a mesh as the paper (4 or more on a torus), wormhole with routing_delay_cycles = 2",
+		Label: "Hybrid-HAR", Params: harParams(), CheckVCs: checkHAR(false), BuildSeconds: harBuildSeconds,
 		New:        func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, false) },
 		CheckBytes: harCheckBytes(false),
 	}, {
 		Name: "har-dor", MinVCs: 2, Topologies: []string{"mesh"}, Loops: harLoops,
-		Doc:        "the Hybrid-HAR paper's DOR baseline: the VCs split in halves as two levels of virtual networks, dimension order in both; a message starts in the upper half and moves down through its class's connection channel (CCS, CCL) when no upper VC on its dimension-order port is free",
+		Doc:   "the Hybrid-HAR paper's DOR baseline: the VCs split in halves as two levels of virtual networks, dimension order in both; a message starts in the upper half and moves down through its class's connection channel (CCS, CCL) when no upper VC on its dimension-order port is free",
+		Label: "DOR", Params: harParams(), CheckVCs: checkHAR(true), BuildSeconds: harBuildSeconds,
 		New:        func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, true) },
 		CheckBytes: harCheckBytes(true),
 	}}
 }
 
-// checkHAR reports a VC count the routing cannot use.
-func checkHAR(name string, t topology.Topology, vcs int) error {
+// harParams are the parameters of hybrid-har and har-dor: the free rule.
+func harParams() []routing.Param {
+	return []routing.Param{{Key: "har.free", Choices: HARFreeNames(), Doc: "when a channel is free for a new message",
+		ChoicesDoc: "tail-sent: a channel takes a new message once the previous tail has been sent on; upper-empty: the upper network's VCs only when empty downstream; all-empty: every VC and both connection channels only when empty downstream"}}
+}
+
+// Configure sets the free rule (routing.Configurable).
+func (h *har) Configure(p routing.Params) error {
+	f, err := ParseHARFree(p.Choice("har.free"))
+	h.free = f
+	return err
+}
+
+// harBuildSeconds is the build time of hybrid-har and har-dor: Duato's
+// extended check by abstract states, its walks through segment trees on
+// a torus.
+func harBuildSeconds(t topology.Topology, vcs int) float64 {
+	if g, ok := t.(*grid.Grid2D); ok && g.Wrap {
+		return routing.SecondsPerPort(1.3e-6)(t, vcs)
+	}
+	return routing.SecondsPerPort(0.7e-6)(t, vcs)
+}
+
+// checkHAR is the VC check of hybrid-har or (dorBoth) har-dor: it
+// reports a VC count the routing cannot use.
+func checkHAR(dorBoth bool) func(t topology.Topology, vcs int) error {
+	return func(t topology.Topology, vcs int) error {
+		name := "hybrid-har"
+		if dorBoth {
+			name = "har-dor"
+		}
+		return checkHARVCs(name, t, vcs)
+	}
+}
+
+func checkHARVCs(name string, t topology.Topology, vcs int) error {
 	g, ok := t.(*grid.Grid2D)
 	if !ok {
 		return nil
@@ -400,7 +436,9 @@ func (h *har) AtomicVCsAt(p int) uint64 {
 	return 0
 }
 
-func (h *har) duatoChecked() {}
+func (h *har) DuatoChecked() {}
+
+var _ routing.DuatoChecked = (*har)(nil)
 
 // Classes: short and long messages route differently.
 func (h *har) Classes() int { return 2 }

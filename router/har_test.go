@@ -71,7 +71,7 @@ func TestHybridHARCheck(t *testing.T) {
 		}
 		for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
 			cfg := harConfig(c.name, c.vcs)
-			cfg.HARFree = free
+			cfg.RoutingParams = routing.Params{"har.free": free.String()}
 			if _, err := Check(ctx, g, cfg); err != nil {
 				t.Errorf("%s on %s, %d VCs, free %s: %v", c.name, g, c.vcs, free, err)
 			}
@@ -101,14 +101,25 @@ func TestHybridHARCheck(t *testing.T) {
 	// The free rule is Hybrid-HAR's: another routing, or a rule that does
 	// not exist, is refused.
 	dg, _ := grid.NewMesh(4, 1)
-	for _, cfg := range []Config{{Routing: "dor", VCs: 2, BufferFlits: 4, Switching: Wormhole, LinkLatencyCycles: 1, CreditLatencyCycles: 1, HARFree: HARUpperEmpty},
-		func() Config { c := harConfig("hybrid-har", 4); c.HARFree = HARAllEmpty + 1; return c }()} {
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Routing: "dor", VCs: 2, BufferFlits: 4, Switching: Wormhole, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+			RoutingParams: routing.Params{"har.free": "upper-empty"}}, `har.free = upper-empty: routing "dor" has no such parameter`},
+		{func() Config {
+			c := harConfig("hybrid-har", 4)
+			c.RoutingParams = routing.Params{"har.free": "none-empty"}
+			return c
+		}(),
+			"har.free = none-empty: allowed: tail-sent, upper-empty, all-empty"},
+	} {
 		topo := topology.Topology(dg)
-		if cfg.Routing != "dor" {
+		if c.cfg.Routing != "dor" {
 			topo = g
 		}
-		if _, err := Check(ctx, topo, cfg); err == nil || !strings.Contains(err.Error(), "hybrid-har or har-dor only") {
-			t.Errorf("routing %s with free rule %s: got %v", cfg.Routing, cfg.HARFree, err)
+		if _, err := Check(ctx, topo, c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("routing %s with %v: got %v, want %q", c.cfg.Routing, c.cfg.RoutingParams, err, c.want)
 		}
 	}
 	// A routing that forgets C1 for short messages in the lower network has
@@ -147,7 +158,7 @@ func TestHybridHARSteps(t *testing.T) {
 	nets := map[HARFree]*Network{}
 	for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
 		cfg := harConfig("hybrid-har", 4)
-		cfg.HARFree = free
+		cfg.RoutingParams = routing.Params{"har.free": free.String()}
 		nets[free] = build(t, g, cfg, srcs, nil)
 	}
 	r := g.Router(1, 1)
@@ -398,8 +409,8 @@ func TestHybridHARNoDeadlock(t *testing.T) {
 	}
 }
 
-func noDeadlock(t *testing.T, k int, routing, pattern string, free HARFree, longPct float64, cycles clock.Cycle) {
-	g := harTopo(t, k, false, routing)
+func noDeadlock(t *testing.T, k int, rname, pattern string, free HARFree, longPct float64, cycles clock.Cycle) {
+	g := harTopo(t, k, false, rname)
 	N := g.Nodes()
 	dest := func(src int, rng *rand.Rand) int {
 		x, y := g.XY(src)
@@ -419,8 +430,8 @@ func noDeadlock(t *testing.T, k int, routing, pattern string, free HARFree, long
 	for i := range srcs {
 		srcs[i] = &harSource{node: i, nodes: N, p: 1 / mean, pLong: pLong, rng: rand.New(rand.NewPCG(5, uint64(i))), dest: dest}
 	}
-	cfg := harConfig(routing, 4)
-	cfg.HARFree = free
+	cfg := harConfig(rname, 4)
+	cfg.RoutingParams = routing.Params{"har.free": free.String()}
 	n := build(t, g, cfg, srcs, nil)
 	acts, units := n.Actors()
 	var checkErr error

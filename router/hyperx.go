@@ -49,8 +49,11 @@ func newHyperXRouting(t *hyperx.HyperX, vcs int, m routing.NonMinMode) *hyperxRo
 	return h
 }
 
-// SetThresholdFlits sets UGAL's threshold T.
-func (h *hyperxRouting) SetThresholdFlits(t int) { h.threshold = t }
+// Configure sets UGAL's threshold T (routing.Configurable).
+func (h *hyperxRouting) Configure(p routing.Params) error {
+	h.threshold = p.Int("ugal_threshold_flits")
+	return nil
+}
 
 // dorPorts is the set of ports of the dimension-order hop from router r
 // towards router m (its trunks), 0 when r == m.
@@ -158,5 +161,5 @@ func (h *hyperxRouting) InjectVCs(int, int) uint64 { return h.all }
 // Hops is the minimal path's router-to-router hops.
 func (h *hyperxRouting) Hops(src, dst int) int { return h.distance(src/h.t.P, dst/h.t.P) }
 
-// VCClasses: Route reads a packet's VC only through its class (vcClassed).
+// VCClasses: Route reads a packet's VC only through its class (routing.VCClassed).
 func (h *hyperxRouting) VCClasses() int { return h.classes }

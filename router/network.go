@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"unsafe"
 
 	"github.com/icnsim/icnsim/actor"
@@ -66,13 +65,9 @@ type Config struct {
 	// default); SelectionSeed seeds the routers' streams when it draws.
 	SelectionTies SelectionTies
 	SelectionSeed uint64
-	// UGALThresholdFlits is UGAL's threshold T (ugal-l, ugal-g, par):
-	// minimal when q_min*H_min <= q_val*H_val + T.
-	UGALThresholdFlits int
-	// HARFree is when the routers of hybrid-har and har-dor count a
-	// channel free for a new message (see har.go); the zero value,
-	// HARTailSent, is the behaviour of every other routing.
-	HARFree HARFree
+	// RoutingParams are the values of the routing's parameters
+	// (routing.Spec.Params: UGAL's threshold, Hybrid-HAR's free rule).
+	RoutingParams routing.Params
 	// InternalSpeedup is the number of switch allocation rounds per cycle
 	// (0 or 1: the plain input-queued router; 2..4: output and credit
 	// queues, see speedup.go).
@@ -239,15 +234,14 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 	if err := checkSelection(cfg.Selection, cfg.SelectionTies, cfg.Routing); err != nil {
 		return nil, err
 	}
-	if th, ok := rf.(interface{ SetThresholdFlits(int) }); ok && usesThreshold(cfg.Routing) {
-		th.SetThresholdFlits(cfg.UGALThresholdFlits)
-	} else if cfg.UGALThresholdFlits != 0 {
-		return nil, fmt.Errorf("ugal threshold %d: applies to routings ugal-l, ugal-g and par only (routing %q)", cfg.UGALThresholdFlits, cfg.Routing)
+	spec := Routings()[cfg.Routing]
+	if err := spec.CheckParams(cfg.RoutingParams); err != nil {
+		return nil, err
 	}
-	if h, ok := rf.(*har); ok && cfg.HARFree <= HARAllEmpty {
-		h.free = cfg.HARFree
-	} else if cfg.HARFree != HARTailSent {
-		return nil, fmt.Errorf("har free rule %s: allowed %s, with routing hybrid-har or har-dor only (routing %q)", cfg.HARFree, strings.Join(HARFreeNames(), ", "), cfg.Routing)
+	if c, ok := rf.(routing.Configurable); ok {
+		if err := c.Configure(cfg.RoutingParams); err != nil {
+			return nil, err
+		}
 	}
 	_, atomic := rf.(routing.AtomicAllocator)
 	if _, ok := rf.(routing.Escaper); ok && cfg.Switching == Wormhole && !atomic {
@@ -269,27 +263,17 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 				cfg.Routing, cfg.VCs, t, hint, err)}
 		}
 	}
-	if err := checkClassVCs(cfg.Routing, t, cfg.VCs); err != nil {
-		return nil, &fabric.DeadlockError{Msg: err.Error()}
+	if spec.ClassVCs != nil {
+		if err := spec.ClassVCs(t, cfg.VCs); err != nil {
+			return nil, &fabric.DeadlockError{Msg: err.Error()}
+		}
 	}
 	return rf, nil
 }
 
 // minVCs is the smallest VC count with which the registered routing name
 // is deadlock free on t.
-func minVCs(name string, t topology.Topology) int {
-	for m := routing.ModeMin; m <= routing.ModePAR; m++ {
-		if m.String() == name {
-			return nonMinMinVCs(m, t.Kind())
-		}
-	}
-	if name == "shortest-hops" {
-		if g, ok := t.(*graph.Graph); ok {
-			return max(g.Diameter(), 1)
-		}
-	}
-	return Routings()[name].MinVCs
-}
+func minVCs(name string, t topology.Topology) int { return Routings()[name].MinVCsFor(t) }
 
 // pkCapOf is the most packets behind the front one that a VC buffer can
 // hold: at most a partial front packet, a partial back packet and whole

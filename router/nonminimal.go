@@ -119,6 +119,38 @@ func nonMinSpecs() []routing.Spec {
 			spec.Topologies = []string{"dragonfly"}
 		}
 		mode := m
+		spec.MinVCsOn = func(t topology.Topology) int { return nonMinMinVCs(mode, t.Kind()) }
+		if m > routing.ModeMin {
+			spec.ClassVCs = func(t topology.Topology, vcs int) error {
+				// A packet reads its class from its VC: with fewer VCs two
+				// classes share one, and a packet past its intermediate
+				// reads as one before it and is sent back to it, a livelock
+				// (Valiant on a 72-node dragonfly with 2 VCs delivered 13 of
+				// 72 packets in 3,000 cycles, its flits hopping all the
+				// while).
+				if need := nonMinMinVCs(mode, t.Kind()); vcs < need {
+					return fmt.Errorf("routing %q needs at least %d VCs on a %s, one per VC class, even with allow_deadlock: a packet's class is its VC's, and with fewer a packet that passed its intermediate is sent to it again (got %d)", mode, need, t.Kind(), vcs)
+				}
+				return nil
+			}
+		}
+		if m >= routing.ModeUGALL {
+			spec.Params = []routing.Param{{Key: "ugal_threshold_flits", MinInt: 0, MaxInt: 1 << 20,
+				Doc: "UGAL's threshold T in flits: minimal when q_min*H_min <= q_nonmin*H_nonmin + T"}}
+		}
+		spec.BuildSeconds = func(t topology.Topology, vcs int) float64 {
+			// The check's states: Valiant's classes are three times the
+			// minimal's on a dragonfly; on a HyperX Valiant's class-0
+			// states take one visit (routing.ClassLister).
+			perPair := 47e-9
+			switch {
+			case t.Kind() == "hyperx":
+				perPair = 12e-9
+			case mode == routing.ModeMin:
+				perPair = 16e-9
+			}
+			return routing.SecondsPerPortPair(perPair)(t, vcs)
+		}
 		spec.New = func(t topology.Topology, vcs int) routing.Func {
 			switch t := t.(type) {
 			case *dragonfly.Dragonfly:
@@ -141,9 +173,3 @@ func nonMinMinVCs(m routing.NonMinMode, kind string) int {
 	}
 	return hyperxClasses(m)
 }
-
-// usesThreshold reports whether routing name decides by UGAL's rule.
-func usesThreshold(name string) bool { return name == "ugal-l" || name == "ugal-g" || name == "par" }
-
-// UsesUGALThreshold reports whether routing name reads a UGAL threshold.
-func UsesUGALThreshold(name string) bool { return usesThreshold(name) }

@@ -3,13 +3,13 @@ package router
 import "github.com/icnsim/icnsim/routing"
 
 // State lists of the dragonfly and HyperX routings for the channel
-// dependency check (stateLister, cdgstates.go): per router, the states a
+// dependency check (routing.StateLister, cdgstates.go): per router, the states a
 // packet can hold on arrival from another router, with one destination per
 // decision Route can take there, in time linear in the network (a 16,512-
 // node dragonfly in about a second). TestStateListsMatchReference compares
 // the graphs they build with the reference search's, edge for edge.
 
-// listStates of a dragonfly. With the classes of dragonfly.go, a packet
+// ListStates of a dragonfly. With the classes of dragonfly.go, a packet
 // arriving from a router is, by class and input port:
 //
 //   - class 0 (or PAR's 3) by a local port, in its source group: minimal
@@ -25,7 +25,7 @@ import "github.com/icnsim/icnsim/routing"
 //     (to the sink: no dependency);
 //   - class 2 by a global port: in the destination group, any destination
 //     in it; by a local port, at the destination's router.
-func (d *dragonflyRouting) listStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func (d *dragonflyRouting) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	t := d.t
 	PA := t.P * t.A
 	reps := min(d.copies, PA) // destinations per group, one per link copy used
@@ -102,24 +102,24 @@ func (d *dragonflyRouting) listStates(visit func(r, in int, vcMask uint64, route
 	}
 }
 
-// listStates of a HyperX. A packet that arrived by a port of dimension d
+// ListStates of a HyperX. A packet that arrived by a port of dimension d
 // on its dimension-order path to its destination (minimal routing, or
 // class 1 of Valiant's) agrees with it in dimensions up to d: one
 // destination per router differing from this one in a single higher
 // dimension gives every decision. One of class 0 (bound for its
 // intermediate) may also be at its intermediate, so be bound for a
 // destination differing in any dimension.
-func (h *hyperxRouting) listStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func (h *hyperxRouting) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	h.list(visit, false)
 }
 
-// listStatesWithin is listStates with one destination for a packet of
+// ListStatesWithin is ListStates with one destination for a packet of
 // class 0: its class-0 candidates (every port of a higher dimension) are
 // the same for every destination, and the others differ only in the
 // class-1 hop it would take at its intermediate, a dependency from class
-// 0 up to class 1 (classLister). It leaves out 60 of every 61 visits of a
+// 0 up to class 1 (routing.ClassLister). It leaves out 60 of every 61 visits of a
 // 16x16x16x16 HyperX's Valiant check.
-func (h *hyperxRouting) listStatesWithin(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func (h *hyperxRouting) ListStatesWithin(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	h.list(visit, true)
 }
 

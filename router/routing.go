@@ -12,19 +12,20 @@ import (
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
-// Routings returns the registry of routing functions by name.
-func Routings() map[string]routing.Spec {
-	m := map[string]routing.Spec{
-		"dor": {
-			Name: "dor", MinVCs: 1, Topologies: []string{"mesh", "torus"},
+// RoutingList returns the routing functions in a fixed order (the order
+// in which errors and documentation list them).
+func RoutingList() []routing.Spec {
+	l := []routing.Spec{
+		{
+			Name: "dor", MinVCs: 1, Topologies: []string{"mesh", "torus"}, BuildSeconds: routing.SecondsPerPort(0.15e-6),
 			Doc: "dimension-order (XY) routing, the shorter way round on a torus; every VC may be used (deadlock free on a mesh only)",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				d := newDor(t.(*grid.Grid2D), vcs)
 				return &d
 			},
 		},
-		"dor-dateline": {
-			Name: "dor-dateline", MinVCs: 3, Topologies: []string{"torus"},
+		{
+			Name: "dor-dateline", MinVCs: 3, Topologies: []string{"torus"}, BuildSeconds: routing.SecondsPerPort(0.15e-6),
 			Doc: "dimension-order routing on a torus; a packet starts in VC class 0 and moves up one class at each dateline crossing (datelines at x=0, x=k/2, y=0, y=k/2); VC v belongs to class v mod 3",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				r := &dorDateline{dor: newDor(t.(*grid.Grid2D), vcs)}
@@ -34,8 +35,8 @@ func Routings() map[string]routing.Spec {
 				return r
 			},
 		},
-		"min-adaptive": {
-			Name: "min-adaptive", MinVCs: 6, Topologies: []string{"torus"},
+		{
+			Name: "min-adaptive", MinVCs: 6, Topologies: []string{"torus"}, BuildSeconds: routing.SecondsPerPort(1.05e-6),
 			Doc: "minimal adaptive routing of the original entropy paper: 6 VCs, a packet starts in VC 0 when its destination lies in quadrant 1 or 3 from its source and in VC 3 for quadrants 2 or 4, and moves up one VC at each wrap-around; among the productive directions the one with most credits",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				m := &minAdaptive{dor: newDor(t.(*grid.Grid2D), vcs)}
@@ -45,8 +46,14 @@ func Routings() map[string]routing.Spec {
 				return m
 			},
 		},
-		"duato": {
-			Name: "duato", MinVCs: 4, Topologies: []string{"torus"}, EscapeLevel: true,
+		{
+			Name: "duato", MinVCs: 4, Topologies: []string{"torus"}, EscapeLevel: true, BuildSeconds: routing.SecondsPerPort(1.65e-6),
+			CheckVCs: func(_ topology.Topology, vcs int) error {
+				if vcs < 4 {
+					return fmt.Errorf("routing function \"duato\" needs at least %d VCs: 3 for the escape network and at least one adaptive (got %d)", 4, vcs)
+				}
+				return nil
+			},
 			Doc: "Duato's protocol: VCs 3 and up are minimal fully adaptive; VCs 0-2 are the escape network, dimension order with datelines (class = datelines crossed so far), used when no adaptive VC is free",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				d := &duato{dor: newDor(t.(*grid.Grid2D), vcs), adaptive: routing.AllVCs(vcs) &^ 7}
@@ -56,30 +63,35 @@ func Routings() map[string]routing.Spec {
 				return d
 			},
 		},
-		"dor-2class": dor2ClassSpec(),
-		"fattree-static": {
-			Name: "fattree-static", MinVCs: 1, Topologies: []string{"fattree"},
+		dor2ClassSpec(),
+		{
+			Name: "fattree-static", MinVCs: 1, Topologies: []string{"fattree"}, Label: "static routing", BuildSeconds: routing.SecondsPerPort(0.3e-6),
 			Doc: "up to the nearest common ancestor, then down by destination digits; going up from level l takes up port = destination digit l (d-mod-k), so each destination has one root and a root's down ports are all used",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				return &fatTree{t: t.(*fattree.FatTree), all: routing.AllVCs(vcs)}
 			},
 		},
-		"fattree-adaptive": {
-			Name: "fattree-adaptive", MinVCs: 1, Topologies: []string{"fattree"},
+		{
+			Name: "fattree-adaptive", MinVCs: 1, Topologies: []string{"fattree"}, Label: "adaptive routing", BuildSeconds: routing.SecondsPerPort(0.6e-6),
 			Doc: "up to the nearest common ancestor on an adaptively chosen up port (router.selection: by default a free one with most credits, ties round robin; least-occupied is FSIN's), then down by destination digits",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				return &fatTree{t: t.(*fattree.FatTree), all: routing.AllVCs(vcs), adaptive: true}
 			},
 		},
 	}
-	for _, s := range nonMinSpecs() {
-		m[s.Name] = s
-	}
-	for _, s := range shortestSpecs() {
-		m[s.Name] = s
-	}
+	l = append(l, nonMinSpecs()...)
+	l = append(l, shortestSpecs()...)
 	for _, s := range harSpecs() {
 		s.EscapeLevel = true // the connection channel, then C1
+		l = append(l, s)
+	}
+	return l
+}
+
+// Routings returns the registry of routing functions by name.
+func Routings() map[string]routing.Spec {
+	m := map[string]routing.Spec{}
+	for _, s := range RoutingList() {
 		m[s.Name] = s
 	}
 	return m
@@ -111,31 +123,8 @@ func NewRouting(name string, t topology.Topology, vcs int) (routing.Func, error)
 // on t (nil when it can): the VCs its virtual networks or classes need,
 // known before any deadlock check.
 func CheckVCs(name string, t topology.Topology, vcs int) error {
-	spec := Routings()[name]
-	switch {
-	case spec.Loops != nil:
-		return checkHAR(name, t, vcs)
-	case name == "duato" && vcs < spec.MinVCs:
-		return fmt.Errorf("routing function \"duato\" needs at least %d VCs: 3 for the escape network and at least one adaptive (got %d)", spec.MinVCs, vcs)
-	case name == "dor-2class" && (vcs < spec.MinVCs || vcs%2 != 0):
-		return fmt.Errorf("routing function \"dor-2class\" needs an even number of VCs, at least %d: it splits them into two classes of equal size (got %d)", spec.MinVCs, vcs)
-	}
-	return nil
-}
-
-// checkClassVCs refuses a non-minimal routing with fewer VCs than VC
-// classes, allow_deadlock or not. A packet reads its class from its VC:
-// with fewer VCs two classes share one, and a packet past its
-// intermediate reads as one before it and is sent back to it, a livelock
-// (Valiant on a 72-node dragonfly with 2 VCs delivered 13 of 72 packets
-// in 3,000 cycles, its flits hopping all the while).
-func checkClassVCs(name string, t topology.Topology, vcs int) error {
-	for m := routing.ModeMin + 1; m <= routing.ModePAR; m++ {
-		if name == m.String() && (t.Kind() == "dragonfly" || t.Kind() == "hyperx") {
-			if need := nonMinMinVCs(m, t.Kind()); vcs < need {
-				return fmt.Errorf("routing %q needs at least %d VCs on a %s, one per VC class, even with allow_deadlock: a packet's class is its VC's, and with fewer a packet that passed its intermediate is sent to it again (got %d)", name, need, t.Kind(), vcs)
-			}
-		}
+	if spec := Routings()[name]; spec.CheckVCs != nil {
+		return spec.CheckVCs(t, vcs)
 	}
 	return nil
 }

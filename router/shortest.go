@@ -23,7 +23,7 @@ import (
 // mid-sized). "shortest-hops" with at least D VCs it proves by its
 // classes: every dependency goes from a hop's class up to the next, none
 // stays within one (a route of at most D hops never wraps from class D-1
-// to 0), so there are none to list (classLister), whatever the graph's
+// to 0), so there are none to list (routing.ClassLister), whatever the graph's
 // size; with fewer VCs, by the search.
 // The shortest paths are the graph's route tables (graph.Graph.
 // PrepareRoutes, which Check runs under its context first): 12 bytes per
@@ -74,15 +74,35 @@ func (s *shortestRouting) Hops(src, dst int) int {
 	return s.routes.Hops(sr, dr)
 }
 
+// shortestBuildSeconds is the build time of shortest or (byHops)
+// shortest-hops on a graph with R routers, D of them with nodes, P ports
+// and N nodes: the route tables (D searches filling R x D entries, about
+// 22 ns an entry) and, for shortest, or shortest-hops with fewer VCs than
+// the diameter may need (its bound: graph.Graph.DiameterBound), the
+// deadlock check's search from every destination, about 0.032 us per
+// port, node and VC (TestBuildSecondsEstimate: binary trees of 128 to 384
+// routers for the search, 2,048 to 6,144 for the tables).
+func shortestBuildSeconds(byHops bool) func(t topology.Topology, vcs int) float64 {
+	return func(t topology.Topology, vcs int) float64 {
+		g := t.(*graph.Graph)
+		s := 22e-9 * float64(g.Routers()) * float64(g.Destinations())
+		if !byHops || vcs < g.DiameterBound() {
+			s += 0.032e-6 * float64(vcs) * float64(routing.Ports(g)) * float64(g.Nodes())
+		}
+		return s
+	}
+}
+
 func shortestSpecs() []routing.Spec {
 	return []routing.Spec{
-		{Name: "shortest", MinVCs: 1, Topologies: []string{"file"},
+		{Name: "shortest", MinVCs: 1, Topologies: []string{"file"}, BuildSeconds: shortestBuildSeconds(false),
 			Doc: "a topology from a file: every port on a shortest path, every VC (refused by the deadlock check where its dependencies have a cycle, as on most graphs with cycles)",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				return newShortestRouting(t.(*graph.Graph), vcs, false)
 			}},
-		{Name: "shortest-hops", MinVCs: 1, Topologies: []string{"file"},
-			Doc: "a topology from a file: every port on a shortest path, VC class = hops taken (the k-th hop in class k): deadlock free with as many VCs as the diameter",
+		{Name: "shortest-hops", MinVCs: 1, Topologies: []string{"file"}, BuildSeconds: shortestBuildSeconds(true),
+			MinVCsOn: func(t topology.Topology) int { return max(t.Diameter(), 1) },
+			Doc:      "a topology from a file: every port on a shortest path, VC class = hops taken (the k-th hop in class k): deadlock free with as many VCs as the diameter",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				return shortestHops{newShortestRouting(t.(*graph.Graph), vcs, true)}
 			}},
@@ -92,12 +112,12 @@ func shortestSpecs() []routing.Spec {
 // shortestHops is shortest-hops: shortest paths with a VC class per hop.
 type shortestHops struct{ *shortestRouting }
 
-// listStatesWithin lists nothing: no decision of shortest-hops adds a
+// ListStatesWithin lists nothing: no decision of shortest-hops adds a
 // dependency within a VC class, or from one down to a lower one
-// (classLister; TestShortestHopsDependenciesGoUp holds this to the
+// (routing.ClassLister; TestShortestHopsDependenciesGoUp holds this to the
 // reference search on random graphs).
-func (shortestHops) listStatesWithin(func(r, in int, vcMask uint64, route uint8, dst int) bool) {}
+func (shortestHops) ListStatesWithin(func(r, in int, vcMask uint64, route uint8, dst int) bool) {}
 
 // VCClasses: Route reads a packet's VC only through its hop class, or not
-// at all under "shortest" (vcClassed).
+// at all under "shortest" (routing.VCClassed).
 func (s *shortestRouting) VCClasses() int { return max(s.classes, 1) }

@@ -40,7 +40,7 @@ func randomGraph(t *testing.T, rng *rand.Rand) *graph.Graph {
 // TestShortestHopsDependenciesGoUp: on random graphs, with as many VCs as
 // the diameter or more, every dependency of shortest-hops the reference
 // search finds goes from a VC class up to a higher one, so the check's
-// graph, which lists none (shortestHops.listStatesWithin), has every
+// graph, which lists none (shortestHops.ListStatesWithin), has every
 // dependency that can lie on a cycle: there is none, and the check
 // accepts; with fewer VCs the check is the reference search's, and
 // agrees with the graph of VCs.

@@ -74,6 +74,29 @@ type Spec struct {
 	Doc        string
 	Topologies []string // topology kinds it is defined on
 	MinVCs     int      // smallest VC count that is deadlock free
+	// Label is the routing's name in the papers' figures ("DOR",
+	// "Hybrid-HAR"); "" where they give it none.
+	Label string
+	// MinVCsOn, where set, is MinVCs on t, where it depends on the
+	// topology (a Valiant routing's VC classes, a graph's diameter).
+	MinVCsOn func(t topology.Topology) int
+	// CheckVCs, where set, refuses a VC count the function cannot use on t
+	// (its virtual networks or classes), before any deadlock check.
+	CheckVCs func(t topology.Topology, vcs int) error
+	// ClassVCs, where set, refuses a VC count below the function's VC
+	// classes on t even where the deadlock check is waived
+	// (allow_deadlock): a packet that reads its class from its VC could
+	// otherwise be sent round for ever.
+	ClassVCs func(t topology.Topology, vcs int) error
+	// Params are the parameters the function reads (it implements
+	// Configurable when there are any).
+	Params []Param
+	// BuildSeconds, where set, estimates the time to check and build a
+	// network of VC routers with this function on t with vcs VCs, beside
+	// touching its memory (measured on the development machine:
+	// TestBuildSecondsEstimate); nil estimates DefaultSecondsPerPort per
+	// port.
+	BuildSeconds func(t topology.Topology, vcs int) float64
 	// Loops names the loopback ports the function needs on every router
 	// (grid.Grid2D.Loops): Hybrid-HAR's connection channels.
 	Loops []string

@@ -3,7 +3,7 @@ package routing
 import "math/bits"
 
 // VCClass is the VC class of the VC a packet holds, with classes VC
-// classes: VC v belongs to class v mod classes (classMask).
+// classes: VC v belongs to class v mod classes (ClassMask).
 func VCClass(v uint8, classes int) int { return int(v) % classes }
 
 // AllVCs is the set of VCs 0..vcs-1.

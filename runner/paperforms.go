@@ -13,6 +13,7 @@ import (
 
 	"github.com/icnsim/icnsim/figure"
 	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -133,15 +134,8 @@ func restLabel(f *study.File, p *study.Point, keys []string) string {
 func valueWords(key, v string) string {
 	switch key {
 	case "router.routing":
-		switch v {
-		case "fattree-static":
-			return "static routing"
-		case "fattree-adaptive":
-			return "adaptive routing"
-		case "har-dor":
-			return "DOR"
-		case "hybrid-har":
-			return "Hybrid-HAR"
+		if l := router.Routings()[v].Label; l != "" {
+			return l
 		}
 	case "policy.injection":
 		return izuPolicy(v)

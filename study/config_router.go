@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/routing"
 )
 
 // Router is the router microarchitecture and links.
@@ -138,11 +139,14 @@ func (c *Config) validateVC(add addFunc) {
 	if r.InternalSpeedup < 1 || r.InternalSpeedup > router.MaxInternalSpeedup {
 		add("router.internal_speedup", r.InternalSpeedup, fmt.Sprintf("allowed: 1..%d switch allocation rounds per cycle (1: the input-queued router; more adds output queues)", router.MaxInternalSpeedup))
 	}
-	switch {
-	case r.UGALThresholdFlits != 0 && !router.UsesUGALThreshold(r.Routing):
-		add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("applies to routings ugal-l, ugal-g and par only (routing is %q)", r.Routing))
-	case r.UGALThresholdFlits < 0 || r.UGALThresholdFlits > 1<<20:
-		add("router.ugal_threshold_flits", r.UGALThresholdFlits, "allowed: 0..1048576 flits")
+	if r.UGALThresholdFlits != 0 {
+		reads := routingsReading("ugal_threshold_flits")
+		switch spec := router.Routings()[r.Routing]; {
+		case !slices.Contains(reads, r.Routing):
+			add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("applies to routings %s only (routing is %q)", joinWords(reads, "", "and"), r.Routing))
+		case spec.Params[0].Check(r.UGALThresholdFlits) != nil:
+			add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("allowed: %d..%d flits", spec.Params[0].MinInt, spec.Params[0].MaxInt))
+		}
 	}
 	if sel, err := router.ParseSelection(r.Selection); err != nil {
 		add("router.selection", r.Selection, "allowed: "+strings.Join(router.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)"+didYouMean(r.Selection, router.SelectionNames()))
@@ -164,6 +168,61 @@ func (c *Config) validateVC(add addFunc) {
 
 // routingsWithoutEscape lists the routing functions whose candidates form
 // one level, sorted.
+// routingsReading lists the routings that read parameter key, in the
+// registry's order.
+func routingsReading(key string) []string {
+	var names []string
+	for _, s := range router.RoutingList() {
+		if _, ok := s.Param(key); ok {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// joinWords joins words for a sentence, each between quote marks q, the
+// last two by conj: "a, b and c".
+func joinWords(words []string, q, conj string) string {
+	var b strings.Builder
+	for i, w := range words {
+		switch {
+		case i == 0:
+		case i == len(words)-1:
+			b.WriteString(" " + conj + " ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(q + w + q)
+	}
+	return b.String()
+}
+
+// routingParams are the values the configuration gives to its routing's
+// parameters (routing.Spec.Params), by key.
+func (c *Config) routingParams() routing.Params {
+	p := routing.Params{}
+	for key, v := range map[string]any{"ugal_threshold_flits": c.Router.UGALThresholdFlits, "har.free": c.Router.HAR.Free} {
+		if !isDefaultParam(key, v) {
+			p[key] = v
+		}
+	}
+	return p
+}
+
+// isDefaultParam reports whether v is routing parameter key's default: 0,
+// "", or the first of its choices.
+func isDefaultParam(key string, v any) bool {
+	if v == 0 || v == "" {
+		return true
+	}
+	for _, s := range router.RoutingList() {
+		if par, ok := s.Param(key); ok && par.Choices != nil {
+			return v == par.Choices[0]
+		}
+	}
+	return false
+}
+
 func routingsWithoutEscape() []string {
 	var names []string
 	for _, n := range routingNames() {
@@ -202,7 +261,7 @@ func (c *Config) RouterConfig() router.Config {
 	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
-		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, HARFree: c.harFree(), UGALThresholdFlits: c.Router.UGALThresholdFlits,
+		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, RoutingParams: c.routingParams(),
 		InternalSpeedup: c.Router.InternalSpeedup,
 		SelectionTies:   ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135}
 }

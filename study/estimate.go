@@ -10,7 +10,7 @@ import (
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/router/ioq"
-	"github.com/icnsim/icnsim/topology/graph"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -48,66 +48,21 @@ type Estimate struct {
 // bench process holds about 14 MiB besides its 5 MiB of network).
 const RuntimeBytes = 16 << 20
 
-// buildSecondsPerPort is the time to check and build a network of the VC
-// router per router port beside touching its memory (buildSecondsPerByte):
-// the routing function's deadlock check and the per-port work of Build.
-// On a dragonfly or HyperX it grows with the routers' radix (the check's
-// dependencies out of a port are the router's other ports): it is radix
-// times a cost per port pair there. Measured on the 2-vCPU development
-// machine over three sizes each (tori and meshes of 64x64 to 256x256 with
-// 1 KB of state per port, 4-ary 5- to 7-trees; dragonflies of a = 12..20,
-// radix 23..39; HyperX of 2, 3 and 4 dimensions, radix 24..64), the least
-// of three builds after returning the heap to the operating system
-// (TestBuildSecondsEstimate); a routing function not listed gets the
-// largest.
-func buildSecondsPerPort(routing, topology string, radix int) float64 {
-	switch topology {
-	case "dragonfly":
-		if routing == "min" {
-			return 16e-9 * float64(radix)
-		}
-		return 47e-9 * float64(radix) // Valiant's classes: three times the states
-	case "hyperx": // Valiant's class-0 states take one visit (classLister)
-		return 12e-9 * float64(radix)
-	}
-	switch routing {
-	case "dor", "dor-dateline":
-		return 0.15e-6
-	case "dor-2class", "fattree-static":
-		return 0.3e-6
-	case "fattree-adaptive":
-		return 0.6e-6
-	case "hybrid-har", "har-dor": // Duato's extended check by abstract states
-		if topology == "torus" {
-			return 1.3e-6 // its walks through segment trees
-		}
-		return 0.7e-6
-	case "min-adaptive":
-		return 1.05e-6
-	}
-	return 1.65e-6 // duato
-}
+// The time to check and build a network of the VC router beside touching
+// its memory (buildSecondsPerByte) is its routing's (routing.Spec's
+// BuildSeconds): the deadlock check and the per-port work of Build, on a
+// dragonfly or HyperX growing with the routers' radix. Measured on the
+// 2-vCPU development machine over three sizes each (tori and meshes of
+// 64x64 to 256x256 with 1 KB of state per port, 4-ary 5- to 7-trees;
+// dragonflies of a = 12..20, radix 23..39; HyperX of 2, 3 and 4
+// dimensions, radix 24..64; graphs from files), the least of three builds
+// after returning the heap to the operating system
+// (TestBuildSecondsEstimate).
 
 // buildSecondsPerByte is the time to touch fresh memory: a page fault and
 // zeroing per 4 KiB page, about 0.4 ms per MB on the development machine
 // (a run builds in a fresh process, whose heap comes from the system).
 const buildSecondsPerByte = 0.4e-9
-
-// fileBuildSeconds is the build time of a topology from a file, with R
-// routers, D of them with nodes, P ports and N nodes, beside touching its
-// memory: the route tables (D searches filling R x D entries, about 22 ns
-// an entry) and, for shortest, or shortest-hops with fewer VCs than the
-// diameter may need (its bound: graph.Graph.DiameterBound), the deadlock
-// check's search from every destination, about 0.032 us per port, node
-// and VC (TestBuildSecondsEstimate: binary trees of 128 to 384 routers
-// for the search, 2,048 to 6,144 for the tables).
-func fileBuildSeconds(routing string, vcs, R, D, P, N, diameterBound int) float64 {
-	s := 22e-9 * float64(R) * float64(D)
-	if routing == "shortest" || vcs < diameterBound {
-		s += 0.032e-6 * float64(vcs) * float64(P) * float64(N)
-	}
-	return s
-}
 
 // ioqBuildSecondsPerPortNode is the build time of the input/output-buffered
 // switch per port and node of the network: its build grows as ports times
@@ -167,15 +122,12 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	if e.FullMemories {
 		// NetworkBytes is a bound the switch allocates only as it fills.
 		e.BuildSeconds = float64(e.Ports) * (ioqBuildSecondsPerPort + float64(e.Nodes)*ioqBuildSecondsPerPortNode)
-	} else if g, ok := topo.(*graph.Graph); ok {
-		e.BuildSeconds = fileBuildSeconds(cfg.Router.Routing, cfg.Router.VCs, e.Routers, g.Destinations(), e.Ports, e.Nodes, g.DiameterBound()) +
-			float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
 	} else {
-		radix := 0
-		for r := 0; r < topo.Routers(); r++ {
-			radix = max(radix, topo.Ports(r))
+		check := float64(e.Ports) * routing.DefaultSecondsPerPort
+		if spec := router.Routings()[cfg.Router.Routing]; spec.BuildSeconds != nil {
+			check = spec.BuildSeconds(topo, cfg.Router.VCs)
 		}
-		e.BuildSeconds = float64(e.Ports)*buildSecondsPerPort(cfg.Router.Routing, cfg.Network.Topology, radix) + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
+		e.BuildSeconds = check + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
 	}
 	e.BuildSeconds += policySeconds
 	return e, nil

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/icnsim/icnsim/router"
@@ -21,13 +22,6 @@ type HAR struct {
 	Free string `toml:"free"`
 }
 
-// harFree is the router package's view of router.har.free ("" is the
-// default of a Config built in Go).
-func (c *Config) harFree() router.HARFree {
-	f, _ := router.ParseHARFree(c.Router.HAR.Free)
-	return f
-}
-
 // validateHAR checks [router.har]: a known rule, and one other than the
 // default only under the Hybrid-HAR routings.
 func (c *Config) validateHAR(add addFunc) {
@@ -35,14 +29,14 @@ func (c *Config) validateHAR(add addFunc) {
 	if free == "" {
 		return
 	}
-	f, err := router.ParseHARFree(free)
+	reads := routingsReading("har.free")
+	par, _ := router.Routings()[reads[0]].Param("har.free")
 	switch {
-	case err != nil:
-		add("router.har.free", free, "allowed: "+strings.Join(router.HARFreeNames(), ", ")+
-			" (tail-sent: a channel takes a new message once the previous tail has been sent on; upper-empty: the upper network's VCs only when empty downstream; all-empty: every VC and both connection channels only when empty downstream)"+didYouMean(free, router.HARFreeNames()))
-	case f != router.HARTailSent && c.Router.Kind == "ioq":
-		add("router.har.free", free, `applies to router.kind = "vc" with router.routing = "hybrid-har" or "har-dor" only`)
-	case f != router.HARTailSent && c.Router.Routing != "hybrid-har" && c.Router.Routing != "har-dor":
-		add("router.har.free", free, `applies to router.routing = "hybrid-har" or "har-dor" only (their upper and lower virtual networks and connection channels)`)
+	case par.Check(free) != nil:
+		add("router.har.free", free, "allowed: "+strings.Join(par.Choices, ", ")+" ("+par.ChoicesDoc+")"+didYouMean(free, par.Choices))
+	case free != par.Choices[0] && c.Router.Kind == "ioq":
+		add("router.har.free", free, `applies to router.kind = "vc" with router.routing = `+joinWords(reads, `"`, "or")+` only`)
+	case free != par.Choices[0] && !slices.Contains(reads, c.Router.Routing):
+		add("router.har.free", free, `applies to router.routing = `+joinWords(reads, `"`, "or")+` only (their upper and lower virtual networks and connection channels)`)
 	}
 }
