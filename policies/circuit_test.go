@@ -43,7 +43,7 @@ func idleNet(t *testing.T, topo topology.Topology) *router.Network {
 	for i := range srcs {
 		srcs[i] = idle{}
 	}
-	net, err := router.Build(context.Background(), topo, router.Config{Routing: routingFor(topo), VCs: 3, BufferFlits: 8, RoutingDelayCycles: 1,
+	net, err := router.Build(context.Background(), topo, router.Config{Routing: router.Routings()[routingFor(topo)], VCs: 3, BufferFlits: 8, RoutingDelayCycles: 1,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +203,7 @@ func TestCircuitStealsOnlyIdleCycles(t *testing.T) {
 	for i := range srcs {
 		srcs[i] = &bursty{dst: (i*37 + 11) % topo.Nodes(), left: 60}
 	}
-	net, err := router.Build(context.Background(), topo, router.Config{Routing: "dor-dateline", VCs: 3, BufferFlits: 16, RoutingDelayCycles: 1,
+	net, err := router.Build(context.Background(), topo, router.Config{Routing: router.Routings()["dor-dateline"], VCs: 3, BufferFlits: 16, RoutingDelayCycles: 1,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}, srcs, nil)
 	if err != nil {
 		t.Fatal(err)

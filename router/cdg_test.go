@@ -42,7 +42,7 @@ func TestDeadlockCheck(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rf, err := NewRouting(name, topo, vcs)
+				rf, err := NewRouting(routingNamed(name), topo, vcs)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -60,7 +60,7 @@ func TestDeadlockCheck(t *testing.T) {
 		{"dor", torus, 1}, {"dor", torus, 4}, {"dor-dateline", torus, 1}, {"dor-dateline", torus, 2},
 		{"min-adaptive", torus, 5}, {"min-adaptive", torus, 4}, {"min-adaptive", torus, 3}, {"min-adaptive", torus, 1},
 	} {
-		rf, _ := NewRouting(c.routing, c.topo, c.vcs)
+		rf, _ := NewRouting(routingNamed(c.routing), c.topo, c.vcs)
 		err := CheckDeadlockFree(context.Background(), c.topo, rf, c.vcs)
 		if err == nil || !strings.Contains(err.Error(), "channel dependency cycle") || strings.Count(err.Error(), " -> ") < 2 {
 			t.Errorf("%s on %s with %d VCs: got %v, want a printed cycle", c.routing, c.topo, c.vcs, err)
@@ -81,7 +81,7 @@ func TestDeadlockCheck(t *testing.T) {
 // x = 4 on VC 2 and continue on VC 2 (found by review).
 func TestEscapeDependenciesAfterAdaptiveHops(t *testing.T) {
 	torus, _ := grid.NewTorus(8)
-	rf, _ := NewRouting("duato", torus, 4)
+	rf, _ := NewRouting(routingNamed("duato"), torus, 4)
 	g, _ := referenceDependencies(context.Background(), torus, rf, 4, true)
 	a := g.channel(torus.Router(3, 1), grid.PortXPlus, 2)
 	b := g.channel(torus.Router(4, 1), grid.PortXPlus, 2)
@@ -102,12 +102,12 @@ func TestManyVCs(t *testing.T) {
 		routing string
 		vcs     int
 	}{{torus, "dor-dateline", 13}, {tree, "fattree-adaptive", 9}, {torus, "min-adaptive", 18}} {
-		rf, _ := NewRouting(c.routing, c.topo, c.vcs)
+		rf, _ := NewRouting(routingNamed(c.routing), c.topo, c.vcs)
 		if err := CheckDeadlockFree(context.Background(), c.topo, rf, c.vcs); err != nil {
 			t.Errorf("%s %d VCs: %v", c.routing, c.vcs, err)
 		}
 	}
-	rf, _ := NewRouting("dor", torus, 13)
+	rf, _ := NewRouting(routingNamed("dor"), torus, 13)
 	if err := CheckDeadlockFree(context.Background(), torus, rf, 13); err == nil {
 		t.Error("dor on a torus with 13 VCs accepted")
 	}
@@ -173,7 +173,7 @@ func TestStateListsMatchReference(t *testing.T) {
 					if name == "dor-2class" && vcs%2 != 0 {
 						continue // two classes of equal size: NewRouting refuses an odd count
 					}
-					rf, err := NewRouting(name, c.topo, vcs)
+					rf, err := NewRouting(routingNamed(name), c.topo, vcs)
 					if err != nil {
 						t.Fatal(err)
 					}

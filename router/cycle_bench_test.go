@@ -31,7 +31,7 @@ func BenchmarkVCRouterCycle(b *testing.B) {
 	for i := range srcs {
 		srcs[i] = &steady{node: i, nodes: N}
 	}
-	n, err := Build(context.Background(), topo, Config{Routing: "dor-dateline", VCs: 3, BufferFlits: 8, Switching: VirtualCutThrough,
+	n, err := Build(context.Background(), topo, Config{Routing: routingNamed("dor-dateline"), VCs: 3, BufferFlits: 8, Switching: VirtualCutThrough,
 		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -103,7 +103,7 @@ func TestDor2ClassRoutes(t *testing.T) {
 	}
 	for _, vcs := range []int{2, 4, 6} {
 		for _, c := range cases {
-			rf, err := NewRouting("dor-2class", c.g, vcs)
+			rf, err := NewRouting(routingNamed("dor-2class"), c.g, vcs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,13 +124,13 @@ func TestDor2ClassRoutes(t *testing.T) {
 func TestDor2ClassVCCount(t *testing.T) {
 	torus, _ := grid.NewTorus(4)
 	for _, vcs := range []int{0, 1, 3, 5, 7} {
-		_, err := NewRouting("dor-2class", torus, vcs)
+		_, err := NewRouting(routingNamed("dor-2class"), torus, vcs)
 		if err == nil || !strings.Contains(err.Error(), "needs an even number of VCs") {
 			t.Errorf("%d VCs: got %v, want an error about an even VC count", vcs, err)
 		}
 	}
 	mesh, _ := grid.NewMesh(4, 1)
-	if _, err := NewRouting("dor-2class", mesh, 2); err == nil {
+	if _, err := NewRouting(routingNamed("dor-2class"), mesh, 2); err == nil {
 		t.Error("dor-2class accepted on a mesh")
 	}
 }
@@ -144,7 +144,7 @@ func TestDor2ClassDeadlockCheck(t *testing.T) {
 	for k := 3; k <= 12; k++ {
 		torus, _ := grid.NewTorus(k)
 		for _, vcs := range []int{2, 4} {
-			rf, err := NewRouting("dor-2class", torus, vcs)
+			rf, err := NewRouting(routingNamed("dor-2class"), torus, vcs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +157,7 @@ func TestDor2ClassDeadlockCheck(t *testing.T) {
 		torus, _ := grid.NewTorus(k)
 		oneClass := newDor2Class(torus, 2)
 		oneClass.class[0], oneClass.class[1] = oneClass.all, oneClass.all
-		dor, _ := NewRouting("dor", torus, 2)
+		dor, _ := NewRouting(routingNamed("dor"), torus, 2)
 		for _, c := range []struct {
 			name string
 			rf   routing.Func
@@ -219,7 +219,7 @@ func TestDor2ClassUnderLoad(t *testing.T) {
 			for i := range srcs {
 				srcs[i] = &uniformSource{node: i, nodes: N, size: 8, load: c.load, until: gen, rng: rand.New(rand.NewPCG(1, uint64(i)))}
 			}
-			cfg := Config{Routing: "dor-2class", VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
+			cfg := Config{Routing: routingNamed("dor-2class"), VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
 				LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}
 			n := build(t, torus, cfg, srcs, nil)
 			runChecked(t, n, actor.Shards, until)

@@ -82,7 +82,7 @@ func TestDuatoStatesMatchReference(t *testing.T) {
 					wormholes = append(wormholes, false) // the only condition it changes is atomicity
 				}
 				for _, wormhole := range wormholes {
-					base, err := NewRouting(name, topo, vcs)
+					base, err := NewRouting(routingNamed(name), topo, vcs)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -159,7 +159,7 @@ func TestDuatoStatesCoverage(t *testing.T) {
 		yKinds               int
 	}{{false, false, 0}, {true, false, 1}, {true, true, 6}} {
 		g := harTopo(t, 6, c.wrap, "hybrid-har")
-		rf, _ := NewRouting("hybrid-har", g, 4)
+		rf, _ := NewRouting(routingNamed("hybrid-har"), g, 4)
 		rf.(*har).adaptiveEscape = c.adaptiveEscape
 		s, ok := newDuatoStates(ctx, g, rf, 4)
 		if ok {

@@ -75,7 +75,7 @@ func EstimateFootprint(t topology.Topology, cfg Config) Footprint {
 		f.TableBytes += g.RouteTableBytes()
 	}
 	if !cfg.AllowDeadlock {
-		if spec, ok := Routings()[cfg.Routing]; ok && spec.CheckBytes != nil {
+		if spec := cfg.Routing; spec.CheckBytes != nil {
 			f.CheckBytes = spec.CheckBytes(t, cfg.VCs)
 		} else {
 			// The graph (cdg): port bases, peers, a row of W words per

@@ -52,7 +52,7 @@ func TestCheckBytes(t *testing.T) {
 		cs = append(cs, tc{tree, "fattree-static", 1, 0.8, 1.25}, tc{tree, "fattree-adaptive", 2, 0.8, 1.25})
 	}
 	for _, c := range cs {
-		rf, err := NewRouting(c.routing, c.topo, c.vcs)
+		rf, err := NewRouting(routingNamed(c.routing), c.topo, c.vcs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func TestCheckBytes(t *testing.T) {
 		}
 		runtime.ReadMemStats(&after)
 		got := float64(after.TotalAlloc - before.TotalAlloc)
-		est := EstimateFootprint(c.topo, Config{Routing: c.routing, VCs: c.vcs}).CheckBytes
+		est := EstimateFootprint(c.topo, Config{Routing: routingNamed(c.routing), VCs: c.vcs}).CheckBytes
 		ratio := float64(est) / got
 		t.Logf("%s, %s, %d VCs: estimated %d bytes, allocated %.0f: %.2f", c.topo, c.routing, c.vcs, est, got, ratio)
 		if ratio < c.min || float64(est) > c.max*got+32<<10 {

@@ -67,7 +67,7 @@ func FuzzRouting(f *testing.F) {
 					}
 					topo, _ := fuzzTopology(f, spec, shape)
 					for try := 0; try < 8; try++ {
-						if _, err := NewRouting(name, topo, fuzzVCs(spec, vcs)); err == nil {
+						if _, err := NewRouting(routingNamed(name), topo, fuzzVCs(spec, vcs)); err == nil {
 							break
 						}
 						vcs++
@@ -83,7 +83,7 @@ func FuzzRouting(f *testing.F) {
 		spec := reg[name]
 		topo, class := fuzzTopology(t, spec, shape)
 		vcs := fuzzVCs(spec, vcsSeed)
-		rf, err := NewRouting(name, topo, vcs)
+		rf, err := NewRouting(routingNamed(name), topo, vcs)
 		if err != nil {
 			return // a combination NewRouting refuses is not a legal state
 		}

@@ -286,7 +286,7 @@ func harMixRun(t *testing.T, k int, c shortLongRun, seed uint64) (*grid.Grid2D, 
 	g := harTopo(t, k, false, c.routing)
 	cfg := harConfig(c.routing, 4)
 	cfg.BufferFlits, cfg.RoutingParams = c.buffer, routing.Params{"har.free": c.free.String()}
-	rf, err := NewRouting(c.routing, g, 4)
+	rf, err := NewRouting(routingNamed(c.routing), g, 4)
 	if err != nil {
 		t.Fatal(err)
 	}

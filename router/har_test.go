@@ -35,7 +35,7 @@ func harTopo(t testing.TB, k int, wrap bool, routing string) *grid.Grid2D {
 }
 
 func harConfig(routing string, vcs int) Config {
-	return Config{Routing: routing, VCs: vcs, BufferFlits: 8, Switching: Wormhole, RoutingDelayCycles: 2,
+	return Config{Routing: routingNamed(routing), VCs: vcs, BufferFlits: 8, Switching: Wormhole, RoutingDelayCycles: 2,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 256, MinPacketFlits: 32}
 }
 
@@ -65,7 +65,7 @@ func TestHybridHARCheck(t *testing.T) {
 		{6, true, "hybrid-har", 4}, {5, true, "hybrid-har", 5}, {8, true, "hybrid-har", 4},
 	} {
 		g := harTopo(t, c.k, c.wrap, c.name)
-		rf, err := NewRouting(c.name, g, c.vcs)
+		rf, err := NewRouting(routingNamed(c.name), g, c.vcs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func TestHybridHARCheck(t *testing.T) {
 		}
 	}
 	g := harTopo(t, 6, false, "hybrid-har")
-	rf, _ := NewRouting("hybrid-har", g, 4)
+	rf, _ := NewRouting(routingNamed("hybrid-har"), g, 4)
 	h := rf.(*har)
 	h.adaptiveEscape = true
 	err := checkDeadlockFree(ctx, g, h, 4, true)
@@ -105,7 +105,7 @@ func TestHybridHARCheck(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Routing: "dor", VCs: 2, BufferFlits: 4, Switching: Wormhole, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+		{Config{Routing: routingNamed("dor"), VCs: 2, BufferFlits: 4, Switching: Wormhole, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
 			RoutingParams: routing.Params{"har.free": "upper-empty"}}, `har.free = upper-empty: routing "dor" has no such parameter`},
 		{func() Config {
 			c := harConfig("hybrid-har", 4)
@@ -115,11 +115,11 @@ func TestHybridHARCheck(t *testing.T) {
 			"har.free = none-empty: allowed: tail-sent, upper-empty, all-empty"},
 	} {
 		topo := topology.Topology(dg)
-		if c.cfg.Routing != "dor" {
+		if c.cfg.Routing.Name != "dor" {
 			topo = g
 		}
 		if _, err := Check(ctx, topo, c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("routing %s with %v: got %v, want %q", c.cfg.Routing, c.cfg.RoutingParams, err, c.want)
+			t.Errorf("routing %s with %v: got %v, want %q", c.cfg.Routing.Name, c.cfg.RoutingParams, err, c.want)
 		}
 	}
 	// A routing that forgets C1 for short messages in the lower network has

@@ -48,7 +48,9 @@ func ParseSwitching(s string) (Switching, error) {
 
 // Config is the router and link configuration of a network.
 type Config struct {
-	Routing             string
+	// Routing is the routing function's registry entry (the topology
+	// family's, found by name by the caller).
+	Routing             routing.Spec
 	VCs                 int
 	BufferFlits         int // per VC, at every input port (and at the NI sink)
 	Switching           Switching
@@ -234,7 +236,7 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 	if err := checkSelection(cfg.Selection, cfg.SelectionTies, cfg.Routing); err != nil {
 		return nil, err
 	}
-	spec := Routings()[cfg.Routing]
+	spec := cfg.Routing
 	if err := spec.CheckParams(cfg.RoutingParams); err != nil {
 		return nil, err
 	}
@@ -248,7 +250,7 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 		// A VC is reallocated when the previous packet's tail has left, so
 		// under wormhole a new packet can queue behind an old one in an
 		// adaptive buffer; Duato's condition assumes it cannot.
-		return nil, fmt.Errorf("routing %q needs virtual cut-through (switching = \"vct\"): under wormhole an adaptive VC could hold two packets, which Duato's deadlock-freedom condition rules out", cfg.Routing)
+		return nil, fmt.Errorf("routing %q needs virtual cut-through (switching = \"vct\"): under wormhole an adaptive VC could hold two packets, which Duato's deadlock-freedom condition rules out", spec.Name)
 	}
 	if !cfg.AllowDeadlock {
 		if err := checkDeadlockFree(ctx, t, rf, cfg.VCs, cfg.Switching == Wormhole); err != nil {
@@ -256,11 +258,11 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 				return nil, err
 			}
 			hint := ""
-			if min := minVCs(cfg.Routing, t); cfg.VCs < min {
-				hint = fmt.Sprintf(" (%s needs at least %d VCs)", cfg.Routing, min)
+			if min := spec.MinVCsFor(t); cfg.VCs < min {
+				hint = fmt.Sprintf(" (%s needs at least %d VCs)", spec.Name, min)
 			}
 			return nil, &fabric.DeadlockError{Msg: fmt.Sprintf("routing %q with %d VCs on the %s can deadlock%s: %v; set allow_deadlock = true to run it anyway",
-				cfg.Routing, cfg.VCs, t, hint, err)}
+				spec.Name, cfg.VCs, t, hint, err)}
 		}
 	}
 	if spec.ClassVCs != nil {
@@ -271,9 +273,6 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 	return rf, nil
 }
 
-// minVCs is the smallest VC count with which the registered routing name
-// is deadlock free on t.
-func minVCs(name string, t topology.Topology) int { return Routings()[name].MinVCsFor(t) }
 
 // pkCapOf is the most packets behind the front one that a VC buffer can
 // hold: at most a partial front packet, a partial back packet and whole

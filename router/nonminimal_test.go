@@ -115,7 +115,7 @@ func TestNonMinimalZeroLoadLatency(t *testing.T) {
 					for src := 0; src < N; src += step {
 						for dst := (src * 7) % N; dst < N; dst += step + 1 {
 							vcs := max(minVCs(routing, tc.topo), 2)
-							cfg := Config{Routing: routing, VCs: vcs, BufferFlits: 8, RoutingDelayCycles: delay,
+							cfg := Config{Routing: routingNamed(routing), VCs: vcs, BufferFlits: 8, RoutingDelayCycles: delay,
 								LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: size}
 							n, sink := loneNet(t, tc.topo, cfg, src, dst, size)
 							hops, links := tracePath(t, n, src, dst, 0)
@@ -202,7 +202,7 @@ func TestChooseWithinRoute(t *testing.T) {
 				for i := range srcs {
 					srcs[i] = &burst{node: i, nodes: N, m: 30, size: 4}
 				}
-				cfg := Config{Routing: rname, VCs: minVCs(rname, tc.topo) + 1, BufferFlits: 4, RoutingDelayCycles: 1,
+				cfg := Config{Routing: routingNamed(rname), VCs: minVCs(rname, tc.topo) + 1, BufferFlits: 4, RoutingDelayCycles: 1,
 					LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}
 				rf, err := Check(context.Background(), tc.topo, cfg)
 				if err != nil {
@@ -239,11 +239,11 @@ func TestChooseWithinRoute(t *testing.T) {
 func TestShortestOnFile(t *testing.T) {
 	g := testGraph(t)
 	ctx := context.Background()
-	cfg := Config{Routing: "shortest", VCs: 4, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, RoutingDelayCycles: 1, MaxPacketFlits: 4}
+	cfg := Config{Routing: routingNamed("shortest"), VCs: 4, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, RoutingDelayCycles: 1, MaxPacketFlits: 4}
 	if _, err := Check(ctx, g, cfg); err == nil || !strings.Contains(err.Error(), "channel dependency cycle: R") {
 		t.Fatalf("shortest on a ring: %v", err)
 	}
-	cfg.Routing = "shortest-hops"
+	cfg.Routing = routingNamed("shortest-hops")
 	cfg.VCs = 1
 	_, err := Check(ctx, g, cfg)
 	if err == nil || !strings.Contains(err.Error(), "channel dependency cycle") || !strings.Contains(err.Error(), fmt.Sprintf("needs at least %d VCs", g.Diameter())) {
@@ -268,7 +268,7 @@ func TestTooFewVCsPrintShortCycle(t *testing.T) {
 			if vcs < 1 || routing == "shortest-hops" {
 				continue // shortest-hops' diameter is sufficient, not needed (TestShortestOnFile)
 			}
-			cfg := Config{Routing: routing, VCs: vcs, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, RoutingDelayCycles: 1, MaxPacketFlits: 4}
+			cfg := Config{Routing: routingNamed(routing), VCs: vcs, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, RoutingDelayCycles: 1, MaxPacketFlits: 4}
 			_, err := Check(context.Background(), tc.topo, cfg)
 			if err == nil {
 				t.Errorf("%s with %d VCs on %s: accepted", routing, vcs, tc.topo)
@@ -300,7 +300,7 @@ func TestTooFewClassesRefusedEvenAllowingDeadlock(t *testing.T) {
 				continue // minimal routing reads its way from where it is
 			}
 			need := minVCs(routing, tc.topo)
-			cfg := Config{Routing: routing, VCs: need - 1, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, RoutingDelayCycles: 1,
+			cfg := Config{Routing: routingNamed(routing), VCs: need - 1, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, RoutingDelayCycles: 1,
 				MaxPacketFlits: 4, AllowDeadlock: true}
 			if _, err := Check(context.Background(), tc.topo, cfg); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("needs at least %d VCs", need)) {
 				t.Errorf("%s with %d VCs on %s, deadlock allowed: %v, want a refusal", routing, need-1, tc.topo, err)
@@ -318,7 +318,7 @@ func TestTooFewClassesRefusedEvenAllowingDeadlock(t *testing.T) {
 // shortest-hop route, worked out by hand.
 func TestGraphZeroLoadLatency(t *testing.T) {
 	g := testGraph(t)
-	cfg := Config{Routing: "shortest-hops", VCs: 2, BufferFlits: 8, LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 4}
+	cfg := Config{Routing: routingNamed("shortest-hops"), VCs: 2, BufferFlits: 8, LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 4}
 	n, _ := loneNet(t, g, cfg, 0, 1, 4)
 	for _, c := range []struct{ src, dst, hops, extra int }{
 		{0, 1, 0, 0}, // same router

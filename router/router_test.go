@@ -149,7 +149,7 @@ func TestZeroLoadLatency(t *testing.T) {
 			}
 			for src := 0; src < N; src += srcStep {
 				for dst := 0; dst < N; dst += dstStep {
-					cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: 16, Switching: c.sw, RoutingDelayCycles: c.delay,
+					cfg := Config{Routing: routingNamed(c.routing), VCs: c.vcs, BufferFlits: 16, Switching: c.sw, RoutingDelayCycles: c.delay,
 						LinkLatencyCycles: c.linkLat, CreditLatencyCycles: 1, MaxPacketFlits: c.size}
 					n, sink := loneNet(t, c.topo, cfg, src, dst, c.size)
 					runChecked(t, n, actor.Serial, 200)
@@ -200,7 +200,7 @@ func TestInvariantsUnderLoad(t *testing.T) {
 		{torus, "duato", 4, 8, VirtualCutThrough},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%s", c.topo, c.routing, c.sw), func(t *testing.T) {
-			drainBursts(t, c.topo, Config{Routing: c.routing, VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
+			drainBursts(t, c.topo, Config{Routing: routingNamed(c.routing), VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
 				LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 8}, 6000)
 		})
 	}
@@ -210,7 +210,7 @@ func TestBuildRejects(t *testing.T) {
 	torus, _ := grid.NewTorus(4)
 	mesh, _ := grid.NewMesh(4, 1)
 	srcs := make([]fabric.Source, 16)
-	ok := Config{Routing: "dor-dateline", VCs: 3, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}
+	ok := Config{Routing: routingNamed("dor-dateline"), VCs: 3, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}
 	for _, c := range []struct {
 		name string
 		topo topology.Topology
@@ -218,11 +218,11 @@ func TestBuildRejects(t *testing.T) {
 	}{
 		{"too few VCs", torus, func(c *Config) { c.VCs = 2 }},
 		{"dor-dateline on a mesh", mesh, func(c *Config) {}},
-		{"dor on a torus", torus, func(c *Config) { c.Routing = "dor" }},
+		{"dor on a torus", torus, func(c *Config) { c.Routing = routingNamed("dor") }},
 		{"vct with small buffers", torus, func(c *Config) { c.BufferFlits = 4 }},
 		{"zero link latency", torus, func(c *Config) { c.LinkLatencyCycles = 0 }},
-		{"unknown routing", torus, func(c *Config) { c.Routing = "xy" }},
-		{"duato under wormhole", torus, func(c *Config) { c.Routing, c.VCs, c.Switching = "duato", 4, Wormhole }},
+		{"unknown routing", torus, func(c *Config) { c.Routing = routingNamed("xy") }},
+		{"duato under wormhole", torus, func(c *Config) { c.Routing, c.VCs, c.Switching = routingNamed("duato"), 4, Wormhole }},
 	} {
 		cfg := ok
 		c.mod(&cfg)
@@ -285,7 +285,7 @@ func TestPrefetchChangesNothing(t *testing.T) {
 		for i := range srcs {
 			srcs[i] = &burst{node: i, nodes: N, m: 30, size: 8}
 		}
-		cfg := Config{Routing: "dor-dateline", VCs: 3, BufferFlits: 8, Switching: Wormhole, RoutingDelayCycles: 1,
+		cfg := Config{Routing: routingNamed("dor-dateline"), VCs: 3, BufferFlits: 8, Switching: Wormhole, RoutingDelayCycles: 1,
 			LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}
 		n := build(t, torus, cfg, srcs, nil)
 		if n.Prefetcher() != nil {
@@ -320,7 +320,7 @@ func TestPrefetchChangesNothing(t *testing.T) {
 	for i := range srcs {
 		srcs[i] = &burst{node: i, nodes: big.Nodes()}
 	}
-	n := build(t, big, Config{Routing: "dor-dateline", VCs: 4, BufferFlits: 16, Switching: Wormhole, RoutingDelayCycles: 1,
+	n := build(t, big, Config{Routing: routingNamed("dor-dateline"), VCs: 4, BufferFlits: 16, Switching: Wormhole, RoutingDelayCycles: 1,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}, srcs, nil)
 	if n.Prefetcher() == nil {
 		t.Errorf("a %s with %d bytes of state gets no prefetcher", big, n.StateBytes())
@@ -340,7 +340,7 @@ func TestFootprintIsExact(t *testing.T) {
 		vcs     int
 		lat     int
 	}{{torus, "dor-dateline", 4, 1}, {torus, "duato", 5, 3}, {mesh, "dor", 2, 1}, {tree, "fattree-static", 1, 2}, {tree, "fattree-adaptive", 3, 1}} {
-		cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: 16, RoutingDelayCycles: 1,
+		cfg := Config{Routing: routingNamed(c.routing), VCs: c.vcs, BufferFlits: 16, RoutingDelayCycles: 1,
 			LinkLatencyCycles: c.lat, CreditLatencyCycles: 1, MaxPacketFlits: 8}
 		srcs := make([]fabric.Source, c.topo.Nodes())
 		for i := range srcs {
@@ -383,7 +383,7 @@ func TestEscapeLevelRegistry(t *testing.T) {
 		if escaper != spec.EscapeLevel {
 			t.Errorf("%s: EscapeLevel %v, implements Escaper %v", name, spec.EscapeLevel, escaper)
 		}
-		if err := checkSelection(SelectLeastOccupied, TiesRotation, name); (err != nil) != spec.EscapeLevel {
+		if err := checkSelection(SelectLeastOccupied, TiesRotation, spec); (err != nil) != spec.EscapeLevel {
 			t.Errorf("%s: least-occupied selection refused: %v", name, err)
 		}
 	}
@@ -446,3 +446,9 @@ func TestSelectionTiesDraw(t *testing.T) {
 		}
 	}
 }
+
+// routingNamed is the registry entry of routing name.
+func routingNamed(name string) routing.Spec { return Routings()[name] }
+
+// minVCs is the smallest deadlock-free VC count of routing name on t.
+func minVCs(name string, t topology.Topology) int { return routingNamed(name).MinVCsFor(t) }

@@ -97,24 +97,20 @@ func Routings() map[string]routing.Spec {
 	return m
 }
 
-// NewRouting looks up name and checks that it fits the topology and VC count.
-func NewRouting(name string, t topology.Topology, vcs int) (routing.Func, error) {
-	reg := Routings()
-	spec, ok := reg[name]
-	if !ok {
-		names := make([]string, 0, len(reg))
-		for n := range reg {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		return nil, fmt.Errorf("unknown routing function %q (allowed: %s)", name, strings.Join(names, ", "))
+// NewRouting makes spec's function on t with vcs VCs, checking that it fits
+// the topology and the VC count.
+func NewRouting(spec routing.Spec, t topology.Topology, vcs int) (routing.Func, error) {
+	if spec.New == nil {
+		return nil, fmt.Errorf("routing function %q: not a registered routing (no constructor)", spec.Name)
 	}
 	if !slices.Contains(spec.Topologies, t.Kind()) {
 		return nil, fmt.Errorf("routing function %q is not defined on a %s (allowed topologies: %s)",
-			name, t.Kind(), strings.Join(spec.Topologies, ", "))
+			spec.Name, t.Kind(), strings.Join(spec.Topologies, ", "))
 	}
-	if err := CheckVCs(name, t, vcs); err != nil {
-		return nil, err
+	if spec.CheckVCs != nil {
+		if err := spec.CheckVCs(t, vcs); err != nil {
+			return nil, err
+		}
 	}
 	return spec.New(t, vcs), nil
 }

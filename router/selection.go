@@ -129,7 +129,7 @@ func nameOf[T ~uint8](names []string, v T, label string) string {
 }
 
 // checkSelection reports a selection function the routing cannot use.
-func checkSelection(sel Selection, ties SelectionTies, routing string) error {
+func checkSelection(sel Selection, ties SelectionTies, rs routing.Spec) error {
 	if ties > TiesFSIN {
 		return fmt.Errorf("unknown selection ties %d (allowed: rotation, random, fsin)", ties)
 	}
@@ -139,8 +139,8 @@ func checkSelection(sel Selection, ties SelectionTies, routing string) error {
 	if sel > SelectLeastOccupied {
 		return fmt.Errorf("unknown selection %d (allowed: free-most-credits, least-occupied)", sel)
 	}
-	if sel == SelectLeastOccupied && Routings()[routing].EscapeLevel {
-		return fmt.Errorf("selection \"least-occupied\" waits for the least occupied VC offered; routing %q offers an escape level after its adaptive one, which the head must be free to take (use free-most-credits)", routing)
+	if sel == SelectLeastOccupied && rs.EscapeLevel {
+		return fmt.Errorf("selection \"least-occupied\" waits for the least occupied VC offered; routing %q offers an escape level after its adaptive one, which the head must be free to take (use free-most-credits)", rs.Name)
 	}
 	return nil
 }

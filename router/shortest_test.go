@@ -55,7 +55,7 @@ func TestShortestHopsDependenciesGoUp(t *testing.T) {
 			if vcs < 1 {
 				continue
 			}
-			rf, err := NewRouting("shortest-hops", g, vcs)
+			rf, err := NewRouting(routingNamed("shortest-hops"), g, vcs)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -46,7 +46,7 @@ func TestSpeedupZeroLoadLatency(t *testing.T) {
 				const size = 5
 				for src := 0; src < N; src += step {
 					for dst := (src * 5) % N; dst < N; dst += step + 2 {
-						cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
+						cfg := Config{Routing: routingNamed(c.routing), VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
 							LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: size, InternalSpeedup: speedup}
 						n, sink := loneNet(t, c.topo, cfg, src, dst, size)
 						hops, links := tracePath(t, n, src, dst, 0)
@@ -90,7 +90,7 @@ func TestSpeedupInvariantsUnderLoad(t *testing.T) {
 		{df, "par", 4, 8, VirtualCutThrough, 4},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%s/S%d", c.topo, c.routing, c.sw, c.speedup), func(t *testing.T) {
-			n := drainBursts(t, c.topo, Config{Routing: c.routing, VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
+			n := drainBursts(t, c.topo, Config{Routing: routingNamed(c.routing), VCs: c.vcs, BufferFlits: c.buf, Switching: c.sw, RoutingDelayCycles: 1,
 				LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 8, InternalSpeedup: c.speedup}, 8000)
 			tot := n.Totals()
 			hops, active := uint64(0), uint64(0)
@@ -115,7 +115,7 @@ func TestSpeedupFootprintIsExact(t *testing.T) {
 		routing string
 		vcs     int
 	}{{torus, "dor-dateline", 3}, {df, "min", 2}} {
-		cfg := Config{Routing: c.routing, VCs: c.vcs, BufferFlits: 16, RoutingDelayCycles: 1,
+		cfg := Config{Routing: routingNamed(c.routing), VCs: c.vcs, BufferFlits: 16, RoutingDelayCycles: 1,
 			LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 6, InternalSpeedup: 2}
 		srcs := make([]fabric.Source, c.topo.Nodes())
 		for i := range srcs {

@@ -258,7 +258,7 @@ func (c *Config) RouterConfig() router.Config {
 	sw, _ := router.ParseSwitching(c.Router.Switching)
 	sel, _ := router.ParseSelection(c.Router.Selection)
 	ties, _ := router.ParseSelectionTies(c.Router.SelectionTies)
-	return router.Config{Routing: c.Router.Routing, VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
+	return router.Config{Routing: c.routingSpec(), VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
 		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, RoutingParams: c.routingParams(),

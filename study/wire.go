@@ -27,7 +27,7 @@ func (c *Config) WireCapacity() (*report.WireCapacity, error) {
 	if err != nil {
 		return nil, err
 	}
-	rf, err := router.NewRouting(c.Router.Routing, topo, c.Router.VCs)
+	rf, err := router.NewRouting(c.routingSpec(), topo, c.Router.VCs)
 	if err != nil {
 		return nil, err
 	}
