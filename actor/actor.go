@@ -23,6 +23,8 @@
 // runs only there, as before. The design, the proof and the measurements
 // are in the Schedule doc and in the router package's (TileGrid,
 // TileFatTree).
+//
+// It may import clock only.
 package actor
 
 import (

@@ -5,6 +5,8 @@
 // c, meet at the barrier, then all execute cycle c+1. Lanes (package link)
 // make a value written in cycle c visible no earlier than c+1, so the order
 // in which actors run inside a cycle cannot change any result.
+//
+// It imports the standard library only.
 package clock
 
 import "math"

@@ -5,6 +5,9 @@
 // callers hand it lines and grids. Every figure is written in each requested
 // format (svg, png, pdf) at the Output's size, atomically (write, then rename),
 // beside a CSV of the points it draws.
+//
+// It may import internal packages only: it draws tables and knows nothing
+// of networks.
 package figure
 
 import (

@@ -12,6 +12,8 @@
 // in plots/, loaded lazily, so that the page stays under PageBudgetBytes
 // and opens from the study directory. The package knows nothing of how
 // studies run; callers hand it a Page.
+//
+// It imports the standard library only.
 package htmlreport
 
 import (

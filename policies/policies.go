@@ -35,6 +35,10 @@
 //
 // The reading reaches the gate one cycle after the router's readout
 // register took it (the throttled-mode register is a register too).
+//
+// It may import fabric, topology, link and clock; until the module move is
+// finished it also imports router and the grid and fat-tree families
+// (layout_test.go lists them as pending moves).
 package policies
 
 import (

@@ -6,6 +6,8 @@
 // each delivered packet (link.Flit) and decides by generation time whether the
 // packet belongs to the measurement. Collectors are merged in node order at
 // the end of a run, so results are identical whatever executor ran them.
+//
+// It may import link and clock only.
 package report
 
 import (

@@ -171,4 +171,8 @@
 // destination, flits of a packet contiguous on their VC and in order, then
 // counts the packet once at its tail. Exactly-once delivery is checked by
 // counting and by a sum of per-packet hashes (CheckDelivery).
+//
+// It may import fabric, routing, topology, link, actor and clock; until the
+// module move is finished it also holds the families' routings and imports
+// the families (layout_test.go lists them as pending moves).
 package router

@@ -273,7 +273,6 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 	return rf, nil
 }
 
-
 // pkCapOf is the most packets behind the front one that a VC buffer can
 // hold: at most a partial front packet, a partial back packet and whole
 // packets between them.

@@ -25,6 +25,9 @@
 // Every file is a function of the study file alone: results do not depend on
 // --jobs, --workers, the executor, sharding or interruptions. (index.html
 // also names the icnsim build that wrote it, in its footer.)
+//
+// It may import study and every layer below it, with figure and htmlreport;
+// only the command imports it.
 package runner
 
 import (

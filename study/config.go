@@ -2,6 +2,10 @@
 // strict loading and validation (errors name the file, line, key path, bad
 // value and what is allowed), building a network from a configuration, and
 // running it (Run).
+//
+// It is the composition root: it may import every layer, and names every
+// family, router kind and policy in one catalog file (catalog.go); only
+// runner and the command import it.
 package study
 
 // The configuration's tables each have a file of their own, with their

@@ -5,11 +5,11 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/router/ioq"
-	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/router/ioq/recn"
 )
 
 // RECN is the [router.recn] table: RECN's set-aside queues and thresholds
-// (package router/recn), as fractions of the port memory.
+// (package router/ioq/recn), as fractions of the port memory.
 type RECN struct {
 	// SAQs is the number of set-aside queues per port memory (the paper's 8).
 	SAQs int `toml:"saqs"`
@@ -31,7 +31,7 @@ type RECN struct {
 	// for its point, the paper's text, which bounds no SAQ) or "feeders"
 	// (every queue of every port feeding it, for the packets that would
 	// enter it: no SAQ holds more than its Xoff threshold plus what is in
-	// flight; see package router/recn).
+	// flight; see package router/ioq/recn).
 	XoffScope string `toml:"xoff_scope"`
 }
 

@@ -9,6 +9,8 @@
 // a b-bit word w_{b-1}..w_0 and need a power-of-two node count; coordinate
 // patterns (transpose, tornado, centre reflection, neighbour) act on the
 // router coordinates of a k x k grid and keep the node's slot at its router.
+//
+// It may import fabric, topology, link and clock only.
 package traffic
 
 import (

@@ -1,6 +1,9 @@
 // Command icnsim is the cycle-accurate interconnection-network simulator's
 // command line: run a configuration (or the built-in default scenario),
 // validate a file, print the default configuration, benchmark the simulator.
+//
+// It may import any package of the module and holds no simulation logic of
+// its own.
 package main
 
 import (

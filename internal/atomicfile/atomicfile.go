@@ -1,6 +1,8 @@
 // Package atomicfile writes files so that a reader, or a process resumed
 // after the writer was killed, sees the old file or the whole new one, never
 // a part: write a temporary file in the same directory, sync, rename.
+//
+// It imports the standard library only.
 package atomicfile
 
 import (

@@ -1,5 +1,7 @@
 // Package dirtest compares directory trees in tests: a study's outputs must
 // be byte-identical however it was run.
+//
+// It imports the standard library only.
 package dirtest
 
 import (

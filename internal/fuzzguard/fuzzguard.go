@@ -1,6 +1,8 @@
 // Package fuzzguard turns a hang of a fuzz target into a crasher: the
 // fuzzing engine keeps the input of a worker that panics, but an input that
 // never returns only stalls the campaign. Test code only.
+//
+// It imports the standard library only.
 package fuzzguard
 
 import (

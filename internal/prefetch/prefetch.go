@@ -1,5 +1,7 @@
 // Package prefetch asks the processor to bring memory into its caches
 // ahead of use. It changes no value anywhere: only when the memory arrives.
+//
+// It imports the standard library only.
 package prefetch
 
 import "unsafe"

@@ -1,6 +1,8 @@
 // Package version says which build of icnsim is running: the module
 // version and, for a build from a git checkout, the commit (with "+dirty"
 // when the work tree had changes), from the build information Go records.
+//
+// It imports the standard library only.
 package version
 
 import "runtime/debug"

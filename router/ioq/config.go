@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/router/ioq/recn"
 )
 
 // Org is a queue organisation: how the memory of a port is divided into
@@ -25,7 +25,7 @@ const (
 	VOQNet
 	// RECN shares every port memory among detection queues (ingress, one
 	// per output port) or a standard queue (egress, adapters) and up to
-	// RECN.SAQs set-aside queues allocated by package router/recn, with
+	// RECN.SAQs set-aside queues allocated by package router/ioq/recn, with
 	// credits per port and Xon/Xoff per SAQ.
 	RECN
 )

@@ -44,7 +44,7 @@
 // port (the queue of a packet that matches no CAM line is that of its
 // output) and an egress or injection memory a standard queue, beside up
 // to RECN.SAQs set-aside queues, all sharing the memory under per-port
-// credits. Package router/recn decides, per memory, which SAQ a packet
+// credits. Package router/ioq/recn decides, per memory, which SAQ a packet
 // takes (matched when its head arrives, at ingress, or when it is granted
 // the crossbar, at egress), when to allocate and free SAQs, and what to
 // tell the neighbours; this package moves the packets and the messages.
@@ -92,4 +92,8 @@
 // simulator's memory follows the flits held, not the nominal 128 KB per
 // port, and the steady state allocates nothing. Queues are linked lists of
 // descriptors with a bitset of the non-empty ones per memory.
+//
+// It may import fabric, routing, topology, link, actor, clock and its own
+// recn; it imports topology/grid until its routing reads a grid capability
+// instead (a pending move, layout_test.go).
 package ioq

@@ -11,7 +11,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/router/ioq/recn"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/grid"
 )

@@ -5,7 +5,7 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/router/ioq/recn"
 )
 
 // saqs is what a recn.Port observes of the SAQs of one memory: line i's
@@ -489,7 +489,7 @@ type SAQStats struct {
 }
 
 // XoffBounds are the most flits a SAQ can hold under Xoff scope Feeders
-// (package router/recn), given what st measured of the swaps and the
+// (package router/ioq/recn), given what st measured of the swaps and the
 // control queues: an egress or injection SAQ takes one packet at a time
 // and only below the Xoff threshold, so at most XoffFlits + P - 1 (P the
 // largest packet); an ingress SAQ holds at most max(XoffFlits + P - 1,

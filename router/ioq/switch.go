@@ -5,7 +5,7 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/router/ioq/recn"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 

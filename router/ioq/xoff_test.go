@@ -9,7 +9,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/router/ioq/recn"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 

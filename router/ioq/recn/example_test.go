@@ -3,7 +3,7 @@ package recn_test
 import (
 	"fmt"
 
-	"github.com/icnsim/icnsim/router/recn"
+	"github.com/icnsim/icnsim/router/ioq/recn"
 )
 
 // saq is one port's SAQs as an example keeps them: flits per line.

@@ -1,0 +1,204 @@
+// Tests of the repository's layout: the import rules between its layers,
+// a doc for every package, and the README's package table.
+package icnsim_test
+
+import (
+	"bufio"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/icnsim/icnsim/"
+
+// layerRules are the packages each layer may import from this module
+// (README "Design in brief"): a layer named "x/*" is every package under
+// x/, and an import of a package under internal/ is always allowed. A
+// package no rule names (study, runner, figure, htmlreport, cmd/icnsim)
+// composes and may import any layer.
+var layerRules = map[string][]string{
+	"clock":            {},
+	"actor":            {"clock"},
+	"link":             {"clock"},
+	"topology":         {},
+	"topology/*":       {"topology", "routing", "link", "clock"},
+	"routing":          {"topology", "link", "clock"},
+	"routing/deadlock": {"routing", "topology", "link", "clock"},
+	"fabric":           {"link", "clock", "actor", "topology"},
+	"router":           {"fabric", "routing", "routing/deadlock", "topology", "link", "actor", "clock"},
+	"router/*":         {"fabric", "routing", "routing/deadlock", "topology", "link", "actor", "clock"},
+	"traffic":          {"fabric", "topology", "link", "clock"},
+	"policies":         {"fabric", "topology", "link", "clock"},
+	"policies/*":       {"policies", "fabric", "topology", "link", "clock"},
+	"report":           {"link", "clock"},
+}
+
+// pendingMoves are the imports that break layerRules until the module
+// move of issue 48 is finished; each is listed with why. The test fails
+// on any other violation, and on an entry here that no longer occurs, so
+// that this list only shrinks.
+var pendingMoves = map[string]string{
+	"router -> topology/dragonfly":     "the dragonfly's routings still live in package router",
+	"router -> topology/fattree":       "the fat-tree's routings still live in package router",
+	"router -> topology/graph":         "the graph's routings still live in package router",
+	"router -> topology/grid":          "the grids' routings still live in package router",
+	"router -> topology/hyperx":        "the HyperX's routings still live in package router",
+	"router/ioq -> topology/grid":      "the switch's dimension-order routing reads grid coordinates by the concrete type",
+	"router/ioq/recn -> topology/grid": "RECN's turnpool reads the grid's port layout",
+	"policies -> router":               "policies install on the VC router's network, not on a fabric",
+	"policies -> topology/fattree":     "SAT's ring and tree and the estimate switch on the fat-tree's type",
+	"policies -> topology/grid":        "SAT's ring and tree, the entropy circuit and the estimate switch on the grid's type",
+}
+
+// ruleOf is the rule of package pkg (a path below the module), if any.
+func ruleOf(pkg string) ([]string, bool) {
+	if r, ok := layerRules[pkg]; ok {
+		return r, true
+	}
+	for name, r := range layerRules {
+		if base, ok := strings.CutSuffix(name, "/*"); ok && strings.HasPrefix(pkg, base+"/") {
+			if _, exact := layerRules[pkg]; !exact {
+				return r, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// packages maps every package directory of the tree (below the module) to
+// the module packages its non-test files import, and reports the ones with
+// no package doc.
+func packages(t *testing.T) (imports map[string][]string, undocumented []string) {
+	t.Helper()
+	imports = map[string][]string{}
+	documented := map[string]bool{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if _, ok := imports[dir]; !ok {
+			imports[dir] = nil
+		}
+		if doc := f.Doc.Text(); (strings.HasPrefix(doc, "Package "+f.Name.Name+" ") || f.Name.Name == "main" && doc != "") && strings.Contains(doc, "import") {
+			documented[dir] = true
+		}
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			if rest, ok := strings.CutPrefix(p, module); ok && !slices.Contains(imports[dir], rest) {
+				imports[dir] = append(imports[dir], rest)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := range imports {
+		if !documented[dir] {
+			undocumented = append(undocumented, dir)
+		}
+	}
+	slices.Sort(undocumented)
+	return imports, undocumented
+}
+
+// TestLayerImports enforces layerRules on every package of the tree.
+func TestLayerImports(t *testing.T) {
+	imports, _ := packages(t)
+	if len(imports) < 20 {
+		t.Fatalf("found %d packages; expected the whole tree", len(imports))
+	}
+	seen := map[string]bool{}
+	for pkg, ims := range imports {
+		rule, ok := ruleOf(pkg)
+		if !ok {
+			continue
+		}
+		for _, im := range ims {
+			if strings.HasPrefix(im, "internal/") || strings.HasPrefix(im, pkg+"/") || slices.Contains(rule, im) {
+				continue
+			}
+			edge := pkg + " -> " + im
+			if _, pending := pendingMoves[edge]; pending {
+				seen[edge] = true
+				continue
+			}
+			t.Errorf("%s imports %s: its layer may import only %v", pkg, im, rule)
+		}
+	}
+	for edge, why := range pendingMoves {
+		if !seen[edge] {
+			t.Errorf("pending move %q (%s) no longer occurs: remove it from pendingMoves", edge, why)
+		}
+	}
+}
+
+// TestPackagesDocumented: every package has a doc that says what it owns
+// and what it may import.
+func TestPackagesDocumented(t *testing.T) {
+	if _, undocumented := packages(t); len(undocumented) > 0 {
+		t.Errorf("packages without a package doc that says what they own and may import (\"// Package name owns ... It may import ...\"): %v", undocumented)
+	}
+}
+
+// TestReadmePackageTable: the README's package table lists exactly the
+// packages of the tree, and the README names no path outside the
+// repository.
+func TestReadmePackageTable(t *testing.T) {
+	imports, _ := packages(t)
+	f, err := os.Open("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var listed []string
+	in := false
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.Contains(line, "../shared") {
+			t.Errorf("README.md:%d names a path outside the repository: %s", n, line)
+		}
+		switch {
+		case line == "| package | owns |":
+			in = true
+		case in && strings.HasPrefix(line, "|---"):
+		case in && strings.HasPrefix(line, "| `"):
+			name, _, _ := strings.Cut(strings.TrimPrefix(line, "| `"), "`")
+			listed = append(listed, name)
+		case in:
+			in = false
+		}
+	}
+	if len(listed) == 0 {
+		t.Fatal("README.md has no package table (a \"| package | owns |\" header)")
+	}
+	for _, p := range listed {
+		if _, ok := imports[p]; !ok {
+			t.Errorf("README's package table lists %s, which is not a package of the tree", p)
+		}
+	}
+	for p := range imports {
+		if !slices.Contains(listed, p) {
+			t.Errorf("package %s is missing from the README's package table", p)
+		}
+	}
+}
