@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
@@ -43,7 +45,7 @@ func idleNet(t *testing.T, topo topology.Topology) *router.Network {
 	for i := range srcs {
 		srcs[i] = idle{}
 	}
-	net, err := router.Build(context.Background(), topo, router.Config{Routing: router.Routings()[routingFor(topo)], VCs: 3, BufferFlits: 8, RoutingDelayCycles: 1,
+	net, err := router.Build(context.Background(), topo, router.Config{Routing: testRouting(routingFor(topo)), VCs: 3, BufferFlits: 8, RoutingDelayCycles: 1,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +205,7 @@ func TestCircuitStealsOnlyIdleCycles(t *testing.T) {
 	for i := range srcs {
 		srcs[i] = &bursty{dst: (i*37 + 11) % topo.Nodes(), left: 60}
 	}
-	net, err := router.Build(context.Background(), topo, router.Config{Routing: router.Routings()["dor-dateline"], VCs: 3, BufferFlits: 16, RoutingDelayCycles: 1,
+	net, err := router.Build(context.Background(), topo, router.Config{Routing: testRouting("dor-dateline"), VCs: 3, BufferFlits: 16, RoutingDelayCycles: 1,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}, srcs, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -307,4 +309,14 @@ func TestEccentricityRepresentatives(t *testing.T) {
 			t.Errorf("%s: root %d (%v), the search over every router finds %d", topo, got, err, root)
 		}
 	}
+}
+
+// testRouting is the registry entry of routing name, whatever its family.
+func testRouting(name string) routing.Spec {
+	for _, s := range slices.Concat(router.RoutingList(), fattree.Routings(), graph.Routings()) {
+		if s.Name == name {
+			return s
+		}
+	}
+	return routing.Spec{Name: name}
 }

@@ -49,7 +49,7 @@ func TestGateControlsInjection(t *testing.T) {
 			sinks[i] = sink
 		}
 		srcs[0] = burst{dst: 8}
-		net, err := router.Build(context.Background(), topo, router.Config{Routing: router.Routings()["dor"], VCs: 1, BufferFlits: 4, RoutingDelayCycles: 1,
+		net, err := router.Build(context.Background(), topo, router.Config{Routing: testRouting("dor"), VCs: 1, BufferFlits: 4, RoutingDelayCycles: 1,
 			LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, sinks)
 		if err != nil {
 			t.Fatal(err)

@@ -24,7 +24,7 @@ func TestDeadlockCheck(t *testing.T) {
 	mesh, _ := grid.NewMesh(6, 2)
 	tree, _ := fattree.NewFatTree(4, 3)
 	topoFor := map[string][]topology.Topology{"torus": {torus, torus5}, "mesh": {mesh}, "fattree": {tree}}
-	for name, spec := range Routings() {
+	for name, spec := range testRoutings() {
 		for _, kind := range spec.Topologies {
 			for _, topo := range topoFor[kind] {
 				if name == "dor" && kind == "torus" {
@@ -158,7 +158,7 @@ func TestStateListsMatchReference(t *testing.T) {
 	topos := map[string][]tc{"torus": tori, "mesh": meshes, "fattree": trees, "dragonfly": dragonflies, "hyperx": hyperxs}
 	ctx := context.Background()
 	checked, leftOut := 0, 0
-	for name, spec := range Routings() {
+	for name, spec := range testRoutings() {
 		if spec.Loops != nil {
 			// Hybrid-HAR's routings list no states: Duato's extended
 			// check covers them (TestDuatoStatesMatchReference).

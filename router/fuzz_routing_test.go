@@ -39,7 +39,7 @@ import (
 // through at most one loopback port (Hybrid-HAR moves a message down into
 // the lower network once).
 func FuzzRouting(f *testing.F) {
-	reg := Routings()
+	reg := testRoutings()
 	names := fuzzRoutingNames(reg)
 	for wi, name := range names {
 		spec := reg[name]

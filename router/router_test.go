@@ -16,6 +16,7 @@ import (
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
@@ -357,7 +358,7 @@ func TestFootprintIsExact(t *testing.T) {
 // level exactly when it implements Escaper (the least-occupied selection
 // is refused on those).
 func TestEscapeLevelRegistry(t *testing.T) {
-	for name, spec := range Routings() {
+	for name, spec := range testRoutings() {
 		var topo topology.Topology
 		var err error
 		switch spec.Topologies[0] {
@@ -448,7 +449,17 @@ func TestSelectionTiesDraw(t *testing.T) {
 }
 
 // routingNamed is the registry entry of routing name.
-func routingNamed(name string) routing.Spec { return Routings()[name] }
+func routingNamed(name string) routing.Spec { return testRoutings()[name] }
+
+// testRoutings are the routing functions of every family, by name (what
+// study's catalog composes).
+func testRoutings() map[string]routing.Spec {
+	m := Routings()
+	for _, s := range slices.Concat(fattree.Routings(), graph.Routings()) {
+		m[s.Name] = s
+	}
+	return m
+}
 
 // minVCs is the smallest deadlock-free VC count of routing name on t.
 func minVCs(name string, t topology.Topology) int { return routingNamed(name).MinVCsFor(t) }

@@ -8,7 +8,6 @@ import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
@@ -64,23 +63,8 @@ func RoutingList() []routing.Spec {
 			},
 		},
 		dor2ClassSpec(),
-		{
-			Name: "fattree-static", MinVCs: 1, Topologies: []string{"fattree"}, Label: "static routing", BuildSeconds: routing.SecondsPerPort(0.3e-6),
-			Doc: "up to the nearest common ancestor, then down by destination digits; going up from level l takes up port = destination digit l (d-mod-k), so each destination has one root and a root's down ports are all used",
-			New: func(t topology.Topology, vcs int) routing.Func {
-				return &fatTree{t: t.(*fattree.FatTree), all: routing.AllVCs(vcs)}
-			},
-		},
-		{
-			Name: "fattree-adaptive", MinVCs: 1, Topologies: []string{"fattree"}, Label: "adaptive routing", BuildSeconds: routing.SecondsPerPort(0.6e-6),
-			Doc: "up to the nearest common ancestor on an adaptively chosen up port (router.selection: by default a free one with most credits, ties round robin; least-occupied is FSIN's), then down by destination digits",
-			New: func(t topology.Topology, vcs int) routing.Func {
-				return &fatTree{t: t.(*fattree.FatTree), all: routing.AllVCs(vcs), adaptive: true}
-			},
-		},
 	}
 	l = append(l, nonMinSpecs()...)
-	l = append(l, shortestSpecs()...)
 	for _, s := range harSpecs() {
 		s.EscapeLevel = true // the connection channel, then C1
 		l = append(l, s)
@@ -312,44 +296,6 @@ func abs(a int) int {
 	}
 	return a
 }
-
-// fatTree routes up*/down* on a k-ary n-tree: a packet climbs until the
-// switch's subtree holds its destination, then descends by destination
-// digits. Climbing only ever follows descending, so there is no cycle of
-// channel dependencies and any VC may be used.
-type fatTree struct {
-	t        *fattree.FatTree
-	all      uint64
-	adaptive bool
-}
-
-func (f *fatTree) Route(r, _ int, fl *link.Flit, c *routing.Candidates) {
-	t := f.t
-	dst := int(fl.Dst)
-	l, s := t.Switch(r)
-	// The subtree of switch (l, s) holds the nodes whose digits above l
-	// equal the switch's digits from l on.
-	down := true
-	for j := l; j < t.N-1; j++ {
-		if t.Digit(s, j) != t.Digit(dst, j+1) {
-			down = false
-			break
-		}
-	}
-	k := t.K
-	switch {
-	case down:
-		c.Add(routing.Bit(t.Digit(dst, l)), f.all)
-	case f.adaptive:
-		c.Add(((uint64(1)<<k)-1)<<k, f.all)
-	default:
-		c.Add(routing.Bit(k+t.Digit(dst, l)), f.all)
-	}
-}
-
-func (f *fatTree) InjectVCs(int, int) uint64 { return f.all }
-
-func (f *fatTree) Hops(src, dst int) int { return 2 * f.t.NCALevel(src, dst) }
 
 // productive returns, for a packet at router r heading to router dr, the
 // direction (+1, -1, 0) in x and y, the shorter way round.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/icnsim/icnsim/figure"
 	"github.com/icnsim/icnsim/report"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -134,7 +133,7 @@ func restLabel(f *study.File, p *study.Point, keys []string) string {
 func valueWords(key, v string) string {
 	switch key {
 	case "router.routing":
-		if l := router.Routings()[v].Label; l != "" {
+		if l := study.Routings()[v].Label; l != "" {
 			return l
 		}
 	case "policy.injection":

@@ -4,12 +4,13 @@ import (
 	"cmp"
 
 	"fmt"
-	"github.com/icnsim/icnsim/report"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/icnsim/icnsim/report"
 
 	"github.com/icnsim/icnsim/study"
 )

@@ -18,7 +18,6 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/report"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -27,7 +26,7 @@ import (
 // files are topology files to draw.
 func acceptPool(files []any) map[string][]any {
 	var routings []any // sorted: the draw must reproduce
-	for _, n := range slices.Sorted(maps.Keys(router.Routings())) {
+	for _, n := range slices.Sorted(maps.Keys(Routings())) {
 		routings = append(routings, n)
 	}
 	var patterns []any
@@ -213,7 +212,7 @@ func TestAcceptedConfigurationsRun(t *testing.T) {
 	if draws < 12000 {
 		return
 	}
-	for name, spec := range router.Routings() {
+	for name, spec := range Routings() {
 		for _, topo := range spec.Topologies {
 			if (topo == "dragonfly" || topo == "hyperx" || topo == "file") && ranWith[topo+" "+name] == 0 {
 				t.Errorf("no draw ran %s on a %s", name, topo)

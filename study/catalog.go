@@ -3,12 +3,33 @@ package study
 import (
 	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/graph"
 )
 
 // The catalog: the one file that names every topology family, router kind,
 // policy and routing registry the study layer composes.
 
+// RoutingList is every routing function of every family, in the order
+// documentation and errors list them.
+func RoutingList() []routing.Spec {
+	var l []routing.Spec
+	l = append(l, router.RoutingList()...) // the grids', dragonflies' and HyperX's, still in package router
+	l = append(l, fattree.Routings()...)
+	l = append(l, graph.Routings()...)
+	return l
+}
+
+// Routings is RoutingList by name.
+func Routings() map[string]routing.Spec {
+	m := map[string]routing.Spec{}
+	for _, s := range RoutingList() {
+		m[s.Name] = s
+	}
+	return m
+}
+
 // routingSpec is the registry entry of the configuration's routing (the
 // zero Spec, which builds nothing, for an unknown name: validation names
 // it first).
-func (c *Config) routingSpec() routing.Spec { return router.Routings()[c.Router.Routing] }
+func (c *Config) routingSpec() routing.Spec { return Routings()[c.Router.Routing] }

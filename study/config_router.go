@@ -118,7 +118,7 @@ func (c *Config) latenciesValid() bool {
 // validateVC checks the VC router's routing and buffer keys.
 func (c *Config) validateVC(add addFunc) {
 	r, n := &c.Router, &c.Network
-	if spec, ok := router.Routings()[r.Routing]; !ok {
+	if spec, ok := Routings()[r.Routing]; !ok {
 		add("router.routing", r.Routing, "allowed: "+strings.Join(routingNames(), ", ")+didYouMean(r.Routing, routingNames()))
 	} else if !slices.Contains(spec.Topologies, n.Topology) {
 		add("router.routing", r.Routing, fmt.Sprintf("defined on %s only; for a %s use %s",
@@ -126,7 +126,7 @@ func (c *Config) validateVC(add addFunc) {
 	}
 	if r.VCs < 1 || r.VCs > 64 {
 		add("router.vcs", r.VCs, "allowed: 1..64")
-	} else if spec, ok := router.Routings()[r.Routing]; ok && slices.Contains(spec.Topologies, n.Topology) && c.networkValid() {
+	} else if spec, ok := Routings()[r.Routing]; ok && slices.Contains(spec.Topologies, n.Topology) && c.networkValid() {
 		if t, err := c.Topology(); err == nil {
 			if err := router.CheckVCs(r.Routing, t, r.VCs); err != nil {
 				add("router.vcs", r.VCs, err.Error())
@@ -141,7 +141,7 @@ func (c *Config) validateVC(add addFunc) {
 	}
 	if r.UGALThresholdFlits != 0 {
 		reads := routingsReading("ugal_threshold_flits")
-		switch spec := router.Routings()[r.Routing]; {
+		switch spec := Routings()[r.Routing]; {
 		case !slices.Contains(reads, r.Routing):
 			add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("applies to routings %s only (routing is %q)", joinWords(reads, "", "and"), r.Routing))
 		case spec.Params[0].Check(r.UGALThresholdFlits) != nil:
@@ -150,7 +150,7 @@ func (c *Config) validateVC(add addFunc) {
 	}
 	if sel, err := router.ParseSelection(r.Selection); err != nil {
 		add("router.selection", r.Selection, "allowed: "+strings.Join(router.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)"+didYouMean(r.Selection, router.SelectionNames()))
-	} else if spec, ok := router.Routings()[r.Routing]; ok && sel == router.SelectLeastOccupied && spec.EscapeLevel {
+	} else if spec, ok := Routings()[r.Routing]; ok && sel == router.SelectLeastOccupied && spec.EscapeLevel {
 		add("router.selection", r.Selection, fmt.Sprintf("least-occupied waits for the least occupied VC offered, and routing %q offers an escape level after its adaptive one that a head must be free to take: use free-most-credits, or a routing without an escape level (%s)", r.Routing, strings.Join(routingsWithoutEscape(), ", ")))
 	}
 	if ties, err := router.ParseSelectionTies(r.SelectionTies); err != nil {
@@ -172,7 +172,7 @@ func (c *Config) validateVC(add addFunc) {
 // registry's order.
 func routingsReading(key string) []string {
 	var names []string
-	for _, s := range router.RoutingList() {
+	for _, s := range RoutingList() {
 		if _, ok := s.Param(key); ok {
 			names = append(names, s.Name)
 		}
@@ -215,7 +215,7 @@ func isDefaultParam(key string, v any) bool {
 	if v == 0 || v == "" {
 		return true
 	}
-	for _, s := range router.RoutingList() {
+	for _, s := range RoutingList() {
 		if par, ok := s.Param(key); ok && par.Choices != nil {
 			return v == par.Choices[0]
 		}
@@ -226,7 +226,7 @@ func isDefaultParam(key string, v any) bool {
 func routingsWithoutEscape() []string {
 	var names []string
 	for _, n := range routingNames() {
-		if !router.Routings()[n].EscapeLevel {
+		if !Routings()[n].EscapeLevel {
 			names = append(names, n)
 		}
 	}
@@ -235,7 +235,7 @@ func routingsWithoutEscape() []string {
 
 func routingNames() []string {
 	var names []string
-	for n := range router.Routings() {
+	for n := range Routings() {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -244,7 +244,7 @@ func routingNames() []string {
 
 func routingsFor(topo string) []string {
 	var names []string
-	for n, s := range router.Routings() {
+	for n, s := range Routings() {
 		if slices.Contains(s.Topologies, topo) {
 			names = append(names, n)
 		}

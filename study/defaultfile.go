@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/report"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -61,7 +60,7 @@ func writeNetworkTOML(p tomlPrinter, d Config) {
 func writeRouterTOML(p tomlPrinter, d Config) {
 	var routings []string
 	for _, n := range routingNames() {
-		routings = append(routings, fmt.Sprintf("#   %-14s %s", n, router.Routings()[n].Doc))
+		routings = append(routings, fmt.Sprintf("#   %-14s %s", n, Routings()[n].Doc))
 	}
 	p("[router]")
 	p("kind = %q                  # vc (input-queued virtual-channel router) or ioq (the RECN paper's input/output-buffered switch: mesh, routing = \"dor\")", d.Router.Kind)

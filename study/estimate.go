@@ -124,7 +124,7 @@ func EstimateRun(cfg Config) (Estimate, error) {
 		e.BuildSeconds = float64(e.Ports) * (ioqBuildSecondsPerPort + float64(e.Nodes)*ioqBuildSecondsPerPortNode)
 	} else {
 		check := float64(e.Ports) * routing.DefaultSecondsPerPort
-		if spec := router.Routings()[cfg.Router.Routing]; spec.BuildSeconds != nil {
+		if spec := Routings()[cfg.Router.Routing]; spec.BuildSeconds != nil {
 			check = spec.BuildSeconds(topo, cfg.Router.VCs)
 		}
 		e.BuildSeconds = check + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte

@@ -15,7 +15,6 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/routing"
 )
 
@@ -118,7 +117,7 @@ func TestBuildSecondsEstimate(t *testing.T) {
 	if raceEnabled {
 		t.Skip("times builds; run without -race")
 	}
-	routings := router.Routings()
+	routings := Routings()
 	names := make([]string, 0, len(routings))
 	for n := range routings {
 		names = append(names, n)

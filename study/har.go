@@ -3,8 +3,6 @@ package study
 import (
 	"slices"
 	"strings"
-
-	"github.com/icnsim/icnsim/router"
 )
 
 // HAR is the [router.har] table: choices of the Hybrid-HAR routers
@@ -30,7 +28,7 @@ func (c *Config) validateHAR(add addFunc) {
 		return
 	}
 	reads := routingsReading("har.free")
-	par, _ := router.Routings()[reads[0]].Param("har.free")
+	par, _ := Routings()[reads[0]].Param("har.free")
 	switch {
 	case par.Check(free) != nil:
 		add("router.har.free", free, "allowed: "+strings.Join(par.Choices, ", ")+" ("+par.ChoicesDoc+")"+didYouMean(free, par.Choices))

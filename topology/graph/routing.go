@@ -1,13 +1,12 @@
-package router
+package graph
 
 import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/graph"
 )
 
-// Shortest-path routing on a topology read from a file (graph.Graph).
+// Shortest-path routing on a topology read from a file (Graph).
 //
 // "shortest" offers, at each router, every port on a shortest path to the
 // destination's router (the router takes a free one with most credits),
@@ -25,18 +24,18 @@ import (
 // stays within one (a route of at most D hops never wraps from class D-1
 // to 0), so there are none to list (routing.ClassLister), whatever the graph's
 // size; with fewer VCs, by the search.
-// The shortest paths are the graph's route tables (graph.Graph.
+// The shortest paths are the graph's route tables (Graph.
 // PrepareRoutes, which Check runs under its context first): 12 bytes per
 // router and router with nodes.
 type shortestRouting struct {
-	g       *graph.Graph
-	routes  *graph.Routes
+	g       *Graph
+	routes  *Routes
 	all     uint64
 	classes int // 0: all VCs on every hop (shortest); D (shortest-hops)
 	class   []uint64
 }
 
-func newShortestRouting(g *graph.Graph, vcs int, byHop bool) *shortestRouting {
+func newShortestRouting(g *Graph, vcs int, byHop bool) *shortestRouting {
 	routes := g.Routes() // at once where Check prepared them
 	s := &shortestRouting{g: g, routes: routes, all: routing.AllVCs(vcs)}
 	if byHop {
@@ -78,13 +77,13 @@ func (s *shortestRouting) Hops(src, dst int) int {
 // shortest-hops on a graph with R routers, D of them with nodes, P ports
 // and N nodes: the route tables (D searches filling R x D entries, about
 // 22 ns an entry) and, for shortest, or shortest-hops with fewer VCs than
-// the diameter may need (its bound: graph.Graph.DiameterBound), the
+// the diameter may need (its bound: Graph.DiameterBound), the
 // deadlock check's search from every destination, about 0.032 us per
 // port, node and VC (TestBuildSecondsEstimate: binary trees of 128 to 384
 // routers for the search, 2,048 to 6,144 for the tables).
 func shortestBuildSeconds(byHops bool) func(t topology.Topology, vcs int) float64 {
 	return func(t topology.Topology, vcs int) float64 {
-		g := t.(*graph.Graph)
+		g := t.(*Graph)
 		s := 22e-9 * float64(g.Routers()) * float64(g.Destinations())
 		if !byHops || vcs < g.DiameterBound() {
 			s += 0.032e-6 * float64(vcs) * float64(routing.Ports(g)) * float64(g.Nodes())
@@ -93,18 +92,20 @@ func shortestBuildSeconds(byHops bool) func(t topology.Topology, vcs int) float6
 	}
 }
 
-func shortestSpecs() []routing.Spec {
+// Routings are the routing functions of topologies from files, in the
+// order documentation lists them (the catalog's registry).
+func Routings() []routing.Spec {
 	return []routing.Spec{
 		{Name: "shortest", MinVCs: 1, Topologies: []string{"file"}, BuildSeconds: shortestBuildSeconds(false),
 			Doc: "a topology from a file: every port on a shortest path, every VC (refused by the deadlock check where its dependencies have a cycle, as on most graphs with cycles)",
 			New: func(t topology.Topology, vcs int) routing.Func {
-				return newShortestRouting(t.(*graph.Graph), vcs, false)
+				return newShortestRouting(t.(*Graph), vcs, false)
 			}},
 		{Name: "shortest-hops", MinVCs: 1, Topologies: []string{"file"}, BuildSeconds: shortestBuildSeconds(true),
 			MinVCsOn: func(t topology.Topology) int { return max(t.Diameter(), 1) },
 			Doc:      "a topology from a file: every port on a shortest path, VC class = hops taken (the k-th hop in class k): deadlock free with as many VCs as the diameter",
 			New: func(t topology.Topology, vcs int) routing.Func {
-				return shortestHops{newShortestRouting(t.(*graph.Graph), vcs, true)}
+				return shortestHops{newShortestRouting(t.(*Graph), vcs, true)}
 			}},
 	}
 }
