@@ -313,7 +313,7 @@ func TestEccentricityRepresentatives(t *testing.T) {
 
 // testRouting is the registry entry of routing name, whatever its family.
 func testRouting(name string) routing.Spec {
-	for _, s := range slices.Concat(router.RoutingList(), fattree.Routings(), graph.Routings()) {
+	for _, s := range slices.Concat(router.RoutingList(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings()) {
 		if s.Name == name {
 			return s
 		}

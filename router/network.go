@@ -459,8 +459,8 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 			}
 		}
 	}
-	if bu, ok := rf.(boardUser); ok {
-		if b, port0, vcs := bu.useBoard(); b != nil {
+	if bu, ok := rf.(routing.BoardUser); ok {
+		if b, port0, vcs := bu.UseBoard(); b != nil {
 			for _, rt := range n.Routers {
 				rt.plane = &boardPlane{r: rt, b: b, port0: port0, vcs: vcs}
 			}

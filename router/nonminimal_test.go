@@ -182,9 +182,9 @@ func (a *auditChooser) Choose(r, in int, f *link.Flit, c *routing.Candidates, q 
 	}
 }
 
-func (a *auditChooser) useBoard() (*groupBoard, int, uint64) {
-	if bu, ok := a.Func.(boardUser); ok {
-		return bu.useBoard()
+func (a *auditChooser) UseBoard() (*routing.GroupBoard, int, uint64) {
+	if bu, ok := a.Func.(routing.BoardUser); ok {
+		return bu.UseBoard()
 	}
 	return nil, 0, 0
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/grid"
+	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
 // oneShot sends one packet of size flits and message class class to dst
@@ -455,7 +456,7 @@ func routingNamed(name string) routing.Spec { return testRoutings()[name] }
 // study's catalog composes).
 func testRoutings() map[string]routing.Spec {
 	m := Routings()
-	for _, s := range slices.Concat(fattree.Routings(), graph.Routings()) {
+	for _, s := range slices.Concat(routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings()) {
 		m[s.Name] = s
 	}
 	return m

@@ -64,7 +64,6 @@ func RoutingList() []routing.Spec {
 		},
 		dor2ClassSpec(),
 	}
-	l = append(l, nonMinSpecs()...)
 	for _, s := range harSpecs() {
 		s.EscapeLevel = true // the connection channel, then C1
 		l = append(l, s)

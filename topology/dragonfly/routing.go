@@ -1,13 +1,19 @@
-package router
+package dragonfly
 
 import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
-	"github.com/icnsim/icnsim/topology/dragonfly"
 )
 
-// Routing on a dragonfly (dragonfly.Dragonfly): min, val, ugal-l, ugal-g, par.
+// State lists of the dragonfly and HyperX routings for the channel
+// dependency check (routing.StateLister, router/cdgstates.go): per router, the states a
+// packet can hold on arrival from another router, with one destination per
+// decision Route can take there, in time linear in the network (a 16,512-
+// node dragonfly in about a second). TestStateListsMatchReference compares
+// the graphs they build with the reference search's, edge for edge.
+
+// Routing on a dragonfly (Dragonfly): min, val, ugal-l, ugal-g, par.
 //
 // A packet's VC class is the number of global links it has crossed: class
 // 0 in its source group, 1 after the first global hop, 2 after the second
@@ -41,7 +47,7 @@ import (
 // that port. UGAL-L's q is the first hop's, at the source router. UGAL-G's
 // is that of the global link each path takes out of the source group: the
 // source router's own when it owns the link, else what that link's router
-// published for its group at the end of the previous cycle (groupBoard: a
+// published for its group at the end of the previous cycle (GroupBoard: a
 // lane of latency one, so the paper's ideal "global" information arrives a
 // cycle late). PAR decides as UGAL-L at the source router, and a packet
 // sent minimally decides again at the next router of the source group, on
@@ -53,7 +59,7 @@ import (
 // credits show only the flits on the wire; with the flits waiting for it,
 // UGAL-G reaches 0.33.
 type dragonflyRouting struct {
-	t       *dragonfly.Dragonfly
+	t       *Dragonfly
 	mode    routing.NonMinMode
 	classes int
 	class   [4]uint64
@@ -65,7 +71,7 @@ type dragonflyRouting struct {
 	lp0, gp0, copies int
 	// board is the group board UGAL-G reads (nil for the others); set when
 	// the network is wired.
-	board *groupBoard
+	board *routing.GroupBoard
 }
 
 // dragonflyClasses is the number of VC classes mode needs on a dragonfly.
@@ -79,7 +85,7 @@ func dragonflyClasses(m routing.NonMinMode) int {
 	return 3
 }
 
-func newDragonflyRouting(t *dragonfly.Dragonfly, vcs int, m routing.NonMinMode) *dragonflyRouting {
+func newDragonflyRouting(t *Dragonfly, vcs int, m routing.NonMinMode) *dragonflyRouting {
 	d := &dragonflyRouting{t: t, mode: m, classes: dragonflyClasses(m), all: routing.AllVCs(vcs), threshold: routing.UGALThresholdFlits,
 		lp0: t.LocalPort0(), gp0: t.GlobalPort0(), copies: t.Copies()}
 	for c := 0; c < d.classes; c++ {
@@ -327,7 +333,7 @@ func (d *dragonflyRouting) globalQueue(r, target, cp, dst int, q routing.Queues,
 	if or == r {
 		return q.QueueFlitsOn(op, d.class[1])
 	}
-	return d.board.read(or, op-d.gp0, now)
+	return d.board.Read(or, op-d.gp0, now)
 }
 
 func (d *dragonflyRouting) InjectVCs(int, int) uint64 { return d.all }
@@ -338,14 +344,132 @@ func (d *dragonflyRouting) Hops(src, dst int) int {
 	return d.hopsVia(src/t.P, dst/(t.P*t.A), 0, dst)
 }
 
-// useBoard makes UGAL-G's group board (boardUser).
-func (d *dragonflyRouting) useBoard() (*groupBoard, int, uint64) {
+// UseBoard makes UGAL-G's group board (BoardUser).
+func (d *dragonflyRouting) UseBoard() (*routing.GroupBoard, int, uint64) {
 	if d.mode != routing.ModeUGALG {
 		return nil, 0, 0
 	}
-	d.board = newGroupBoard(d.t.Routers(), d.t.H)
+	d.board = routing.NewGroupBoard(d.t.Routers(), d.t.H)
 	return d.board, d.gp0, d.class[1] // a packet leaves its source group in class 1
 }
 
 // VCClasses: Route reads a packet's VC only through its class (routing.VCClassed).
 func (d *dragonflyRouting) VCClasses() int { return d.classes }
+
+// ListStates of a dragonfly. With the classes of dragonfly.go, a packet
+// arriving from a router is, by class and input port:
+//
+//   - class 0 (or PAR's 3) by a local port, in its source group: minimal
+//     routing takes it out of this router's global link to its destination
+//     group (the destinations whose link copy this router owns); the others'
+//     Route offers every global port (and PAR's local ports), whatever the
+//     destination;
+//   - class 1 by a global port: minimal routing has reached the destination
+//     group (any destination in it); Valiant's path may also be at its
+//     intermediate, bound for any other group;
+//   - class 1 by a local port: at the router owning the link to the
+//     destination group (Valiant's path), or at the destination's router
+//     (to the sink: no dependency);
+//   - class 2 by a global port: in the destination group, any destination
+//     in it; by a local port, at the destination's router.
+func (d *dragonflyRouting) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+	t := d.t
+	PA := t.P * t.A
+	reps := min(d.copies, PA) // destinations per group, one per link copy used
+	for r := 0; r < t.Routers(); r++ {
+		G := r / t.A
+		// owned lists the destinations whose minimal path leaves G by one
+		// of r's global links, and atRouters a destination at each router
+		// of G.
+		var owned []int
+		for m := 0; m < t.H; m++ {
+			T := t.GlobalTarget(r, d.gp0+m)
+			for j := range reps {
+				dst := T*PA + j
+				if or, op := t.GlobalLink(G, T, dst%d.copies); or == r && op == d.gp0+m {
+					owned = append(owned, dst)
+				}
+			}
+		}
+		each := func(first, n int, mask uint64, dsts []int) bool {
+			for in := first; in < first+n; in++ {
+				for _, dst := range dsts {
+					if !visit(r, in, mask, 0, dst) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		// arriving visits, for each global port, a destination at each
+		// router of G among those whose minimal path from the port's far
+		// group arrives by it (its link copy).
+		arriving := func(mask uint64) bool {
+			for in := d.gp0; in < d.gp0+t.H; in++ {
+				far := t.Peer(r, in)
+				from := far.Router / t.A
+				for j := 0; j < t.A; j++ {
+					for k := 0; k < min(t.P, d.copies); k++ {
+						dst := (G*t.A+j)*t.P + k
+						if or, op := t.GlobalLink(from, G, dst%d.copies); or != far.Router || op != far.Port {
+							continue
+						}
+						if !visit(r, in, mask, 0, dst) {
+							return false
+						}
+					}
+				}
+			}
+			return true
+		}
+		lp, gp := d.lp0, d.gp0
+		if d.mode == routing.ModeMin {
+			if !each(lp, t.A-1, d.class[0], owned) || !arriving(d.class[1]) {
+				return
+			}
+			continue
+		}
+		var anyGroup []int // a destination in every group but G, one per link copy
+		for D := 0; D < t.G; D++ {
+			for j := 0; j < reps && D != G; j++ {
+				anyGroup = append(anyGroup, D*PA+j)
+			}
+		}
+		other := []int{(G + 1) % t.G * PA}
+		ok := each(lp, t.A-1, d.class[0], other) &&
+			arriving(d.class[1]) && each(gp, t.H, d.class[1], anyGroup) &&
+			each(lp, t.A-1, d.class[1], owned) &&
+			arriving(d.class[2])
+		if ok && d.mode == routing.ModePAR {
+			ok = each(lp, t.A-1, d.class[3], other)
+		}
+		if !ok {
+			return
+		}
+	}
+}
+
+// NonMinimal is the dragonfly's routing function of mode m
+// (routing.NonMinimalTopology).
+func (t *Dragonfly) NonMinimal(m routing.NonMinMode, vcs int) routing.Func {
+	return newDragonflyRouting(t, vcs, m)
+}
+
+// NonMinimalClasses is the VC classes mode m needs on a dragonfly.
+func (t *Dragonfly) NonMinimalClasses(m routing.NonMinMode) int { return dragonflyClasses(m) }
+
+// NonMinimalSecondsPerPortPair is the build time of mode m per port pair:
+// Valiant's classes give the check three times the minimal's states.
+func (t *Dragonfly) NonMinimalSecondsPerPortPair(m routing.NonMinMode) float64 {
+	if m == routing.ModeMin {
+		return 16e-9
+	}
+	return 47e-9
+}
+
+// NonMinimalFamily is what the dragonfly offers of the shared non-minimal
+// routings: every mode (the catalog's registry).
+func NonMinimalFamily() routing.NonMinimalFamily {
+	return routing.NonMinimalFamily{Kind: (&Dragonfly{}).Kind(), Modes: []routing.NonMinMode{
+		routing.ModeMin, routing.ModeVAL, routing.ModeUGALL, routing.ModeUGALG, routing.ModePAR}}
+}
