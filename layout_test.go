@@ -4,6 +4,7 @@ package icnsim_test
 
 import (
 	"bufio"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -199,5 +200,41 @@ func TestReadmePackageTable(t *testing.T) {
 		if !slices.Contains(listed, p) {
 			t.Errorf("package %s is missing from the README's package table", p)
 		}
+	}
+}
+
+// TestNoExportedVariables: no package exports a variable (a registry or a
+// list is a function that returns a fresh value, so no caller can change
+// what another sees).
+func TestNoExportedVariables(t *testing.T) {
+	fset := token.NewFileSet()
+	files := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files++
+		for _, decl := range f.Decls {
+			if g, ok := decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+				for _, spec := range g.Specs {
+					for _, n := range spec.(*ast.ValueSpec).Names {
+						if n.IsExported() {
+							t.Errorf("%s: exported package-level variable %s (make it a function or a constant)", fset.Position(n.Pos()), n.Name)
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 100 {
+		t.Fatalf("parsed %d files; expected the whole tree", files)
 	}
 }

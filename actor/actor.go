@@ -70,11 +70,11 @@ const (
 )
 
 // Kinds lists the executors in a fixed order, for help texts and errors.
-var Kinds = []Kind{Serial, Actors, Shards}
+func Kinds() []Kind { return []Kind{Serial, Actors, Shards} }
 
 // ParseKind checks an executor name.
 func ParseKind(s string) (Kind, error) {
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		if string(k) == s {
 			return k, nil
 		}

@@ -77,7 +77,7 @@ func TestExecutorsAgree(t *testing.T) {
 }
 
 func TestPanicBecomesError(t *testing.T) {
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		as, _ := makeRing(5, 42)
 		_, err := Run(context.Background(), k, 2, Spec{Actors: as, To: 100, Chunk: 8})
 		var pe *PanicError
@@ -105,7 +105,7 @@ func TestCancelStops(t *testing.T) {
 // cycle or so, even when its chunks are long (a cycle of a very large
 // network is slow, and a chunk of them would take minutes).
 func TestCancelStopsWithinAChunk(t *testing.T) {
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		ctx, cancel := context.WithCancel(context.Background())
 		as, _ := makeRing(6, -1)
 		time.AfterFunc(20*time.Millisecond, cancel)
@@ -144,7 +144,7 @@ func TestPartition(t *testing.T) {
 // TestPanicInFirstActor: a panic in the actor that participant 0 (the
 // calling goroutine) ticks must still release every other goroutine.
 func TestPanicInFirstActor(t *testing.T) {
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		as, rs := makeRing(9, -1)
 		rs[0].bomb = 17
 		_, err := Run(context.Background(), k, 3, Spec{Actors: as, To: 100, Chunk: 4})

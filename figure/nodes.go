@@ -50,7 +50,7 @@ const (
 )
 
 // ScaleModes are the allowed ScaleMode values ("" is ScaleAuto).
-var ScaleModes = []ScaleMode{ScaleAuto, ScaleShared, ScalePanel}
+func ScaleModes() []ScaleMode { return []ScaleMode{ScaleAuto, ScaleShared, ScalePanel} }
 
 // spanRatio: under ScaleAuto, a panel whose values span less than
 // 1/spanRatio of all the panels' range would take less than that share of
@@ -106,7 +106,7 @@ func (m *NodeMap) perPanel() (bool, error) {
 		return len(m.Panels) > 1, nil
 	case ScaleAuto, "":
 	default:
-		return false, fmt.Errorf("scale %q: allowed %v", m.Scale, ScaleModes)
+		return false, fmt.Errorf("scale %q: allowed %v", m.Scale, ScaleModes())
 	}
 	if len(m.Panels) < 2 || len(m.Panels) > maxOwnBars {
 		return false, nil

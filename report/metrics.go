@@ -214,7 +214,9 @@ func MetricNames() []string {
 func FormatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // IdentityHeader names the columns that say what a run was.
-var IdentityHeader = []string{"scenario", "topology", "routing", "pattern", "process", "seed", "nodes"}
+func IdentityHeader() []string {
+	return []string{"scenario", "topology", "routing", "pattern", "process", "seed", "nodes"}
+}
 
 // Identity is a run's identity columns.
 func Identity(r *Result) []string {

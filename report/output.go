@@ -68,7 +68,7 @@ func writeFairness(w io.Writer, r *Result) {
 // CSVHeader is the header of WriteCSV's table of results carrying metrics
 // ms (MetricsFor); units are in the names.
 func CSVHeader(ms []Metric) []string {
-	return append(slices.Clone(IdentityHeader), MetricHeader(ms)...)
+	return append(slices.Clone(IdentityHeader()), MetricHeader(ms)...)
 }
 
 // WriteCSV writes one row per result.

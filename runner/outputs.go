@@ -123,7 +123,7 @@ func nonNil(s []string) []string {
 func WriteResultsCSV(w io.Writer, f *study.File, recs []*Record) error {
 	cw := csv.NewWriter(w)
 	head := append([]string{"run", "point", "replicate"}, f.AxisKeys()...)
-	head = append(head, report.IdentityHeader...)
+	head = append(head, report.IdentityHeader()...)
 	ms := report.MetricsFor(results(recs))
 	if err := cw.Write(append(head, report.MetricHeader(ms)...)); err != nil {
 		return err

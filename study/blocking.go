@@ -35,12 +35,12 @@ const (
 )
 
 // Blockings lists the modes for help texts and errors.
-var Blockings = []Blocking{BlockingAuto, BlockingOff, BlockingOn}
+func Blockings() []Blocking { return []Blocking{BlockingAuto, BlockingOff, BlockingOn} }
 
 // ParseBlocking checks a blocking mode's name; its error names the value
 // and what is allowed, for the caller to prefix with the key or flag.
 func ParseBlocking(s string) (Blocking, error) {
-	for _, b := range Blockings {
+	for _, b := range Blockings() {
 		if string(b) == s {
 			return b, nil
 		}

@@ -68,10 +68,10 @@ func FuzzStudyFile(f *testing.F) {
 	if len(shipped) < 10 {
 		f.Fatalf("only %d shipped studies to seed from", len(shipped))
 	}
-	for _, c := range badinput.Configs {
+	for _, c := range badinput.Configs() {
 		f.Add([]byte(c.TOML))
 	}
-	for _, c := range badinput.Studies {
+	for _, c := range badinput.Studies() {
 		f.Add([]byte(badinput.StudyBase + c.TOML))
 	}
 	f.Add([]byte(DefaultTOML()))

@@ -21,7 +21,7 @@ type Peer struct {
 }
 
 // Unconnected is the peer of a port with nothing attached (a mesh edge).
-var Unconnected = Peer{Router: -1, Port: -1, Node: -1}
+func Unconnected() Peer { return Peer{Router: -1, Port: -1, Node: -1} }
 
 // Connected reports whether anything is attached.
 func (p Peer) Connected() bool { return p.Router >= 0 || p.Node >= 0 }

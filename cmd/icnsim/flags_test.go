@@ -138,8 +138,8 @@ func TestBadCommandLines(t *testing.T) {
 			}
 		})
 	}
-	if len(cases)+len(badinput.Configs)+len(badinput.Studies) < 40 {
-		t.Fatalf("only %d bad-input cases", len(cases)+len(badinput.Configs)+len(badinput.Studies))
+	if len(cases)+len(badinput.Configs())+len(badinput.Studies()) < 40 {
+		t.Fatalf("only %d bad-input cases", len(cases)+len(badinput.Configs())+len(badinput.Studies()))
 	}
 }
 

@@ -41,7 +41,7 @@ func icnsim(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // TestBadInput: each malformed or invalid file gives one clear error naming
 // the file, key path, bad value and what is allowed, and a non-zero exit.
 func TestBadInput(t *testing.T) {
-	cases := append(slices.Clone(badinput.Configs), badinput.MechanismConfigs...)
+	cases := append(slices.Clone(badinput.Configs()), badinput.MechanismConfigs()...)
 	dir := t.TempDir()
 	for i, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -55,7 +55,7 @@ func TestBadInput(t *testing.T) {
 				t.Fatal("accepted")
 			}
 			msg := err.Error()
-			if i >= len(badinput.Configs) && strings.Contains(msg, "\n") {
+			if i >= len(badinput.Configs()) && strings.Contains(msg, "\n") {
 				t.Errorf("one problem, more than one line:\n%s", msg)
 			}
 			for _, w := range append(c.Want, path) {

@@ -25,7 +25,7 @@ const base = badinput.StudyBase
 // file, the key path, the bad value and what is allowed, a non-zero exit,
 // and writes nothing.
 func TestBadStudies(t *testing.T) {
-	cases := badinput.Studies
+	cases := badinput.Studies()
 	dir := t.TempDir()
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -476,7 +476,7 @@ func TestTopologyFileOfMillionRouters(t *testing.T) {
 // topology file with any of the defects of badinput.GraphFiles print one
 // line, keyed to network.file with the file's own line, and exit 1.
 func TestTopologyFileDefectsExitOne(t *testing.T) {
-	for _, c := range badinput.GraphFiles {
+	for _, c := range badinput.GraphFiles() {
 		t.Run(c.Name, func(t *testing.T) {
 			dir := t.TempDir()
 			write := fileWriter(t, dir)

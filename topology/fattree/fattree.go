@@ -118,7 +118,7 @@ func (f *FatTree) Peer(r, p int) topology.Peer {
 		return topology.Peer{Router: f.Router(l-1, child), Port: k + f.digit(s, l-1), Node: -1}
 	}
 	if l == f.N-1 {
-		return topology.Unconnected
+		return topology.Unconnected()
 	}
 	u := p - k
 	return topology.Peer{Router: f.Router(l+1, f.setDigit(s, l, u)), Port: f.digit(s, l), Node: -1}

@@ -62,7 +62,7 @@ func TestGraphDiameterIsBetweenNodes(t *testing.T) {
 // TestGraphFileDefects: every defect of a topology file is one error
 // naming the file, the line and what is allowed.
 func TestGraphFileDefects(t *testing.T) {
-	for _, c := range badinput.GraphFiles {
+	for _, c := range badinput.GraphFiles() {
 		t.Run(c.Name, func(t *testing.T) {
 			_, err := ReadGraph(context.Background(), "bad.txt", strings.NewReader(c.File))
 			if err == nil || err.Error() != c.Want {
@@ -70,7 +70,7 @@ func TestGraphFileDefects(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ReadGraph(context.Background(), "ok.txt", strings.NewReader(badinput.ManyPortsGraph)); err != nil {
+	if _, err := ReadGraph(context.Background(), "ok.txt", strings.NewReader(badinput.ManyPortsGraph())); err != nil {
 		t.Errorf("64 ports: %v", err)
 	}
 }
@@ -188,10 +188,10 @@ func TestGraphLineLimit(t *testing.T) {
 // (checkGraph); it never panics or hangs. The seeds are every defect of
 // badinput.GraphFiles and well-formed files.
 func FuzzGraphFile(f *testing.F) {
-	for _, c := range badinput.GraphFiles {
+	for _, c := range badinput.GraphFiles() {
 		f.Add([]byte(c.File))
 	}
-	for _, ok := range []string{badinput.ManyPortsGraph, "routers 1\nnode 0\nnode 0\n", "routers 3\r\nnode 0\r\nnode 2\r\nlink 0 1 7\r\nlink 1 2\r\nlink 1 2 # parallel\r\n",
+	for _, ok := range []string{badinput.ManyPortsGraph(), "routers 1\nnode 0\nnode 0\n", "routers 3\r\nnode 0\r\nnode 2\r\nlink 0 1 7\r\nlink 1 2\r\nlink 1 2 # parallel\r\n",
 		"# ring\nrouters 4\nnode 0\nnode 1\nnode 2\nnode 3\nlink 0 1\nlink 1 2 5\nlink 2 3\nlink 3 0\n"} {
 		f.Add([]byte(ok))
 	}

@@ -119,7 +119,7 @@ func (g *Grid2D) Peer(r, p int) topology.Peer {
 	if g.Wrap {
 		nx, ny = (nx+g.K)%g.K, (ny+g.K)%g.K
 	} else if nx < 0 || ny < 0 || nx >= g.K || ny >= g.K {
-		return topology.Unconnected
+		return topology.Unconnected()
 	}
 	return topology.Peer{Router: g.Router(nx, ny), Port: p ^ 1, Node: -1}
 }
