@@ -45,9 +45,7 @@ var layerRules = map[string][]string{
 // on any other violation, and on an entry here that no longer occurs, so
 // that this list only shrinks.
 var pendingMoves = map[string]string{
-	"router -> topology/dragonfly":     "the zero-load latency switches on the dragonfly's type for its global links' latency",
 	"router -> topology/fattree":       "the fat-tree's tiling plan lives in router/tiling.go",
-	"router -> topology/graph":         "the footprint estimate and the zero-load latency switch on the graph's type",
 	"router -> topology/grid":          "the grids' routings (dor, dor-dateline, min-adaptive, duato, dor-2class, Hybrid-HAR), their deadlock proofs and the grid tiling plan still live in package router",
 	"router/ioq -> topology/grid":      "the switch's dimension-order routing reads grid coordinates by the concrete type",
 	"router/ioq/recn -> topology/grid": "RECN's turnpool reads the grid's port layout",

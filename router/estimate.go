@@ -5,8 +5,6 @@ import (
 
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/graph"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Footprint is the memory a network of a configuration takes, computed
@@ -65,14 +63,10 @@ func EstimateFootprint(t topology.Topology, cfg Config) Footprint {
 		nports*int64(unsafe.Sizeof(portState{})) + nports*V*int64(unsafe.Sizeof(outVC{})) +
 		(nports+nn)*slots*link.WireSlotBytes + nn*int64(unsafe.Sizeof(NI{})) + nn*V*int64(unsafe.Sizeof(niVC{}))
 	// Router and NI pointer lists, actors (an interface each), actor
-	// kinds, port bases; grid routing functions keep 8 bytes per router
-	// and per node.
+	// kinds, port bases; the routing's tables (topology.RouteTables).
 	f.TableBytes = 8*nr + 8*nn + 16*(nr+nn) + 4*(nr+nn) + 8*(nr+1)
-	if _, ok := t.(*grid.Grid2D); ok {
-		f.TableBytes += 8*nr + 8*nn
-	}
-	if g, ok := t.(*graph.Graph); ok {
-		f.TableBytes += g.RouteTableBytes()
+	if rt, ok := t.(topology.RouteTables); ok {
+		f.TableBytes += rt.RouteTableBytes()
 	}
 	if !cfg.AllowDeadlock {
 		if spec := cfg.Routing; spec.CheckBytes != nil {

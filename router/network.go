@@ -13,8 +13,6 @@ import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/dragonfly"
-	"github.com/icnsim/icnsim/topology/graph"
 )
 
 // Switching is the switching technique.
@@ -551,53 +549,14 @@ func (n *Network) ZeroLoadLatency(src, dst, sizeFlits int) int {
 }
 
 // linkExtra is the latency beyond the network's link latency of the
-// minimal route from src to dst: a dragonfly's global link, when the two
-// are in different groups and its global links are longer; on a topology
-// from a file, the least over its shortest-hop routes.
+// minimal route from src to dst, on a topology with longer links
+// (topology.MinimalLatencies: a dragonfly's global links, a graph's
+// links of their own latency).
 func (n *Network) linkExtra(src, dst int) int {
-	switch t := n.Topo.(type) {
-	case *dragonfly.Dragonfly:
-		if t.GlobalLatencyCycles == 0 || src/(t.P*t.A) == dst/(t.P*t.A) {
-			return 0
-		}
-		return t.GlobalLatencyCycles - n.Cfg.LinkLatencyCycles
-	case *graph.Graph:
-		return leastGraphExtra(t, src, dst, n.Cfg.LinkLatencyCycles)
+	if m, ok := n.Topo.(topology.MinimalLatencies); ok {
+		return m.MinimalExtraCycles(src, dst, n.Cfg.LinkLatencyCycles)
 	}
 	return 0
-}
-
-// leastGraphExtra is the least, over g's shortest-hop routes from node
-// src's router to node dst's, of the latency its links add to
-// linkLatencyCycles each: a search back from dst's router, one hop
-// distance at a time.
-func leastGraphExtra(g *graph.Graph, src, dst, linkLatencyCycles int) int {
-	sr, _ := g.NodePort(src)
-	dr, _ := g.NodePort(dst)
-	routes := g.Routes()
-	best := make([]int, g.Routers()) // best[r]: least extra from r to dr, once r's distance is done
-	for k := 1; k <= routes.Hops(sr, dr); k++ {
-		for r := range best {
-			if routes.Hops(r, dr) != k {
-				continue
-			}
-			best[r] = -1
-			for p := 0; p < g.Ports(r); p++ {
-				q := g.Peer(r, p).Router
-				if q < 0 || routes.Hops(q, dr) != k-1 {
-					continue
-				}
-				extra := best[q]
-				if l := g.LatencyCycles(r, p); l != 0 {
-					extra += l - linkLatencyCycles
-				}
-				if best[r] < 0 || extra < best[r] {
-					best[r] = extra
-				}
-			}
-		}
-	}
-	return best[sr]
 }
 
 func (n *Network) zeroLoad(h, sizeFlits int) int { return ZeroLoadLatency(n.Cfg, h, sizeFlits) }
@@ -613,19 +572,8 @@ func ZeroLoadLatency(c Config, h, sizeFlits int) int {
 // flits over the network's longest minimal route.
 func (n *Network) MaxZeroLoadLatency(sizeFlits int) int {
 	extra := 0
-	switch t := n.Topo.(type) {
-	case *dragonfly.Dragonfly:
-		if t.GlobalLatencyCycles > 0 {
-			extra = t.GlobalLatencyCycles - n.Cfg.LinkLatencyCycles // one global link on a minimal route
-		}
-	case topology.PortLatencies: // a bound: every hop on the longest link
-		most := 0
-		for r := 0; r < n.Topo.Routers(); r++ {
-			for p := 0; p < n.Topo.Ports(r); p++ {
-				most = max(most, t.LatencyCycles(r, p)-n.Cfg.LinkLatencyCycles)
-			}
-		}
-		extra = n.Topo.Diameter() * most
+	if m, ok := n.Topo.(topology.MinimalLatencies); ok {
+		extra = m.MaxMinimalExtraCycles(n.Cfg.LinkLatencyCycles)
 	}
 	return n.zeroLoad(n.Topo.Diameter(), sizeFlits) + extra
 }

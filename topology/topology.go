@@ -61,3 +61,21 @@ func NodeChannels(t Topology) int {
 	}
 	return 1
 }
+
+// MinimalLatencies is implemented by topologies some of whose links are
+// longer than the network's (PortLatencies) and that know what that adds
+// to a minimal route: the zero-load latency reads it.
+type MinimalLatencies interface {
+	// MinimalExtraCycles is the latency beyond linkLatencyCycles per hop
+	// of the least-latency minimal route from node src to node dst.
+	MinimalExtraCycles(src, dst, linkLatencyCycles int) int
+	// MaxMinimalExtraCycles bounds it over every pair of nodes.
+	MaxMinimalExtraCycles(linkLatencyCycles int) int
+}
+
+// RouteTables is implemented by topologies whose routings keep tables
+// per router or node (a grid's coordinates, a graph's shortest paths):
+// RouteTableBytes is their memory, which the footprint estimate counts.
+type RouteTables interface {
+	RouteTableBytes() int64
+}

@@ -244,3 +244,22 @@ func (d *Dragonfly) EccentricityRepresentatives() int {
 	}
 	return d.Routers()
 }
+
+// MinimalExtraCycles is what the global link adds to a minimal route from
+// node src to node dst in another group, when global links are longer
+// than linkLatencyCycles (topology.MinimalLatencies).
+func (d *Dragonfly) MinimalExtraCycles(src, dst, linkLatencyCycles int) int {
+	if d.GlobalLatencyCycles == 0 || src/(d.P*d.A) == dst/(d.P*d.A) {
+		return 0
+	}
+	return d.GlobalLatencyCycles - linkLatencyCycles
+}
+
+// MaxMinimalExtraCycles is one global link's extra latency: a minimal
+// route crosses one.
+func (d *Dragonfly) MaxMinimalExtraCycles(linkLatencyCycles int) int {
+	if d.GlobalLatencyCycles == 0 {
+		return 0
+	}
+	return d.GlobalLatencyCycles - linkLatencyCycles
+}

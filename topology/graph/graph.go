@@ -556,3 +556,48 @@ func (rt *Routes) NextPorts(r, dr int) uint64 {
 func (rt *Routes) Hops(r, dr int) int {
 	return int(rt.hops[r*rt.d+int(rt.g.dest[dr])])
 }
+
+// MinimalExtraCycles is the least, over the shortest-hop routes from node
+// src's router to node dst's, of the latency their links add to
+// linkLatencyCycles each (topology.MinimalLatencies): a search back from
+// dst's router, one hop distance at a time.
+func (g *Graph) MinimalExtraCycles(src, dst, linkLatencyCycles int) int {
+	sr, _ := g.NodePort(src)
+	dr, _ := g.NodePort(dst)
+	routes := g.Routes()
+	best := make([]int, g.Routers()) // best[r]: least extra from r to dr, once r's distance is done
+	for k := 1; k <= routes.Hops(sr, dr); k++ {
+		for r := range best {
+			if routes.Hops(r, dr) != k {
+				continue
+			}
+			best[r] = -1
+			for p := 0; p < g.Ports(r); p++ {
+				q := g.Peer(r, p).Router
+				if q < 0 || routes.Hops(q, dr) != k-1 {
+					continue
+				}
+				extra := best[q]
+				if l := g.LatencyCycles(r, p); l != 0 {
+					extra += l - linkLatencyCycles
+				}
+				if best[r] < 0 || extra < best[r] {
+					best[r] = extra
+				}
+			}
+		}
+	}
+	return best[sr]
+}
+
+// MaxMinimalExtraCycles bounds MinimalExtraCycles: every hop of the
+// diameter on the longest link.
+func (g *Graph) MaxMinimalExtraCycles(linkLatencyCycles int) int {
+	most := 0
+	for r := 0; r < g.Routers(); r++ {
+		for p := 0; p < g.Ports(r); p++ {
+			most = max(most, g.LatencyCycles(r, p)-linkLatencyCycles)
+		}
+	}
+	return g.Diameter() * most
+}

@@ -167,3 +167,8 @@ func (g *Grid2D) Units() []int {
 	}
 	return u
 }
+
+// RouteTableBytes is the memory of the tables the grids' routings keep:
+// coordinates per router and a router and port per node
+// (topology.RouteTables).
+func (g *Grid2D) RouteTableBytes() int64 { return 8*int64(g.Routers()) + 8*int64(g.Nodes()) }
