@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -313,10 +312,8 @@ func TestEccentricityRepresentatives(t *testing.T) {
 
 // testRouting is the registry entry of routing name, whatever its family.
 func testRouting(name string) routing.Spec {
-	for _, s := range slices.Concat(router.RoutingList(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings()) {
-		if s.Name == name {
-			return s
-		}
+	if s, ok := routing.ByName(router.RoutingList(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())[name]; ok {
+		return s
 	}
 	return routing.Spec{Name: name}
 }

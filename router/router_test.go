@@ -455,11 +455,7 @@ func routingNamed(name string) routing.Spec { return testRoutings()[name] }
 // testRoutings are the routing functions of every family, by name (what
 // study's catalog composes).
 func testRoutings() map[string]routing.Spec {
-	m := Routings()
-	for _, s := range slices.Concat(routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings()) {
-		m[s.Name] = s
-	}
-	return m
+	return routing.ByName(RoutingList(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())
 }
 
 // minVCs is the smallest deadlock-free VC count of routing name on t.

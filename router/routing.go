@@ -72,13 +72,7 @@ func RoutingList() []routing.Spec {
 }
 
 // Routings returns the registry of routing functions by name.
-func Routings() map[string]routing.Spec {
-	m := map[string]routing.Spec{}
-	for _, s := range RoutingList() {
-		m[s.Name] = s
-	}
-	return m
-}
+func Routings() map[string]routing.Spec { return routing.ByName(RoutingList()) }
 
 // NewRouting makes spec's function on t with vcs VCs, checking that it fits
 // the topology and the VC count.

@@ -165,3 +165,15 @@ func (c *Candidates) Ports() uint64 {
 	}
 	return m
 }
+
+// ByName indexes registry lists by routing name, the later list's entry
+// winning where two share a name.
+func ByName(lists ...[]Spec) map[string]Spec {
+	m := map[string]Spec{}
+	for _, l := range lists {
+		for _, s := range l {
+			m[s.Name] = s
+		}
+	}
+	return m
+}

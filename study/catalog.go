@@ -24,13 +24,7 @@ func RoutingList() []routing.Spec {
 }
 
 // Routings is RoutingList by name.
-func Routings() map[string]routing.Spec {
-	m := map[string]routing.Spec{}
-	for _, s := range RoutingList() {
-		m[s.Name] = s
-	}
-	return m
-}
+func Routings() map[string]routing.Spec { return routing.ByName(RoutingList()) }
 
 // routingSpec is the registry entry of the configuration's routing (the
 // zero Spec, which builds nothing, for an unknown name: validation names
