@@ -92,16 +92,6 @@ func NewRouting(spec routing.Spec, t topology.Topology, vcs int) (routing.Func, 
 	return spec.New(t, vcs), nil
 }
 
-// CheckVCs reports a VC count that the registered routing name cannot use
-// on t (nil when it can): the VCs its virtual networks or classes need,
-// known before any deadlock check.
-func CheckVCs(name string, t topology.Topology, vcs int) error {
-	if spec := Routings()[name]; spec.CheckVCs != nil {
-		return spec.CheckVCs(t, vcs)
-	}
-	return nil
-}
-
 // dor is dimension-order routing, X first, on a mesh.
 type dor struct {
 	g   *grid.Grid2D

@@ -127,8 +127,8 @@ func (c *Config) validateVC(add addFunc) {
 	if r.VCs < 1 || r.VCs > 64 {
 		add("router.vcs", r.VCs, "allowed: 1..64")
 	} else if spec, ok := Routings()[r.Routing]; ok && slices.Contains(spec.Topologies, n.Topology) && c.networkValid() {
-		if t, err := c.Topology(); err == nil {
-			if err := router.CheckVCs(r.Routing, t, r.VCs); err != nil {
+		if t, err := c.Topology(); err == nil && spec.CheckVCs != nil {
+			if err := spec.CheckVCs(t, r.VCs); err != nil {
 				add("router.vcs", r.VCs, err.Error())
 			}
 		}
@@ -141,11 +141,12 @@ func (c *Config) validateVC(add addFunc) {
 	}
 	if r.UGALThresholdFlits != 0 {
 		reads := routingsReading("ugal_threshold_flits")
-		switch spec := Routings()[r.Routing]; {
-		case !slices.Contains(reads, r.Routing):
+		par, ok := Routings()[r.Routing].Param("ugal_threshold_flits")
+		switch {
+		case !ok:
 			add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("applies to routings %s only (routing is %q)", joinWords(reads, "", "and"), r.Routing))
-		case spec.Params[0].Check(r.UGALThresholdFlits) != nil:
-			add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("allowed: %d..%d flits", spec.Params[0].MinInt, spec.Params[0].MaxInt))
+		case par.Check(r.UGALThresholdFlits) != nil:
+			add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("allowed: %d..%d flits", par.MinInt, par.MaxInt))
 		}
 	}
 	if sel, err := router.ParseSelection(r.Selection); err != nil {
