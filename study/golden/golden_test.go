@@ -1,4 +1,8 @@
-package study
+// Package golden_test holds the stored golden digests of study's runs
+// (../testdata/golden-digests.txt) and the test that compares them. It is
+// a package of its own so that its minute of runs is a test binary of its
+// own, beside study's, under go test's per-package time limit.
+package golden_test
 
 import (
 	"bufio"
@@ -13,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/study"
 )
 
 var updateGoldens = flag.Bool("update", false, "rewrite testdata/golden-digests.txt from this build")
@@ -20,13 +25,13 @@ var updateGoldens = flag.Bool("update", false, "rewrite testdata/golden-digests.
 // goldenFile holds one line per golden case: its name and the digest of
 // its result (or "error: " and the error a run gave, which must not
 // change either).
-const goldenFile = "testdata/golden-digests.txt"
+const goldenFile = "../testdata/golden-digests.txt"
 
 // shortened caps a configuration's measurement so that every golden case
 // runs in about a second: the caps change the numbers, not which code
 // runs (the method, the topology, the routing, the policies are the
 // study's own).
-func shortened(c Config) Config {
+func shortened(c study.Config) study.Config {
 	m := &c.Measure
 	if m.WarmupCycles < 0 || m.WarmupCycles > 300 { // < 0: derived from the network
 		m.WarmupCycles = 300
@@ -49,7 +54,7 @@ func shortened(c Config) Config {
 
 type goldenCase struct {
 	name string
-	cfg  Config
+	cfg  study.Config
 }
 
 // goldenCases are the built-in scenario's two cases at full length, every
@@ -59,21 +64,21 @@ type goldenCase struct {
 func goldenCases(t *testing.T) []goldenCase {
 	var cs []goldenCase
 	for _, pat := range []string{"tornado", "uniform"} {
-		cfg := Default()
+		cfg := study.Default()
 		cfg.Traffic.Pattern = pat
 		cfg.Name = "torus32-" + pat + "-collective"
 		cs = append(cs, goldenCase{"builtin/" + cfg.Name, cfg})
 	}
-	for _, name := range BenchScenarioNames() {
-		cs = append(cs, goldenCase{"bench/" + name, shortened(BenchScenarios()[name])})
+	for _, name := range study.BenchScenarioNames() {
+		cs = append(cs, goldenCase{"bench/" + name, shortened(study.BenchScenarios()[name])})
 	}
-	files, err := filepath.Glob("../studies/*.toml")
+	files, err := filepath.Glob("../../studies/*.toml")
 	if err != nil || len(files) < 30 {
 		t.Fatalf("shipped studies: %d files, %v; expected the whole studies/ folder", len(files), err)
 	}
 	slices.Sort(files)
 	for _, p := range files {
-		f, err := LoadFile(context.Background(), p)
+		f, err := study.LoadFile(context.Background(), p)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -107,9 +112,9 @@ func TestGoldenDigests(t *testing.T) {
 		cases = some
 	}
 	var got bytes.Buffer
-	fmt.Fprintln(&got, "# golden digests: go test ./study -run TestGoldenDigests [-update]; see golden_test.go")
+	fmt.Fprintln(&got, "# golden digests: go test ./study/golden -run TestGoldenDigests [-update]; see golden_test.go")
 	for _, c := range cases {
-		res, err := Run(context.Background(), c.cfg, Options{Exec: actor.Serial})
+		res, err := study.Run(context.Background(), c.cfg, study.Options{Exec: actor.Serial})
 		line := ""
 		if err != nil {
 			line = "error: " + strings.ReplaceAll(err.Error(), "\n", " ")

@@ -1,0 +1,5 @@
+//go:build race
+
+package golden_test
+
+const raceEnabled = true
