@@ -628,11 +628,13 @@ func (n *Network) Check(next clock.Cycle) error {
 	// up to the buffer capacity.
 	credits := make([]int32, V)
 	occ := make([]int32, V)
-	verify := func(link string) error {
+	// verify names the link (a string built only when the check fails:
+	// the checks run after every cycle).
+	verify := func(link func() string) error {
 		for v := 0; v < V; v++ {
 			if got := credits[v] + count[v] + occ[v]; got != B {
 				return fmt.Errorf("cycle %d: %s VC %d: credits %d + in transit %d + occupancy %d != capacity %d",
-					next, link, v, credits[v], count[v], occ[v], B)
+					next, link(), v, credits[v], count[v], occ[v], B)
 			}
 		}
 		return nil
@@ -650,18 +652,20 @@ func (n *Network) Check(next clock.Cycle) error {
 			for v := range credits {
 				credits[v] = int32(rt.outs[p*V+v].credits)
 			}
-			name := n.Topo.PortName(r, p) + "->"
-			if peer := n.Topo.Peer(r, p); peer.Router >= 0 {
+			peer := n.Topo.Peer(r, p)
+			if peer.Router >= 0 {
 				down := n.Routers[peer.Router]
 				for v := range occ {
 					occ[v] = int32(down.ivc[peer.Port*V+v].flits)
 				}
 				down.countQueued(peer.Port, nil, count)
-				name += n.Topo.PortName(peer.Router, peer.Port)
-			} else {
-				name += n.Topo.NodeName(peer.Node)
 			}
-			if err := verify(name); err != nil {
+			if err := verify(func() string {
+				if peer.Router >= 0 {
+					return n.Topo.PortName(r, p) + "->" + n.Topo.PortName(peer.Router, peer.Port)
+				}
+				return n.Topo.PortName(r, p) + "->" + n.Topo.NodeName(peer.Node)
+			}); err != nil {
 				return err
 			}
 		}
@@ -680,7 +684,7 @@ func (n *Network) Check(next clock.Cycle) error {
 			for v := range occ {
 				occ[v] = int32(down.ivc[(p+h)*V+v].flits)
 			}
-			if err := verify(ni.Name() + "->" + n.Topo.PortName(r, p+h)); err != nil {
+			if err := verify(func() string { return ni.Name() + "->" + n.Topo.PortName(r, p+h) }); err != nil {
 				return err
 			}
 		}

@@ -11,7 +11,7 @@ import (
 // checkMemory verifies one memory's accounting: its used and reserved
 // flits are the sums over its queues, which are the sums over their
 // packets, and no queue or memory holds more than its capacity.
-func (sh *shared) checkMemory(pl *pool, m *memory, name string) error {
+func (sh *shared) checkMemory(pl *pool, m *memory, name func() string) error {
 	var used, reserved, packets int32
 	for i := range m.q {
 		q := &m.q[i]
@@ -20,7 +20,7 @@ func (sh *shared) checkMemory(pl *pool, m *memory, name string) error {
 		for d := q.head; d >= 0; d = pl.p[d].next {
 			p := &pl.p[d]
 			if p.sent > p.have || p.have > p.hdr.Size {
-				return fmt.Errorf("%s queue %d: packet %d/%d has %d flits arrived and %d departed of %d", name, i, p.hdr.Src, p.hdr.Seq, p.have, p.sent, p.hdr.Size)
+				return fmt.Errorf("%s queue %d: packet %d/%d has %d flits arrived and %d departed of %d", name(), i, p.hdr.Src, p.hdr.Seq, p.have, p.sent, p.hdr.Size)
 			}
 			f += int32(p.have - p.sent)
 			r += int32(p.hdr.Size - p.sent)
@@ -28,25 +28,25 @@ func (sh *shared) checkMemory(pl *pool, m *memory, name string) error {
 			last = d
 		}
 		if last != q.tail {
-			return fmt.Errorf("%s queue %d: tail %d is not the last packet %d", name, i, q.tail, last)
+			return fmt.Errorf("%s queue %d: tail %d is not the last packet %d", name(), i, q.tail, last)
 		}
 		if f != q.flits || r != q.reserved {
-			return fmt.Errorf("%s queue %d: counts %d flits present and %d reserved, its packets %d and %d", name, i, q.flits, q.reserved, f, r)
+			return fmt.Errorf("%s queue %d: counts %d flits present and %d reserved, its packets %d and %d", name(), i, q.flits, q.reserved, f, r)
 		}
 		if r > sh.queueCap {
-			return fmt.Errorf("%s queue %d: %d flits reserved, capacity %d", name, i, r, sh.queueCap)
+			return fmt.Errorf("%s queue %d: %d flits reserved, capacity %d", name(), i, r, sh.queueCap)
 		}
 		if (m.nonEmpty[i>>6]>>(i&63))&1 != uint64(min(1, q.head+1)) {
-			return fmt.Errorf("%s queue %d: non-empty bit disagrees with its head %d", name, i, q.head)
+			return fmt.Errorf("%s queue %d: non-empty bit disagrees with its head %d", name(), i, q.head)
 		}
 		used += f
 		reserved += r
 	}
 	if used != m.used || reserved != m.reserved || packets != m.packets {
-		return fmt.Errorf("%s: memory used %d, reserved %d, packets %d; the sums of its queues %d, %d, %d", name, m.used, m.reserved, m.packets, used, reserved, packets)
+		return fmt.Errorf("%s: memory used %d, reserved %d, packets %d; the sums of its queues %d, %d, %d", name(), m.used, m.reserved, m.packets, used, reserved, packets)
 	}
 	if reserved > sh.memFlits {
-		return fmt.Errorf("%s: %d flits reserved in a memory of %d", name, reserved, sh.memFlits)
+		return fmt.Errorf("%s: %d flits reserved in a memory of %d", name(), reserved, sh.memFlits)
 	}
 	return nil
 }
@@ -56,7 +56,7 @@ func (sh *shared) checkMemory(pl *pool, m *memory, name string) error {
 // flits and credits in transit + the far memory's occupancy = capacity.
 // next is the switch at the far end (-1: an endnode) and far its ingress
 // memory (nil for an endnode).
-func (n *Network) checkLink(at clock.Cycle, l *outLink, pl *pool, back int, next int, far *memory, name string) error {
+func (n *Network) checkLink(at clock.Cycle, l *outLink, pl *pool, back int, next int, far *memory, name func() string) error {
 	sh := n.sh
 	k := len(l.credits)
 	sum := make([]int32, k)
@@ -87,7 +87,7 @@ func (n *Network) checkLink(at clock.Cycle, l *outLink, pl *pool, back int, next
 			}
 		}
 		if sum[q]+occ != capacity {
-			return fmt.Errorf("cycle %d: %s queue %d: credits, flits reserved, in transit (%d) + occupancy %d != capacity %d", at, name, q, sum[q], occ, capacity)
+			return fmt.Errorf("cycle %d: %s queue %d: credits, flits reserved, in transit (%d) + occupancy %d != capacity %d", at, name(), q, sum[q], occ, capacity)
 		}
 	}
 	return nil
@@ -110,17 +110,17 @@ func (n *Network) Check(next clock.Cycle) error {
 	for r, s := range n.Switches {
 		var busy uint64
 		for p := range s.ing {
-			if err := n.sh.checkMemory(&s.pl, &s.ing[p], t.PortName(r, p)+" ingress"); err != nil {
+			if err := n.sh.checkMemory(&s.pl, &s.ing[p], func() string { return t.PortName(r, p) + " ingress" }); err != nil {
 				return fmt.Errorf("cycle %d: %w", next, err)
 			}
-			if err := n.sh.checkMemory(&s.pl, &s.egr[p], t.PortName(r, p)+" egress"); err != nil {
+			if err := n.sh.checkMemory(&s.pl, &s.egr[p], func() string { return t.PortName(r, p) + " egress" }); err != nil {
 				return fmt.Errorf("cycle %d: %w", next, err)
 			}
 			if s.rc != nil {
-				if err := s.rc.ing[p].check(t.PortName(r, p) + " ingress"); err != nil {
+				if err := s.rc.ing[p].check(func() string { return t.PortName(r, p) + " ingress" }); err != nil {
 					return fmt.Errorf("cycle %d: %w", next, err)
 				}
-				if err := s.rc.egr[p].check(t.PortName(r, p) + " egress"); err != nil {
+				if err := s.rc.egr[p].check(func() string { return t.PortName(r, p) + " egress" }); err != nil {
 					return fmt.Errorf("cycle %d: %w", next, err)
 				}
 			}
@@ -133,11 +133,11 @@ func (n *Network) Check(next clock.Cycle) error {
 			}
 			peer := t.Peer(r, p)
 			if peer.Router >= 0 {
-				err := n.checkLink(next, l, &s.pl, n.base[r]+p, peer.Router, &n.Switches[peer.Router].ing[peer.Port], t.PortName(r, p)+"->"+t.PortName(peer.Router, peer.Port))
+				err := n.checkLink(next, l, &s.pl, n.base[r]+p, peer.Router, &n.Switches[peer.Router].ing[peer.Port], func() string { return t.PortName(r, p) + "->" + t.PortName(peer.Router, peer.Port) })
 				if err != nil {
 					return err
 				}
-			} else if err := n.checkLink(next, l, &s.pl, n.base[r]+p, -1, nil, t.PortName(r, p)+"->"+t.NodeName(peer.Node)); err != nil {
+			} else if err := n.checkLink(next, l, &s.pl, n.base[r]+p, -1, nil, func() string { return t.PortName(r, p) + "->" + t.NodeName(peer.Node) }); err != nil {
 				return err
 			}
 		}
@@ -146,16 +146,16 @@ func (n *Network) Check(next clock.Cycle) error {
 		}
 	}
 	for i, a := range n.Adapters {
-		if err := n.sh.checkMemory(&a.pl, &a.inj, a.Name()+" injection"); err != nil {
+		if err := n.sh.checkMemory(&a.pl, &a.inj, func() string { return a.Name() + " injection" }); err != nil {
 			return fmt.Errorf("cycle %d: %w", next, err)
 		}
 		if a.rp != nil {
-			if err := a.rp.check(a.Name() + " injection"); err != nil {
+			if err := a.rp.check(func() string { return a.Name() + " injection" }); err != nil {
 				return fmt.Errorf("cycle %d: %w", next, err)
 			}
 		}
 		r, p := t.NodePort(i)
-		if err := n.checkLink(next, &a.link, &a.pl, int(a.in), r, &n.Switches[r].ing[p], a.Name()+"->"+t.PortName(r, p)); err != nil {
+		if err := n.checkLink(next, &a.link, &a.pl, int(a.in), r, &n.Switches[r].ing[p], func() string { return a.Name() + "->" + t.PortName(r, p) }); err != nil {
 			return err
 		}
 	}

@@ -326,31 +326,31 @@ func (sh *shared) recnQueue(r *recnPort, from int, dst int32, std int) (q int, l
 // check verifies a port's RECN state against its memory: SAQs in use
 // within the limit, the queues of free lines empty, the mute bits those
 // of the blocked and stopped lines.
-func (r *recnPort) check(name string) error {
+func (r *recnPort) check(name func() string) error {
 	n := 0
 	for i := range r.Lines {
 		l := &r.Lines[i]
 		if l.InUse && r.Find(l.Target) != i {
-			return fmt.Errorf("%s: two CAM lines for %v", name, l.Target)
+			return fmt.Errorf("%s: two CAM lines for %v", name(), l.Target)
 		}
 		q := &r.q.m.q[int(r.q.base)+i]
 		if l.InUse {
 			n++
 		} else if q.head >= 0 || q.flits != 0 || q.reserved != 0 {
-			return fmt.Errorf("%s: SAQ %d holds %d flits without a CAM line", name, i, q.flits)
+			return fmt.Errorf("%s: SAQ %d holds %d flits without a CAM line", name(), i, q.flits)
 		}
 		if l.Blocked != (r.pending[i] > 0) {
-			return fmt.Errorf("%s: SAQ %d blocked %v with %d in-order pointers pending", name, i, l.Blocked, r.pending[i])
+			return fmt.Errorf("%s: SAQ %d blocked %v with %d in-order pointers pending", name(), i, l.Blocked, r.pending[i])
 		}
 	}
 	if n != r.InUse() || n > len(r.Lines) {
-		return fmt.Errorf("%s: %d SAQs in use, counted %d, limit %d", name, n, r.InUse(), len(r.Lines))
+		return fmt.Errorf("%s: %d SAQs in use, counted %d, limit %d", name(), n, r.InUse(), len(r.Lines))
 	}
 	if r.q.m.mute != r.muted() {
-		return fmt.Errorf("%s: queues muted %b, lines say %b", name, r.q.m.mute, r.muted())
+		return fmt.Errorf("%s: queues muted %b, lines say %b", name(), r.q.m.mute, r.muted())
 	}
 	if r.full != r.fulls() {
-		return fmt.Errorf("%s: queues full %b, lines say %b", name, r.full, r.fulls())
+		return fmt.Errorf("%s: queues full %b, lines say %b", name(), r.full, r.fulls())
 	}
 	return nil
 }
