@@ -8,7 +8,6 @@ import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Duato's check on abstract states: referenceDuato's conditions and
@@ -181,7 +180,7 @@ func (l *descLine) desc(p, b int) (d, hops int) {
 	if b == p {
 		return 0, 0
 	}
-	s, h := ringStep(p, b, l.k), ringDist(p, b, l.k)
+	s, h := topology.RingStep(p, b, l.k), topology.RingDistance(p, b, l.k)
 	switch {
 	case s > 0 && b < p:
 		return 2, h
@@ -206,7 +205,7 @@ func (l *descLine) step(p, s int) int {
 // torus by abstract states.
 type duatoStates struct {
 	ctx          context.Context
-	g            *grid.Grid2D
+	g            topology.Plane
 	line         *descLine // both dimensions: the grid is square
 	rf           routing.Func
 	esc          routing.Escaper
@@ -234,8 +233,8 @@ type duatoStates struct {
 // newDuatoStates prepares the check; ok is false when the abstraction does
 // not cover t and rf.
 func newDuatoStates(ctx context.Context, t topology.Topology, rf routing.Func, vcs int) (s *duatoStates, ok bool) {
-	g, isGrid := t.(*grid.Grid2D)
-	if !isGrid || len(g.Loops) > 2 || g.Ports(0) > 64 {
+	g, isGrid := t.(topology.Plane)
+	if !isGrid || g.Loopbacks() > 2 || g.Ports(0) > 64 {
 		return nil, false
 	}
 	if _, ok := rf.(routing.RouteUpdater); ok {
@@ -245,7 +244,7 @@ func newDuatoStates(ctx context.Context, t topology.Topology, rf routing.Func, v
 		return nil, false
 	}
 	esc := rf.(routing.Escaper)
-	s = &duatoStates{ctx: ctx, g: g, line: newDescLine(g.K, g.Wrap), rf: rf, esc: esc, vcs: vcs, classes: 1,
+	s = &duatoStates{ctx: ctx, g: g, line: newDescLine(g.Side(), g.Wraps()), rf: rf, esc: esc, vcs: vcs, classes: 1,
 		E: esc.EscapeVCs() & routing.AllVCs(vcs), loop0: g.LoopPort(0)}
 	if c, ok := rf.(routing.ClassRouter); ok {
 		s.classes = c.Classes()
@@ -278,7 +277,7 @@ func (s *duatoStates) build() (ok bool, err error) {
 	if ok, err = s.reach(); !ok || err != nil {
 		return ok, err
 	}
-	if s.g.Wrap {
+	if s.g.Wraps() {
 		if s.torus, ok = newTorusGraph(s); !ok {
 			return false, nil
 		}
@@ -308,7 +307,7 @@ func (s *duatoStates) decode(st int) (r, v, cls, d int) {
 // portBit is the bit of input port p in reached.
 func (s *duatoStates) portBit(p int) uint8 {
 	switch {
-	case p < grid.PortLocal:
+	case p < topology.PlaneLocal:
 		return 1 << p
 	case p >= s.loop0:
 		return 1 << (5 + p - s.loop0)
@@ -326,7 +325,7 @@ func (s *duatoStates) inPort(st int) int {
 	case b > 4 && b < 7:
 		return s.loop0 + b - 5
 	}
-	return grid.PortLocal
+	return topology.PlaneLocal
 }
 
 // feasible reports whether descriptors d exist at router (x, y).
@@ -340,7 +339,7 @@ func (s *duatoStates) feasible(x, y, d int) bool {
 func (s *duatoStates) rep(r, d int) int {
 	x, y := s.g.XY(r)
 	l := s.line
-	return s.g.Router(int(l.rep[x*l.nd+d/l.nd]), int(l.rep[y*l.nd+d%l.nd])) * s.g.C
+	return s.g.Router(int(l.rep[x*l.nd+d/l.nd]), int(l.rep[y*l.nd+d%l.nd])) * s.g.Concentration()
 }
 
 // decide fills s.c with the routing function's (or, with escape, the
@@ -375,7 +374,7 @@ func (s *duatoStates) hop(r, d, q int) (r2, in2 int, ds [2]int, n int, ok bool) 
 	dx, dy := d/l.nd, d%l.nd
 	x, y := s.g.XY(r)
 	sgn := 1 - 2*(q&1) // E and N are +1, W and S -1
-	if q < grid.PortYPlus {
+	if q < topology.PlaneYPlus {
 		if l.sgn[dx] != sgn {
 			return 0, 0, ds, 0, false
 		}
@@ -410,16 +409,16 @@ func (s *duatoStates) hop(r, d, q int) (r2, in2 int, ds [2]int, n int, ok bool) 
 // and, on a torus, across the wrap link: passes repeat until one visits
 // nothing (a mesh takes one and one that finds nothing, a torus two and one).
 func (s *duatoStates) reach() (ok bool, err error) {
-	g, vcs, k, l := s.g, s.vcs, s.g.K, s.line
+	g, vcs, k, l := s.g, s.vcs, s.g.Side(), s.line
 	all := routing.AllVCs(vcs)
-	nodeBit := s.portBit(grid.PortLocal)
+	nodeBit := s.portBit(topology.PlaneLocal)
 	for r := 0; r < g.Routers(); r++ {
 		x, y := g.XY(r)
 		for d := 0; d < s.nd2; d++ {
 			if !s.feasible(x, y, d) {
 				continue
 			}
-			for m := s.rf.InjectVCs(r*g.C, s.rep(r, d)) & all; m != 0; m &= m - 1 {
+			for m := s.rf.InjectVCs(r*g.Concentration(), s.rep(r, d)) & all; m != 0; m &= m - 1 {
 				for cls := 0; cls < s.classes; cls++ {
 					s.reached[s.state(r, bits.TrailingZeros64(m), cls, d)] |= nodeBit
 				}
@@ -437,7 +436,7 @@ func (s *duatoStates) reach() (ok bool, err error) {
 		// packet is there (the sink differs), else for the representative.
 		dst, dsts := s.rep(r, d), 1
 		if d == s.here {
-			dsts = g.C
+			dsts = g.Concentration()
 		}
 		for i := 0; i < dsts; i++ {
 			cand = *s.decide(r, in, v, cls, dst+i, false)
@@ -857,12 +856,12 @@ func duatoCheckBytes(t topology.Topology, vcs int, E uint64, classes int) int64 
 	// escapeSet: port bases, peers, a dense index per channel, a channel
 	// per escape channel.
 	esBytes := 8*(nr+1) + 8*nports + 4*nports*V + 4*nE
-	g, ok := t.(*grid.Grid2D)
+	g, ok := t.(topology.Plane)
 	if !ok {
 		return esBytes
 	}
-	k, nd := int64(g.K), int64(3)
-	if g.Wrap {
+	k, nd := int64(g.Side()), int64(3)
+	if g.Wraps() {
 		nd = 5
 	}
 	// reached, one byte per abstract state, and a colour per compact
@@ -874,7 +873,7 @@ func duatoCheckBytes(t topology.Topology, vcs int, E uint64, classes int) int64 
 	// stack's growth included); the lines' tables.
 	nStates := nr * V * int64(classes) * nd * nd
 	inter := nStates
-	if g.Wrap {
+	if g.Wraps() {
 		inter = 2 * k * k * nd * int64(classes) * (1 + nd)
 		// The walks' tree nodes: per coordinate, descriptor, along or not
 		// and end descriptor, and per coordinate and end descriptor (free),

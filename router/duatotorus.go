@@ -3,7 +3,7 @@ package router
 import (
 	"math/bits"
 
-	"github.com/icnsim/icnsim/topology/grid"
+	"github.com/icnsim/icnsim/topology"
 )
 
 // The intermediate nodes of Duato's check on a torus (duatostates.go): a
@@ -151,7 +151,7 @@ func newTorusGraph(s *duatoStates) (*torusGraph, bool) {
 				}
 				switch {
 				case dys[dx] == 0:
-				case p == grid.PortYPlus || p == grid.PortYMinus:
+				case p == topology.PlaneYPlus || p == topology.PlaneYMinus:
 					if dx != l.none {
 						tg.yKinds = 1 + nd
 					}
@@ -249,8 +249,8 @@ func (tg *torusGraph) succ(u int, out []int32) []int32 {
 		r, p, v := int(pr.router), int(pr.port), ch%s.vcs
 		x, y := s.g.XY(r)
 		b := s.portBit(p)
-		alongY := p == grid.PortYPlus || p == grid.PortYMinus
-		alongX := p == grid.PortXPlus || p == grid.PortXMinus
+		alongY := p == topology.PlaneYPlus || p == topology.PlaneYMinus
+		alongX := p == topology.PlaneXPlus || p == topology.PlaneXMinus
 		for cls := 0; cls < s.classes; cls++ {
 			st := s.state(r, v, cls, 0)
 			var dxs uint8
@@ -333,7 +333,7 @@ func (tg *torusGraph) succ(u int, out []int32) []int32 {
 			return out
 		}
 		r := s.g.Router(x, y)
-		return s.escapes(r, grid.PortLocal, tg.lowerVC, cls, s.rep(r, d), out)
+		return s.escapes(r, topology.PlaneLocal, tg.lowerVC, cls, s.rep(r, d), out)
 	}
 	return out
 }

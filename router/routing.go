@@ -142,7 +142,7 @@ func (d *dor) nodePort(n int) (router, port int) {
 // shorter way round on a torus (positive on a tie).
 func (d *dor) step(a, b int) int {
 	if d.g.Wrap {
-		return ringStep(a, b, d.g.K)
+		return topology.RingStep(a, b, d.g.K)
 	}
 	switch {
 	case a < b:
@@ -202,7 +202,7 @@ func (d *dor) Hops(src, dst int) int {
 	x, y := d.xy(sr)
 	dx, dy := d.xy(dr)
 	if d.g.Wrap {
-		return ringDist(x, dx, d.g.K) + ringDist(y, dy, d.g.K)
+		return topology.RingDistance(x, dx, d.g.K) + topology.RingDistance(y, dy, d.g.K)
 	}
 	return abs(dx-x) + abs(dy-y)
 }
@@ -212,21 +212,6 @@ func (d *dor) Hops(src, dst int) int {
 type dorDateline struct {
 	dor
 	class [3]uint64
-}
-
-// ringStep returns the direction (+1, -1 or 0) from a to b on a ring of k.
-func ringStep(a, b, k int) int {
-	if a == b {
-		return 0
-	}
-	d := b - a // (b - a) mod k, a and b in 0..k-1
-	if d < 0 {
-		d += k
-	}
-	if d <= k-d {
-		return 1
-	}
-	return -1
 }
 
 // crossesDateline reports whether the hop from a in direction dir crosses
@@ -265,12 +250,7 @@ func (d *dorDateline) Hops(src, dst int) int {
 	dr, _ := d.nodePort(dst)
 	x, y := d.xy(sr)
 	dx, dy := d.xy(dr)
-	return ringDist(x, dx, d.g.K) + ringDist(y, dy, d.g.K)
-}
-
-func ringDist(a, b, k int) int {
-	d := (b - a + k) % k
-	return min(d, k-d)
+	return topology.RingDistance(x, dx, d.g.K) + topology.RingDistance(y, dy, d.g.K)
 }
 
 func abs(a int) int {

@@ -8,14 +8,29 @@ import (
 	"github.com/icnsim/icnsim/topology"
 )
 
-// Port numbers of a 2D router. Node ports follow, from PortLocal on.
+// Port numbers of a 2D router (topology.Plane's). Node ports follow,
+// from PortLocal on.
 const (
-	PortXPlus  = 0 // "E": towards x+1
-	PortXMinus = 1 // "W": towards x-1
-	PortYPlus  = 2 // "N": towards y+1
-	PortYMinus = 3 // "S": towards y-1
-	PortLocal  = 4 // first node port
+	PortXPlus  = topology.PlaneXPlus  // "E": towards x+1
+	PortXMinus = topology.PlaneXMinus // "W": towards x-1
+	PortYPlus  = topology.PlaneYPlus  // "N": towards y+1
+	PortYMinus = topology.PlaneYMinus // "S": towards y-1
+	PortLocal  = topology.PlaneLocal  // first node port
 )
+
+var _ topology.Plane = (*Grid2D)(nil)
+
+// Side is k (topology.Plane).
+func (g *Grid2D) Side() int { return g.K }
+
+// Wraps reports a torus (topology.Plane).
+func (g *Grid2D) Wraps() bool { return g.Wrap }
+
+// Concentration is the nodes per router (topology.Plane).
+func (g *Grid2D) Concentration() int { return g.C }
+
+// Loopbacks is the loopback ports per router (topology.Plane).
+func (g *Grid2D) Loopbacks() int { return len(g.Loops) }
 
 var dirNames = [4]string{"E", "W", "N", "S"}
 
