@@ -46,7 +46,7 @@ var layerRules = map[string][]string{
 // that this list only shrinks.
 var pendingMoves = map[string]string{
 	"router -> topology/fattree":       "the fat-tree's tiling plan lives in router/tiling.go",
-	"router -> topology/grid":          "the grids' routings (dor, dor-dateline, min-adaptive, duato, dor-2class, Hybrid-HAR), their deadlock proofs and the grid tiling plan still live in package router",
+	"router -> topology/grid":          "the grid's tiling plan lives in router/tiling.go",
 	"router/ioq -> topology/grid":      "the switch's dimension-order routing reads grid coordinates by the concrete type",
 	"router/ioq/recn -> topology/grid": "RECN's turnpool reads the grid's port layout",
 	"policies -> router":               "policies install on the VC router's network, not on a fabric",

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 func TestLaneDelay(t *testing.T) {
@@ -55,34 +54,6 @@ func TestControlSteal(t *testing.T) {
 	}
 	if v := steal.Recv(5); v == nil || *v != 8 {
 		t.Fatalf("steal lane delivered %v, want 8 at cycle 5", v)
-	}
-}
-
-func TestGridWiring(t *testing.T) {
-	for _, g := range []*grid.Grid2D{{K: 4, C: 1, Wrap: true}, {K: 5, C: 2}, {K: 2, C: 1, Wrap: true}} {
-		links := 0
-		for r := 0; r < g.Routers(); r++ {
-			for p := 0; p < g.Ports(r); p++ {
-				peer := g.Peer(r, p)
-				if peer.Router >= 0 {
-					links++
-					if back := g.Peer(peer.Router, peer.Port); back.Router != r || back.Port != p {
-						t.Fatalf("%s: %s -> %s is not symmetric", g, g.PortName(r, p), g.PortName(peer.Router, peer.Port))
-					}
-				}
-			}
-		}
-		want := 4 * g.K * g.K // directed links on a torus
-		if !g.Wrap {
-			want = 4 * g.K * (g.K - 1)
-		}
-		if links != want {
-			t.Errorf("%s: %d directed links, want %d", g, links, want)
-		}
-	}
-	g := &grid.Grid2D{K: 4, C: 1, Wrap: true}
-	if got := g.PortName(g.Router(3, 2), grid.PortXPlus); got != "R(3,2).E" {
-		t.Errorf("port name %q", got)
 	}
 }
 

@@ -312,7 +312,7 @@ func TestEccentricityRepresentatives(t *testing.T) {
 
 // testRouting is the registry entry of routing name, whatever its family.
 func testRouting(name string) routing.Spec {
-	if s, ok := routing.ByName(router.RoutingList(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())[name]; ok {
+	if s, ok := routing.ByName(grid.Routings(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())[name]; ok {
 		return s
 	}
 	return routing.Spec{Name: name}

@@ -1,6 +1,7 @@
 // Package router owns the router and network-interface (NI) actors, their
-// queue organisation, the routing functions and the allocators, and the
-// network builder that wires them to a topology with lanes.
+// queue organisation and the allocators, and the network builder that
+// wires them to a topology with lanes, a routing function (package routing,
+// from its family) and its deadlock proof (routing/deadlock).
 //
 // # Router microarchitecture
 //
@@ -22,7 +23,7 @@
 //
 // An output VC is free again as soon as the tail of its packet has been sent,
 // so a downstream VC buffer can hold flits of several packets (as BookSim2),
-// except the VCs a routing function allocates atomically (atomicAllocator):
+// except the VCs a routing function allocates atomically (routing.AtomicAllocator):
 // those are free only when the downstream buffer is empty, all credits back.
 // Under virtual cut-through a head may only take an output VC with credits
 // for its whole packet; under wormhole one credit per flit suffices.
@@ -139,7 +140,8 @@
 //
 // # Hybrid-HAR
 //
-// hybrid-har and har-dor (har.go, whose comment has the details) split
+// hybrid-har and har-dor (topology/grid/har.go, whose comment has the
+// details) split
 // the VCs into an upper and a lower virtual network. A connection channel
 // (CCS for short messages, CCL for long ones) is a loopback port of the
 // router: its output is wired to its own input, so moving down is taking
@@ -154,12 +156,13 @@
 // downstream buffer is empty (C2, for Duato's condition under wormhole:
 // routerShared.atomicAt), and a second round of VC allocation in which a
 // head that lost the arbitration for its VC asks again among those still
-// free (so that "a free upper VC is taken" holds). Config.HARFree
-// (router.har.free) makes more channels atomic: the upper network's VCs
-// (upper-empty), so that no short message ever queues behind a long one
+// free (so that "a free upper VC is taken" holds). The routing parameter
+// har.free (router.har.free, grid.HARFree) makes more channels atomic:
+// the upper network's VCs (upper-empty), so that no short message ever queues behind a long one
 // there, as the paper's routing guarantees, or every VC and both
 // connection channels (all-empty), the paper's "free" read alike in every
-// step of its algorithm; har.go quotes the paper and gives the reasons.
+// step of its algorithm; topology/grid/har.go quotes the paper and gives
+// the reasons.
 // A node with a channel per message class (grid.Grid2D.H = 2) has two
 // injection and two sink links, each with its own source queue (NI).
 //
@@ -172,7 +175,8 @@
 // counts the packet once at its tail. Exactly-once delivery is checked by
 // counting and by a sum of per-packet hashes (CheckDelivery).
 //
-// It may import fabric, routing, topology, link, actor and clock; until the
-// module move is finished it also holds the families' routings and imports
-// the families (layout_test.go lists them as pending moves).
+// It may import fabric, routing, routing/deadlock, topology, link, actor
+// and clock; until the module move is finished it also holds the tiling
+// plans and imports the families for them (layout_test.go lists them as
+// pending moves).
 package router

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/routing/deadlock"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -16,9 +17,8 @@ type Footprint struct {
 	// TableBytes is the rest the network keeps: the actor and pointer
 	// lists and the routing function's tables.
 	TableBytes int64
-	// CheckBytes is the deadlock check's memory at its largest (its graph,
-	// or for Duato's extended check its abstract states: routing.Spec.
-	// CheckBytes); it is garbage before the network is allocated (0 with
+	// CheckBytes is the deadlock check's memory at its largest
+	// (deadlock.Bytes); it is garbage before the network is allocated (0 with
 	// AllowDeadlock).
 	CheckBytes int64
 }
@@ -28,12 +28,11 @@ type Footprint struct {
 func EstimateFootprint(t topology.Topology, cfg Config) Footprint {
 	nr, nn := int64(t.Routers()), int64(t.Nodes())
 	V := int64(cfg.VCs)
-	var nports, maxPV int64
+	var nports int64
 	var f Footprint
 	for r := 0; r < t.Routers(); r++ {
 		P := int64(t.Ports(r))
 		nports += P
-		maxPV = max(maxPV, P*V)
 		// Pools at their initial sizes, and the port flit counters.
 		f.StateBytes += int64(initialPkts(int(P)))*int64(unsafe.Sizeof(pktDesc{})) + int64(initialCands(int(P)))*int64(unsafe.Sizeof(candSlot{})) +
 			P*int64(unsafe.Sizeof(vaReq{})) + 8*P
@@ -69,14 +68,7 @@ func EstimateFootprint(t topology.Topology, cfg Config) Footprint {
 		f.TableBytes += rt.RouteTableBytes()
 	}
 	if !cfg.AllowDeadlock {
-		if spec := cfg.Routing; spec.CheckBytes != nil {
-			f.CheckBytes = spec.CheckBytes(t, cfg.VCs)
-		} else {
-			// The graph (cdg): port bases, peers, a row of W words per
-			// channel, a colour per channel.
-			W := (maxPV + 63) / 64
-			f.CheckBytes = 8*(nr+1) + 8*nports + nports*V*W*8 + nports*V
-		}
+		f.CheckBytes = deadlock.Bytes(t, cfg.Routing, cfg.VCs)
 	}
 	return f
 }

@@ -31,14 +31,14 @@ import (
 // flits in a buffer after flits of a long message it calls found with the
 // message and the number of those flits.
 func shortFlitsBehindLong(n *Network, found func(src int32, seq uint32, flits int)) {
-	h := n.Routing.(*har)
+	h := n.Routing.(*grid.HAR).Layout()
 	for _, rt := range n.Routers {
 		V := int(rt.vcs)
 		for p := 0; p < int(rt.ports); p++ {
-			if p == h.cc[0] || p == h.cc[1] {
+			if p == h.ConnectionPorts[0] || p == h.ConnectionPorts[1] {
 				continue
 			}
-			for vm := h.upper; vm != 0; vm &= vm - 1 {
+			for vm := h.Upper; vm != 0; vm &= vm - 1 {
 				s := &rt.ivc[p*V+routing.TrailingZeros(vm)]
 				if s.pkLen < 2 {
 					continue // one message: nothing behind another
@@ -159,7 +159,7 @@ type shortLongRun struct {
 	load             float64 // share of the wire capacity
 	longPct          float64 // share of the volume in long messages, percent
 	buffer           int
-	free             HARFree
+	free             grid.HARFree
 }
 
 func (c shortLongRun) String() string {
@@ -226,17 +226,17 @@ func TestShortBehindLong(t *testing.T) {
 	all := []float64{0, 25, 50, 75, 100}
 	type group struct {
 		routing string
-		free    HARFree
+		free    grid.HARFree
 		mixes   []float64
 	}
-	groups := []group{{"hybrid-har", HARTailSent, all}, {"hybrid-har", HARUpperEmpty, all},
-		{"hybrid-har", HARAllEmpty, []float64{50}}, {"har-dor", HARUpperEmpty, []float64{50}}}
+	groups := []group{{"hybrid-har", grid.HARTailSent, all}, {"hybrid-har", grid.HARUpperEmpty, all},
+		{"hybrid-har", grid.HARAllEmpty, []float64{50}}, {"har-dor", grid.HARUpperEmpty, []float64{50}}}
 	switch {
 	case *harLong:
 		cycles = 100_000
 		groups = nil
 		for _, routing := range []string{"hybrid-har", "har-dor"} {
-			for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
+			for _, free := range []grid.HARFree{grid.HARTailSent, grid.HARUpperEmpty, grid.HARAllEmpty} {
 				groups = append(groups, group{routing, free, all})
 			}
 		}
@@ -257,7 +257,7 @@ func TestShortBehindLong(t *testing.T) {
 					got := countShortBehindLong(t, k, c, cycles, 7)
 					table = append(table, fmt.Sprintf("%-10s %-11s %-9s %4.2f %5.0f%% %3d | %10d %8d %8d %9d",
 						c.routing, c.free, c.pattern, c.load, longPct, buffer, got.flitCycles, got.messages, got.maxCycles, got.shortDelivered))
-					if c.free != HARTailSent && got.flitCycles != 0 {
+					if c.free != grid.HARTailSent && got.flitCycles != 0 {
 						t.Errorf("%v: %d short flit-cycles behind long messages in the upper network (%d messages, up to %d cycles each)", c, got.flitCycles, got.messages, got.maxCycles)
 					}
 					if (longPct == 0 || longPct == 100) && got.flitCycles != 0 {
@@ -270,7 +270,7 @@ func TestShortBehindLong(t *testing.T) {
 				}
 			}
 		}
-		if gr.free == HARTailSent && flits == 0 {
+		if gr.free == grid.HARTailSent && flits == 0 {
 			t.Errorf("%s with tail-sent: no short flit ever behind a long one: the counter cannot fail", gr.routing)
 		}
 	}
@@ -286,7 +286,7 @@ func harMixRun(t *testing.T, k int, c shortLongRun, seed uint64) (*grid.Grid2D, 
 	g := harTopo(t, k, false, c.routing)
 	cfg := harConfig(c.routing, 4)
 	cfg.BufferFlits, cfg.RoutingParams = c.buffer, routing.Params{"har.free": c.free.String()}
-	rf, err := NewRouting(routingNamed(c.routing), g, 4)
+	rf, err := routing.New(routingNamed(c.routing), g, 4)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func harTopo(t testing.TB, k int, wrap bool, routing string) *grid.Grid2D {
 	} else {
 		g, _ = grid.NewMesh(k, 1)
 	}
-	w, err := WithPorts(g, routing, 2)
+	w, err := grid.WithPorts(g, routingNamed(routing).Loops, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,13 +46,12 @@ func harChecked(routing string, vcs int) Config {
 	return c
 }
 
-// TestHybridHARCheck: Duato's extended check accepts hybrid-har (both
+// TestHybridHARCheck: the router's build accepts hybrid-har (both
 // classes, mesh and torus) and har-dor under every router.har.free rule
-// (which changes when a channel is free, not what the routing offers),
-// and the variant that lets long
-// messages use C2 as well (the original DAR); it rejects, with a printed
-// cycle, a lower network that routes adaptively on C1, and under wormhole a
-// C2 that is not allocated atomically.
+// (which changes when a channel is free, not what the routing offers; the
+// checks' own tests, with the unsafe variants, are routing/deadlock's),
+// and refuses the free rule on another routing and a rule that does not
+// exist.
 func TestHybridHARCheck(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -65,39 +64,15 @@ func TestHybridHARCheck(t *testing.T) {
 		{6, true, "hybrid-har", 4}, {5, true, "hybrid-har", 5}, {8, true, "hybrid-har", 4},
 	} {
 		g := harTopo(t, c.k, c.wrap, c.name)
-		rf, err := NewRouting(routingNamed(c.name), g, c.vcs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
+		for _, free := range []grid.HARFree{grid.HARTailSent, grid.HARUpperEmpty, grid.HARAllEmpty} {
 			cfg := harConfig(c.name, c.vcs)
 			cfg.RoutingParams = routing.Params{"har.free": free.String()}
 			if _, err := Check(ctx, g, cfg); err != nil {
 				t.Errorf("%s on %s, %d VCs, free %s: %v", c.name, g, c.vcs, free, err)
 			}
 		}
-		h := rf.(*har)
-		h.longOnC2 = true
-		if err := checkDeadlockFree(ctx, g, h, c.vcs, true); err != nil {
-			t.Errorf("%s with long messages on C2 (DAR) on %s: %v", c.name, g, err)
-		}
 	}
 	g := harTopo(t, 6, false, "hybrid-har")
-	rf, _ := NewRouting(routingNamed("hybrid-har"), g, 4)
-	h := rf.(*har)
-	h.adaptiveEscape = true
-	err := checkDeadlockFree(ctx, g, h, 4, true)
-	if err == nil || !strings.Contains(err.Error(), "channel dependency cycle") || strings.Count(err.Error(), " -> ") < 2 {
-		t.Fatalf("adaptive C1: got %v, want a printed cycle", err)
-	}
-	t.Logf("adaptive C1 rejected: %v", err)
-	h.adaptiveEscape = false
-	if err := checkDeadlockFree(ctx, g, &nonAtomic{h}, 4, true); err == nil || !strings.Contains(err.Error(), "atomically") {
-		t.Fatalf("C2 not atomic under wormhole: got %v", err)
-	}
-	if err := checkDeadlockFree(ctx, g, &nonAtomic{h}, 4, false); err != nil {
-		t.Fatalf("C2 not atomic under virtual cut-through: %v", err)
-	}
 	// The free rule is Hybrid-HAR's: another routing, or a rule that does
 	// not exist, is refused.
 	dg, _ := grid.NewMesh(4, 1)
@@ -122,26 +97,6 @@ func TestHybridHARCheck(t *testing.T) {
 			t.Errorf("routing %s with %v: got %v, want %q", c.cfg.Routing.Name, c.cfg.RoutingParams, err, c.want)
 		}
 	}
-	// A routing that forgets C1 for short messages in the lower network has
-	// an escape sub-function offering what the routing does not.
-	if err := checkDeadlockFree(ctx, g, &noShortEscape{h}, 4, true); err == nil || !strings.Contains(err.Error(), "does not") {
-		t.Fatalf("short messages without C1: got %v", err)
-	}
-}
-
-// nonAtomic is hybrid-har with C2 allocated as any VC.
-type nonAtomic struct{ *har }
-
-func (*nonAtomic) AtomicVCs() uint64 { return 0 }
-
-// noShortEscape is hybrid-har whose short messages use C2 only below.
-type noShortEscape struct{ *har }
-
-func (n *noShortEscape) Route(r, in int, f *link.Flit, c *routing.Candidates) {
-	n.har.Route(r, in, f, c)
-	if f.Class == 0 && routing.Bit(int(f.VC))&n.lower != 0 && c.N == 2 {
-		c.N = 1
-	}
 }
 
 // TestHybridHARSteps: the routing algorithm's steps on hand-built router
@@ -155,8 +110,8 @@ func TestHybridHARSteps(t *testing.T) {
 	for i := range srcs {
 		srcs[i] = &oneShot{dst: -1}
 	}
-	nets := map[HARFree]*Network{}
-	for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
+	nets := map[grid.HARFree]*Network{}
+	for _, free := range []grid.HARFree{grid.HARTailSent, grid.HARUpperEmpty, grid.HARAllEmpty} {
 		cfg := harConfig("hybrid-har", 4)
 		cfg.RoutingParams = routing.Params{"har.free": free.String()}
 		nets[free] = build(t, g, cfg, srcs, nil)
@@ -168,35 +123,35 @@ func TestHybridHARSteps(t *testing.T) {
 	type vc struct{ port, v int }
 	cases := []struct {
 		name  string
-		free  HARFree
+		free  grid.HARFree
 		class uint8
 		inVC  uint8 // the VC the head arrived on: 0 upper, 2 C1, 3 C2
 		busy  []vc  // output VCs held by other packets
 		dry   []vc  // output VCs free but with fewer credits than the buffer
 		want  []vc  // the allowed answers; none: the message blocks
 	}{
-		{"1: a free upper VC first", HARTailSent, 0, 0, nil, nil, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}},
-		{"1: long too", HARTailSent, 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}}, nil, []vc{{Nn, 1}}},
-		{"3.1: short moves down by CCS", HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, nil, []vc{{ccs, 2}}},
-		{"3.2: long moves down by CCL", HARTailSent, 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, nil, []vc{{ccl, 2}}},
-		{"4: short blocks when CCS is held, CCL free", HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}, {ccs, 2}}, nil, nil},
-		{"4: the lower network is not the upper's", HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}, {ccs, 2}, {ccl, 2}}, nil, nil},
-		{"5.1: short takes C2 first", HARTailSent, 0, 2, nil, nil, []vc{{E, 3}, {Nn, 3}}},
-		{"5.1: C2 adaptive", HARTailSent, 0, 3, []vc{{E, 3}}, nil, []vc{{Nn, 3}}},
-		{"5.2: short takes C1 on the DOR port", HARTailSent, 0, 3, []vc{{E, 3}, {Nn, 3}}, nil, []vc{{E, 2}}},
-		{"5.2: C2 atomic: a free C2 whose buffer is not empty is not taken", HARTailSent, 0, 3, nil, []vc{{E, 3}, {Nn, 3}}, []vc{{E, 2}}},
-		{"5.3: long takes C1 only", HARTailSent, 1, 2, nil, nil, []vc{{E, 2}}},
-		{"6: long blocks with C2 free", HARTailSent, 1, 2, []vc{{E, 2}}, nil, nil},
-		{"6: lower stays lower with upper VCs free", HARTailSent, 0, 2, []vc{{E, 2}, {E, 3}, {Nn, 3}}, nil, nil},
-		{"tail-sent: a free upper VC whose buffer is not empty is taken", HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}}, []vc{{Nn, 1}}, []vc{{Nn, 1}}},
-		{"upper-empty: a free upper VC whose buffer is not empty is not taken", HARUpperEmpty, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}}, []vc{{Nn, 1}}, []vc{{ccs, 2}}},
-		{"upper-empty: an empty one is", HARUpperEmpty, 1, 0, []vc{{E, 0}, {Nn, 0}}, []vc{{E, 1}}, []vc{{Nn, 1}}},
-		{"upper-empty: CCS whose buffer is not empty is taken", HARUpperEmpty, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, []vc{{ccs, 2}}, []vc{{ccs, 2}}},
-		{"upper-empty: C1 whose buffer is not empty is taken", HARUpperEmpty, 0, 3, []vc{{E, 3}, {Nn, 3}}, []vc{{E, 2}}, []vc{{E, 2}}},
-		{"all-empty: CCS whose buffer is not empty is not taken", HARAllEmpty, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, []vc{{ccs, 2}}, nil},
-		{"all-empty: CCL empty is", HARAllEmpty, 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, []vc{{ccs, 2}}, []vc{{ccl, 2}}},
-		{"all-empty: C1 whose buffer is not empty is not taken", HARAllEmpty, 0, 3, []vc{{E, 3}, {Nn, 3}}, []vc{{E, 2}}, nil},
-		{"all-empty: the sink channel keeps the tail rule", HARAllEmpty, 0, 0, nil, []vc{{sink, 0}}, []vc{{sink, 0}}},
+		{"1: a free upper VC first", grid.HARTailSent, 0, 0, nil, nil, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}},
+		{"1: long too", grid.HARTailSent, 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}}, nil, []vc{{Nn, 1}}},
+		{"3.1: short moves down by CCS", grid.HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, nil, []vc{{ccs, 2}}},
+		{"3.2: long moves down by CCL", grid.HARTailSent, 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, nil, []vc{{ccl, 2}}},
+		{"4: short blocks when CCS is held, CCL free", grid.HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}, {ccs, 2}}, nil, nil},
+		{"4: the lower network is not the upper's", grid.HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}, {ccs, 2}, {ccl, 2}}, nil, nil},
+		{"5.1: short takes C2 first", grid.HARTailSent, 0, 2, nil, nil, []vc{{E, 3}, {Nn, 3}}},
+		{"5.1: C2 adaptive", grid.HARTailSent, 0, 3, []vc{{E, 3}}, nil, []vc{{Nn, 3}}},
+		{"5.2: short takes C1 on the DOR port", grid.HARTailSent, 0, 3, []vc{{E, 3}, {Nn, 3}}, nil, []vc{{E, 2}}},
+		{"5.2: C2 atomic: a free C2 whose buffer is not empty is not taken", grid.HARTailSent, 0, 3, nil, []vc{{E, 3}, {Nn, 3}}, []vc{{E, 2}}},
+		{"5.3: long takes C1 only", grid.HARTailSent, 1, 2, nil, nil, []vc{{E, 2}}},
+		{"6: long blocks with C2 free", grid.HARTailSent, 1, 2, []vc{{E, 2}}, nil, nil},
+		{"6: lower stays lower with upper VCs free", grid.HARTailSent, 0, 2, []vc{{E, 2}, {E, 3}, {Nn, 3}}, nil, nil},
+		{"tail-sent: a free upper VC whose buffer is not empty is taken", grid.HARTailSent, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}}, []vc{{Nn, 1}}, []vc{{Nn, 1}}},
+		{"upper-empty: a free upper VC whose buffer is not empty is not taken", grid.HARUpperEmpty, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}}, []vc{{Nn, 1}}, []vc{{ccs, 2}}},
+		{"upper-empty: an empty one is", grid.HARUpperEmpty, 1, 0, []vc{{E, 0}, {Nn, 0}}, []vc{{E, 1}}, []vc{{Nn, 1}}},
+		{"upper-empty: CCS whose buffer is not empty is taken", grid.HARUpperEmpty, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, []vc{{ccs, 2}}, []vc{{ccs, 2}}},
+		{"upper-empty: C1 whose buffer is not empty is taken", grid.HARUpperEmpty, 0, 3, []vc{{E, 3}, {Nn, 3}}, []vc{{E, 2}}, []vc{{E, 2}}},
+		{"all-empty: CCS whose buffer is not empty is not taken", grid.HARAllEmpty, 0, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, []vc{{ccs, 2}}, nil},
+		{"all-empty: CCL empty is", grid.HARAllEmpty, 1, 0, []vc{{E, 0}, {E, 1}, {Nn, 0}, {Nn, 1}}, []vc{{ccs, 2}}, []vc{{ccl, 2}}},
+		{"all-empty: C1 whose buffer is not empty is not taken", grid.HARAllEmpty, 0, 3, []vc{{E, 3}, {Nn, 3}}, []vc{{E, 2}}, nil},
+		{"all-empty: the sink channel keeps the tail rule", grid.HARAllEmpty, 0, 0, nil, []vc{{sink, 0}}, []vc{{sink, 0}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -304,7 +259,7 @@ func (s *harSource) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle
 // then records CCS's state for the next cycle.
 func shortBehindLong(n *Network, now clock.Cycle, ccsFree []bool) int {
 	g := n.Topo.(*grid.Grid2D)
-	h := n.Routing.(*har)
+	h := n.Routing.(*grid.HAR).Layout()
 	ccs := g.LoopPort(0)
 	bad := 0
 	for r, rt := range n.Routers {
@@ -321,8 +276,8 @@ func shortBehindLong(n *Network, now clock.Cycle, ccsFree []bool) int {
 				continue
 			}
 			f := &rt.pkts[s.pkFront].hdr
-			if f.Class == 0 && routing.Bit(i%V)&h.lower == 0 {
-				if dr, _ := h.nodePort(int(f.Dst)); dr != int(rt.id) {
+			if f.Class == 0 && routing.Bit(i%V)&h.Lower == 0 {
+				if dr, _ := g.NodePort(int(f.Dst)); dr != int(rt.id) {
 					bad++
 				}
 			}
@@ -392,9 +347,9 @@ func TestHybridHARNoDeadlock(t *testing.T) {
 	}
 	for _, routing := range []string{"hybrid-har", "har-dor"} {
 		for _, pattern := range []string{"uniform", "transpose", "centre-reflection"} {
-			for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
+			for _, free := range []grid.HARFree{grid.HARTailSent, grid.HARUpperEmpty, grid.HARAllEmpty} {
 				for _, longPct := range []float64{0, 25, 50, 75, 100} {
-					if free != HARTailSent && !*harLong && longPct != 50 {
+					if free != grid.HARTailSent && !*harLong && longPct != 50 {
 						continue // the other rules at one mix, but the long soak
 					}
 					t.Run(fmt.Sprintf("%s/%s/%s/%g", routing, pattern, free, longPct), func(t *testing.T) {
@@ -409,7 +364,7 @@ func TestHybridHARNoDeadlock(t *testing.T) {
 	}
 }
 
-func noDeadlock(t *testing.T, k int, rname, pattern string, free HARFree, longPct float64, cycles clock.Cycle) {
+func noDeadlock(t *testing.T, k int, rname, pattern string, free grid.HARFree, longPct float64, cycles clock.Cycle) {
 	g := harTopo(t, k, false, rname)
 	N := g.Nodes()
 	dest := func(src int, rng *rand.Rand) int {

@@ -13,6 +13,7 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Where the cycles of Hybrid-HAR's slowest short messages go: in the
@@ -76,7 +77,7 @@ func (s *traceSink) Delivered(now clock.Cycle, f *link.Flit) {
 // wait at the front of a buffer for an output VC, and the messages that
 // enter and leave CCS's buffer.
 func traceShort(n *Network, now int64, msgs map[uint64]*shortTrace) {
-	h := n.Routing.(*har)
+	h := n.Routing.(*grid.HAR).Layout()
 	get := func(f *link.Flit) *shortTrace {
 		key := uint64(f.Src)<<32 | uint64(f.Seq)
 		m := msgs[key]
@@ -86,8 +87,8 @@ func traceShort(n *Network, now int64, msgs map[uint64]*shortTrace) {
 		}
 		return m
 	}
-	ccs := h.cc[0]
-	c1 := h.c1[0] | h.c1[1]
+	ccs := h.ConnectionPorts[0]
+	c1 := h.C1[0] | h.C1[1]
 	// c1Long: a head waiting for a VC in the lower network at router rt
 	// finds a C1 it may take held by a long message.
 	c1Long := func(rt *Router, s *inVC) bool {
@@ -113,7 +114,7 @@ func traceShort(n *Network, now int64, msgs map[uint64]*shortTrace) {
 				v := routing.TrailingZeros(m)
 				s := &rt.ivc[p*V+v]
 				d := s.pkFront
-				lower := p == ccs || routing.Bit(v)&h.lower != 0
+				lower := p == ccs || routing.Bit(v)&h.Lower != 0
 				longAhead := false
 				for k := 0; k < int(s.pkLen); k++ {
 					pd := &rt.pkts[d]
@@ -267,7 +268,7 @@ func TestHybridHARWhereShortWaits(t *testing.T) {
 		load    float64
 	}{{"transpose", 0.20}, {"uniform", 0.36}} {
 		for _, longPct := range []float64{0, 25, 50, 75} {
-			for _, free := range []HARFree{HARTailSent, HARUpperEmpty, HARAllEmpty} {
+			for _, free := range []grid.HARFree{grid.HARTailSent, grid.HARUpperEmpty, grid.HARAllEmpty} {
 				c := shortLongRun{routing: "hybrid-har", pattern: pl.pattern, load: pl.load, longPct: longPct, buffer: 8, free: free}
 				ms := whereShortWaits(t, 16, c, 10_000, 50_000, 1)
 				checkTraces(t, c, ms)

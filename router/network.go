@@ -12,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/internal/prefetch"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/routing/deadlock"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -227,7 +228,7 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 			return nil, err
 		}
 	}
-	rf, err := NewRouting(cfg.Routing, t, cfg.VCs)
+	rf, err := routing.New(cfg.Routing, t, cfg.VCs)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +252,7 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 		return nil, fmt.Errorf("routing %q needs virtual cut-through (switching = \"vct\"): under wormhole an adaptive VC could hold two packets, which Duato's deadlock-freedom condition rules out", spec.Name)
 	}
 	if !cfg.AllowDeadlock {
-		if err := checkDeadlockFree(ctx, t, rf, cfg.VCs, cfg.Switching == Wormhole); err != nil {
+		if err := deadlock.Check(ctx, t, rf, cfg.VCs, cfg.Switching == Wormhole); err != nil {
 			if ctx.Err() != nil {
 				return nil, err
 			}

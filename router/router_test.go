@@ -377,7 +377,7 @@ func TestEscapeLevelRegistry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		topo, err = WithPorts(topo, name, 1)
+		topo, err = grid.WithPorts(topo, routingNamed(name).Loops, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -455,37 +455,8 @@ func routingNamed(name string) routing.Spec { return testRoutings()[name] }
 // testRoutings are the routing functions of every family, by name (what
 // study's catalog composes).
 func testRoutings() map[string]routing.Spec {
-	return routing.ByName(RoutingList(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())
+	return routing.ByName(grid.Routings(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())
 }
 
 // minVCs is the smallest deadlock-free VC count of routing name on t.
 func minVCs(name string, t topology.Topology) int { return routingNamed(name).MinVCsFor(t) }
-
-// TestParamsAreConfigurable: every routing that declares parameters
-// builds a function that takes them (routing.Configurable), so no value a
-// configuration gives is dropped.
-func TestParamsAreConfigurable(t *testing.T) {
-	n := 0
-	for name, spec := range testRoutings() {
-		if len(spec.Params) == 0 {
-			continue
-		}
-		var topo topology.Topology
-		if spec.Topologies[0] == "dragonfly" {
-			topo, _ = dragonfly.NewDragonfly(2, 4, 2, 9, dragonfly.Palmtree, 0)
-		} else {
-			topo, _ = fuzzTopology(t, spec, 0)
-		}
-		rf, err := NewRouting(spec, topo, max(spec.MinVCsFor(topo), 4)) // 4: even, and every mode's classes
-		if err != nil {
-			t.Fatalf("%s on %s: %v", name, topo, err)
-		}
-		if _, ok := rf.(routing.Configurable); !ok {
-			t.Errorf("%s declares parameters %v but its function is not routing.Configurable", name, spec.Params)
-		}
-		n++
-	}
-	if n < 5 { // ugal-l, ugal-g, par, hybrid-har, har-dor
-		t.Fatalf("%d routings with parameters; expected at least 5", n)
-	}
-}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/icnsim/icnsim/routing"
 )
@@ -52,10 +51,10 @@ func SelectionNames() []string { return append([]string(nil), selectionNames...)
 
 // ParseSelection reads a selection function by name; "" is the default.
 func ParseSelection(s string) (Selection, error) {
-	return parseName[Selection](selectionNames, s, "selection", true)
+	return routing.ParseChoice[Selection](selectionNames, s, "selection", true)
 }
 
-func (s Selection) String() string { return nameOf(selectionNames, s, "selection") }
+func (s Selection) String() string { return routing.ChoiceName(selectionNames, s, "selection") }
 
 // SelectionTies is how SelectLeastOccupied breaks a tie between VCs
 // equally occupied downstream.
@@ -100,33 +99,10 @@ func SelectionTiesNames() []string { return append([]string(nil), selectionTiesN
 
 // ParseSelectionTies reads a tie-breaking rule by name; "" is the default.
 func ParseSelectionTies(s string) (SelectionTies, error) {
-	return parseName[SelectionTies](selectionTiesNames, s, "selection ties", true)
+	return routing.ParseChoice[SelectionTies](selectionTiesNames, s, "selection ties", true)
 }
 
-func (t SelectionTies) String() string { return nameOf(selectionTiesNames, t, "ties") }
-
-// parseName reads one of a choice's names as its value (its index in
-// names); with emptyIsDefault, "" is the first, the default.
-func parseName[T ~uint8](names []string, s, what string, emptyIsDefault bool) (T, error) {
-	if s == "" && emptyIsDefault {
-		return 0, nil
-	}
-	for i, n := range names {
-		if n == s {
-			return T(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown %s %q (allowed: %s)", what, s, strings.Join(names, ", "))
-}
-
-// nameOf is the name of a choice's value, or label(value) for one outside
-// names.
-func nameOf[T ~uint8](names []string, v T, label string) string {
-	if int(v) < len(names) {
-		return names[v]
-	}
-	return fmt.Sprintf("%s(%d)", label, uint8(v))
-}
+func (t SelectionTies) String() string { return routing.ChoiceName(selectionTiesNames, t, "ties") }
 
 // checkSelection reports a selection function the routing cannot use.
 func checkSelection(sel Selection, ties SelectionTies, rs routing.Spec) error {

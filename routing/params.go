@@ -108,3 +108,26 @@ func (p Params) Choice(key string) string {
 	v, _ := p[key].(string)
 	return v
 }
+
+// ParseChoice reads one of a choice's names as its value (its index in
+// names); with emptyIsDefault, "" is the first, the default.
+func ParseChoice[T ~uint8](names []string, s, what string, emptyIsDefault bool) (T, error) {
+	if s == "" && emptyIsDefault {
+		return 0, nil
+	}
+	for i, n := range names {
+		if n == s {
+			return T(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown %s %q (allowed: %s)", what, s, strings.Join(names, ", "))
+}
+
+// ChoiceName is the name of a choice's value, or label(value) for one outside
+// names.
+func ChoiceName[T ~uint8](names []string, v T, label string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", label, uint8(v))
+}

@@ -1,6 +1,10 @@
 package routing
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/topology"
 )
@@ -105,11 +109,12 @@ type Spec struct {
 	// connection channel and C1); the function implements Escaper.
 	EscapeLevel bool
 	New         func(t topology.Topology, vcs int) Func
-	// CheckBytes, where set, is the memory of the function's deadlock check
-	// on t with vcs VCs at its largest, for a check other than the channel
-	// dependency graph of a state list (EstimateFootprint): Duato's
-	// extended check of hybrid-har and har-dor.
-	CheckBytes func(t topology.Topology, vcs int) int64
+	// Escapes, for a function checked by Duato's extended condition
+	// (DuatoChecked: hybrid-har, har-dor), gives its escape VCs and its
+	// message classes on t with vcs VCs before it is built: what that
+	// check's memory grows with (the footprint estimate); nil for a
+	// function checked by its channel dependency graph.
+	Escapes func(t topology.Topology, vcs int) (escapeVCs uint64, classes int)
 }
 
 // ClassRouter is implemented by routing functions whose decisions depend
@@ -176,4 +181,22 @@ func ByName(lists ...[]Spec) map[string]Spec {
 		}
 	}
 	return m
+}
+
+// New makes spec's function on t with vcs VCs, checking that it fits
+// the topology and the VC count.
+func New(spec Spec, t topology.Topology, vcs int) (Func, error) {
+	if spec.New == nil {
+		return nil, fmt.Errorf("routing function %q: not a registered routing (no constructor)", spec.Name)
+	}
+	if !slices.Contains(spec.Topologies, t.Kind()) {
+		return nil, fmt.Errorf("routing function %q is not defined on a %s (allowed topologies: %s)",
+			spec.Name, t.Kind(), strings.Join(spec.Topologies, ", "))
+	}
+	if spec.CheckVCs != nil {
+		if err := spec.CheckVCs(t, vcs); err != nil {
+			return nil, err
+		}
+	}
+	return spec.New(t, vcs), nil
 }

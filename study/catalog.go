@@ -1,11 +1,11 @@
 package study
 
 import (
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/graph"
+	"github.com/icnsim/icnsim/topology/grid"
 	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
@@ -16,7 +16,7 @@ import (
 // documentation and errors list them.
 func RoutingList() []routing.Spec {
 	var l []routing.Spec
-	l = append(l, router.RoutingList()...) // the grids', still in package router
+	l = append(l, grid.Routings()...)
 	l = append(l, routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily())...)
 	l = append(l, fattree.Routings()...)
 	l = append(l, graph.Routings()...)

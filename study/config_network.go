@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
@@ -263,7 +262,7 @@ func (c *Config) Topology() (topology.Topology, error) {
 	if err != nil {
 		return nil, err
 	}
-	return router.WithPorts(t, c.Router.Routing, max(c.Network.NodeChannels, 1))
+	return grid.WithPorts(t, c.routingSpec().Loops, max(c.Network.NodeChannels, 1))
 }
 
 // validateDragonfly checks a dragonfly's keys: each key written in its

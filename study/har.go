@@ -15,8 +15,7 @@ type HAR struct {
 	// long one there, as the paper's routing guarantees) or all-empty
 	// (every router-to-router VC and both connection channels only when
 	// empty downstream: the paper's "free" read alike in every step of its
-	// routing algorithm). See router.HARFree and the router package's
-	// har.go.
+	// routing algorithm). See grid.HARFree and topology/grid/har.go.
 	Free string `toml:"free"`
 }
 

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/icnsim/icnsim/report"
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/grid"
 	"github.com/icnsim/icnsim/traffic"
 )
@@ -27,7 +27,7 @@ func (c *Config) WireCapacity() (*report.WireCapacity, error) {
 	if err != nil {
 		return nil, err
 	}
-	rf, err := router.NewRouting(c.routingSpec(), topo, c.Router.VCs)
+	rf, err := routing.New(c.routingSpec(), topo, c.Router.VCs)
 	if err != nil {
 		return nil, err
 	}

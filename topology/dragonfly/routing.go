@@ -7,7 +7,7 @@ import (
 )
 
 // State lists of the dragonfly and HyperX routings for the channel
-// dependency check (routing.StateLister, router/cdgstates.go): per router, the states a
+// dependency check (routing.StateLister, routing/deadlock): per router, the states a
 // packet can hold on arrival from another router, with one destination per
 // decision Route can take there, in time linear in the network (a 16,512-
 // node dragonfly in about a second). TestStateListsMatchReference compares

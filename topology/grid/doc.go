@@ -1,5 +1,9 @@
 // Package grid owns the two-dimensional grids: k x k tori and meshes, with
 // concentration and a channel per message class on meshes, loopback ports
 // (Hybrid-HAR's connection channels), their wiring, port names and sharding
-// units. It may import topology, routing and link (DESIGN.md section 10).
+// units (the topology.Plane capability); and their routings with their
+// channel-dependency state lists: dor, dor-dateline, min-adaptive, duato,
+// dor-2class, and Hybrid-HAR's hybrid-har and har-dor with its free rule
+// (Routings). It may import topology, routing and link (DESIGN.md
+// section 10); its tests also routing/deadlock.
 package grid

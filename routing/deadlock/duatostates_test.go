@@ -1,4 +1,4 @@
-package router
+package deadlock
 
 import (
 	"context"
@@ -15,19 +15,27 @@ import (
 // sees it, with the test-only changes that make it unsafe.
 type duatoVariant struct {
 	name string
-	rf   func(h *har) routing.Func
+	rf   func(h *grid.HAR) routing.Func
+}
+
+// withFree is h under free rule f (its router.har.free parameter).
+func withFree(h *grid.HAR, f grid.HARFree) *grid.HAR {
+	if err := h.Configure(routing.Params{"har.free": f.String()}); err != nil {
+		panic(err)
+	}
+	return h
 }
 
 func duatoVariants() []duatoVariant {
 	return []duatoVariant{
-		{"as shipped", func(h *har) routing.Func { return h }},
-		{"upper-empty", func(h *har) routing.Func { h.free = HARUpperEmpty; return h }},
-		{"all-empty", func(h *har) routing.Func { h.free = HARAllEmpty; return h }},
-		{"long messages on C2", func(h *har) routing.Func { h.longOnC2 = true; return h }},
-		{"adaptive C1", func(h *har) routing.Func { h.adaptiveEscape = true; return h }},
-		{"adaptive C1, long on C2", func(h *har) routing.Func { h.adaptiveEscape, h.longOnC2 = true, true; return h }},
-		{"C2 not atomic", func(h *har) routing.Func { return &nonAtomic{h} }},
-		{"no C1 for short", func(h *har) routing.Func { return &noShortEscape{h} }},
+		{"as shipped", func(h *grid.HAR) routing.Func { return h }},
+		{"upper-empty", func(h *grid.HAR) routing.Func { return withFree(h, grid.HARUpperEmpty) }},
+		{"all-empty", func(h *grid.HAR) routing.Func { return withFree(h, grid.HARAllEmpty) }},
+		{"long messages on C2", func(h *grid.HAR) routing.Func { h.SetVariant(true, false); return h }},
+		{"adaptive C1", func(h *grid.HAR) routing.Func { h.SetVariant(false, true); return h }},
+		{"adaptive C1, long on C2", func(h *grid.HAR) routing.Func { h.SetVariant(true, true); return h }},
+		{"C2 not atomic", func(h *grid.HAR) routing.Func { return &nonAtomic{h} }},
+		{"no C1 for short", func(h *grid.HAR) routing.Func { return &noShortEscape{h} }},
 	}
 }
 
@@ -64,13 +72,13 @@ func TestDuatoStatesMatchReference(t *testing.T) {
 	}
 	for _, n := range nets {
 		name := n.name
-		topo, err := WithPorts(n.topo, name, 2)
+		topo, err := withPorts(n.topo, name, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
 		k := topo.(*grid.Grid2D).K
 		for vcs := 2; vcs <= 6; vcs++ {
-			if checkHARVCs(name, topo, vcs) != nil || vcs > 4 && k > 6 {
+			if routingNamed(name).CheckVCs(topo, vcs) != nil || vcs > 4 && k > 6 {
 				continue
 			}
 			for _, variant := range duatoVariants() {
@@ -82,11 +90,11 @@ func TestDuatoStatesMatchReference(t *testing.T) {
 					wormholes = append(wormholes, false) // the only condition it changes is atomicity
 				}
 				for _, wormhole := range wormholes {
-					base, err := NewRouting(routingNamed(name), topo, vcs)
+					base, err := routing.New(routingNamed(name), topo, vcs)
 					if err != nil {
 						t.Fatal(err)
 					}
-					rf := variant.rf(base.(*har))
+					rf := variant.rf(base.(*grid.HAR))
 					what := fmt.Sprintf("%s (%s) on %s, %d VCs, wormhole %v", name, variant.name, topo, vcs, wormhole)
 					got := compareDuato(t, ctx, topo, rf, vcs, wormhole, what)
 					compared++
@@ -159,8 +167,8 @@ func TestDuatoStatesCoverage(t *testing.T) {
 		yKinds               int
 	}{{false, false, 0}, {true, false, 1}, {true, true, 6}} {
 		g := harTopo(t, 6, c.wrap, "hybrid-har")
-		rf, _ := NewRouting(routingNamed("hybrid-har"), g, 4)
-		rf.(*har).adaptiveEscape = c.adaptiveEscape
+		rf, _ := routing.New(routingNamed("hybrid-har"), g, 4)
+		rf.(*grid.HAR).SetVariant(false, c.adaptiveEscape)
 		s, ok := newDuatoStates(ctx, g, rf, 4)
 		if ok {
 			ok, _ = s.build()

@@ -1,4 +1,4 @@
-package router
+package grid
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Hybrid-HAR (papers/004, Liu): hierarchical adaptive wormhole routing for
@@ -39,7 +38,7 @@ import (
 //
 // A connection channel is modelled as what the paper's router has: a
 // channel from the upper network's crossbar to the lower network's, here
-// a loopback port of the router (grid.Grid2D.Loops: "CCS" and "CCL") whose
+// a loopback port of the router (Grid2D.Loops: "CCS" and "CCL") whose
 // output is wired back to its own input with the links' latency, carrying
 // one VC (C1's first, so the check counts it among the escape channels).
 // A message "moves into" the lower network by taking that output VC, which
@@ -68,7 +67,7 @@ import (
 // cycle; it does so from abstract states, a destination seen from a
 // router through its direction in each dimension (and on a torus whether
 // the rest of the way crosses the wrap link), in time and memory linear
-// in the network (checkDuatoStates, duatostates.go: 0.8 s for a 256x256
+// in the network (routing/deadlock, by abstract states: 0.8 s for a 256x256
 // mesh or torus), and matches, edge for edge, the search per destination
 // that defines it (referenceDuato). Duato's theory assumes a buffer holds
 // one packet at a time where packets holding escape channels may wait on
@@ -157,7 +156,7 @@ import (
 // runs the check under each choice.
 
 // HARFree is when the routers of hybrid-har and har-dor count a channel
-// free for a new message (router.har.free; see har.go).
+// free for a new message (router.har.free; see the comment at the top of this file).
 type HARFree uint8
 
 const (
@@ -174,22 +173,23 @@ const (
 
 var harFreeNames = [...]string{"tail-sent", "upper-empty", "all-empty"}
 
-func (f HARFree) String() string { return nameOf(harFreeNames[:], f, "HARFree") }
+func (f HARFree) String() string { return routing.ChoiceName(harFreeNames[:], f, "HARFree") }
 
 // HARFreeNames lists the choices of router.har.free, the default first.
 func HARFreeNames() []string { return harFreeNames[:] }
 
 // ParseHARFree reads a choice of router.har.free; "" is the default.
 func ParseHARFree(s string) (HARFree, error) {
-	return parseName[HARFree](harFreeNames[:], s, "free rule", true)
+	return routing.ParseChoice[HARFree](harFreeNames[:], s, "free rule", true)
 }
 
 // harLoops are the loopback ports of the Hybrid-HAR routings: the
 // connection channels for short and long messages.
 var harLoops = []string{"CCS", "CCL"}
 
-// har is hybrid-har (or, with dorBoth, the paper's DOR baseline).
-type har struct {
+// HAR is the routing function of hybrid-har (or, with dorBoth, of
+// har-dor, the paper's DOR baseline).
+type HAR struct {
 	dor
 	upper   uint64    // VCs of the upper network
 	c1      [2]uint64 // C1 by wrap class (the same twice on a mesh)
@@ -204,9 +204,34 @@ type har struct {
 	adaptiveEscape bool // C1 minimal fully adaptive (unsafe)
 }
 
-func newHAR(t topology.Topology, vcs int, dorBoth bool) *har {
-	g := t.(*grid.Grid2D)
-	h := &har{dor: newDor(g, vcs), dorBoth: dorBoth}
+// HARLayout is how a HAR function splits the VCs between its virtual
+// networks and which ports are its connection channels: what the router's
+// tests and traces read of it.
+type HARLayout struct {
+	Upper           uint64    // the upper network's VCs
+	C1              [2]uint64 // C1 by wrap class (the same twice on a mesh)
+	C2              uint64    // C2, the lower network's adaptive VCs (short messages)
+	Lower           uint64    // C1 | C2
+	ConnectionVC    uint64    // the VC of the connection channels
+	ConnectionPorts [2]int    // the connection channels' loopback ports: CCS, CCL
+}
+
+// Layout is h's HARLayout.
+func (h *HAR) Layout() HARLayout {
+	return HARLayout{Upper: h.upper, C1: h.c1, C2: h.c2, Lower: h.lower, ConnectionVC: h.ccVC, ConnectionPorts: h.cc}
+}
+
+// SetVariant makes h one of the variants the tests of the deadlock checks
+// use, never registered: longOnC2 lets long messages use C2 too (Duato's
+// DAR, still deadlock free), adaptiveEscape makes C1 minimal fully
+// adaptive (which can deadlock, and the checks must say so).
+func (h *HAR) SetVariant(longOnC2, adaptiveEscape bool) {
+	h.longOnC2, h.adaptiveEscape = longOnC2, adaptiveEscape
+}
+
+func newHAR(t topology.Topology, vcs int, dorBoth bool) *HAR {
+	g := t.(*Grid2D)
+	h := &HAR{dor: newDor(g, vcs), dorBoth: dorBoth}
 	h.upper, h.c1, h.c2 = harVCs(g.Wrap, vcs, dorBoth)
 	h.lower = h.c1[0] | h.c1[1] | h.c2
 	h.ccVC = h.c1[0] & -h.c1[0]
@@ -234,16 +259,16 @@ func harVCs(wrap bool, V int, dorBoth bool) (upper uint64, c1 [2]uint64, c2 uint
 	return upper, c1, c2
 }
 
-// harCheckBytes is the memory of the deadlock check of hybrid-har (or,
-// with dorBoth, har-dor) at its largest (routing.Spec.CheckBytes).
-func harCheckBytes(dorBoth bool) func(t topology.Topology, vcs int) int64 {
-	return func(t topology.Topology, vcs int) int64 {
-		g, ok := t.(*grid.Grid2D)
+// harEscapes are the escape VCs (C1) and the two message classes of
+// hybrid-har or (dorBoth) har-dor on t with vcs VCs (routing.Spec.Escapes).
+func harEscapes(dorBoth bool) func(t topology.Topology, vcs int) (uint64, int) {
+	return func(t topology.Topology, vcs int) (uint64, int) {
+		g, ok := t.(*Grid2D)
 		if !ok {
-			return 0
+			return 0, 0
 		}
 		_, c1, _ := harVCs(g.Wrap, vcs, dorBoth)
-		return duatoCheckBytes(t, vcs, c1[0]|c1[1], 2)
+		return c1[0] | c1[1], 2
 	}
 }
 
@@ -253,14 +278,14 @@ func harSpecs() []routing.Spec {
 		Name: "hybrid-har", MinVCs: 3, Topologies: []string{"mesh", "torus"}, Loops: harLoops,
 		Doc:   "Hybrid-HAR (papers/004): an upper minimal fully adaptive network (VCs 0..V-3; V-4 on a torus) and a lower one of C1 (VC V-2, dimension order, short and long; VCs V-3 and V-2 by wrap class on a torus) and C2 (VC V-1, minimal fully adaptive, short messages only); a message with no free upper VC moves down through the connection channel of its class (loopback ports CCS, CCL) and stays down; 4 VCs on a mesh as the paper (4 or more on a torus), wormhole with routing_delay_cycles = 2",
 		Label: "Hybrid-HAR", Params: harParams(), CheckVCs: checkHAR(false), BuildSeconds: harBuildSeconds,
-		New:        func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, false) },
-		CheckBytes: harCheckBytes(false),
+		New:     func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, false) },
+		Escapes: harEscapes(false),
 	}, {
 		Name: "har-dor", MinVCs: 2, Topologies: []string{"mesh"}, Loops: harLoops,
 		Doc:   "the Hybrid-HAR paper's DOR baseline: the VCs split in halves as two levels of virtual networks, dimension order in both; a message starts in the upper half and moves down through its class's connection channel (CCS, CCL) when no upper VC on its dimension-order port is free",
 		Label: "DOR", Params: harParams(), CheckVCs: checkHAR(true), BuildSeconds: harBuildSeconds,
-		New:        func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, true) },
-		CheckBytes: harCheckBytes(true),
+		New:     func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, true) },
+		Escapes: harEscapes(true),
 	}}
 }
 
@@ -271,7 +296,7 @@ func harParams() []routing.Param {
 }
 
 // Configure sets the free rule (routing.Configurable).
-func (h *har) Configure(p routing.Params) error {
+func (h *HAR) Configure(p routing.Params) error {
 	f, err := ParseHARFree(p.Choice("har.free"))
 	h.free = f
 	return err
@@ -281,7 +306,7 @@ func (h *har) Configure(p routing.Params) error {
 // extended check by abstract states, its walks through segment trees on
 // a torus.
 func harBuildSeconds(t topology.Topology, vcs int) float64 {
-	if g, ok := t.(*grid.Grid2D); ok && g.Wrap {
+	if g, ok := t.(*Grid2D); ok && g.Wrap {
 		return routing.SecondsPerPort(1.3e-6)(t, vcs)
 	}
 	return routing.SecondsPerPort(0.7e-6)(t, vcs)
@@ -300,7 +325,7 @@ func checkHAR(dorBoth bool) func(t topology.Topology, vcs int) error {
 }
 
 func checkHARVCs(name string, t topology.Topology, vcs int) error {
-	g, ok := t.(*grid.Grid2D)
+	g, ok := t.(*Grid2D)
 	if !ok {
 		return nil
 	}
@@ -323,7 +348,7 @@ func classOf(f *link.Flit) int { return int(min(f.Class, 1)) }
 
 // c1Hop is the dimension-order hop of a packet at router r for node dst in
 // the lower network: the port and C1's VCs of the hop's wrap class.
-func (h *har) c1Hop(r, dst int) (port int, vcs uint64) {
+func (h *HAR) c1Hop(r, dst int) (port int, vcs uint64) {
 	dr, _ := h.nodePort(dst)
 	x, y := h.xy(r)
 	dx, dy := h.xy(dr)
@@ -342,7 +367,7 @@ func (h *har) c1Hop(r, dst int) (port int, vcs uint64) {
 
 // productivePorts is the set of ports of minimal hops from router r
 // towards router dr (0 at dr).
-func (h *har) productivePorts(r, dr int) uint64 {
+func (h *HAR) productivePorts(r, dr int) uint64 {
 	sx, sy, _, _ := h.productive(r, dr)
 	var m uint64
 	if sx != 0 {
@@ -354,7 +379,7 @@ func (h *har) productivePorts(r, dr int) uint64 {
 	return m
 }
 
-func (h *har) Route(r, _ int, f *link.Flit, c *routing.Candidates) {
+func (h *HAR) Route(r, _ int, f *link.Flit, c *routing.Candidates) {
 	dst := int(f.Dst)
 	dr, dp := h.nodePort(dst)
 	if dr == r {
@@ -390,7 +415,7 @@ func (h *har) Route(r, _ int, f *link.Flit, c *routing.Candidates) {
 // Escape is the escape sub-function: the connection channel of the
 // packet's class from the upper network, C1 on the dimension-order port in
 // the lower one, the sink at the destination.
-func (h *har) Escape(r, _ int, f *link.Flit, c *routing.Candidates) {
+func (h *HAR) Escape(r, _ int, f *link.Flit, c *routing.Candidates) {
 	dst := int(f.Dst)
 	dr, dp := h.nodePort(dst)
 	switch {
@@ -408,12 +433,12 @@ func (h *har) Escape(r, _ int, f *link.Flit, c *routing.Candidates) {
 }
 
 // EscapeVCs is C1 (which the connection channels carry).
-func (h *har) EscapeVCs() uint64 { return h.c1[0] | h.c1[1] }
+func (h *HAR) EscapeVCs() uint64 { return h.c1[0] | h.c1[1] }
 
 // AtomicVCs is the set of VCs a router-to-router port allocates only when
 // empty downstream: C2 (packets holding C1 may wait on it), and by
 // router.har.free the upper network's VCs or every VC.
-func (h *har) AtomicVCs() uint64 {
+func (h *HAR) AtomicVCs() uint64 {
 	switch h.free {
 	case HARUpperEmpty:
 		return h.c2 | h.upper
@@ -426,9 +451,9 @@ func (h *har) AtomicVCs() uint64 {
 // AtomicVCsAt is AtomicVCs on the router-to-router ports, the connection
 // channels' VC on the loopback ports under all-empty, and nothing on the
 // sink channels.
-func (h *har) AtomicVCsAt(p int) uint64 {
+func (h *HAR) AtomicVCsAt(p int) uint64 {
 	switch {
-	case p < grid.PortLocal:
+	case p < PortLocal:
 		return h.AtomicVCs()
 	case (p == h.cc[0] || p == h.cc[1]) && h.free == HARAllEmpty:
 		return h.ccVC
@@ -436,30 +461,29 @@ func (h *har) AtomicVCsAt(p int) uint64 {
 	return 0
 }
 
-func (h *har) DuatoChecked() {}
+func (h *HAR) DuatoChecked() {}
 
-var _ routing.DuatoChecked = (*har)(nil)
+var _ routing.DuatoChecked = (*HAR)(nil)
 
 // Classes: short and long messages route differently.
-func (h *har) Classes() int { return 2 }
+func (h *HAR) Classes() int { return 2 }
 
 // InjectVCs: a message enters the upper network by VC 0 of its class's
 // injection channel.
-func (h *har) InjectVCs(int, int) uint64 { return 1 }
+func (h *HAR) InjectVCs(int, int) uint64 { return 1 }
 
 // WithPorts returns the topology a routing function runs on: t with the
 // loopback ports the routing needs (routing.Spec.Loops) and nodeChannels
 // channels between each node and its router (1, or 2: one per message
 // class). t itself is not changed.
-func WithPorts(t topology.Topology, routing string, nodeChannels int) (topology.Topology, error) {
-	loops := Routings()[routing].Loops
+func WithPorts(t topology.Topology, loops []string, nodeChannels int) (topology.Topology, error) {
 	if nodeChannels < 1 || nodeChannels > 2 {
 		return nil, fmt.Errorf("%d channels per node (allowed: 1, or 2 for one per message class)", nodeChannels)
 	}
 	if nodeChannels == 1 && loops == nil {
 		return t, nil
 	}
-	g, ok := t.(*grid.Grid2D)
+	g, ok := t.(*Grid2D)
 	if !ok {
 		return nil, fmt.Errorf("a channel per message class and loopback ports exist on meshes and tori only, not on a %s", t.Kind())
 	}

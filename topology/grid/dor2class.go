@@ -1,4 +1,4 @@
-package router
+package grid
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // dor2Class is dimension-order routing on a torus (X then Y, the shorter
@@ -58,14 +57,14 @@ func dor2ClassSpec() routing.Spec {
 		},
 		Doc: "dimension-order routing on a torus with two VC classes per dimension (Dally & Towles, BookSim2's dim_order_torus): on entering a dimension a packet takes the upper half of the VCs if its route in that dimension crosses the wrap-around link and the lower half if not, and keeps it to the end of the dimension; needs an even VC count",
 		New: func(t topology.Topology, vcs int) routing.Func {
-			return newDor2Class(t.(*grid.Grid2D), vcs)
+			return newDor2Class(t.(*Grid2D), vcs)
 		},
 	}
 }
 
-// newDor2Class splits vcs VCs into two classes of vcs/2 (NewRouting
+// newDor2Class splits vcs VCs into two classes of vcs/2 (routing.New
 // refuses an odd or smaller count).
-func newDor2Class(g *grid.Grid2D, vcs int) *dor2Class {
+func newDor2Class(g *Grid2D, vcs int) *dor2Class {
 	d := &dor2Class{dor: newDor(g, vcs), half: vcs / 2}
 	d.class[0] = routing.AllVCs(d.half)
 	d.class[1] = routing.AllVCs(2*d.half) &^ d.class[0]
@@ -83,7 +82,7 @@ func crossesWrap(a, b, dir int) bool { return (dir > 0 && b < a) || (dir < 0 && 
 func (d *dor2Class) turnClass(dst, port, a, dir int) int {
 	dr, _ := d.nodePort(dst)
 	b := int(d.coords[dr].x)
-	if port == grid.PortYPlus || port == grid.PortYMinus {
+	if port == PortYPlus || port == PortYMinus {
 		b = int(d.coords[dr].y)
 	}
 	if crossesWrap(a, b, dir) {
@@ -120,7 +119,7 @@ func (d *dor2Class) InjectVCs(src, dst int) uint64 {
 }
 
 // ListStates lists the states of dor-2class for the channel dependency
-// check (routing.StateLister; see cdgstates.go). Unlike dor-dateline, the class a
+// check (routing.StateLister; see states.go). Unlike dor-dateline, the class a
 // packet holds along a dimension depends on where its travel in that
 // dimension ends (whether it crosses the wrap link further on), not only
 // on the hops made so far, so a packet that stops at a coordinate may
@@ -209,7 +208,7 @@ func walkEntering(p *gridProbe, l line, dim int) dimWalk {
 			x0, y0 := pos(a0)
 			for n := 1; n <= l.maxHops(a0, s); n++ {
 				dx, dy := pos(l.at(a0, s, n))
-				m := p.vcsFromTo(x0, y0, grid.PortLocal, 0, 0, dx, dy, out)
+				m := p.vcsFromTo(x0, y0, PortLocal, 0, 0, dx, dy, out)
 				i := 0
 				for i < len(groups) && groups[i].vcs != m {
 					i++

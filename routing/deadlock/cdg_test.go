@@ -1,4 +1,4 @@
-package router
+package deadlock
 
 import (
 	"context"
@@ -38,15 +38,15 @@ func TestDeadlockCheck(t *testing.T) {
 				if kind == "fattree" {
 					ch = 1
 				}
-				topo, err := WithPorts(topo, name, ch)
+				topo, err := withPorts(topo, name, ch)
 				if err != nil {
 					t.Fatal(err)
 				}
-				rf, err := NewRouting(routingNamed(name), topo, vcs)
+				rf, err := routing.New(routingNamed(name), topo, vcs)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := CheckDeadlockFree(context.Background(), topo, rf, vcs); err != nil {
+				if err := Check(context.Background(), topo, rf, vcs, true); err != nil {
 					t.Errorf("%s on %s with %d VCs: %v", name, topo, vcs, err)
 				}
 			}
@@ -60,8 +60,8 @@ func TestDeadlockCheck(t *testing.T) {
 		{"dor", torus, 1}, {"dor", torus, 4}, {"dor-dateline", torus, 1}, {"dor-dateline", torus, 2},
 		{"min-adaptive", torus, 5}, {"min-adaptive", torus, 4}, {"min-adaptive", torus, 3}, {"min-adaptive", torus, 1},
 	} {
-		rf, _ := NewRouting(routingNamed(c.routing), c.topo, c.vcs)
-		err := CheckDeadlockFree(context.Background(), c.topo, rf, c.vcs)
+		rf, _ := routing.New(routingNamed(c.routing), c.topo, c.vcs)
+		err := Check(context.Background(), c.topo, rf, c.vcs, true)
 		if err == nil || !strings.Contains(err.Error(), "channel dependency cycle") || strings.Count(err.Error(), " -> ") < 2 {
 			t.Errorf("%s on %s with %d VCs: got %v, want a printed cycle", c.routing, c.topo, c.vcs, err)
 			continue
@@ -81,7 +81,7 @@ func TestDeadlockCheck(t *testing.T) {
 // x = 4 on VC 2 and continue on VC 2 (found by review).
 func TestEscapeDependenciesAfterAdaptiveHops(t *testing.T) {
 	torus, _ := grid.NewTorus(8)
-	rf, _ := NewRouting(routingNamed("duato"), torus, 4)
+	rf, _ := routing.New(routingNamed("duato"), torus, 4)
 	g, _ := referenceDependencies(context.Background(), torus, rf, 4, true)
 	a := g.channel(torus.Router(3, 1), grid.PortXPlus, 2)
 	b := g.channel(torus.Router(4, 1), grid.PortXPlus, 2)
@@ -102,13 +102,13 @@ func TestManyVCs(t *testing.T) {
 		routing string
 		vcs     int
 	}{{torus, "dor-dateline", 13}, {tree, "fattree-adaptive", 9}, {torus, "min-adaptive", 18}} {
-		rf, _ := NewRouting(routingNamed(c.routing), c.topo, c.vcs)
-		if err := CheckDeadlockFree(context.Background(), c.topo, rf, c.vcs); err != nil {
+		rf, _ := routing.New(routingNamed(c.routing), c.topo, c.vcs)
+		if err := Check(context.Background(), c.topo, rf, c.vcs, true); err != nil {
 			t.Errorf("%s %d VCs: %v", c.routing, c.vcs, err)
 		}
 	}
-	rf, _ := NewRouting(routingNamed("dor"), torus, 13)
-	if err := CheckDeadlockFree(context.Background(), torus, rf, 13); err == nil {
+	rf, _ := routing.New(routingNamed("dor"), torus, 13)
+	if err := Check(context.Background(), torus, rf, 13, true); err == nil {
 		t.Error("dor on a torus with 13 VCs accepted")
 	}
 }
@@ -171,9 +171,9 @@ func TestStateListsMatchReference(t *testing.T) {
 						vcs += 3
 					}
 					if name == "dor-2class" && vcs%2 != 0 {
-						continue // two classes of equal size: NewRouting refuses an odd count
+						continue // two classes of equal size: routing.New refuses an odd count
 					}
-					rf, err := NewRouting(routingNamed(name), c.topo, vcs)
+					rf, err := routing.New(routingNamed(name), c.topo, vcs)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -1,25 +1,22 @@
-package router
+package grid
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
-// RoutingList returns the routing functions in a fixed order (the order
-// in which errors and documentation list them).
-func RoutingList() []routing.Spec {
+// Routings are the grids' routing functions (meshes and tori), in the
+// order documentation and errors list them.
+func Routings() []routing.Spec {
 	l := []routing.Spec{
 		{
 			Name: "dor", MinVCs: 1, Topologies: []string{"mesh", "torus"}, BuildSeconds: routing.SecondsPerPort(0.15e-6),
 			Doc: "dimension-order (XY) routing, the shorter way round on a torus; every VC may be used (deadlock free on a mesh only)",
 			New: func(t topology.Topology, vcs int) routing.Func {
-				d := newDor(t.(*grid.Grid2D), vcs)
+				d := newDor(t.(*Grid2D), vcs)
 				return &d
 			},
 		},
@@ -27,7 +24,7 @@ func RoutingList() []routing.Spec {
 			Name: "dor-dateline", MinVCs: 3, Topologies: []string{"torus"}, BuildSeconds: routing.SecondsPerPort(0.15e-6),
 			Doc: "dimension-order routing on a torus; a packet starts in VC class 0 and moves up one class at each dateline crossing (datelines at x=0, x=k/2, y=0, y=k/2); VC v belongs to class v mod 3",
 			New: func(t topology.Topology, vcs int) routing.Func {
-				r := &dorDateline{dor: newDor(t.(*grid.Grid2D), vcs)}
+				r := &dorDateline{dor: newDor(t.(*Grid2D), vcs)}
 				for c := range r.class {
 					r.class[c] = routing.ClassMask(vcs, 3, c)
 				}
@@ -38,7 +35,7 @@ func RoutingList() []routing.Spec {
 			Name: "min-adaptive", MinVCs: 6, Topologies: []string{"torus"}, BuildSeconds: routing.SecondsPerPort(1.05e-6),
 			Doc: "minimal adaptive routing of the original entropy paper: 6 VCs, a packet starts in VC 0 when its destination lies in quadrant 1 or 3 from its source and in VC 3 for quadrants 2 or 4, and moves up one VC at each wrap-around; among the productive directions the one with most credits",
 			New: func(t topology.Topology, vcs int) routing.Func {
-				m := &minAdaptive{dor: newDor(t.(*grid.Grid2D), vcs)}
+				m := &minAdaptive{dor: newDor(t.(*Grid2D), vcs)}
 				for c := range m.class {
 					m.class[c] = routing.ClassMask(vcs, 6, c)
 				}
@@ -55,7 +52,7 @@ func RoutingList() []routing.Spec {
 			},
 			Doc: "Duato's protocol: VCs 3 and up are minimal fully adaptive; VCs 0-2 are the escape network, dimension order with datelines (class = datelines crossed so far), used when no adaptive VC is free",
 			New: func(t topology.Topology, vcs int) routing.Func {
-				d := &duato{dor: newDor(t.(*grid.Grid2D), vcs), adaptive: routing.AllVCs(vcs) &^ 7}
+				d := &duato{dor: newDor(t.(*Grid2D), vcs), adaptive: routing.AllVCs(vcs) &^ 7}
 				for c := range d.escape {
 					d.escape[c] = routing.ClassMask(min(vcs, 3), 3, c)
 				}
@@ -71,36 +68,15 @@ func RoutingList() []routing.Spec {
 	return l
 }
 
-// Routings returns the registry of routing functions by name.
-func Routings() map[string]routing.Spec { return routing.ByName(RoutingList()) }
-
-// NewRouting makes spec's function on t with vcs VCs, checking that it fits
-// the topology and the VC count.
-func NewRouting(spec routing.Spec, t topology.Topology, vcs int) (routing.Func, error) {
-	if spec.New == nil {
-		return nil, fmt.Errorf("routing function %q: not a registered routing (no constructor)", spec.Name)
-	}
-	if !slices.Contains(spec.Topologies, t.Kind()) {
-		return nil, fmt.Errorf("routing function %q is not defined on a %s (allowed topologies: %s)",
-			spec.Name, t.Kind(), strings.Join(spec.Topologies, ", "))
-	}
-	if spec.CheckVCs != nil {
-		if err := spec.CheckVCs(t, vcs); err != nil {
-			return nil, err
-		}
-	}
-	return spec.New(t, vcs), nil
-}
-
 // dor is dimension-order routing, X first, on a mesh.
 type dor struct {
-	g   *grid.Grid2D
+	g   *Grid2D
 	all uint64
 	// coords[r] is router r's (x, y) and nodes[n] node n's router and port:
 	// tables instead of divisions by K and C on the per-hop path.
 	coords []gridPos
 	nodes  []nodeAt
-	// lastCh is the last channel of a node (grid.Grid2D.H - 1): a packet
+	// lastCh is the last channel of a node (Grid2D.H - 1): a packet
 	// of class c ejects by channel min(c, lastCh).
 	lastCh uint8
 }
@@ -113,7 +89,7 @@ type gridPos struct{ x, y int32 }
 
 type nodeAt struct{ router, port int32 }
 
-func newDor(g *grid.Grid2D, vcs int) dor {
+func newDor(g *Grid2D, vcs int) dor {
 	d := dor{g: g, all: routing.AllVCs(vcs), coords: make([]gridPos, g.Routers()), nodes: make([]nodeAt, g.Nodes()), lastCh: uint8(g.NodeChannels() - 1)}
 	for r := range d.coords {
 		x, y := g.XY(r)
@@ -126,13 +102,13 @@ func newDor(g *grid.Grid2D, vcs int) dor {
 	return d
 }
 
-// xy is router r's coordinates (grid.Grid2D.XY).
+// xy is router r's coordinates (Grid2D.XY).
 func (d *dor) xy(r int) (x, y int) {
 	c := d.coords[r]
 	return int(c.x), int(c.y)
 }
 
-// nodePort is node n's router and port (grid.Grid2D.NodePort).
+// nodePort is node n's router and port (Grid2D.NodePort).
 func (d *dor) nodePort(n int) (router, port int) {
 	a := d.nodes[n]
 	return int(a.router), int(a.port)
@@ -174,13 +150,13 @@ func (d *dor) hop(r, dst int) (port, a, dir int) {
 func (d *dor) along(r, out int) (a, dir int, ok bool) {
 	x, y := d.xy(r)
 	switch out {
-	case grid.PortXPlus:
+	case PortXPlus:
 		return x, 1, true
-	case grid.PortXMinus:
+	case PortXMinus:
 		return x, -1, true
-	case grid.PortYPlus:
+	case PortYPlus:
 		return y, 1, true
-	case grid.PortYMinus:
+	case PortYMinus:
 		return y, -1, true
 	}
 	return 0, 0, false
@@ -274,16 +250,16 @@ func wraps(a, s, k int) bool { return (s > 0 && a == k-1) || (s < 0 && a == 0) }
 
 func xPort(s int) int {
 	if s > 0 {
-		return grid.PortXPlus
+		return PortXPlus
 	}
-	return grid.PortXMinus
+	return PortXMinus
 }
 
 func yPort(s int) int {
 	if s > 0 {
-		return grid.PortYPlus
+		return PortYPlus
 	}
-	return grid.PortYMinus
+	return PortYMinus
 }
 
 // minAdaptive is the 6-VC minimal adaptive routing of the original entropy

@@ -1,4 +1,4 @@
-package router
+package deadlock
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/graph"
 )
 
@@ -55,7 +56,7 @@ func TestShortestHopsDependenciesGoUp(t *testing.T) {
 			if vcs < 1 {
 				continue
 			}
-			rf, err := NewRouting(routingNamed("shortest-hops"), g, vcs)
+			rf, err := routing.New(routingNamed("shortest-hops"), g, vcs)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package router
+package deadlock
 
 import (
 	"context"
@@ -13,7 +13,12 @@ import (
 	"github.com/icnsim/icnsim/topology"
 )
 
-// CheckDeadlockFree builds the channel dependency graph of the routing
+// Check reports whether routing function rf with vcs VCs can deadlock on
+// t (under wormhole switching, Duato's condition also requires the
+// adaptive VCs to be allocated atomically): nil, or an error naming one
+// cycle of channels or the condition that fails.
+//
+// It builds the channel dependency graph of the routing
 // function with its VC assignment, over every state (router, input port,
 // VC, Flit.Route) a packet can reach from any source under the full routing
 // function, and returns an error naming one cycle of channels if the graph
@@ -28,7 +33,7 @@ import (
 // an Escaper this check is necessary, not sufficient.
 //
 // Every shipped routing function lists its reachable states directly
-// (routing.StateLister, cdgstates.go), in time linear in the network: 0.3 s for a
+// (routing.StateLister, in its family's package), in time linear in the network: 0.3 s for a
 // 256x256 torus. A function without that list is checked by the reference
 // search, one breadth-first search over the states per destination, whose
 // cost grows as nodes squared (1.1 s for a 64x64 torus, 35 s for 128x128).
@@ -48,13 +53,7 @@ import (
 // 64x64), and checks what the abstraction does not cover (no shipped
 // routing). Both report the same failure and the same cycle
 // (TestDuatoStatesMatchReference compares their graphs edge for edge).
-func CheckDeadlockFree(ctx context.Context, t topology.Topology, rf routing.Func, vcs int) error {
-	return checkDeadlockFree(ctx, t, rf, vcs, true)
-}
-
-// checkDeadlockFree is CheckDeadlockFree knowing whether the network uses
-// wormhole switching (Duato's check then requires atomic adaptive VCs).
-func checkDeadlockFree(ctx context.Context, t topology.Topology, rf routing.Func, vcs int, wormhole bool) error {
+func Check(ctx context.Context, t topology.Topology, rf routing.Func, vcs int, wormhole bool) error {
 	if _, ok := rf.(routing.DuatoChecked); ok {
 		if ok, err := checkDuatoStates(ctx, t, rf, vcs, wormhole); ok {
 			return err

@@ -1,4 +1,4 @@
-package router
+package grid
 
 import (
 	"math/bits"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // State lists of the shipped routing functions for the channel dependency
@@ -75,7 +74,7 @@ func (l line) at(a, s, h int) int {
 
 // gridProbe calls a grid routing function on representative packets.
 type gridProbe struct {
-	g    *grid.Grid2D
+	g    *Grid2D
 	rf   routing.Func
 	all  uint64 // the VCs that exist
 	f    link.Flit
@@ -97,7 +96,7 @@ func (p *gridProbe) node(x, y int) int {
 func (p *gridProbe) vcsTo(x, y, v int, route uint8, dx, dy, out int) uint64 {
 	p.f = link.Flit{Dst: int32(p.node(dx, dy)), VC: uint8(v), Route: route}
 	p.cand.N = 0
-	p.rf.Route(p.g.Router(x, y), grid.PortLocal, &p.f, &p.cand)
+	p.rf.Route(p.g.Router(x, y), PortLocal, &p.f, &p.cand)
 	var m uint64
 	for i := 0; i < int(p.cand.N); i++ {
 		if p.cand.G[i].Ports&routing.Bit(out) != 0 {
@@ -143,7 +142,7 @@ func dorWalk(l line, init uint64, hop func(vcs uint64, a, s int) uint64) (all, c
 // decisions read the VC a packet holds but no routing state: dor and
 // dor-dateline. The VCs a packet can hold after a hop are those the
 // function offers for it, from any VC it could hold before.
-func listDOR(g *grid.Grid2D, rf routing.Func, all uint64, visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func listDOR(g *Grid2D, rf routing.Func, all uint64, visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	p := &gridProbe{g: g, rf: rf, all: all}
 	l := line{g.K, g.Wrap}
 	hop := func(dim int) func(m uint64, a, s int) uint64 {
@@ -262,7 +261,7 @@ func travels(l line, delta func(a, s int) uint8) [][]travel {
 // holds. A packet may make its hops in any order, so its travels along x
 // and y combine freely; the VCs it can hold on arriving are those the
 // decision of the router it came from offers for that hop.
-func listAdaptive(g *grid.Grid2D, rf routing.Func, all uint64, visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+func listAdaptive(g *Grid2D, rf routing.Func, all uint64, visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	p := &gridProbe{g: g, rf: rf, all: all}
 	l := line{g.K, g.Wrap}
 	upd, _ := rf.(routing.RouteUpdater)

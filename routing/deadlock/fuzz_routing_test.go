@@ -1,4 +1,4 @@
-package router
+package deadlock
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
 )
@@ -18,7 +19,7 @@ import (
 // topology the function is defined on (tori and meshes of k = 2..8, meshes
 // with 1-4 nodes per router, one or two channels per node, the loopback
 // ports the function needs; k-ary n-trees of k = 2..4, n = 1..4), a VC count
-// NewRouting accepts, a source, a destination, a message class, and a
+// routing.New accepts, a source, a destination, a message class, and a
 // stream of choices among the candidates (so escape and adaptive channels
 // alike are taken). At each router it checks that
 //
@@ -59,7 +60,7 @@ func FuzzRouting(f *testing.F) {
 			}
 			for si, shape := range shapes {
 				for pi, pair := range [][2]uint16{{0, 1}, {1, 0}, {0, 0}, {3, 60}, {17, 255}, {511, 29}} {
-					// A VC count NewRouting accepts (dor-2class and
+					// A VC count routing.New accepts (dor-2class and
 					// har-dor want an even one, hybrid-har 4 on a torus).
 					vcs := uint8(si + pi)
 					if pi == 4 {
@@ -67,7 +68,7 @@ func FuzzRouting(f *testing.F) {
 					}
 					topo, _ := fuzzTopology(f, spec, shape)
 					for try := 0; try < 8; try++ {
-						if _, err := NewRouting(routingNamed(name), topo, fuzzVCs(spec, vcs)); err == nil {
+						if _, err := routing.New(routingNamed(name), topo, fuzzVCs(spec, vcs)); err == nil {
 							break
 						}
 						vcs++
@@ -83,9 +84,9 @@ func FuzzRouting(f *testing.F) {
 		spec := reg[name]
 		topo, class := fuzzTopology(t, spec, shape)
 		vcs := fuzzVCs(spec, vcsSeed)
-		rf, err := NewRouting(routingNamed(name), topo, vcs)
+		rf, err := routing.New(routingNamed(name), topo, vcs)
 		if err != nil {
-			return // a combination NewRouting refuses is not a legal state
+			return // a combination routing.New refuses is not a legal state
 		}
 		n := topo.Nodes()
 		w := fuzzWalk{t: t, name: name, topo: topo, rf: rf, vcs: vcs, all: routing.AllVCs(vcs),
@@ -156,7 +157,7 @@ func fuzzTopology(t testing.TB, spec routing.Spec, shape uint16) (topology.Topol
 	if err != nil {
 		t.Fatalf("FuzzRouting: building a %s: %v", kind, err)
 	}
-	topo, err := WithPorts(base, spec.Name, channels)
+	topo, err := withPorts(base, spec.Name, channels)
 	if err != nil {
 		t.Fatalf("FuzzRouting: ports of %s for %s with %d channels per node: %v", base, spec.Name, channels, err)
 	}
@@ -354,4 +355,33 @@ func (w *fuzzWalk) route(fl *link.Flit, escape bool) routing.Candidates {
 		}
 	}
 	return c
+}
+
+// TestParamsAreConfigurable: every routing that declares parameters
+// builds a function that takes them (routing.Configurable), so no value a
+// configuration gives is dropped.
+func TestParamsAreConfigurable(t *testing.T) {
+	n := 0
+	for name, spec := range testRoutings() {
+		if len(spec.Params) == 0 {
+			continue
+		}
+		var topo topology.Topology
+		if spec.Topologies[0] == "dragonfly" {
+			topo, _ = dragonfly.NewDragonfly(2, 4, 2, 9, dragonfly.Palmtree, 0)
+		} else {
+			topo, _ = fuzzTopology(t, spec, 0)
+		}
+		rf, err := routing.New(spec, topo, max(spec.MinVCsFor(topo), 4)) // 4: even, and every mode's classes
+		if err != nil {
+			t.Fatalf("%s on %s: %v", name, topo, err)
+		}
+		if _, ok := rf.(routing.Configurable); !ok {
+			t.Errorf("%s declares parameters %v but its function is not routing.Configurable", name, spec.Params)
+		}
+		n++
+	}
+	if n < 5 { // ugal-l, ugal-g, par, hybrid-har, har-dor
+		t.Fatalf("%d routings with parameters; expected at least 5", n)
+	}
 }
