@@ -28,7 +28,7 @@ var layerRules = map[string][]string{
 	"actor":            {"clock"},
 	"link":             {"clock"},
 	"topology":         {},
-	"topology/*":       {"topology", "routing", "link", "clock"},
+	"topology/*":       {"topology", "routing", "link", "actor", "clock"},
 	"routing":          {"topology", "link", "clock"},
 	"routing/deadlock": {"routing", "topology", "link", "clock"},
 	"fabric":           {"link", "clock", "actor", "topology"},
@@ -45,8 +45,6 @@ var layerRules = map[string][]string{
 // on any other violation, and on an entry here that no longer occurs, so
 // that this list only shrinks.
 var pendingMoves = map[string]string{
-	"router -> topology/fattree":       "the fat-tree's tiling plan lives in router/tiling.go",
-	"router -> topology/grid":          "the grid's tiling plan lives in router/tiling.go",
 	"router/ioq -> topology/grid":      "the switch's dimension-order routing reads grid coordinates by the concrete type",
 	"router/ioq/recn -> topology/grid": "RECN's turnpool reads the grid's port layout",
 	"policies -> router":               "policies install on the VC router's network, not on a fabric",

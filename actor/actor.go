@@ -21,8 +21,8 @@
 // still sees exactly what it sees under the serial executor, and block
 // ends are the points where every actor stands at one cycle, so the hook
 // runs only there, as before. The design, the proof and the measurements
-// are in the Schedule doc and in the router package's (TileGrid,
-// TileFatTree).
+// are in the Schedule doc and in package fabric's tiling.go (with the
+// families' plans: topology/grid and topology/fattree).
 //
 // It may import clock only.
 package actor

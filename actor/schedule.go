@@ -88,6 +88,17 @@ func (s *Schedule) Assign(parts int, part []int) error {
 // indexes [lo, hi), ticked in the order given.
 type PieceStep [][2]int
 
+// Plan is a temporal-blocking plan before its check (NewSchedule): the
+// pieces, what each ticks at each relative cycle, the steps of a block,
+// and, where it is cut for several workers, each piece's worker of
+// Workers (Assign; nil for one).
+type Plan struct {
+	Pieces  [][]PieceStep
+	Steps   int
+	Worker  []int
+	Workers int
+}
+
 // Graph is the lane graph of the actors in compressed rows: the neighbours
 // of actor a are Adj[Off[a]:Off[a+1]], every actor that writes a lane a
 // reads or reads a lane a writes (control lanes included). Edges may be

@@ -129,9 +129,9 @@
 //
 // # Temporal blocking
 //
-// The answer to that cliff is not a smaller cycle but reuse: TileGrid and
-// TileFatTree (tiling.go, whose comment has the design and the
-// measurements) plan actor.Schedules that tick a tile of routers for many
+// The answer to that cliff is not a smaller cycle but reuse: the grid's
+// and the fat-tree's tiling plans (fabric/tiling.go, whose comment has the
+// design and the measurements) plan actor.Schedules that tick a tile of routers for many
 // cycles while it is in cache. On the 128x128 torus this takes a
 // router-cycle from 30 to 4.4 last-level misses (cachegrind, 8 MiB last
 // level), and the 256x256 torus from 1.64 M to 3.50 M router-cycles/s

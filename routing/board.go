@@ -11,7 +11,7 @@ import "github.com/icnsim/icnsim/clock"
 // so no value written in a cycle is read in that cycle and the order in
 // which actors run cannot matter (DESIGN.md section 1). It holds one cycle
 // only: temporal blocking, which runs some routers cycles ahead of others,
-// is not offered on dragonflies (Tileable), and must not be while a board
+// is not offered on dragonflies (fabric.Tileable), and must not be while a board
 // exists.
 type GroupBoard struct {
 	h    int

@@ -13,7 +13,7 @@ import (
 )
 
 // Blocking says when the serial and shards executors run the network in
-// temporal blocks (actor.Schedule over router.TileGrid's tiles): a block
+// temporal blocks (actor.Schedule over the grid's tiles, fabric.Tiling): a block
 // of routers is ticked for many cycles while its state is in the
 // processor's cache, instead of the whole network's state streaming
 // through the cache once per cycle. Results are byte-identical either
@@ -25,7 +25,7 @@ const (
 	// BlockingAuto blocks a torus or mesh of VC routers whose state
 	// outgrows the cache (router.Network.StateBytes at least
 	// BlockingStateBytes), and nothing else: not a fat-tree, whose split
-	// tiling gains too little to be worth it (see router.TileFatTree).
+	// tiling gains too little to be worth it (see fattree.FatTree.TileSplit).
 	BlockingAuto Blocking = "auto"
 	// BlockingOff never blocks.
 	BlockingOff Blocking = "off"
@@ -79,7 +79,7 @@ func blockingRefusal(mode Blocking, exec actor.Kind, chunk int64, t topology.Top
 		return errors.New(ActorsCannotBlock)
 	case chunk < 2:
 		return errors.New("blocking = on: this run stops every cycle (its warm-up, measurement, batch and sample cycles have no common divisor above 1, or every cycle is checked), so a block cannot span two cycles; use blocking off or auto, or lengths with a common divisor")
-	case !router.Tileable(t):
+	case !fabric.Tileable(t):
 		return fmt.Errorf("blocking = on: %s cannot be tiled (tori, meshes and fat-trees only)", t)
 	}
 	return nil
@@ -117,7 +117,7 @@ func schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*acto
 	if err := blockingRefusal(mode, exec, chunk, f.Topology()); err != nil {
 		return nil, err
 	}
-	if mode == BlockingOff || exec == actor.Actors || chunk < 2 || !router.Tileable(f.Topology()) {
+	if mode == BlockingOff || exec == actor.Actors || chunk < 2 || !fabric.Tileable(f.Topology()) {
 		return nil, nil
 	}
 	if mode == BlockingAuto {
@@ -140,5 +140,5 @@ func schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*acto
 			parts = runtime.GOMAXPROCS(0)
 		}
 	}
-	return router.Tiling(f, int(min(int64(steps), chunk)), side, parts)
+	return fabric.Tiling(f, int(min(int64(steps), chunk)), side, parts)
 }

@@ -4,6 +4,7 @@
 // units (the topology.Plane capability); and their routings with their
 // channel-dependency state lists: dor, dor-dateline, min-adaptive, duato,
 // dor-2class, and Hybrid-HAR's hybrid-har and har-dor with its free rule
-// (Routings). It may import topology, routing and link (DESIGN.md
-// section 10); its tests also routing/deadlock.
+// (Routings); and the skewed space-time tiling plan of temporal blocking
+// (Tiles, fabric.Tiler). It may import topology, routing, link and actor
+// (DESIGN.md section 10); its tests also routing/deadlock and fabric.
 package grid
