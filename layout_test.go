@@ -45,11 +45,9 @@ var layerRules = map[string][]string{
 // on any other violation, and on an entry here that no longer occurs, so
 // that this list only shrinks.
 var pendingMoves = map[string]string{
-	"router/ioq -> topology/grid":      "the switch's dimension-order routing reads grid coordinates by the concrete type",
-	"router/ioq/recn -> topology/grid": "RECN's turnpool reads the grid's port layout",
-	"policies -> router":               "policies install on the VC router's network, not on a fabric",
-	"policies -> topology/fattree":     "SAT's ring and tree and the estimate switch on the fat-tree's type",
-	"policies -> topology/grid":        "SAT's ring and tree, the entropy circuit and the estimate switch on the grid's type",
+	"policies -> router":           "policies install on the VC router's network, not on a fabric",
+	"policies -> topology/fattree": "SAT's ring and tree and the estimate switch on the fat-tree's type",
+	"policies -> topology/grid":    "SAT's ring and tree, the entropy circuit and the estimate switch on the grid's type",
 }
 
 // ruleOf is the rule of package pkg (a path below the module), if any.

@@ -12,12 +12,11 @@ import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/ioq/recn"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Network is a built network of switches and adapters.
 type Network struct {
-	Topo     *grid.Grid2D
+	Topo     topology.Plane
 	Cfg      Config
 	Switches []*Switch
 	Adapters []*Adapter
@@ -39,23 +38,23 @@ const MaxRECNMeshK = 127
 
 // Check reports what building a network of cfg on t would refuse.
 func Check(t topology.Topology, cfg Config) error {
-	g, ok := t.(*grid.Grid2D)
+	g, ok := t.(topology.Plane)
 	if !ok {
 		return fmt.Errorf("the input/output-buffered switch is built on meshes and tori (dimension-order routing), not on a %s", t.Kind())
 	}
-	if g.NodeChannels() != 1 || len(g.Loops) > 0 {
+	if topology.NodeChannels(g) != 1 || g.Loopbacks() > 0 {
 		return fmt.Errorf("the input/output-buffered switch attaches every endnode by one channel")
 	}
-	if g.Wrap && cfg.Org == RECN {
+	if g.Wraps() && cfg.Org == RECN {
 		return fmt.Errorf("RECN matches congested points on the routes of dimension-order routing on a mesh; a torus without virtual channels is not supported (use a mesh)")
 	}
-	if cfg.Org == RECN && g.K > MaxRECNMeshK {
-		return fmt.Errorf("RECN on a %dx%d mesh: a CAM line counts its route in switches in one byte, so meshes up to %dx%d are supported", g.K, g.K, MaxRECNMeshK, MaxRECNMeshK)
+	if cfg.Org == RECN && g.Side() > MaxRECNMeshK {
+		return fmt.Errorf("RECN on a %dx%d mesh: a CAM line counts its route in switches in one byte, so meshes up to %dx%d are supported", g.Side(), g.Side(), MaxRECNMeshK, MaxRECNMeshK)
 	}
-	if g.Wrap && !cfg.AllowDeadlock {
+	if g.Wraps() && !cfg.AllowDeadlock {
 		return &fabric.DeadlockError{Msg: "dimension-order routing on a torus without datelines can deadlock (the switch has no virtual channels); allowed only with allow_deadlock, to study deadlock"}
 	}
-	if _, err := cfg.Validate(4+g.C, g.Nodes()); err != nil {
+	if _, err := cfg.Validate(4+g.Concentration(), g.Nodes()); err != nil {
 		return err
 	}
 	return nil
@@ -66,16 +65,16 @@ func Build(ctx context.Context, t topology.Topology, cfg Config, sources []fabri
 	if err := Check(t, cfg); err != nil {
 		return nil, err
 	}
-	g := t.(*grid.Grid2D)
+	g := t.(topology.Plane)
 	if len(sources) != g.Nodes() {
 		return nil, fmt.Errorf("%d sources for %d nodes", len(sources), g.Nodes())
 	}
-	P, N := 4+g.C, g.Nodes()
+	P, N := 4+g.Concentration(), g.Nodes()
 	Q := cfg.memQueues(P, N)
-	sh := &shared{topo: g, k: g.K, c: g.C, org: cfg.Org,
+	sh := &shared{topo: g, k: g.Side(), c: g.Concentration(), org: cfg.Org,
 		queueCap: int32(cfg.QueueFlits(P, N)), memFlits: int32(cfg.PortMemoryFlits), delay: uint32(cfg.RoutingDelayCycles),
-		wrap: g.Wrap, perQueueC: cfg.Org == VOQSw || cfg.Org == VOQNet,
-		recn: cfg.RECN, mesh: recn.Mesh{K: g.K, C: g.C}, dedicated: cfg.DedicatedControl}
+		wrap: g.Wraps(), perQueueC: cfg.Org == VOQSw || cfg.Org == VOQNet,
+		recn: cfg.RECN, mesh: recn.Mesh{K: g.Side(), C: g.Concentration()}, dedicated: cfg.DedicatedControl}
 	n := &Network{Topo: g, Cfg: cfg, sh: sh}
 	nr := g.Routers()
 	n.base = make([]int, nr+1)
@@ -184,8 +183,8 @@ func Build(ctx context.Context, t topology.Topology, cfg Config, sources []fabri
 	for r := range nr {
 		first[r] = len(n.actors)
 		n.actors = append(n.actors, n.Switches[r])
-		for c := range g.C {
-			n.actors = append(n.actors, n.Adapters[r*g.C+c])
+		for c := range g.Concentration() {
+			n.actors = append(n.actors, n.Adapters[r*g.Concentration()+c])
 		}
 	}
 	for _, u := range g.Units() {
@@ -200,11 +199,11 @@ func Build(ctx context.Context, t topology.Topology, cfg Config, sources []fabri
 // (not the admission queues, unbounded like any source queue). It builds
 // nothing.
 func MostStateBytes(t topology.Topology, cfg Config) int64 {
-	g, ok := t.(*grid.Grid2D)
+	g, ok := t.(topology.Plane)
 	if !ok {
 		return 0
 	}
-	P, N, S := int64(4+g.C), int64(g.Nodes()), int64(g.Routers())
+	P, N, S := int64(4+g.Concentration()), int64(g.Nodes()), int64(g.Routers())
 	Q := int64(cfg.memQueues(int(P), int(N)))
 	most := int64(cfg.PortMemoryFlits / max(cfg.MinPacketFlits, 1))
 	pk, q := int64(unsafe.Sizeof(pkt{})), int64(unsafe.Sizeof(queue{}))

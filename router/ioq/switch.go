@@ -6,12 +6,12 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/ioq/recn"
-	"github.com/icnsim/icnsim/topology/grid"
+	"github.com/icnsim/icnsim/topology"
 )
 
 // shared is what every switch and adapter of a network has alike.
 type shared struct {
-	topo      *grid.Grid2D
+	topo      topology.Plane
 	k, c      int
 	org       Org
 	queueCap  int32 // flits per queue (the memory under 1q)
@@ -29,13 +29,13 @@ type shared struct {
 func (sh *shared) route(s int, dst int32) int {
 	r := int(dst) / sh.c
 	if r == s {
-		return grid.PortLocal + int(dst)%sh.c
+		return topology.PlaneLocal + int(dst)%sh.c
 	}
 	x, y, tx, ty := s%sh.k, s/sh.k, r%sh.k, r/sh.k
 	if x != tx {
-		return sh.towards(x, tx, grid.PortXPlus, grid.PortXMinus)
+		return sh.towards(x, tx, topology.PlaneXPlus, topology.PlaneXMinus)
 	}
-	return sh.towards(y, ty, grid.PortYPlus, grid.PortYMinus)
+	return sh.towards(y, ty, topology.PlaneYPlus, topology.PlaneYMinus)
 }
 
 // towards is the port, plus or minus, from coordinate from to to in one

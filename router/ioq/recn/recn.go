@@ -171,7 +171,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/icnsim/icnsim/topology/grid"
+	"github.com/icnsim/icnsim/topology"
 )
 
 // Point is a congested point: output port Port of switch Switch.
@@ -317,7 +317,7 @@ func (c Config) Validate(memFlits int) (setting string, err error) {
 const MaxQueues = 64
 
 // Mesh is the XY geometry RECN matches routes on: a K x K mesh of switches
-// with C endnodes each (node n at switch n/C, port grid.PortLocal+n%C).
+// with C endnodes each (node n at switch n/C, port topology.PlaneLocal+n%C).
 type Mesh struct{ K, C int }
 
 // Through reports whether the XY route of a packet to node dst, from
@@ -326,16 +326,16 @@ type Mesh struct{ K, C int }
 func (g Mesh) Through(from int, dst int32, t Point) bool {
 	r := int(dst) / g.C
 	ts := int(t.Switch)
-	if t.Port >= grid.PortLocal {
-		return ts == r && int(t.Port) == grid.PortLocal+int(dst)%g.C
+	if t.Port >= topology.PlaneLocal {
+		return ts == r && int(t.Port) == topology.PlaneLocal+int(dst)%g.C
 	}
 	x, y, tx, ty, cx, cy := from%g.K, from/g.K, r%g.K, r/g.K, ts%g.K, ts/g.K
 	switch t.Port {
-	case grid.PortXPlus:
+	case topology.PlaneXPlus:
 		return cy == y && x <= cx && cx < tx
-	case grid.PortXMinus:
+	case topology.PlaneXMinus:
 		return cy == y && tx < cx && cx <= x
-	case grid.PortYPlus:
+	case topology.PlaneYPlus:
 		return cx == tx && y <= cy && cy < ty
 	default: // PortYMinus
 		return cx == tx && ty < cy && cy <= y
@@ -349,16 +349,16 @@ func (g Mesh) Through(from int, dst int32, t Point) bool {
 func (g Mesh) beyond(t Point) (dst int32, next int) {
 	s := int(t.Switch)
 	switch t.Port {
-	case grid.PortXPlus:
+	case topology.PlaneXPlus:
 		next = s + 1
-	case grid.PortXMinus:
+	case topology.PlaneXMinus:
 		next = s - 1
-	case grid.PortYPlus:
+	case topology.PlaneYPlus:
 		next = s + g.K
-	case grid.PortYMinus:
+	case topology.PlaneYMinus:
 		next = s - g.K
 	default:
-		return int32(s*g.C + int(t.Port) - grid.PortLocal), -1
+		return int32(s*g.C + int(t.Port) - topology.PlaneLocal), -1
 	}
 	return int32(next * g.C), next
 }
