@@ -8,6 +8,12 @@
 // reference search elsewhere; and the memory those checks take at their
 // largest (Bytes), for the footprint estimate.
 //
+// Its tests: testdata/checks.txt scripts what Check reports for every
+// family's routings, accepted and refused (the cycles it names included;
+// -update rewrites it), and the state lists and the abstract states are
+// compared, edge for edge, with the reference searches on many small
+// networks.
+//
 // It may import routing, topology, link and clock; router kinds import it,
 // topology families do not (their tests may).
 package deadlock
