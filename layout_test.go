@@ -40,16 +40,6 @@ var layerRules = map[string][]string{
 	"report":           {"link", "clock"},
 }
 
-// pendingMoves are the imports that break layerRules until the module
-// move of issue 48 is finished; each is listed with why. The test fails
-// on any other violation, and on an entry here that no longer occurs, so
-// that this list only shrinks.
-var pendingMoves = map[string]string{
-	"policies -> router":           "policies install on the VC router's network, not on a fabric",
-	"policies -> topology/fattree": "SAT's ring and tree and the estimate switch on the fat-tree's type",
-	"policies -> topology/grid":    "SAT's ring and tree, the entropy circuit and the estimate switch on the grid's type",
-}
-
 // ruleOf is the rule of package pkg (a path below the module), if any.
 func ruleOf(pkg string) ([]string, bool) {
 	if r, ok := layerRules[pkg]; ok {
@@ -120,7 +110,6 @@ func TestLayerImports(t *testing.T) {
 	if len(imports) < 20 {
 		t.Fatalf("found %d packages; expected the whole tree", len(imports))
 	}
-	seen := map[string]bool{}
 	for pkg, ims := range imports {
 		rule, ok := ruleOf(pkg)
 		if !ok {
@@ -130,17 +119,7 @@ func TestLayerImports(t *testing.T) {
 			if strings.HasPrefix(im, "internal/") || strings.HasPrefix(im, pkg+"/") || slices.Contains(rule, im) {
 				continue
 			}
-			edge := pkg + " -> " + im
-			if _, pending := pendingMoves[edge]; pending {
-				seen[edge] = true
-				continue
-			}
 			t.Errorf("%s imports %s: its layer may import only %v", pkg, im, rule)
-		}
-	}
-	for edge, why := range pendingMoves {
-		if !seen[edge] {
-			t.Errorf("pending move %q (%s) no longer occurs: remove it from pendingMoves", edge, why)
 		}
 	}
 }

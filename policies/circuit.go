@@ -8,9 +8,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Counts is a pair of buffer counts: valid (N_v, buffers holding at least
@@ -217,12 +215,12 @@ func (cs *Circuits) WorstDelayCycles() int {
 // BuildCircuit lays an entropy circuit over a built network and installs
 // each router's part as its control plane. The grid shape needs a 2D torus
 // or mesh.
-func BuildCircuit(ctx context.Context, net *router.Network, cfg CircuitConfig) (*Circuits, error) {
-	t := net.Topo
+func BuildCircuit(ctx context.Context, net Host, cfg CircuitConfig) (*Circuits, error) {
+	t := net.Topology()
 	nr := t.Routers()
 	delay := make([]int, nr)
 	hop := func(r, p int) int {
-		if w, ok := net.Routers[r].OutWire(p); ok {
+		if w, ok := net.OutWire(r, p); ok {
 			return cfg.LatencyCycles + w.ExtraCycles()
 		}
 		return cfg.LatencyCycles
@@ -240,7 +238,7 @@ func BuildCircuit(ctx context.Context, net *router.Network, cfg CircuitConfig) (
 	}
 	for i, e := range edges {
 		l := &cs.lanes[i]
-		wire, ok := net.Routers[e.from].OutWire(e.port)
+		wire, ok := net.OutWire(e.from, e.port)
 		if !ok {
 			return nil, fmt.Errorf("circuit edge %s port %d has no link", t.RouterName(e.from), e.port)
 		}
@@ -266,7 +264,7 @@ func BuildCircuit(ctx context.Context, net *router.Network, cfg CircuitConfig) (
 		circ[r].nis = append(circ[r].nis, l)
 	}
 	for r, c := range cs.Routers {
-		net.Routers[r].SetControlPlane(c)
+		net.SetControlPlane(r, c)
 	}
 	return cs, nil
 }
@@ -282,7 +280,7 @@ func layCircuit(ctx context.Context, t topology.Topology, cfg CircuitConfig, del
 	}
 	switch cfg.Shape {
 	case ShapeGrid:
-		g, ok := t.(*grid.Grid2D)
+		g, ok := t.(topology.Plane)
 		if !ok {
 			return nil, nil, 0, fmt.Errorf("the grid entropy circuit needs a 2D torus or mesh, not a %s (use the tree circuit)", t)
 		}
@@ -315,8 +313,8 @@ const (
 
 // gridCircuit builds the five-register circuit of a k x k grid. delay[r]
 // receives the per-router analytical delay in hops.
-func gridCircuit(g *grid.Grid2D, delay []int) ([]circuitEdge, [][]regDef, int) {
-	k := g.K
+func gridCircuit(g topology.Plane, delay []int) ([]circuitEdge, [][]regDef, int) {
+	k := g.Side()
 	c := k / 2 // centre column and centre row
 	far := max(c, k-1-c)
 	nr := g.Routers()
@@ -344,34 +342,34 @@ func gridCircuit(g *grid.Grid2D, delay []int) ([]circuitEdge, [][]regDef, int) {
 		d[gColReduce].own = 1 << gRowBroadcast
 		// Row reduction: inputs from the neighbours farther from the centre column.
 		if x > 0 && x-1 < c {
-			d[gRowReduce].in |= link1(g.Router(x-1, y), grid.PortXPlus, r, gRowReduce)
+			d[gRowReduce].in |= link1(g.Router(x-1, y), topology.PlaneXPlus, r, gRowReduce)
 		}
 		if x+1 < k && x+1 > c {
-			d[gRowReduce].in |= link1(g.Router(x+1, y), grid.PortXMinus, r, gRowReduce)
+			d[gRowReduce].in |= link1(g.Router(x+1, y), topology.PlaneXMinus, r, gRowReduce)
 		}
 		// Row broadcast: from the neighbour nearer the centre column.
 		switch {
 		case x == c:
 			d[gRowBroadcast].own = 1 << gRowReduce
 		case x < c:
-			d[gRowBroadcast].in = link1(g.Router(x+1, y), grid.PortXMinus, r, gRowBroadcast)
+			d[gRowBroadcast].in = link1(g.Router(x+1, y), topology.PlaneXMinus, r, gRowBroadcast)
 		default:
-			d[gRowBroadcast].in = link1(g.Router(x-1, y), grid.PortXPlus, r, gRowBroadcast)
+			d[gRowBroadcast].in = link1(g.Router(x-1, y), topology.PlaneXPlus, r, gRowBroadcast)
 		}
 		// Column reduction of the row sums, in every column.
 		if y > 0 && y-1 < c {
-			d[gColReduce].in |= link1(g.Router(x, y-1), grid.PortYPlus, r, gColReduce)
+			d[gColReduce].in |= link1(g.Router(x, y-1), topology.PlaneYPlus, r, gColReduce)
 		}
 		if y+1 < k && y+1 > c {
-			d[gColReduce].in |= link1(g.Router(x, y+1), grid.PortYMinus, r, gColReduce)
+			d[gColReduce].in |= link1(g.Router(x, y+1), topology.PlaneYMinus, r, gColReduce)
 		}
 		switch {
 		case y == c:
 			d[gColBroadcast].own = 1 << gColReduce
 		case y < c:
-			d[gColBroadcast].in = link1(g.Router(x, y+1), grid.PortYMinus, r, gColBroadcast)
+			d[gColBroadcast].in = link1(g.Router(x, y+1), topology.PlaneYMinus, r, gColBroadcast)
 		default:
-			d[gColBroadcast].in = link1(g.Router(x, y-1), grid.PortYPlus, r, gColBroadcast)
+			d[gColBroadcast].in = link1(g.Router(x, y-1), topology.PlaneYPlus, r, gColBroadcast)
 		}
 		delay[r] = far + abs(x-c) + far + abs(y-c)
 	}
@@ -428,7 +426,7 @@ const (
 // treeCircuit builds a reduce-and-broadcast over a spanning tree of the
 // router graph: rooted at the router of least eccentricity in hops (lowest
 // index on a tie: leastEccentric), along the quickest paths from it
-// (shortestPathTree: the breadth-first tree in port order where links are
+// (topology.ShortestPathTree: the breadth-first tree in port order where links are
 // alike; on a dragonfly it enters each group by as few global links as it
 // can). A router's delay is the longest reduction path to the root plus
 // its own broadcast path, in cycles (hop).
@@ -438,7 +436,7 @@ func treeCircuit(ctx context.Context, t topology.Topology, delay []int, hop func
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	parent, parentPort, down, order := shortestPathTree(t, root, hop)
+	parent, parentPort, down, order := topology.ShortestPathTree(t, root, hop)
 	// Cycles from r up to the root (order has every parent before its
 	// children); down[r] is the way back.
 	up := make([]int, nr)
@@ -479,4 +477,27 @@ func treeCircuit(ctx context.Context, t topology.Topology, delay []int, hop func
 		}
 	}
 	return edges, defs, tBroadcast, nil
+}
+
+// hopEccentricity is the most router hops from root to any router, by a
+// breadth-first search in scratch (one entry per router), and the number
+// of routers reached.
+func hopEccentricity(t topology.Topology, root int, scratch []int) (ecc, reached int) {
+	for i := range scratch {
+		scratch[i] = -1
+	}
+	scratch[root] = 0
+	queue := []int{root}
+	for q := 0; q < len(queue); q++ {
+		a := queue[q]
+		for p := 0; p < t.Ports(a); p++ {
+			peer := t.Peer(a, p)
+			if peer.Router < 0 || scratch[peer.Router] >= 0 {
+				continue
+			}
+			scratch[peer.Router] = scratch[a] + 1
+			queue = append(queue, peer.Router)
+		}
+	}
+	return scratch[queue[len(queue)-1]], len(queue)
 }

@@ -6,8 +6,6 @@ import (
 
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/fattree"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // CheckEntropy reports the errors InstallEntropy would on topology t,
@@ -83,33 +81,14 @@ func EntropyBytes(t topology.Topology, p GateParams, cfg CircuitConfig, measure 
 // per node, and per switch its plane (a forwarding table or a
 // concentrator's children).
 func SATBytes(t topology.Topology, p SATParams) int64 {
-	var hops int64
-	switch g := t.(type) {
-	case *fattree.FatTree:
-		nodes := int64(g.Nodes())
-		if p.Tree {
-			switches := (nodes - 1) / int64(g.K-1) // root 0's down-tree: 1 + k + ... + k^(n-1)
-			hops = 2 * (nodes + switches - 1)
-		} else {
-			hops = int64(hamiltonianHops(g.K, g.N))
-		}
-	case *grid.Grid2D:
-		hops = int64(g.Routers()) + 2*int64(g.Nodes())
-		if p.Tree {
-			hops = 2 * (int64(g.Routers()) - 1 + int64(g.Nodes()))
-		}
-	default: // the walk around a spanning tree, or the tree
-		hops = 2 * (int64(t.Routers()) - 1 + int64(t.Nodes()))
+	// The walk around, or the tree of, a spanning tree by default.
+	hops := 2 * (int64(t.Routers()) - 1 + int64(t.Nodes()))
+	if tr, ok := t.(topology.Treed); ok && p.Tree {
+		hops = 2 * (int64(tr.TreeElements()) - 1)
+	}
+	if rg, ok := t.(topology.Ringed); ok && !p.Tree {
+		hops = int64(rg.RingHops())
 	}
 	perHop := int64(unsafe.Sizeof(satLane{})) + 48 + 2*8 // the lane, its name, its places in the planes' lists
 	return hops*perHop + int64(t.Nodes())*int64(unsafe.Sizeof(SATGate{})+8) + int64(t.Routers())*64
-}
-
-// hamiltonianHops is H(n) = 2k + k H(n-1), H(0) = 0.
-func hamiltonianHops(k, n int) int {
-	h := 0
-	for range n {
-		h = 2*k + k*h
-	}
-	return h
 }

@@ -2,8 +2,25 @@ package policies
 
 import (
 	"context"
-	"github.com/icnsim/icnsim/router"
+
+	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/topology"
 )
+
+// Host is what a policy installs on: a fabric whose routers take a control
+// plane and whose nodes take an injection gate. The VC router's network is
+// one; the input/output-buffered switch is not (the study layer refuses
+// entropy throttling and SAT on it with an error keyed to the policy).
+type Host interface {
+	Topology() topology.Topology
+	// OutWire is the data wire out of port p of router r, if it has one.
+	OutWire(r, p int) (link.Wire, bool)
+	// ControlPlane is router r's control plane (nil for none).
+	ControlPlane(r int) fabric.ControlPlane
+	SetControlPlane(r int, cp fabric.ControlPlane)
+	SetGate(node int, g fabric.Gate)
+}
 
 // Entropy is entropy throttling installed on a network: the circuit and one
 // gate per node (nil gates when the model is noth).
@@ -19,7 +36,7 @@ type Entropy struct {
 // runs when measure is set (so its readings can be reported) but no gate is
 // installed; without measure nothing is installed and nil is returned.
 // ctx stops the laying of the circuit.
-func InstallEntropy(ctx context.Context, net *router.Network, p GateParams, cfg CircuitConfig, seed uint64, measure bool) (*Entropy, error) {
+func InstallEntropy(ctx context.Context, net Host, p GateParams, cfg CircuitConfig, seed uint64, measure bool) (*Entropy, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -34,12 +51,12 @@ func InstallEntropy(ctx context.Context, net *router.Network, p GateParams, cfg 
 	if !p.Throttles() {
 		return e, nil
 	}
-	routers := net.Topo.Routers()
-	e.Gates = make([]*EntropyGate, len(net.NIs))
-	for i, ni := range net.NIs {
-		g := NewEntropyGate(p, routers, cs.ToNode[i], splitSeed(seed, uint64(i)))
+	t := net.Topology()
+	e.Gates = make([]*EntropyGate, t.Nodes())
+	for i := range e.Gates {
+		g := NewEntropyGate(p, t.Routers(), cs.ToNode[i], splitSeed(seed, uint64(i)))
 		e.Gates[i] = g
-		ni.SetGate(g)
+		net.SetGate(i, g)
 	}
 	return e, nil
 }

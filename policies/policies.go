@@ -36,9 +36,13 @@
 // The reading reaches the gate one cycle after the router's readout
 // register took it (the throttled-mode register is a register too).
 //
-// It may import fabric, topology, link and clock; until the module move is
-// finished it also imports router and the grid and fat-tree families
-// (layout_test.go lists them as pending moves).
+// Policies install on a Host (any fabric whose routers take a control
+// plane and whose nodes take a gate) and read the topology through its
+// capabilities: a grid's coordinates for the grid circuit
+// (topology.Plane), a family's own ring or tree for SAT (topology.Ringed,
+// topology.Treed), else the quickest-path tree (topology.ShortestPathTree).
+//
+// It may import fabric, topology, link and clock.
 package policies
 
 import (

@@ -12,6 +12,9 @@ import (
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
+// The VC router's network is a Host: both policies install on it.
+var _ Host = (*router.Network)(nil)
+
 // closedUntil blocks new packets before cycle open.
 type closedUntil struct{ open clock.Cycle }
 

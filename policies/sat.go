@@ -9,10 +9,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/fattree"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // SATParams are the thresholds and the propagation structure of SAT, the
@@ -313,36 +310,27 @@ func (lay *satLayout) idleCycles(hopCycles func(satHop) int, nodeCycles int) int
 // CheckSATTopology reports whether the ring (tree false) or the spanning
 // tree can be laid over t, in constant time.
 func CheckSATTopology(t topology.Topology, tree bool) error {
-	switch g := t.(type) {
-	case *fattree.FatTree:
-		return nil
-	case *grid.Grid2D:
-		if !tree && !g.Wrap && g.K%2 == 1 {
-			return fmt.Errorf("the SAT ring needs a Hamiltonian cycle of the routers, and a %dx%d mesh has none (K odd: an odd number of routers in a bipartite grid); use the spanning tree (sat(l,k,tree)), an even k, or a torus", g.K, g.K)
+	if rg, ok := t.(topology.Ringed); ok && !tree {
+		if err := rg.RingFeasible(); err != nil {
+			return fmt.Errorf("the SAT ring needs a Hamiltonian cycle of the routers, and %v; use the spanning tree (sat(l,k,tree))", err)
 		}
-		return nil
 	}
 	return nil // any other topology: the walk around a spanning tree, or the tree
 }
 
-// laySAT lays the ring or the tree over t; hop(r, p) is the signal's
-// latency out of port p of router r (it shapes the spanning tree of a
-// topology other than a fat-tree or a grid).
+// laySAT lays the ring or the tree over t: the family's own
+// (topology.Ringed, topology.Treed) where it has one, else the walk
+// around, or the tree of, the quickest paths from router 0, hop(r, p)
+// being the signal's latency out of port p of router r.
 func laySAT(t topology.Topology, tree bool, hop func(r, p int) int) (*satLayout, error) {
 	if err := CheckSATTopology(t, tree); err != nil {
 		return nil, err
 	}
-	switch g := t.(type) {
-	case *fattree.FatTree:
-		if tree {
-			return treeLayout(t, fatTreeTree(g)), nil
-		}
-		return ringLayout(t, fatTreeRing(g))
-	case *grid.Grid2D:
-		if tree {
-			return treeLayout(t, gridTree(g)), nil
-		}
-		return ringLayout(t, gridRing(g))
+	if tr, ok := t.(topology.Treed); ok && tree {
+		return treeLayout(t, tr.Tree()), nil
+	}
+	if rg, ok := t.(topology.Ringed); ok && !tree {
+		return ringLayout(t, rg.Ring())
 	}
 	spec := spanningTree(t, hop)
 	if tree {
@@ -353,17 +341,17 @@ func laySAT(t topology.Topology, tree bool, hop func(r, p int) int) (*satLayout,
 
 // spanningTree is the spanning tree of any other topology (a dragonfly, a
 // HyperX, a graph from a file): the quickest paths from router 0 over the
-// links (shortestPathTree; breadth-first in port order where the links are
+// links (topology.ShortestPathTree; breadth-first in port order where the links are
 // alike), with each router's nodes below it.
-func spanningTree(t topology.Topology, hop func(r, p int) int) treeSpec {
+func spanningTree(t topology.Topology, hop func(r, p int) int) topology.SpanningTree {
 	R := t.Routers()
-	s := newTreeSpec(R + t.Nodes())
-	parent, parentPort, _, _ := shortestPathTree(t, 0, hop)
-	copy(s.parent, parent)
-	copy(s.downPort, parentPort)
+	s := topology.NewSpanningTree(R + t.Nodes())
+	parent, parentPort, _, _ := topology.ShortestPathTree(t, 0, hop)
+	copy(s.Parent, parent)
+	copy(s.DownPort, parentPort)
 	for n := 0; n < t.Nodes(); n++ {
 		r, p := t.NodePort(n)
-		s.parent[R+n], s.downPort[R+n] = r, p
+		s.Parent[R+n], s.DownPort[R+n] = r, p
 	}
 	return s
 }
@@ -372,20 +360,20 @@ func spanningTree(t topology.Topology, hop func(r, p int) int) treeSpec {
 // tree s (down each tree link and back up it, children in port order),
 // visiting each node from its router. Every directed link is used once, so
 // the ring is 2(R-1) router hops and 2N node hops long.
-func eulerRing(t topology.Topology, s treeSpec) []ringStep {
+func eulerRing(t topology.Topology, s topology.SpanningTree) []topology.WalkStep {
 	R := t.Routers()
-	var walk []ringStep
+	var walk []topology.WalkStep
 	// An explicit stack of (router, next port to try): a graph from a file
 	// may be a long chain.
 	type frame struct{ r, p int }
-	stack := []frame{{s.root, 0}}
+	stack := []frame{{s.Root, 0}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.p == t.Ports(top.r) {
 			stack = stack[:len(stack)-1]
 			if len(stack) > 0 {
 				up := stack[len(stack)-1]
-				walk = append(walk, ringStep{e: top.r, port: t.Peer(up.r, up.p-1).Port})
+				walk = append(walk, topology.WalkStep{E: top.r, Port: t.Peer(up.r, up.p-1).Port})
 			}
 			continue
 		}
@@ -393,125 +381,46 @@ func eulerRing(t topology.Topology, s treeSpec) []ringStep {
 		top.p++
 		peer := t.Peer(r, p)
 		switch {
-		case peer.Node >= 0 && s.parent[R+peer.Node] == r && s.downPort[R+peer.Node] == p:
-			walk = append(walk, ringStep{e: r, port: p}, ringStep{e: R + peer.Node})
-		case peer.Router >= 0 && s.parent[peer.Router] == r && s.downPort[peer.Router] == p:
-			walk = append(walk, ringStep{e: r, port: p})
+		case peer.Node >= 0 && s.Parent[R+peer.Node] == r && s.DownPort[R+peer.Node] == p:
+			walk = append(walk, topology.WalkStep{E: r, Port: p}, topology.WalkStep{E: R + peer.Node})
+		case peer.Router >= 0 && s.Parent[peer.Router] == r && s.DownPort[peer.Router] == p:
+			walk = append(walk, topology.WalkStep{E: r, Port: p})
 			stack = append(stack, frame{peer.Router, 0})
 		}
 	}
 	return walk
 }
 
-// ringStep is one element of a ring walk: element e (router or node) and,
-// for a router, the port it leaves by.
-type ringStep struct{ e, port int }
-
-// fatTreeRing walks node 0, 1, ..., N-1 and back to 0 through the nearest
-// common ancestors in root switch 0's down-tree.
-func fatTreeRing(f *fattree.FatTree) []ringStep {
-	R, N := f.Routers(), f.Nodes()
-	var walk []ringStep
-	for i := 0; i < N; i++ {
-		j := (i + 1) % N
-		walk = append(walk, ringStep{e: R + i})
-		r, _ := f.NodePort(i) // the leaf switch
-		for range f.NCALevel(i, j) {
-			walk = append(walk, ringStep{e: r, port: f.K}) // up port 0
-			r = f.Peer(r, f.K).Router
-		}
-		for l, _ := f.Switch(r); l >= 0; l-- {
-			d := f.Digit(j, l)
-			walk = append(walk, ringStep{e: r, port: d})
-			r = f.Peer(r, d).Router // -1 past the leaf: the next step is node j
-		}
-	}
-	return walk
-}
-
-// gridRing walks the Hamiltonian cycle of the routers (see the package
-// doc), visiting each router's nodes in port order.
-func gridRing(g *grid.Grid2D) []ringStep {
-	K := g.K
-	var order [][2]int // router coordinates in cycle order
-	if g.Wrap {
-		for y := 0; y < K; y++ {
-			x0 := (K - y%K) % K
-			for i := 0; i < K; i++ {
-				order = append(order, [2]int{(x0 + i) % K, y})
-			}
-		}
-	} else {
-		for x := 0; x < K; x++ {
-			order = append(order, [2]int{x, 0})
-		}
-		for y := 1; y < K; y++ {
-			for i := 1; i < K; i++ {
-				x := i
-				if y%2 == 1 {
-					x = K - i
-				}
-				order = append(order, [2]int{x, y})
-			}
-		}
-		for y := K - 1; y >= 1; y-- {
-			order = append(order, [2]int{0, y})
-		}
-	}
-	var walk []ringStep
-	for i, xy := range order {
-		r := g.Router(xy[0], xy[1])
-		nx := order[(i+1)%len(order)]
-		for c := 0; c < g.C; c++ {
-			walk = append(walk, ringStep{e: r, port: grid.PortLocal + c}, ringStep{e: g.Routers() + r*g.C + c})
-		}
-		walk = append(walk, ringStep{e: r, port: gridPortTo(g, xy, nx)})
-	}
-	return walk
-}
-
-// gridPortTo is the port of router a leading to neighbour b.
-func gridPortTo(g *grid.Grid2D, a, b [2]int) int {
-	r := g.Router(a[0], a[1])
-	want := g.Router(b[0], b[1])
-	for p := 0; p < grid.PortLocal; p++ {
-		if peer := g.Peer(r, p); peer.Router == want {
-			return p
-		}
-	}
-	panic(fmt.Sprintf("policies: SAT ring: %s and %s are not neighbours", g.RouterName(r), g.RouterName(want)))
-}
-
 // ringLayout turns a closed walk into hops: each step leads to the next
 // (the last to the first). A router's output port must not repeat: the
 // switch forwards by the lane a signal arrives on, so every hop is its own
 // lane and the walk must be a circuit in which no directed link repeats.
-func ringLayout(t topology.Topology, walk []ringStep) (*satLayout, error) {
+func ringLayout(t topology.Topology, walk []topology.WalkStep) (*satLayout, error) {
 	R := t.Routers()
 	lay := &satLayout{routers: R}
 	used := map[[2]int]bool{}
 	for i, st := range walk {
 		nx := walk[(i+1)%len(walk)]
-		h := satHop{from: st.e, to: nx.e, port: st.port}
-		if st.e < R {
-			peer := t.Peer(st.e, st.port)
+		h := satHop{from: st.E, to: nx.E, port: st.Port}
+		if st.E < R {
+			peer := t.Peer(st.E, st.Port)
 			want := peer.Router
 			if peer.Node >= 0 {
 				want = R + peer.Node
 			}
-			if want != nx.e {
-				return nil, fmt.Errorf("internal: SAT ring step %d: %s does not lead to element %d", i, t.PortName(st.e, st.port), nx.e)
+			if want != nx.E {
+				return nil, fmt.Errorf("internal: SAT ring step %d: %s does not lead to element %d", i, t.PortName(st.E, st.Port), nx.E)
 			}
-			if used[[2]int{st.e, st.port}] {
-				return nil, fmt.Errorf("internal: SAT ring leaves by %s twice", t.PortName(st.e, st.port))
+			if used[[2]int{st.E, st.Port}] {
+				return nil, fmt.Errorf("internal: SAT ring leaves by %s twice", t.PortName(st.E, st.Port))
 			}
-			used[[2]int{st.e, st.port}] = true
+			used[[2]int{st.E, st.Port}] = true
 		} else {
-			_, h.port = t.NodePort(st.e - R)
-			if used[[2]int{st.e, -1}] {
-				return nil, fmt.Errorf("internal: SAT ring leaves %s twice", t.NodeName(st.e-R))
+			_, h.port = t.NodePort(st.E - R)
+			if used[[2]int{st.E, -1}] {
+				return nil, fmt.Errorf("internal: SAT ring leaves %s twice", t.NodeName(st.E-R))
 			}
-			used[[2]int{st.e, -1}] = true
+			used[[2]int{st.E, -1}] = true
 			lay.idleNodes++
 		}
 		lay.hops = append(lay.hops, h)
@@ -526,103 +435,26 @@ func ringLayout(t topology.Topology, walk []ringStep) (*satLayout, error) {
 	return lay, nil
 }
 
-// treeSpec is a spanning tree: root router, parent element and the port of
-// the parent leading down to each element (-1 for the root and for
-// elements not in the tree).
-type treeSpec struct {
-	root     int
-	parent   []int
-	downPort []int
-}
-
-func newTreeSpec(n int) treeSpec {
-	s := treeSpec{parent: make([]int, n), downPort: make([]int, n)}
-	for i := range s.parent {
-		s.parent[i], s.downPort[i] = -1, -1
-	}
-	return s
-}
-
-// fatTreeTree is root switch 0's down-tree: switches of level l whose digits
-// below l are zero, and every node.
-func fatTreeTree(f *fattree.FatTree) treeSpec {
-	R, k := f.Routers(), f.K
-	s := newTreeSpec(R + f.Nodes())
-	s.root = f.Router(f.N-1, 0)
-	for r := 0; r < R; r++ {
-		l, idx := f.Switch(r)
-		low := 1
-		for range l {
-			low *= k
-		}
-		if idx%low != 0 {
-			continue // not in the tree
-		}
-		for p := 0; p < k; p++ {
-			peer := f.Peer(r, p)
-			child := peer.Router
-			if peer.Node >= 0 {
-				child = R + peer.Node
-			}
-			s.parent[child], s.downPort[child] = r, p
-		}
-	}
-	return s
-}
-
-// gridTree is rooted at the centre router: up the centre column, along
-// every row, and each router's nodes.
-func gridTree(g *grid.Grid2D) treeSpec {
-	R, c := g.Routers(), g.K/2
-	s := newTreeSpec(R + g.Nodes())
-	s.root = g.Router(c, c)
-	for r := 0; r < R; r++ {
-		x, y := g.XY(r)
-		for j := 0; j < g.C; j++ {
-			s.parent[R+r*g.C+j], s.downPort[R+r*g.C+j] = r, grid.PortLocal+j
-		}
-		var px, py int
-		switch {
-		case x != c:
-			px, py = x+sign(c-x), y
-		case y != c:
-			px, py = x, y+sign(c-y)
-		default:
-			continue
-		}
-		s.parent[r] = g.Router(px, py)
-		s.downPort[r] = gridPortTo(g, [2]int{px, py}, [2]int{x, y})
-	}
-	return s
-}
-
-func sign(x int) int {
-	if x < 0 {
-		return -1
-	}
-	return 1
-}
-
 // treeLayout turns a tree into hops: per child, one hop down from its
 // parent and one back up, children in element order.
-func treeLayout(t topology.Topology, s treeSpec) *satLayout {
+func treeLayout(t topology.Topology, s topology.SpanningTree) *satLayout {
 	R := t.Routers()
-	n := len(s.parent)
-	lay := &satLayout{routers: R, root: s.root, up: make([]int, n), down: make([][]int, n), idleNodes: 1}
+	n := len(s.Parent)
+	lay := &satLayout{routers: R, root: s.Root, up: make([]int, n), down: make([][]int, n), idleNodes: 1}
 	for e := range lay.up {
 		lay.up[e] = -1
 	}
 	for e := 0; e < n; e++ {
-		p := s.parent[e]
+		p := s.Parent[e]
 		if p < 0 {
 			continue
 		}
-		upPort := s.downPort[e] // a node's port at its router
+		upPort := s.DownPort[e] // a node's port at its router
 		if e < R {
-			upPort = t.Peer(p, s.downPort[e]).Port
+			upPort = t.Peer(p, s.DownPort[e]).Port
 		}
 		lay.down[p] = append(lay.down[p], len(lay.hops))
-		lay.hops = append(lay.hops, satHop{from: p, to: e, port: s.downPort[e]})
+		lay.hops = append(lay.hops, satHop{from: p, to: e, port: s.DownPort[e]})
 		lay.up[e] = len(lay.hops)
 		lay.hops = append(lay.hops, satHop{from: e, to: p, port: upPort})
 	}
@@ -814,15 +646,15 @@ func CheckSAT(t topology.Topology, p SATParams, cfg SATConfig) error {
 // InstallSAT lays SAT's ring or tree over net, installs a gate in every NI
 // and a forwarding or concentrating plane in every router the structure
 // passes through (beside any control plane the router already has).
-func InstallSAT(net *router.Network, p SATParams, cfg SATConfig) (*SATs, error) {
-	if err := CheckSAT(net.Topo, p, cfg); err != nil {
+func InstallSAT(net Host, p SATParams, cfg SATConfig) (*SATs, error) {
+	t := net.Topology()
+	if err := CheckSAT(t, p, cfg); err != nil {
 		return nil, err
 	}
-	t := net.Topo
 	R, N := t.Routers(), t.Nodes()
 	// A hop over a link longer than the network's takes its extra cycles.
 	linkCycles := func(r, p int) int {
-		if w, ok := net.Routers[r].OutWire(p); ok {
+		if w, ok := net.OutWire(r, p); ok {
 			return cfg.HopLatencyCycles + w.ExtraCycles()
 		}
 		return cfg.HopLatencyCycles
@@ -901,13 +733,13 @@ func InstallSAT(net *router.Network, p SATParams, cfg SATConfig) (*SATs, error) 
 		if pl == nil {
 			continue
 		}
-		if old := net.Routers[r].ControlPlane(); old != nil {
+		if old := net.ControlPlane(r); old != nil {
 			pl = multiPlane{old, pl}
 		}
-		net.Routers[r].SetControlPlane(pl)
+		net.SetControlPlane(r, pl)
 	}
-	for n, ni := range net.NIs {
-		ni.SetGate(s.Gates[n])
+	for n, g := range s.Gates {
+		net.SetGate(n, g)
 	}
 	return s, nil
 }

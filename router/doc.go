@@ -176,7 +176,5 @@
 // counting and by a sum of per-packet hashes (CheckDelivery).
 //
 // It may import fabric, routing, routing/deadlock, topology, link, actor
-// and clock; until the module move is finished it also holds the tiling
-// plans and imports the families for them (layout_test.go lists them as
-// pending moves).
+// and clock.
 package router

@@ -1,12 +1,10 @@
-package policies
+package topology
 
 import (
 	"container/heap"
-
-	"github.com/icnsim/icnsim/topology"
 )
 
-// shortestPathTree is the spanning tree of t's routers from root along
+// ShortestPathTree is the spanning tree of t's routers from root along
 // the quickest paths, hop(r, p) being the cycles a control value takes
 // out of port p of router r: Dijkstra's search over the router links, a
 // router joining the tree through the first router (in the order routers
@@ -15,7 +13,7 @@ import (
 // routers reached, parents before children; parent[r] and parentPort[r]
 // are r's parent and the parent's port towards r (-1 for the root and for
 // routers not reached); dist[r] the cycles from the root.
-func shortestPathTree(t topology.Topology, root int, hop func(r, p int) int) (parent, parentPort, dist, order []int) {
+func ShortestPathTree(t Topology, root int, hop func(r, p int) int) (parent, parentPort, dist, order []int) {
 	R := t.Routers()
 	parent, parentPort, dist = make([]int, R), make([]int, R), make([]int, R)
 	for r := range parent {
@@ -67,27 +65,4 @@ func (q *settleQueue) Pop() any {
 	it := old[len(old)-1]
 	*q = old[:len(old)-1]
 	return it
-}
-
-// hopEccentricity is the most router hops from root to any router, by a
-// breadth-first search in scratch (one entry per router), and the number
-// of routers reached.
-func hopEccentricity(t topology.Topology, root int, scratch []int) (ecc, reached int) {
-	for i := range scratch {
-		scratch[i] = -1
-	}
-	scratch[root] = 0
-	queue := []int{root}
-	for q := 0; q < len(queue); q++ {
-		a := queue[q]
-		for p := 0; p < t.Ports(a); p++ {
-			peer := t.Peer(a, p)
-			if peer.Router < 0 || scratch[peer.Router] >= 0 {
-				continue
-			}
-			scratch[peer.Router] = scratch[a] + 1
-			queue = append(queue, peer.Router)
-		}
-	}
-	return scratch[queue[len(queue)-1]], len(queue)
 }
