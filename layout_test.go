@@ -32,7 +32,6 @@ var layerRules = map[string][]string{
 	"routing":          {"topology", "link", "clock"},
 	"routing/deadlock": {"routing", "topology", "link", "clock"},
 	"fabric":           {"link", "clock", "actor", "topology"},
-	"router":           {"fabric", "routing", "routing/deadlock", "topology", "link", "actor", "clock"},
 	"router/*":         {"fabric", "routing", "routing/deadlock", "topology", "link", "actor", "clock"},
 	"traffic":          {"fabric", "topology", "link", "clock"},
 	"policies":         {"fabric", "topology", "link", "clock"},

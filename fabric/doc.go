@@ -7,7 +7,7 @@
 // kind; and temporal blocking of a fabric (Tiling: its actors' layout and
 // lane graph, over the plan its topology family offers, Tiler).
 //
-// It owns no router and no topology: router kinds (router, router/ioq)
+// It owns no router and no topology: router kinds (router/vc, router/ioq)
 // implement it, traffic, report and policies use it, and none of them
 // need import another's package for it. It may import clock, actor, link
 // and topology only (DESIGN.md section 10).

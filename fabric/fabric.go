@@ -9,7 +9,7 @@ import (
 )
 
 // Fabric is what a run needs of a built network, whatever its router kind:
-// package router's Network (the VC router), the input/output-buffered switch's
+// package router/vc's Network (the VC router), the input/output-buffered switch's
 // network in package ioq. Every method is called only while the network
 // is paused (before, between or after cycles).
 type Fabric interface {

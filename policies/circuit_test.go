@@ -11,7 +11,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
@@ -38,13 +38,13 @@ func (s *stepper) Tick(now clock.Cycle) {
 	}
 }
 
-func idleNet(t *testing.T, topo topology.Topology) *router.Network {
+func idleNet(t *testing.T, topo topology.Topology) *vc.Network {
 	t.Helper()
 	srcs := make([]fabric.Source, topo.Nodes())
 	for i := range srcs {
 		srcs[i] = idle{}
 	}
-	net, err := router.Build(context.Background(), topo, router.Config{Routing: testRouting(routingFor(topo)), VCs: 3, BufferFlits: 8, RoutingDelayCycles: 1,
+	net, err := vc.Build(context.Background(), topo, vc.Config{Routing: testRouting(routingFor(topo)), VCs: 3, BufferFlits: 8, RoutingDelayCycles: 1,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,7 @@ func TestCircuitStealsOnlyIdleCycles(t *testing.T) {
 	for i := range srcs {
 		srcs[i] = &bursty{dst: (i*37 + 11) % topo.Nodes(), left: 60}
 	}
-	net, err := router.Build(context.Background(), topo, router.Config{Routing: testRouting("dor-dateline"), VCs: 3, BufferFlits: 16, RoutingDelayCycles: 1,
+	net, err := vc.Build(context.Background(), topo, vc.Config{Routing: testRouting("dor-dateline"), VCs: 3, BufferFlits: 16, RoutingDelayCycles: 1,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}, srcs, nil)
 	if err != nil {
 		t.Fatal(err)

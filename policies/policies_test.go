@@ -8,12 +8,12 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // The VC router's network is a Host: both policies install on it.
-var _ Host = (*router.Network)(nil)
+var _ Host = (*vc.Network)(nil)
 
 // closedUntil blocks new packets before cycle open.
 type closedUntil struct{ open clock.Cycle }
@@ -52,7 +52,7 @@ func TestGateControlsInjection(t *testing.T) {
 			sinks[i] = sink
 		}
 		srcs[0] = burst{dst: 8}
-		net, err := router.Build(context.Background(), topo, router.Config{Routing: testRouting("dor"), VCs: 1, BufferFlits: 4, RoutingDelayCycles: 1,
+		net, err := vc.Build(context.Background(), topo, vc.Config{Routing: testRouting("dor"), VCs: 1, BufferFlits: 4, RoutingDelayCycles: 1,
 			LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, sinks)
 		if err != nil {
 			t.Fatal(err)

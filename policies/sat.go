@@ -89,8 +89,8 @@ import (
 // packets per interval the network lets a node start depends on the
 // router's selection function: under transpose on the 256-node 4-ary
 // 4-tree, l32k32 reaches the paper's 0.548 only with FSIN's least-occupied
-// selection (router.Selection; 0.547 with FSIN's tie draw,
-// router.SelectionTies); with the default, nodes hold the signal and the
+// selection (vc.Selection; 0.547 with FSIN's tie draw,
+// vc.SelectionTies); with the default, nodes hold the signal and the
 // interval stretches from 936 to about 1,140 cycles (0.45).
 //
 // At cycle 0 node 0 holds the ring's signal (as if it had just arrived)

@@ -119,7 +119,7 @@ func sameBlocked(t *testing.T, cfg study.Config, serial *report.Result) {
 	opts := []study.Options{{Exec: "serial", Blocking: study.BlockingOn, BlockSteps: 8, BlockSide: 3},
 		{Exec: "shards", Workers: 2, Blocking: study.BlockingOn, BlockSteps: 5, BlockSide: 4}}
 	if err := study.CheckBlocking(cfg, opts[0]); err != nil {
-		// Not tiled (router.Tileable: dragonfly, HyperX), or sampled every
+		// Not tiled (fabric.Tileable: dragonfly, HyperX), or sampled every
 		// cycle: blocking on is refused, before and at the run, and two
 		// shards run unblocked.
 		if _, runErr := study.Run(context.Background(), cfg, opts[0]); runErr == nil || runErr.Error() != err.Error() {

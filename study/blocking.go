@@ -7,7 +7,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/grid"
 )
@@ -23,7 +23,7 @@ type Blocking string
 // The blocking modes.
 const (
 	// BlockingAuto blocks a torus or mesh of VC routers whose state
-	// outgrows the cache (router.Network.StateBytes at least
+	// outgrows the cache (vc.Network.StateBytes at least
 	// BlockingStateBytes), and nothing else: not a fat-tree, whose split
 	// tiling gains too little to be worth it (see fattree.FatTree.TileSplit).
 	BlockingAuto Blocking = "auto"
@@ -121,7 +121,7 @@ func schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*acto
 		return nil, nil
 	}
 	if mode == BlockingAuto {
-		n, ok := f.(*router.Network)
+		n, ok := f.(*vc.Network)
 		if _, grid := f.Topology().(*grid.Grid2D); !ok || !grid || n.StateBytes() < BlockingStateBytes {
 			return nil, nil
 		}

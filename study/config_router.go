@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
 )
 
@@ -36,17 +36,17 @@ type Router struct {
 	AllowDeadlock       bool    `toml:"allow_deadlock"`
 	// Selection is the VC router's selection function: free-most-credits
 	// (a free VC with room, most credits) or least-occupied (FSIN's: the
-	// least occupied VC offered, waited for; router.Selection).
+	// least occupied VC offered, waited for; vc.Selection).
 	Selection string `toml:"selection"`
 	// SelectionTies is how least-occupied breaks a tie: rotation (the
-	// default), random, or fsin (FSIN's draw; router.SelectionTies).
+	// default), random, or fsin (FSIN's draw; vc.SelectionTies).
 	SelectionTies string `toml:"selection_ties"`
 	// UGALThresholdFlits is UGAL's threshold T (routings ugal-l, ugal-g,
 	// par): minimal when q_min*H_min <= q_val*H_val + T.
 	UGALThresholdFlits int `toml:"ugal_threshold_flits"`
 	// InternalSpeedup is the VC router's switch allocation rounds per
 	// cycle: 1, the input-queued router; 2..4 add output queues
-	// (BookSim2's internal_speedup; router.Config.InternalSpeedup).
+	// (BookSim2's internal_speedup; vc.Config.InternalSpeedup).
 	InternalSpeedup int `toml:"internal_speedup"`
 	// RECN configures router.queues = "recn".
 	RECN RECN `toml:"recn"`
@@ -136,8 +136,8 @@ func (c *Config) validateVC(add addFunc) {
 	if r.BufferFlits < 1 || r.BufferFlits > 32768 {
 		add("router.buffer_flits", r.BufferFlits, "allowed: 1..32768 flits per VC")
 	}
-	if r.InternalSpeedup < 1 || r.InternalSpeedup > router.MaxInternalSpeedup {
-		add("router.internal_speedup", r.InternalSpeedup, fmt.Sprintf("allowed: 1..%d switch allocation rounds per cycle (1: the input-queued router; more adds output queues)", router.MaxInternalSpeedup))
+	if r.InternalSpeedup < 1 || r.InternalSpeedup > vc.MaxInternalSpeedup {
+		add("router.internal_speedup", r.InternalSpeedup, fmt.Sprintf("allowed: 1..%d switch allocation rounds per cycle (1: the input-queued router; more adds output queues)", vc.MaxInternalSpeedup))
 	}
 	if r.UGALThresholdFlits != 0 {
 		reads := routingsReading("ugal_threshold_flits")
@@ -149,20 +149,20 @@ func (c *Config) validateVC(add addFunc) {
 			add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("allowed: %d..%d flits", par.MinInt, par.MaxInt))
 		}
 	}
-	if sel, err := router.ParseSelection(r.Selection); err != nil {
-		add("router.selection", r.Selection, "allowed: "+strings.Join(router.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)"+didYouMean(r.Selection, router.SelectionNames()))
-	} else if spec, ok := Routings()[r.Routing]; ok && sel == router.SelectLeastOccupied && spec.EscapeLevel {
+	if sel, err := vc.ParseSelection(r.Selection); err != nil {
+		add("router.selection", r.Selection, "allowed: "+strings.Join(vc.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)"+didYouMean(r.Selection, vc.SelectionNames()))
+	} else if spec, ok := Routings()[r.Routing]; ok && sel == vc.SelectLeastOccupied && spec.EscapeLevel {
 		add("router.selection", r.Selection, fmt.Sprintf("least-occupied waits for the least occupied VC offered, and routing %q offers an escape level after its adaptive one that a head must be free to take: use free-most-credits, or a routing without an escape level (%s)", r.Routing, strings.Join(routingsWithoutEscape(), ", ")))
 	}
-	if ties, err := router.ParseSelectionTies(r.SelectionTies); err != nil {
-		add("router.selection_ties", r.SelectionTies, "allowed: "+strings.Join(router.SelectionTiesNames(), ", ")+" (how least-occupied breaks a tie: a rotating pointer, a uniform draw, or FSIN's draw)"+didYouMean(r.SelectionTies, router.SelectionTiesNames()))
-	} else if sel, err := router.ParseSelection(r.Selection); err == nil && ties != router.TiesRotation && sel != router.SelectLeastOccupied {
+	if ties, err := vc.ParseSelectionTies(r.SelectionTies); err != nil {
+		add("router.selection_ties", r.SelectionTies, "allowed: "+strings.Join(vc.SelectionTiesNames(), ", ")+" (how least-occupied breaks a tie: a rotating pointer, a uniform draw, or FSIN's draw)"+didYouMean(r.SelectionTies, vc.SelectionTiesNames()))
+	} else if sel, err := vc.ParseSelection(r.Selection); err == nil && ties != vc.TiesRotation && sel != vc.SelectLeastOccupied {
 		add("router.selection_ties", r.SelectionTies, fmt.Sprintf("breaks ties of router.selection = \"least-occupied\" only (router.selection is %q, which ties by rotation): set router.selection = \"least-occupied\" or leave selection_ties at \"rotation\"", sel))
 	}
-	sw, err := router.ParseSwitching(r.Switching)
+	sw, err := vc.ParseSwitching(r.Switching)
 	if err != nil {
 		add("router.switching", r.Switching, "allowed: vct, wormhole"+didYouMean(r.Switching, []string{"vct", "wormhole"}))
-	} else if sw == router.VirtualCutThrough && r.BufferFlits >= 1 && c.packetSizesValid() && r.BufferFlits < c.maxPacketFlits() {
+	} else if sw == vc.VirtualCutThrough && r.BufferFlits >= 1 && c.packetSizesValid() && r.BufferFlits < c.maxPacketFlits() {
 		add("router.buffer_flits", r.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least %d flits, the largest packet (or switching = \"wormhole\")", c.maxPacketFlits()))
 	}
 }
@@ -254,12 +254,12 @@ func routingsFor(topo string) []string {
 	return names
 }
 
-// RouterConfig is the router package's view of the configuration.
-func (c *Config) RouterConfig() router.Config {
-	sw, _ := router.ParseSwitching(c.Router.Switching)
-	sel, _ := router.ParseSelection(c.Router.Selection)
-	ties, _ := router.ParseSelectionTies(c.Router.SelectionTies)
-	return router.Config{Routing: c.routingSpec(), VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
+// RouterConfig is the VC router's (router/vc) view of the configuration.
+func (c *Config) RouterConfig() vc.Config {
+	sw, _ := vc.ParseSwitching(c.Router.Switching)
+	sel, _ := vc.ParseSelection(c.Router.Selection)
+	ties, _ := vc.ParseSelectionTies(c.Router.SelectionTies)
+	return vc.Config{Routing: c.routingSpec(), VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
 		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, RoutingParams: c.routingParams(),

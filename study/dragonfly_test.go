@@ -12,7 +12,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router"
+	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 )
@@ -268,7 +268,7 @@ func TestNewTopologiesBadInput(t *testing.T) {
 // with seqs > 1 the packet's draw (Valiant's intermediate) is averaged
 // over that many sequence numbers per destination. busiest names the
 // busiest output.
-func routeLoadBound(t *testing.T, net *router.Network, dests func(src int) []int, seqs int) (bound float64, busiest string) {
+func routeLoadBound(t *testing.T, net *vc.Network, dests func(src int) []int, seqs int) (bound float64, busiest string) {
 	t.Helper()
 	topo := net.Topo
 	ch, _ := net.Routing.(routing.Chooser)

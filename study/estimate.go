@@ -8,8 +8,8 @@ import (
 
 	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/report"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/router/ioq"
+	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/traffic"
 )
@@ -86,7 +86,7 @@ func EstimateRun(cfg Config) (Estimate, error) {
 		// memory full, rather than a run below saturation.
 		e = Estimate{Routers: topo.Routers(), Nodes: topo.Nodes(), NetworkBytes: ioq.MostStateBytes(topo, cfg.IOQConfig()), FullMemories: true}
 	} else {
-		fp := router.EstimateFootprint(topo, rc)
+		fp := vc.EstimateFootprint(topo, rc)
 		e = Estimate{Routers: topo.Routers(), Nodes: topo.Nodes(), NetworkBytes: fp.StateBytes + fp.TableBytes, CheckBytes: fp.CheckBytes}
 	}
 	for r := 0; r < topo.Routers(); r++ {
@@ -102,7 +102,7 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	if b, ok := topo.(interface{ DiameterBound() int }); ok {
 		diameter = b.DiameterBound
 	}
-	zl := router.ZeroLoadLatency(rc, diameter(), tc.MaxPacketFlits())
+	zl := vc.ZeroLoadLatency(rc, diameter(), tc.MaxPacketFlits())
 	e.MeasureBytes = int64(e.Nodes) * (report.CollectorBytes(latencyRangeCycles(zl)) + traffic.SourceBytes(tc))
 	policySeconds := 0.0
 	if gate, _, err := cfg.Policy.Gate(); err == nil {

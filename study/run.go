@@ -12,8 +12,8 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/report"
-	"github.com/icnsim/icnsim/router"
 	"github.com/icnsim/icnsim/router/ioq"
+	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -51,7 +51,7 @@ type Built struct {
 	// Fabric is the network whatever its router kind; Net is the same
 	// network when it is made of VC routers (router.kind = "vc"), else nil.
 	Fabric     fabric.Fabric
-	Net        *router.Network
+	Net        *vc.Network
 	Collectors []*report.Collector
 	// Entropy is the entropy circuit and gates, nil when not installed.
 	Entropy *policies.Entropy
@@ -131,7 +131,7 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if deadlockChecked {
 		rc.AllowDeadlock = true
 	}
-	net, err := router.Build(ctx, topo, rc, srcs, sinks)
+	net, err := vc.Build(ctx, topo, rc, srcs, sinks)
 	if err != nil {
 		return nil, routerError(ctx, cfg, err)
 	}
@@ -177,7 +177,7 @@ func checkNetwork(ctx context.Context, cfg Config) error {
 	if cfg.Router.Kind == "ioq" {
 		return ioq.Check(topo, cfg.IOQConfig())
 	}
-	if _, err := router.Check(ctx, topo, cfg.RouterConfig()); err != nil {
+	if _, err := vc.Check(ctx, topo, cfg.RouterConfig()); err != nil {
 		return routerError(ctx, cfg, err)
 	}
 	return nil

@@ -2,7 +2,7 @@ package topology
 
 // PortLatencies is implemented by topologies whose links do not all have
 // the network's link latency: LatencyCycles is the latency of the link out
-// of port p of router r, 0 for the network's own (router.Config's
+// of port p of router r, 0 for the network's own (vc.Config's
 // LinkLatencyCycles).
 type PortLatencies interface {
 	LatencyCycles(r, p int) int

@@ -1,4 +1,4 @@
-package router
+package vc
 
 import (
 	"context"
@@ -337,7 +337,7 @@ func TestHybridHARShortNeverBehindLong(t *testing.T) {
 // the watchdog-like check (no flit moved for 1,000 cycles) never fires;
 // the router.har.free rules other than the default at 50% long (every mix
 // with -har.long).
-// The 16x16 mesh for 100,000 cycles: go test ./router -run NoDeadlock -har.long.
+// The 16x16 mesh for 100,000 cycles: go test ./router/vc -run NoDeadlock -har.long.
 func TestHybridHARNoDeadlock(t *testing.T) {
 	k, cycles := 8, clock.Cycle(8000)
 	if *harLong {

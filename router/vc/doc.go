@@ -1,4 +1,4 @@
-// Package router owns the router and network-interface (NI) actors, their
+// Package vc owns the router and network-interface (NI) actors, their
 // queue organisation and the allocators, and the network builder that
 // wires them to a topology with lanes, a routing function (package routing,
 // from its family) and its deadlock proof (routing/deadlock).
@@ -177,4 +177,4 @@
 //
 // It may import fabric, routing, routing/deadlock, topology, link, actor
 // and clock.
-package router
+package vc

@@ -1,4 +1,4 @@
-package router
+package vc
 
 import (
 	"context"
@@ -220,7 +220,7 @@ func countShortBehindLong(t *testing.T, k int, c shortLongRun, cycles clock.Cycl
 // every mix, all-empty and har-dor's upper-empty at 50% long. Every case
 // for 100,000 cycles, in a table:
 //
-//	go test ./router -run TestShortBehindLong -har.long -v -timeout 0
+//	go test ./router/vc -run TestShortBehindLong -har.long -v -timeout 0
 func TestShortBehindLong(t *testing.T) {
 	k, cycles := 16, clock.Cycle(2000)
 	all := []float64{0, 25, 50, 75, 100}

@@ -1,6 +1,6 @@
 //go:build !race
 
-package router
+package vc
 
 // raceEnabled shortens the longest tests under the race detector (which
 // slows the simulator about tenfold and runs beside the other packages'

@@ -1,4 +1,4 @@
-package router
+package vc
 
 import (
 	"context"
@@ -245,7 +245,7 @@ func checkTraces(t *testing.T, c shortLongRun, ms []*shortTrace) {
 // messages, for tail-sent, upper-empty and all-empty, where the cycles of
 // the short messages slower than 600 cycles and of the ten slowest go:
 //
-//	go test ./router -run TestHybridHARWhereShortWaits -har.where -v -timeout 0
+//	go test ./router/vc -run TestHybridHARWhereShortWaits -har.where -v -timeout 0
 func TestHybridHARWhereShortWaits(t *testing.T) {
 	if !*harWhere {
 		c := shortLongRun{routing: "hybrid-har", pattern: "transpose", load: 0.3, longPct: 50, buffer: 8}
