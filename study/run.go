@@ -332,95 +332,27 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		return nil, fmt.Errorf("study: Options.CheckEveryCycles = %d: allowed 0 (never) or >= 1 cycles", opt.CheckEveryCycles)
 	}
 	cfg, net := b.Cfg, b.Fabric
-	m := cfg.Measure
 	nodes := net.Topology().Nodes()
-	collective := cfg.Traffic.Process == "collective"
-	batches := !collective && m.Method == "batches"
-	pbatches := !collective && m.Method == "packet-batches"
-	warm := m.Warmup()
+	r := &run{b: b, m: cfg.Measure, net: net, nodes: nodes, injFrom: make([]uint64, nodes), injTo: make([]uint64, nodes), observers: observersOf(b)}
+	m := &r.m
 	// Per-node averages are over the sending nodes (all of them unless
 	// traffic.self = "skip" silences a permutation's fixed points).
-	senders := float64(nodes - countTrue(b.silent))
-	sending := func(xs []float64) []float64 { return withoutSilent(xs, b.silent) }
-
+	r.senders = float64(nodes - countTrue(b.silent))
+	meth := methodOf(cfg, net, nodes-countTrue(b.silent))
+	r.from, r.to = meth.bounds(m)
 	step, chunk := cfg.runSteps(opt)
-	from, to := clock.Cycle(warm), clock.Cycle(warm+m.MeasureCycles)
-	if collective {
-		from, to = 0, clock.Never
-	}
-	if batches || pbatches {
-		to = clock.Never
-	}
-	if b.SAT != nil {
-		b.SAT.SetWindow(from, clock.Never)
-	}
-	var perDst []*fabric.PacketCounts
-	if pbatches {
-		perDst = make([]*fabric.PacketCounts, nodes)
-		for i := range perDst {
-			perDst[i] = net.CountPerDestination(i)
-		}
+	for _, o := range r.observers {
+		o.begin(r.from)
 	}
 	for _, c := range b.Collectors {
-		c.SetWindow(report.Window{From: from, To: to})
+		c.SetWindow(report.Window{From: r.from, To: r.to})
 	}
-
 	var (
-		series      []report.Sample
 		last        = net.Totals()
 		lastAt      int64
-		atFrom      fabric.Totals
-		atTo        fabric.Totals
-		windowDone  bool
-		completed   bool
 		checkErr    error
 		watchdogErr *WatchdogError
-		batchMeans  []float64 // accepted flits per node per cycle, per batch
-		batchLat    []float64
-		prevBatch   fabric.Totals
-		prevLatSum  uint64
-		prevLatN    uint64
-		expect      = uint64(nodes-countTrue(b.silent)) * uint64(cfg.Traffic.PacketsPerNode)
-		stallAt     fabric.Totals
-		stallSince  int64
-		injFrom     = make([]uint64, nodes)
-		injTo       = make([]uint64, nodes)
 		buffers     = float64(net.Buffers())
-		// measuredDel is the count of measured packets delivered so far and
-		// the sums of their latencies from generation and from injection.
-		measuredDel = func() (n, sum, netSum uint64) {
-			for _, c := range b.Collectors {
-				for k := range report.MaxClasses {
-					if h := c.Class(k); h != nil {
-						n += h.Latency.Count()
-						sum += h.Latency.Sum()
-						netSum += h.NetLatency.Sum()
-					}
-				}
-			}
-			return
-		}
-		// The packet-batches method's state: the batches so far, where the
-		// current one started, and the injection matrix at the window's ends.
-		pBatches                []report.BatchResult
-		pbStart                 fabric.Totals
-		pbStartAt               int64
-		pbInj                   = make([]uint64, nodes)
-		pbNetN, pbNetSum        uint64
-		matFrom, matTo          [][]uint32
-		satFrom, satTo, satLast policies.SATTotals
-		satToSet                bool
-		// RECN's SAQ counts: at the window's start and end.
-		saqNet         = recnNetwork(net)
-		saqFrom, saqTo ioq.SAQStats
-		saqToSet       bool
-		snapshotMatrix = func() [][]uint32 {
-			mat := make([][]uint32, nodes)
-			for i, c := range perDst {
-				mat[i] = c.Snapshot(nil)
-			}
-			return mat
-		}
 	)
 	hook := func(next clock.Cycle) bool {
 		now := int64(next)
@@ -430,8 +362,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 				checkErr = err
 				return true
 			}
-			if b.SAT != nil {
-				if err := b.SAT.Check(next); err != nil {
+			for _, o := range r.observers {
+				if err := o.check(next); err != nil {
 					checkErr = err
 					return true
 				}
@@ -456,128 +388,14 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 				SourceQueuedPackets: tot.SourceQueued, InjectionMemoryPackets: tot.InjectionMemory,
 				ValidBufferRatio:          report.Ratio(float64(tot.SumValid-last.SumValid), dt*buffers),
 				MobilityRatio:             report.Ratio(float64(tot.SumActive-last.SumActive), float64(tot.SumValid-last.SumValid)),
-				AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-last.FlitsDelivered), dt*senders)}
-			if sat := b.SAT; sat != nil {
-				t := sat.Totals()
-				cells := dt * float64(nodes)
-				s.SAT = &report.SATSample{IntervalMeanCycles: report.Ratio(float64(t.IntervalSum-satLast.IntervalSum), float64(t.Intervals-satLast.Intervals)),
-					WaitingNodeShare: report.Ratio(float64(t.WaitingCycles-satLast.WaitingCycles), cells),
-					StarvedNodeShare: report.Ratio(float64(t.HeldCycles-satLast.HeldCycles), cells)}
-				satLast = t
+				AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-last.FlitsDelivered), dt*r.senders)}
+			for _, o := range r.observers {
+				o.sample(&s, dt)
 			}
-			if ent := b.Entropy; ent != nil {
-				readRa, truth := ent.MeanReadout()
-				trueRa := 1.0
-				if truth.Valid > 0 {
-					trueRa = float64(truth.Active) / float64(truth.Valid)
-				}
-				s.Entropy = &report.EntropySample{
-					ThrottledNodeShare:   report.Ratio(float64(ent.Throttled()), float64(nodes)),
-					ValidPerRouter:       report.Ratio(float64(truth.Valid), float64(net.Topology().Routers())),
-					TrueMobilityRatio:    report.Ratio(trueRa, 1),
-					CircuitMobilityRatio: report.Ratio(readRa, 1),
-				}
-			}
-			if saqNet != nil {
-				st := saqNet.SAQs()
-				s.SAQs = &report.SAQSample{InUseIngress: st.InUseIngress, InUseEgress: st.InUseEgress, Flits: st.FlitsNow, FullestFlits: int(st.FullestNow)}
-			}
-			series = append(series, s)
+			r.series = append(r.series, s)
 			last, lastAt = tot, now
 		}
-		if collective {
-			if tot.PacketsDelivered == expect {
-				completed = true
-				return true
-			}
-			if tot.FlitsInjected != stallAt.FlitsInjected || tot.FlitsDelivered != stallAt.FlitsDelivered {
-				stallAt, stallSince = tot, now
-			} else if m.StallCycles > 0 && now-stallSince >= m.StallCycles {
-				return true
-			}
-			return false
-		}
-		if next == from {
-			atFrom, prevBatch = tot, tot
-			for i := range injFrom {
-				injFrom[i] = net.NodeFlitsInjected(i)
-			}
-			if b.SAT != nil {
-				satFrom = b.SAT.Totals()
-			}
-			if saqNet != nil {
-				saqNet.ResetSAQPeaks()
-				saqFrom = saqNet.SAQs()
-			}
-			if pbatches {
-				pbStart, pbStartAt, pbNetN, pbNetSum = tot, now, 0, 0
-				copy(pbInj, injFrom)
-				matFrom = snapshotMatrix()
-			}
-		}
-		if pbatches && next > from && !windowDone && tot.PacketsDelivered-pbStart.PacketsDelivered >= uint64(m.PacketsPerBatch(nodes)) {
-			dt := float64(now - pbStartAt)
-			inj := make([]float64, nodes)
-			for i := range inj {
-				fi := net.NodeFlitsInjected(i)
-				inj[i] = report.Ratio(float64(fi-pbInj[i]), dt)
-				pbInj[i] = fi
-			}
-			n, _, sum := measuredDel()
-			pBatches = append(pBatches, report.BatchResult{FromCycle: pbStartAt, ToCycle: now, PacketsDelivered: tot.PacketsDelivered - pbStart.PacketsDelivered,
-				NodeInjected: report.SpreadOf(sending(inj)), AcceptedFlitsPerNodeCycle: report.Ratio(float64(tot.FlitsDelivered-pbStart.FlitsDelivered), dt*senders),
-				NetworkLatencyMeanCycles: report.Ratio(float64(sum-pbNetSum), float64(n-pbNetN))})
-			pbStart, pbStartAt, pbNetN, pbNetSum = tot, now, n, sum
-			if len(pBatches) == m.PacketBatches {
-				to = next
-				for _, c := range b.Collectors {
-					c.SetWindow(report.Window{From: from, To: to})
-				}
-			}
-		}
-		if batches && next > from && (now-int64(from))%m.BatchCycles == 0 && !windowDone {
-			n, sum, _ := measuredDel()
-			batchMeans = append(batchMeans, float64(tot.FlitsDelivered-prevBatch.FlitsDelivered)/float64(m.BatchCycles)/senders)
-			// A batch with no measured delivery has no latency of its own;
-			// it does not enter the latency stability test.
-			if n > prevLatN {
-				batchLat = append(batchLat, float64(sum-prevLatSum)/float64(n-prevLatN))
-			}
-			prevBatch, prevLatSum, prevLatN = tot, sum, n
-			if (len(batchMeans) >= m.MinBatches && len(batchLat) >= 2 && stable(batchMeans, m.Tolerance) && stable(batchLat, m.Tolerance)) || len(batchMeans) >= m.MaxBatches {
-				to = next
-				for _, c := range b.Collectors {
-					c.SetWindow(report.Window{From: from, To: to})
-				}
-			}
-		}
-		if next == to && !windowDone {
-			windowDone, atTo = true, tot
-			for i := range injTo {
-				injTo[i] = net.NodeFlitsInjected(i)
-			}
-			if b.SAT != nil {
-				b.SAT.SetWindow(from, to)
-				satTo, satToSet = b.SAT.Totals(), true
-			}
-			if saqNet != nil {
-				saqTo, saqToSet = saqNet.SAQs(), true
-			}
-			if pbatches {
-				matTo = snapshotMatrix()
-			}
-		}
-		if windowDone {
-			gen := atTo.PacketsGenerated - atFrom.PacketsGenerated
-			if n, _, _ := measuredDel(); n == gen {
-				completed = true
-				return true
-			}
-			if now >= int64(to)+m.DrainCycles {
-				return true
-			}
-		}
-		return false
+		return meth.advance(r, next, tot)
 	}
 	spec := actor.Spec{To: clock.Cycle(m.MaxCycles), Chunk: int(chunk), Hook: hook, Prefetch: net.Prefetcher()}
 	spec.Actors, spec.Units = net.Actors()
@@ -592,18 +410,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	spec.Schedule = sched
 	end, err := actor.Run(ctx, exec, opt.Workers, spec)
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		ie := &InterruptedError{Cycle: int64(end), err: err}
-		switch {
-		case collective:
-			ie.Phase = fmt.Sprintf("the collective burst (at most %d cycles)", m.MaxCycles)
-		case int64(end) < int64(from):
-			ie.Phase = fmt.Sprintf("the warm-up (cycles 0..%d)", from-1)
-		case !windowDone:
-			ie.Phase = fmt.Sprintf("the measurement (from cycle %d)", from)
-		default:
-			ie.Phase = fmt.Sprintf("the drain (after the measurement ended at cycle %d)", to)
-		}
-		return nil, ie
+		return nil, &InterruptedError{Cycle: int64(end), err: err, Phase: meth.phase(r, end)}
 	}
 	var pe *actor.PanicError
 	if sched != nil && errors.As(err, &pe) {
@@ -622,33 +429,37 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	if watchdogErr != nil {
 		return nil, watchdogErr
 	}
-	if opt.Checks && completed {
-		if err := net.CheckDelivery(); err != nil && collective {
+	if opt.Checks && r.completed {
+		if err := net.CheckDelivery(); err != nil && cfg.Traffic.Process == "collective" {
 			return nil, err
 		}
 	}
+	return b.result(r, meth, end)
+}
+
+// result is the result of run r, which ended at cycle end: what every
+// run reports, then the method's figures, then each mechanism's.
+func (b *Built) result(r *run, meth method, end clock.Cycle) (*report.Result, error) {
+	cfg, net, nodes, m := b.Cfg, b.Fabric, r.nodes, &r.m
 	tot := net.Totals()
 	res := &report.Result{
 		Scenario: cfg.Name, Topology: net.Topology().String(), Routing: cfg.Router.Routing, Pattern: cfg.Traffic.Pattern,
 		Process: cfg.Traffic.Process, Seed: cfg.Seed, Nodes: nodes, Routers: net.Topology().Routers(),
 		CyclesSimulated: int64(end), PacketsGenerated: tot.PacketsGenerated, PacketsDelivered: tot.PacketsDelivered,
-		Completed: completed, Series: series,
+		Completed: r.completed, Series: r.series,
 	}
 	if cfg.Traffic.Process == "ramp" {
 		res.OfferedFlitsPerNodeCycle = cfg.Traffic.Load
-		res.CriticalLoadFlitsPerNodeCycle = criticalLoad(series, m.SampleCycles, m.SmoothSamples, b.traffic.OfferedAt)
+		res.CriticalLoadFlitsPerNodeCycle = criticalLoad(r.series, m.SampleCycles, m.SmoothSamples, b.traffic.OfferedAt)
 	}
 	if cfg.Traffic.Process == "bernoulli" || cfg.Traffic.Process == "poisson" {
 		res.OfferedFlitsPerNodeCycle = b.traffic.LoadFlits
 	} else if cfg.Traffic.Process == "saturation" {
 		res.OfferedFlitsPerNodeCycle = 1
 	}
-	var injectedPerNode []float64
 	var lat, netLat report.Histogram
 	var classLat [report.MaxClasses]report.Histogram
 	var hops uint64
-	perNode := make([]float64, nodes)
-	lastDelivery := net.LastDelivery()
 	for _, c := range b.Collectors {
 		for k := range report.MaxClasses {
 			if h := c.Class(k); h != nil {
@@ -671,69 +482,21 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 	}
 	res.WireCapacity, res.Bisection = b.units.wire, b.units.bisection
-	if saqNet != nil {
-		if !saqToSet {
-			saqTo = saqNet.SAQs()
-		}
-		// The whole run's peaks are read at its end.
-		run := saqNet.SAQs()
-		res.SAQs = &report.SAQResult{MaxPerPortIngress: saqTo.MaxPerPortIngress, MaxPerPortEgress: saqTo.MaxPerPortEgress,
-			Allocations: saqTo.Allocations - saqFrom.Allocations, Refusals: saqTo.Refusals - saqFrom.Refusals,
-			MaxPerPortIngressRun: run.MaxPerPortIngressRun, MaxPerPortEgressRun: run.MaxPerPortEgressRun,
-			PeakFlitsIngress: int(run.PeakFlitsIngress), PeakFlitsEgress: int(run.PeakFlitsEgress), XoffFlits: int(run.XoffFlits)}
-	}
 	if cfg.Router.Kind == "ioq" {
 		res.Switch = &report.SwitchInfo{Queues: cfg.Router.Queues, PortMemoryFlits: cfg.IOQConfig().PortMemoryFlits,
 			FlitBytes: cfg.Router.FlitBytes, CycleNs: report.Ratio(cfg.CycleNs(), 1)}
 	}
 	res.MeanHops = report.Ratio(float64(hops), float64(lat.Count()))
-	var nodeInjected []float64 // each node's injected throughput (flits/cycle)
-	if collective {
-		dur := int64(lastDelivery)
-		res.CollectiveDurationCycles = dur
-		res.MeasureFromCycle, res.MeasureToCycle = 0, dur+1
-		injected := make([]float64, nodes)
-		for i, c := range b.Collectors {
-			perNode[i] = report.Ratio(float64(c.AcceptedFlits), float64(dur+1))
-			injected[i] = report.Ratio(float64(net.NodeFlitsInjected(i)), float64(dur+1))
-		}
-		res.PerNodeInjected = report.SpreadOf(sending(injected))
-		nodeInjected = injected
-		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsDelivered), float64(dur+1)*senders)
-		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsInjected), float64(dur+1)*senders)
-	} else {
-		if !windowDone {
-			return nil, fmt.Errorf("run ended at cycle %d (measure.max_cycles = %d) before the measurement window closed", end, m.MaxCycles)
-		}
-		w := float64(to - from)
-		res.MeasureFromCycle, res.MeasureToCycle = int64(from), int64(to)
-		injected := make([]float64, nodes)
-		for i, c := range b.Collectors {
-			perNode[i] = report.Ratio(float64(c.AcceptedFlits), w)
-			injected[i] = report.Ratio(float64(injTo[i]-injFrom[i]), w)
-		}
-		res.PerNodeInjected = report.SpreadOf(sending(injected))
-		injectedPerNode = injected
-		nodeInjected = injected
-		// Accepted throughput counts the flits of packets whose tail arrived
-		// in the window, per node and in aggregate alike.
-		var accepted uint64
-		for _, c := range b.Collectors {
-			accepted += c.AcceptedFlits
-		}
-		res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(accepted), w*senders)
-		res.InjectedFlitsPerNodeCycle = report.Ratio(float64(atTo.FlitsInjected-atFrom.FlitsInjected), w*senders)
-		n, _, _ := measuredDel()
-		res.MeasuredUndelivered = atTo.PacketsGenerated - atFrom.PacketsGenerated - n
+	if err := meth.finish(r, end, res); err != nil {
+		return nil, err
 	}
-	res.PerNodeAccepted = report.SpreadOf(sending(perNode))
-	res.NodeAccepted = perNode
+	res.PerNodeAccepted = report.SpreadOf(r.sending(res.NodeAccepted))
 	for i, q := range b.silent {
 		if q {
 			res.SilentNodes = append(res.SilentNodes, i)
 		}
 	}
-	res.NodeViews = &report.NodeViews{InjectedFlitsPerCycle: nodeInjected, LatencyMeanCycles: make([]float64, nodes)}
+	res.NodeViews.LatencyMeanCycles = make([]float64, nodes)
 	for i, c := range b.Collectors {
 		var sum, n uint64
 		for k := 0; k < report.MaxClasses; k++ {
@@ -743,40 +506,8 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		res.NodeViews.LatencyMeanCycles[i] = report.Ratio(float64(sum), float64(n))
 	}
-	if ent := b.Entropy; ent != nil {
-		res.Injection = ent.Params.String()
-		if len(ent.Gates) > 0 {
-			var on uint64
-			for _, g := range ent.Gates {
-				on += g.ThrottledCycles
-			}
-			res.ThrottledNodeCycleShare = report.Ratio(float64(on), float64(end)*float64(nodes))
-		}
-		res.CircuitLagCycles = circuitLag(series, m.SampleCycles)
-	}
-	if sat := b.SAT; sat != nil {
-		res.Injection = sat.Params.String()
-		if !satToSet {
-			satTo = sat.Totals()
-		}
-		mean, lo, hi, n := sat.WindowInterval()
-		cells := float64(res.MeasureToCycle-res.MeasureFromCycle) * float64(nodes)
-		res.SAT = &report.SATResult{IdleIntervalCycles: sat.IdleIntervalCycles, Intervals: n, IntervalMeanCycles: report.Ratio(mean, 1),
-			IntervalMinCycles: lo, IntervalMaxCycles: hi,
-			WaitingNodeCycleShare: report.Ratio(float64(satTo.WaitingCycles-satFrom.WaitingCycles), cells),
-			StarvedNodeCycleShare: report.Ratio(float64(satTo.HeldCycles-satFrom.HeldCycles), cells)}
-	}
-	if pbatches {
-		res.Batches = pBatches
-		res.NodeInjected = injectedPerNode
-		res.InjectionMatrix = make([][]uint32, nodes)
-		for i := range matTo {
-			row := make([]uint32, nodes)
-			for j := range row {
-				row[j] = matTo[i][j] - matFrom[i][j]
-			}
-			res.InjectionMatrix[i] = row
-		}
+	for _, o := range r.observers {
+		o.result(r, end, res)
 	}
 	for _, pt := range lat.CDF() {
 		res.LatencyCDF = append(res.LatencyCDF, [2]float64{pt[0], report.Ratio(pt[1], 1)})
@@ -909,12 +640,4 @@ func (e *WatchdogError) Error() string {
 		fmt.Fprintf(&b, "\n  ... and %d more", e.Queues-len(e.Blocked))
 	}
 	return b.String()
-}
-
-// recnNetwork is the network if it runs RECN, whose SAQs a run counts.
-func recnNetwork(f fabric.Fabric) *ioq.Network {
-	if n, ok := f.(*ioq.Network); ok && n.Cfg.Org == ioq.RECN {
-		return n
-	}
-	return nil
 }
