@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/icnsim/icnsim/figure"
+	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/study"
 )
@@ -152,18 +152,16 @@ func valueWords(key, v string) string {
 	return study.ShortKey(key) + "=" + v
 }
 
-var satPolicy = regexp.MustCompile(`^sat\((\d+),(\d+),(\w+)\)$`)
-
 // izuPolicy names an injection policy as Izu & Vallejo do: no SAT, or SAT
 // l12k16 (with its structure when not the ring).
 func izuPolicy(v string) string {
 	if v == "none" {
 		return "no SAT"
 	}
-	if m := satPolicy.FindStringSubmatch(v); m != nil {
-		s := "SAT l" + m[1] + "k" + m[2]
-		if m[3] != "ring" {
-			s += " (" + m[3] + ")"
+	if g, args, err := policies.ParseGate(v, policies.GateParams{}); err == nil && args && g.Model == policies.SAT {
+		s := fmt.Sprintf("SAT l%dk%d", g.SAT.L, g.SAT.K)
+		if g.SAT.Tree {
+			s += " (" + g.SAT.Structure() + ")"
 		}
 		return s
 	}
@@ -675,8 +673,6 @@ func entropyPattern(p string) string {
 	return p
 }
 
-var gtaPolicy = regexp.MustCompile(`^gt\.a\((\d+),`)
-
 // entropyTable2 is Yokota et al.'s Table 2: per pattern (row) and gt.a
 // guard time (column), our mean collective duration with ± 1 standard
 // deviation beside the published one.
@@ -691,11 +687,11 @@ func entropyTable2(f *study.File, pts []*pointStats, refs []refRow) *figure.Pair
 	for _, p := range patterns {
 		b.Groups = append(b.Groups, entropyPattern(p))
 	}
-	var policies []string
+	var gta []string // the gt.a models, by series
 	for _, v := range f.KeyValues("policy.injection") {
-		if m := gtaPolicy.FindStringSubmatch(v); m != nil {
-			policies = append(policies, v)
-			b.Series = append(b.Series, "t_G = "+m[1])
+		if g, args, err := policies.ParseGate(v, policies.GateParams{}); err == nil && args && g.Model == policies.GuardRandom {
+			gta = append(gta, v)
+			b.Series = append(b.Series, "t_G = "+strconv.Itoa(g.GuardCycles))
 		}
 	}
 	ns, ng := len(b.Series), len(b.Groups)
@@ -705,7 +701,7 @@ func entropyTable2(f *study.File, pts []*pointStats, refs []refRow) *figure.Pair
 		b.IntervalName = fmt.Sprintf("± 1 std. dev. of %d replicates", f.Study.Replicates)
 	}
 	at := func(p *study.Point) (s, g int) {
-		return slices.Index(policies, valueAt(f, p, "policy.injection")), slices.Index(patterns, valueAt(f, p, "traffic.pattern"))
+		return slices.Index(gta, valueAt(f, p, "policy.injection")), slices.Index(patterns, valueAt(f, p, "traffic.pattern"))
 	}
 	for _, ps := range pts {
 		s, g := at(ps.point)
