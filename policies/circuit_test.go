@@ -10,6 +10,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
@@ -311,9 +312,4 @@ func TestEccentricityRepresentatives(t *testing.T) {
 }
 
 // testRouting is the registry entry of routing name, whatever its family.
-func testRouting(name string) routing.Spec {
-	if s, ok := routing.ByName(grid.Routings(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())[name]; ok {
-		return s
-	}
-	return routing.Spec{Name: name}
-}
+func testRouting(name string) routing.Spec { return routingtest.Named(name) }

@@ -10,6 +10,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/grid"
@@ -283,7 +284,7 @@ func TestShortBehindLong(t *testing.T) {
 // of c.load of the wire capacity, source i drawing from PCG(seed, i).
 func harMixRun(t *testing.T, k int, c shortLongRun, seed uint64) (*grid.Grid2D, Config, []harPoisson) {
 	t.Helper()
-	g := harTopo(t, k, false, c.routing)
+	g := routingtest.HARTopology(t, k, false, c.routing)
 	cfg := harConfig(c.routing, 4)
 	cfg.BufferFlits, cfg.RoutingParams = c.buffer, routing.Params{"har.free": c.free.String()}
 	rf, err := routing.New(routingNamed(c.routing), g, 4)

@@ -11,28 +11,12 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/grid"
 )
-
-// harTopo is a k x k mesh (or torus) with a channel per class and the
-// connection channels.
-func harTopo(t testing.TB, k int, wrap bool, routing string) *grid.Grid2D {
-	t.Helper()
-	var g *grid.Grid2D
-	if wrap {
-		g, _ = grid.NewTorus(k)
-	} else {
-		g, _ = grid.NewMesh(k, 1)
-	}
-	w, err := grid.WithPorts(g, routingNamed(routing).Loops, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w.(*grid.Grid2D)
-}
 
 func harConfig(routing string, vcs int) Config {
 	return Config{Routing: routingNamed(routing), VCs: vcs, BufferFlits: 8, Switching: Wormhole, RoutingDelayCycles: 2,
@@ -63,7 +47,7 @@ func TestHybridHARCheck(t *testing.T) {
 		{8, false, "hybrid-har", 4}, {5, false, "hybrid-har", 3}, {7, false, "hybrid-har", 5}, {8, false, "har-dor", 4},
 		{6, true, "hybrid-har", 4}, {5, true, "hybrid-har", 5}, {8, true, "hybrid-har", 4},
 	} {
-		g := harTopo(t, c.k, c.wrap, c.name)
+		g := routingtest.HARTopology(t, c.k, c.wrap, c.name)
 		for _, free := range []grid.HARFree{grid.HARTailSent, grid.HARUpperEmpty, grid.HARAllEmpty} {
 			cfg := harConfig(c.name, c.vcs)
 			cfg.RoutingParams = routing.Params{"har.free": free.String()}
@@ -72,7 +56,7 @@ func TestHybridHARCheck(t *testing.T) {
 			}
 		}
 	}
-	g := harTopo(t, 6, false, "hybrid-har")
+	g := routingtest.HARTopology(t, 6, false, "hybrid-har")
 	// The free rule is Hybrid-HAR's: another routing, or a rule that does
 	// not exist, is refused.
 	dg, _ := grid.NewMesh(4, 1)
@@ -104,7 +88,7 @@ func TestHybridHARCheck(t *testing.T) {
 // productive ports are E and N, its dimension-order port E), through the
 // router's own VC selection.
 func TestHybridHARSteps(t *testing.T) {
-	g := harTopo(t, 4, false, "hybrid-har")
+	g := routingtest.HARTopology(t, 4, false, "hybrid-har")
 	N := g.Nodes()
 	srcs := make([]fabric.Source, N)
 	for i := range srcs {
@@ -204,7 +188,7 @@ func TestHybridHARSteps(t *testing.T) {
 // 16x16 mesh under hybrid-har and har-dor (2-cycle routing, wormhole).
 func TestHybridHARZeroLoad(t *testing.T) {
 	for _, routing := range []string{"hybrid-har", "har-dor"} {
-		g := harTopo(t, 16, false, routing)
+		g := routingtest.HARTopology(t, 16, false, routing)
 		N := g.Nodes()
 		rng := rand.New(rand.NewPCG(1, 2))
 		for trial := 0; trial < 6; trial++ {
@@ -291,7 +275,7 @@ func shortBehindLong(n *Network, now clock.Cycle, ccsFree []bool) int {
 // short head waits in the upper network while its router's CCS is free;
 // the invariants hold every cycle and every message arrives.
 func TestHybridHARShortNeverBehindLong(t *testing.T) {
-	g := harTopo(t, 8, false, "hybrid-har")
+	g := routingtest.HARTopology(t, 8, false, "hybrid-har")
 	N := g.Nodes()
 	srcs := make([]fabric.Source, N)
 	for i := range srcs {
@@ -365,7 +349,7 @@ func TestHybridHARNoDeadlock(t *testing.T) {
 }
 
 func noDeadlock(t *testing.T, k int, rname, pattern string, free grid.HARFree, longPct float64, cycles clock.Cycle) {
-	g := harTopo(t, k, false, rname)
+	g := routingtest.HARTopology(t, k, false, rname)
 	N := g.Nodes()
 	dest := func(src int, rng *rand.Rand) int {
 		x, y := g.XY(src)

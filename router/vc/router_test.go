@@ -11,14 +11,13 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
-	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/grid"
-	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
 // oneShot sends one packet of size flits and message class class to dst
@@ -359,7 +358,7 @@ func TestFootprintIsExact(t *testing.T) {
 // level exactly when it implements Escaper (the least-occupied selection
 // is refused on those).
 func TestEscapeLevelRegistry(t *testing.T) {
-	for name, spec := range testRoutings() {
+	for name, spec := range routingtest.All() {
 		var topo topology.Topology
 		var err error
 		switch spec.Topologies[0] {
@@ -450,13 +449,7 @@ func TestSelectionTiesDraw(t *testing.T) {
 }
 
 // routingNamed is the registry entry of routing name.
-func routingNamed(name string) routing.Spec { return testRoutings()[name] }
-
-// testRoutings are the routing functions of every family, by name (what
-// study's catalog composes).
-func testRoutings() map[string]routing.Spec {
-	return routing.ByName(grid.Routings(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())
-}
+func routingNamed(name string) routing.Spec { return routingtest.Named(name) }
 
 // minVCs is the smallest deadlock-free VC count of routing name on t.
 func minVCs(name string, t topology.Topology) int { return routingNamed(name).MinVCsFor(t) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/grid"
@@ -166,7 +167,7 @@ func TestDuatoStatesCoverage(t *testing.T) {
 		wrap, adaptiveEscape bool
 		yKinds               int
 	}{{false, false, 0}, {true, false, 1}, {true, true, 6}} {
-		g := harTopo(t, 6, c.wrap, "hybrid-har")
+		g := routingtest.HARTopology(t, 6, c.wrap, "hybrid-har")
 		rf, _ := routing.New(routingNamed("hybrid-har"), g, 4)
 		rf.(*grid.HAR).SetVariant(false, c.adaptiveEscape)
 		s, ok := newDuatoStates(ctx, g, rf, 4)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/grid"
 )
@@ -18,16 +19,18 @@ import (
 // escape sub-function offers what the routing does not).
 func TestHARVariants(t *testing.T) {
 	ctx := context.Background()
-	for _, c := range []struct {
+	type net struct {
 		k    int
 		wrap bool
 		name string
 		vcs  int
-	}{
-		{8, false, "hybrid-har", 4}, {5, false, "hybrid-har", 3}, {7, false, "hybrid-har", 5}, {8, false, "har-dor", 4},
-		{6, true, "hybrid-har", 4}, {5, true, "hybrid-har", 5}, {8, true, "hybrid-har", 4},
-	} {
-		g := harTopo(t, c.k, c.wrap, c.name)
+	}
+	var nets []net
+	for _, k := range []int{5, 8} {
+		nets = append(nets, net{k, false, "hybrid-har", 3}, net{k, false, "hybrid-har", 4}, net{k, false, "har-dor", 4}, net{k, true, "hybrid-har", 4}, net{k, true, "hybrid-har", 5})
+	}
+	for _, c := range nets {
+		g := routingtest.HARTopology(t, c.k, c.wrap, c.name)
 		rf, err := routing.New(routingNamed(c.name), g, c.vcs)
 		if err != nil {
 			t.Fatal(err)
@@ -38,7 +41,7 @@ func TestHARVariants(t *testing.T) {
 			t.Errorf("%s with long messages on C2 (DAR) on %s: %v", c.name, g, err)
 		}
 	}
-	g := harTopo(t, 6, false, "hybrid-har")
+	g := routingtest.HARTopology(t, 6, false, "hybrid-har")
 	rf, _ := routing.New(routingNamed("hybrid-har"), g, 4)
 	h := rf.(*grid.HAR)
 	h.SetVariant(false, true)

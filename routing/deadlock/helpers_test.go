@@ -1,25 +1,17 @@
 package deadlock
 
 import (
-	"testing"
-
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/dragonfly"
-	"github.com/icnsim/icnsim/topology/fattree"
-	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/grid"
-	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
-// testRoutings are the routing functions of every family, by name (what
-// study's catalog composes).
-func testRoutings() map[string]routing.Spec {
-	return routing.ByName(grid.Routings(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())
-}
+// testRoutings are every family's routings by name.
+func testRoutings() map[string]routing.Spec { return routingtest.All() }
 
-func routingNamed(name string) routing.Spec { return testRoutings()[name] }
+func routingNamed(name string) routing.Spec { return routingtest.Named(name) }
 
 // minVCs is the smallest deadlock-free VC count of routing name on t.
 func minVCs(name string, t topology.Topology) int { return routingNamed(name).MinVCsFor(t) }
@@ -28,23 +20,6 @@ func minVCs(name string, t topology.Topology) int { return routingNamed(name).Mi
 // node (grid.WithPorts).
 func withPorts(t topology.Topology, name string, ch int) (topology.Topology, error) {
 	return grid.WithPorts(t, routingNamed(name).Loops, ch)
-}
-
-// harTopo is a k x k torus (wrap) or mesh with the ports of a Hybrid-HAR
-// routing and a channel per message class.
-func harTopo(t testing.TB, k int, wrap bool, name string) *grid.Grid2D {
-	t.Helper()
-	var g *grid.Grid2D
-	if wrap {
-		g, _ = grid.NewTorus(k)
-	} else {
-		g, _ = grid.NewMesh(k, 1)
-	}
-	w, err := withPorts(g, name, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w.(*grid.Grid2D)
 }
 
 // nonAtomic is hybrid-har with C2 allocated as any VC.
