@@ -9,7 +9,6 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // Blocking says when the serial and shards executors run the network in
@@ -122,7 +121,7 @@ func schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*acto
 	}
 	if mode == BlockingAuto {
 		n, ok := f.(*vc.Network)
-		if _, grid := f.Topology().(*grid.Grid2D); !ok || !grid || n.StateBytes() < BlockingStateBytes {
+		if _, plane := f.Topology().(topology.Plane); !ok || !plane || n.StateBytes() < BlockingStateBytes {
 			return nil, nil
 		}
 	}

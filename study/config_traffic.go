@@ -7,10 +7,6 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/report"
-	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/dragonfly"
-	"github.com/icnsim/icnsim/topology/grid"
-	"github.com/icnsim/icnsim/topology/hyperx"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -219,19 +215,6 @@ func (c *Config) minPacketFlits() int {
 		return min(c.Traffic.PacketFlits, c.Traffic.LongPacketFlits)
 	}
 	return c.Traffic.PacketFlits
-}
-
-// Geometry is what traffic patterns need to know of the topology.
-func Geometry(t topology.Topology) traffic.Geometry {
-	switch g := t.(type) {
-	case *grid.Grid2D:
-		return traffic.Geometry{Nodes: g.Nodes(), K: g.K, C: g.C}
-	case *dragonfly.Dragonfly:
-		return traffic.Geometry{Nodes: g.Nodes(), Groups: g.G, GroupNodes: g.P * g.A}
-	case *hyperx.HyperX:
-		return traffic.Geometry{Nodes: g.Nodes(), Line: g.S, RouterNodes: g.P}
-	}
-	return traffic.Geometry{Nodes: t.Nodes()}
 }
 
 // TrafficConfig is the traffic package's view of the configuration. With

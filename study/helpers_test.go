@@ -15,7 +15,7 @@ func patternDest(t *testing.T, c Config, src int) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := traffic.NewPattern(c.Traffic.Pattern, Geometry(topo), traffic.PatternParams{Seed: c.Seed})
+	p, err := traffic.NewPattern(c.Traffic.Pattern, traffic.GeometryOf(topo), traffic.PatternParams{Seed: c.Seed})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,11 +98,11 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 		return nil, err
 	}
 	tc := cfg.trafficConfig(units)
-	srcs, err := traffic.New(tc, Geometry(topo), cfg.Seed)
+	srcs, err := traffic.New(tc, traffic.GeometryOf(topo), cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
-	silent, err := traffic.Silent(tc, Geometry(topo), cfg.Seed)
+	silent, err := traffic.Silent(tc, traffic.GeometryOf(topo), cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func checkTraffic(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	if err := traffic.Check(cfg.TrafficConfig(), Geometry(topo)); err != nil {
+	if err := traffic.Check(cfg.TrafficConfig(), traffic.GeometryOf(topo)); err != nil {
 		return err
 	}
 	gate, _, err := cfg.Policy.Gate()

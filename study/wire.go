@@ -6,7 +6,7 @@ import (
 
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/routing"
-	"github.com/icnsim/icnsim/topology/grid"
+	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -71,7 +71,7 @@ func (c *Config) WireCapacity() (*report.WireCapacity, error) {
 		if !ok || !spec.Permutes {
 			return nil, fmt.Errorf("the wire capacity needs the mean route length: uniform or a permutation pattern, not %q", c.Traffic.Pattern)
 		}
-		pat, err := traffic.NewPattern(c.Traffic.Pattern, Geometry(topo), traffic.PatternParams{Seed: c.Seed})
+		pat, err := traffic.NewPattern(c.Traffic.Pattern, traffic.GeometryOf(topo), traffic.PatternParams{Seed: c.Seed})
 		if err != nil {
 			return nil, err
 		}
@@ -109,17 +109,17 @@ func (c *Config) Bisection() (*report.Bisection, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, ok := topo.(*grid.Grid2D)
+	g, ok := topo.(topology.Plane)
 	if !ok {
 		return nil, fmt.Errorf("the bisection bandwidth is defined here on meshes and tori, not on %s", topo)
 	}
-	channels := 2 * g.K
-	if g.Wrap {
+	channels := 2 * g.Side()
+	if g.Wraps() {
 		channels *= 2
 	}
 	senders := g.Nodes()
 	if self, _ := traffic.ParseSelfMode(c.Traffic.Self); self == traffic.SelfSkip {
-		fixed, err := traffic.FixedPoints(c.Traffic.Pattern, Geometry(topo), traffic.PatternParams{Seed: c.Seed})
+		fixed, err := traffic.FixedPoints(c.Traffic.Pattern, traffic.GeometryOf(topo), traffic.PatternParams{Seed: c.Seed})
 		if err != nil {
 			return nil, err
 		}

@@ -20,6 +20,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/icnsim/icnsim/topology"
 )
 
 // Geometry is what a pattern needs to know of the network.
@@ -33,6 +35,37 @@ type Geometry struct {
 	// Line and RouterNodes are a HyperX's routers per dimension and nodes
 	// per router (0 elsewhere).
 	Line, RouterNodes int
+}
+
+// Grouped is implemented by topologies of groups of routers (a
+// dragonfly's): group-shift reads it.
+type Grouped interface {
+	Groups() int
+	GroupNodes() int // nodes per group
+}
+
+// Lined is implemented by topologies whose routers lie on lines of equal
+// length (a HyperX's dimensions): dimension-shift reads it.
+type Lined interface {
+	LineRouters() int // routers per line (per dimension)
+	RouterNodes() int // nodes per router
+}
+
+// GeometryOf is the geometry of topology t, read from its capabilities: a
+// grid's side and concentration (topology.Plane), a dragonfly's groups
+// (Grouped), a HyperX's lines (Lined).
+func GeometryOf(t topology.Topology) Geometry {
+	g := Geometry{Nodes: t.Nodes()}
+	if p, ok := t.(topology.Plane); ok {
+		g.K, g.C = p.Side(), p.Concentration()
+	}
+	if gr, ok := t.(Grouped); ok {
+		g.Groups, g.GroupNodes = gr.Groups(), gr.GroupNodes()
+	}
+	if l, ok := t.(Lined); ok {
+		g.Line, g.RouterNodes = l.LineRouters(), l.RouterNodes()
+	}
+	return g
 }
 
 // Pattern maps a source node to a destination node.

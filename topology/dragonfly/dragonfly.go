@@ -263,3 +263,9 @@ func (d *Dragonfly) MaxMinimalExtraCycles(linkLatencyCycles int) int {
 	}
 	return d.GlobalLatencyCycles - linkLatencyCycles
 }
+
+// Groups is g (traffic.Grouped).
+func (d *Dragonfly) Groups() int { return d.G }
+
+// GroupNodes is the nodes per group, p*a (traffic.Grouped).
+func (d *Dragonfly) GroupNodes() int { return d.P * d.A }

@@ -167,3 +167,9 @@ func (h *HyperX) Units() []int {
 // eccentricity (a HyperX is vertex-transitive: a permutation of the
 // values of each coordinate is an automorphism).
 func (h *HyperX) EccentricityRepresentatives() int { return 1 }
+
+// LineRouters is S, the routers per dimension (traffic.Lined).
+func (h *HyperX) LineRouters() int { return h.S }
+
+// RouterNodes is p, the nodes per router (traffic.Lined).
+func (h *HyperX) RouterNodes() int { return h.P }
