@@ -210,3 +210,56 @@ func TestNoExportedVariables(t *testing.T) {
 		t.Fatalf("parsed %d files; expected the whole tree", files)
 	}
 }
+
+// TestNoPackageTables: no package keeps a slice or a map at package level
+// (a table is a function returning a fresh value), so that no code can
+// change what another reads; errors, regular expressions and compile-time
+// assertions may stay variables.
+func TestNoPackageTables(t *testing.T) {
+	fset := token.NewFileSet()
+	files := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files++
+		for _, decl := range f.Decls {
+			g, ok := decl.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				table := vs.Type != nil && isTable(vs.Type)
+				for _, v := range vs.Values {
+					if c, ok := v.(*ast.CompositeLit); ok && c.Type != nil && isTable(c.Type) {
+						table = true
+					}
+				}
+				if table {
+					t.Errorf("%s: package-level table %s (make it a function returning a fresh value)", fset.Position(vs.Pos()), vs.Names[0].Name)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 100 {
+		t.Fatalf("parsed %d files; expected the whole tree", files)
+	}
+}
+
+// isTable reports a slice, array or map type.
+func isTable(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.ArrayType, *ast.MapType:
+		return true
+	}
+	return false
+}

@@ -271,7 +271,7 @@ func (c *Chart) Save(base string, out Output) error {
 		if err != nil {
 			return fmt.Errorf("figure %s: reference %q: %w", base, src, err)
 		}
-		sc.Shape = refGlyphs[k%len(refGlyphs)]
+		sc.Shape = refGlyphs()[k%len(refGlyphs())]
 		sc.Color, sc.Radius = color.Black, vg.Points(5)
 		p.Add(edgeGlyphs{sc})
 		p.Legend.Add("Published: "+src, sc)

@@ -124,7 +124,7 @@ func (c *Compare) Save(base string, out Output) error {
 	if err := add(c.Ours, "icnsim", draw.CircleGlyph{}, seriesColor(0), vg.Points(4)); err != nil {
 		return err
 	}
-	if err := add(c.Published, "Published: "+c.Source, refGlyphs[0], color.Black, vg.Points(5)); err != nil {
+	if err := add(c.Published, "Published: "+c.Source, refGlyphs()[0], color.Black, vg.Points(5)); err != nil {
 		return err
 	}
 	p.Y.Min = min(p.Y.Min, 0)

@@ -77,7 +77,9 @@ const WideLegendShare = 0.4
 
 // refGlyphs are the glyphs of published values, one per source: none is
 // used by seriesShape for our lines.
-var refGlyphs = []draw.GlyphDrawer{draw.CrossGlyph{}, draw.PlusGlyph{}, draw.BoxGlyph{}}
+func refGlyphs() []draw.GlyphDrawer {
+	return []draw.GlyphDrawer{draw.CrossGlyph{}, draw.PlusGlyph{}, draw.BoxGlyph{}}
+}
 
 // edgeGlyphs draws a scatter's glyphs unclipped, so that a glyph on the
 // plot area's edge (a point above the cut) is drawn whole.

@@ -103,7 +103,7 @@ func seriesColor(i int) color.Color {
 
 // seriesShape is series i's glyph, in every figure: plotutil's without the
 // cross, the plus and the filled box, which mark published values
-// (refGlyphs); plotutil.Shape gave a chart's fourth line the cross of a
+// (refGlyphs()); plotutil.Shape gave a chart's fourth line the cross of a
 // published value.
 func seriesShape(i int) draw.GlyphDrawer {
 	shapes := [...]draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CircleGlyph{}, draw.PyramidGlyph{}}

@@ -303,8 +303,10 @@ func Percent(rel float64) string {
 	return s + "%"
 }
 
-// abbreviations end in a full stop that ends no sentence.
-var abbreviations = []string{"Fig", "Figs", "Sect", "Sec", "Eq", "Eqs", "Ref", "Refs", "Tab", "No", "vs", "al", "cf", "e.g", "i.e", "approx", "resp"}
+// abbreviations are the words that end in a full stop that ends no sentence.
+func abbreviations() []string {
+	return []string{"Fig", "Figs", "Sect", "Sec", "Eq", "Eqs", "Ref", "Refs", "Tab", "No", "vs", "al", "cf", "e.g", "i.e", "approx", "resp"}
+}
 
 // FirstSentence is text's first sentence: up to the first full stop,
 // question or exclamation mark that ends the text or is followed by a
@@ -330,7 +332,7 @@ func FirstSentence(text string) string {
 		if c == '.' {
 			word := text[strings.LastIndexAny(text[:i], " (")+1 : i]
 			abbreviation := false
-			for _, a := range abbreviations {
+			for _, a := range abbreviations() {
 				abbreviation = abbreviation || word == a
 			}
 			if abbreviation {

@@ -268,8 +268,8 @@ func TestHistogramTail(t *testing.T) {
 // are written in words with their unit.
 func TestLabels(t *testing.T) {
 	for _, m := range Metrics() {
-		if _, ok := metricLabels[m.Name]; !ok {
-			t.Errorf("metric %s has no label in metricLabels", m.Name)
+		if _, ok := metricLabels()[m.Name]; !ok {
+			t.Errorf("metric %s has no label in metricLabels()", m.Name)
 		}
 	}
 	for _, c := range []struct{ in, want string }{

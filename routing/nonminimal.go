@@ -56,9 +56,11 @@ const (
 	ModePAR                     // progressive adaptive: UGAL-L at the source, again at the next router of the source group
 )
 
-var nonMinNames = [...]string{"min", "val", "ugal-l", "ugal-g", "par"}
+func nonMinNames() [5]string {
+	return [5]string{"min", "val", "ugal-l", "ugal-g", "par"}
+}
 
-func (m NonMinMode) String() string { return nonMinNames[m] }
+func (m NonMinMode) String() string { return nonMinNames()[m] }
 
 // UGALMinimal is UGAL's rule: take the minimal path when qMin*hMin <=
 // qNon*hNon + threshold.

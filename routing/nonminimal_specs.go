@@ -30,12 +30,14 @@ type NonMinimalFamily struct {
 }
 
 // nonMinimalDocs are the modes' documentation, for every family.
-var nonMinimalDocs = [...]string{
-	"minimal: on a dragonfly local, global, local hops (VC class = global hops taken, 2 classes); on a HyperX dimension order, any trunk (1 class)",
-	"Valiant: to an intermediate drawn per packet (a group of a dragonfly, a router of a HyperX), minimally, then minimally to the destination; dragonfly 3 VC classes (global hops taken), HyperX 2 (before and after the intermediate)",
-	"UGAL-L: at the source router, minimal when q_min*H_min <= q_val*H_val + threshold, else Valiant; q is the occupancy of the first hop's output port (credits), H the path's hops; Valiant's VC classes",
-	"UGAL-G (dragonfly): UGAL with global queue estimates, the occupancy of the global link each path takes out of the source group (as its router published it one cycle earlier); Valiant's VC classes",
-	"PAR (progressive adaptive routing, dragonfly): UGAL-L at the source router, and a packet sent minimally decides again, by the same rule, at the next router of its source group; 4 VC classes (the second local hop of a re-routed packet has its own)",
+func nonMinimalDocs() [5]string {
+	return [5]string{
+		"minimal: on a dragonfly local, global, local hops (VC class = global hops taken, 2 classes); on a HyperX dimension order, any trunk (1 class)",
+		"Valiant: to an intermediate drawn per packet (a group of a dragonfly, a router of a HyperX), minimally, then minimally to the destination; dragonfly 3 VC classes (global hops taken), HyperX 2 (before and after the intermediate)",
+		"UGAL-L: at the source router, minimal when q_min*H_min <= q_val*H_val + threshold, else Valiant; q is the occupancy of the first hop's output port (credits), H the path's hops; Valiant's VC classes",
+		"UGAL-G (dragonfly): UGAL with global queue estimates, the occupancy of the global link each path takes out of the source group (as its router published it one cycle earlier); Valiant's VC classes",
+		"PAR (progressive adaptive routing, dragonfly): UGAL-L at the source router, and a packet sent minimally decides again, by the same rule, at the next router of its source group; 4 VC classes (the second local hop of a re-routed packet has its own)",
+	}
 }
 
 // NonMinimalSpecs are the registry entries of min, val, ugal-l, ugal-g and
@@ -47,7 +49,7 @@ func NonMinimalSpecs(families ...NonMinimalFamily) []Spec {
 	var specs []Spec
 	for m := ModeMin; m <= ModePAR; m++ {
 		mode := m
-		spec := Spec{Name: m.String(), Doc: nonMinimalDocs[m]}
+		spec := Spec{Name: m.String(), Doc: nonMinimalDocs()[m]}
 		for _, f := range families {
 			for _, fm := range f.Modes {
 				if fm == m {

@@ -179,7 +179,7 @@ func nodeCaption(f *study.File, name string) (string, bool) {
 	if slices.ContainsFunc(f.Points, func(p study.Point) bool { return p.Config.Network.Concentration > 1 }) {
 		grid = "the grid of routers (x across, y up; a router's cell is the mean of its nodes)"
 	}
-	for _, q := range nodeQuantities {
+	for _, q := range nodeQuantities() {
 		what := upperFirst(q.what)
 		if g, part, ok := figureGroup(f, name, plainFile(q.file), perPointRest(f)); ok {
 			return what + ", as colours over " + grid + ": " + panels + " on " + nodeScaleWords(f) + " of " + lowerFirst(q.label) + groupPhrase(g, part) + ".", true

@@ -25,28 +25,30 @@ type nodeValues struct {
 	get               func(*report.Result) []float64
 }
 
-var nodeQuantities = []nodeValues{
-	{"node-throughput-map", "accepted throughput per node", "Accepted throughput (flits/cycle)", func(r *report.Result) []float64 { return r.NodeAccepted }},
-	{"node-injected-map", "injected throughput per node", "Injected throughput (flits/cycle)", func(r *report.Result) []float64 {
-		if r.NodeViews != nil {
-			return r.NodeViews.InjectedFlitsPerCycle
-		}
-		return r.NodeInjected // the packet-batches method's, in records from before NodeViews
-	}},
-	{"node-latency-map", "mean latency of packets delivered to each node (grey: none delivered)", "Mean packet latency (cycles)", func(r *report.Result) []float64 {
-		if r.NodeViews == nil {
-			return nil
-		}
-		// 0: no measured packet arrived there (a latency is >= 1 cycle);
-		// NaN leaves the cell blank rather than coloured as fast.
-		out := slices.Clone(r.NodeViews.LatencyMeanCycles)
-		for i, v := range out {
-			if v == 0 {
-				out[i] = math.NaN()
+func nodeQuantities() []nodeValues {
+	return []nodeValues{
+		{"node-throughput-map", "accepted throughput per node", "Accepted throughput (flits/cycle)", func(r *report.Result) []float64 { return r.NodeAccepted }},
+		{"node-injected-map", "injected throughput per node", "Injected throughput (flits/cycle)", func(r *report.Result) []float64 {
+			if r.NodeViews != nil {
+				return r.NodeViews.InjectedFlitsPerCycle
 			}
-		}
-		return out
-	}},
+			return r.NodeInjected // the packet-batches method's, in records from before NodeViews
+		}},
+		{"node-latency-map", "mean latency of packets delivered to each node (grey: none delivered)", "Mean packet latency (cycles)", func(r *report.Result) []float64 {
+			if r.NodeViews == nil {
+				return nil
+			}
+			// 0: no measured packet arrived there (a latency is >= 1 cycle);
+			// NaN leaves the cell blank rather than coloured as fast.
+			out := slices.Clone(r.NodeViews.LatencyMeanCycles)
+			for i, v := range out {
+				if v == 0 {
+					out[i] = math.NaN()
+				}
+			}
+			return out
+		}},
+	}
 }
 
 // topologyFigures draws the per-node figures by topology (plot.node_figures
@@ -90,7 +92,7 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 		}
 		groups[label] = append(groups[label], rec)
 	}
-	for _, q := range nodeQuantities {
+	for _, q := range nodeQuantities() {
 		for _, label := range labels {
 			recs := groups[label]
 			// One figure holds grids (meshes and tori of any size, one

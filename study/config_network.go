@@ -100,7 +100,9 @@ func (gl *graphLoader) attach(n *Network) error {
 }
 
 // topologies are the values of network.topology.
-var topologies = []string{"torus", "mesh", "fattree", "dragonfly", "hyperx", "file"}
+func topologies() []string {
+	return []string{"torus", "mesh", "fattree", "dragonfly", "hyperx", "file"}
+}
 
 // dragonflyParams are the dragonfly's p, a, h, g with the defaults filled in.
 func (n *Network) dragonflyParams() (p, a, h, g int) {
@@ -169,7 +171,7 @@ func (c *Config) validateNetwork(add addFunc) {
 			add("router.link_latency_cycles", l, fmt.Sprintf("%s:%d: a link of %d cycles, shorter than router.link_latency_cycles (allowed: a link latency of 0, the network's, or at least it: set router.link_latency_cycles to at most %d)", g.Path, g.ShortestLinkLine, g.ShortestLink, g.ShortestLink))
 		}
 	default:
-		add("network.topology", n.Topology, "allowed: "+strings.Join(topologies, ", ")+didYouMean(n.Topology, topologies))
+		add("network.topology", n.Topology, "allowed: "+strings.Join(topologies(), ", ")+didYouMean(n.Topology, topologies()))
 	}
 	c.validateNewTopologyKeys(add)
 	if n.Concentration < 1 || n.Concentration > 60 {

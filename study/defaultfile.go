@@ -254,7 +254,7 @@ func writePlotTOML(p tomlPrinter, kv func(line, comment string), more func(comme
 	}
 	kv("[plot]", "the figures (plots/*.svg, *.png, *.pdf, *.csv) and the report index.html")
 	kv(fmt.Sprintf("x = %q", pl.X), "the numeric axis on the x of the curves; \"\": the swept offered load")
-	more(fmt.Sprintf("(%s)", strings.Join(loadKeys, ", ")))
+	more(fmt.Sprintf("(%s)", strings.Join(loadKeys(), ", ")))
 	kv(fmt.Sprintf("lines = %q", pl.Lines), "the axis with one line per value; \"\": the first other axis")
 	kv(fmt.Sprintf("metrics = %s", q(pl.Metrics)), "the metrics of the curves; []: accepted_flits_per_node_cycle, latency_mean_cycles")
 	kv(fmt.Sprintf("heatmap_x = %q", pl.HeatmapX), "heatmap_x and heatmap_y: two axes to draw heatmap_metric over; \"\": no heatmap")

@@ -4,32 +4,34 @@ import "github.com/icnsim/icnsim/report"
 
 // keyLabels are the words figures show for the configuration keys that
 // studies sweep most, with units.
-var keyLabels = map[string]string{
-	"traffic.load_flits_per_node_cycle": "Offered load (flits/node/cycle)",
-	"traffic.load_of_wire_capacity":     "Offered load (share of wire capacity)",
-	"traffic.load_of_bisection":         "Offered load (share of 2 x bisection bandwidth)",
-	"traffic.pattern":                   "Traffic pattern",
-	"traffic.process":                   "Injection process",
-	"traffic.packet_flits":              "Packet size (flits)",
-	"traffic.hotspot_source_fraction":   "Share of sources sending to the hot spot",
-	"traffic.hotspot_fraction":          "Share of packets to the hot spot",
-	"traffic.self":                      "Packets to the source",
-	"traffic.source_queue_packets":      "Source queue bound (packets)",
-	"router.selection":                  "Selection function",
-	"router.selection_ties":             "Selection ties",
-	"network.topology":                  "Topology",
-	"network.k":                         "Radix k",
-	"network.levels":                    "Levels n",
-	"network.concentration":             "Endnodes per switch",
-	"router.kind":                       "Router",
-	"router.routing":                    "Routing",
-	"router.vcs":                        "Virtual channels per port",
-	"router.buffer_flits":               "Buffer per VC (flits)",
-	"router.switching":                  "Switching",
-	"router.queues":                     "Queue organisation",
-	"router.port_memory_bytes":          "Port memory (bytes)",
-	"policy.injection":                  "Injection policy",
-	"seed":                              "Seed",
+func keyLabels() map[string]string {
+	return map[string]string{
+		"traffic.load_flits_per_node_cycle": "Offered load (flits/node/cycle)",
+		"traffic.load_of_wire_capacity":     "Offered load (share of wire capacity)",
+		"traffic.load_of_bisection":         "Offered load (share of 2 x bisection bandwidth)",
+		"traffic.pattern":                   "Traffic pattern",
+		"traffic.process":                   "Injection process",
+		"traffic.packet_flits":              "Packet size (flits)",
+		"traffic.hotspot_source_fraction":   "Share of sources sending to the hot spot",
+		"traffic.hotspot_fraction":          "Share of packets to the hot spot",
+		"traffic.self":                      "Packets to the source",
+		"traffic.source_queue_packets":      "Source queue bound (packets)",
+		"router.selection":                  "Selection function",
+		"router.selection_ties":             "Selection ties",
+		"network.topology":                  "Topology",
+		"network.k":                         "Radix k",
+		"network.levels":                    "Levels n",
+		"network.concentration":             "Endnodes per switch",
+		"router.kind":                       "Router",
+		"router.routing":                    "Routing",
+		"router.vcs":                        "Virtual channels per port",
+		"router.buffer_flits":               "Buffer per VC (flits)",
+		"router.switching":                  "Switching",
+		"router.queues":                     "Queue organisation",
+		"router.port_memory_bytes":          "Port memory (bytes)",
+		"policy.injection":                  "Injection policy",
+		"seed":                              "Seed",
+	}
 }
 
 // KeyLabel returns the words for a configuration key in a figure: the
@@ -37,7 +39,7 @@ var keyLabels = map[string]string{
 // ("router.buffer_flits" -> "Buffer (flits)"; a metric's name gives the
 // metric's label).
 func KeyLabel(key string) string {
-	if l, ok := keyLabels[key]; ok {
+	if l, ok := keyLabels()[key]; ok {
 		return l
 	}
 	return report.Label(ShortKey(key))

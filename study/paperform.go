@@ -268,7 +268,7 @@ func (f *File) needKEqualsL() string {
 // needOneLoad: exactly one offered-load axis.
 func (f *File) needOneLoad() string {
 	if loads := LoadAxes(f.AxisKeys()); len(loads) != 1 {
-		return fmt.Sprintf("it needs exactly one swept offered-load axis (%s); this study sweeps %d", strings.Join(loadKeys, ", "), len(loads))
+		return fmt.Sprintf("it needs exactly one swept offered-load axis (%s); this study sweeps %d", strings.Join(loadKeys(), ", "), len(loads))
 	}
 	return ""
 }

@@ -995,23 +995,25 @@ func (f *File) checkReduction(i int, axes []string, axisList string, names map[s
 			radd("by", append(r.Over, r.By...), "a saturation reduction has one row per combination of the axes other than the offered load; leave by and over out")
 		}
 		if loads := LoadAxes(axes); len(loads) != 1 {
-			radd("kind", r.Kind, fmt.Sprintf("a saturation reduction needs exactly one swept offered-load axis (%s); this study sweeps %d", strings.Join(loadKeys, ", "), len(loads)))
+			radd("kind", r.Kind, fmt.Sprintf("a saturation reduction needs exactly one swept offered-load axis (%s); this study sweeps %d", strings.Join(loadKeys(), ", "), len(loads)))
 		}
 	}
 }
 
 // IsLoadKey reports whether key gives the offered load (in one of its
 // units).
-func IsLoadKey(key string) bool { return slices.Contains(loadKeys, key) }
+func IsLoadKey(key string) bool { return slices.Contains(loadKeys(), key) }
 
 // loadKeys are the keys that give the offered load, in its units.
-var loadKeys = []string{"traffic.load_flits_per_node_cycle", "traffic.load_of_wire_capacity", "traffic.load_of_bisection"}
+func loadKeys() []string {
+	return []string{"traffic.load_flits_per_node_cycle", "traffic.load_of_wire_capacity", "traffic.load_of_bisection"}
+}
 
 // LoadAxes are the offered-load keys among axes, in axis order.
 func LoadAxes(axes []string) []string {
 	var out []string
 	for _, a := range axes {
-		if slices.Contains(loadKeys, a) {
+		if slices.Contains(loadKeys(), a) {
 			out = append(out, a)
 		}
 	}

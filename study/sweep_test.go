@@ -141,7 +141,7 @@ range = { from = 0.1, to = 0.4, step = 0.1 }
 // others fall back to their last part in words.
 func TestKeyLabels(t *testing.T) {
 	keys := sweepableKeys()
-	for key := range keyLabels {
+	for key := range keyLabels() {
 		if key != "seed" && !slices.Contains(keys, key) {
 			t.Errorf("label for %s, which is not a configuration key", key)
 		}

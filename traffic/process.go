@@ -13,12 +13,14 @@ import (
 )
 
 // Processes lists the arrival processes.
-var processDocs = map[string]string{
-	"bernoulli":  "each cycle a packet is generated with probability load/mean_packet_flits",
-	"poisson":    "packets arrive as a Poisson process of rate load/mean_packet_flits per cycle (several may arrive in one cycle)",
-	"saturation": "the source is always backlogged: a new packet is generated whenever the source queue is empty",
-	"collective": "packets_per_node packets are queued at every node at cycle 0, and nothing after",
-	"ramp":       "the ramp-load method: Bernoulli arrivals whose offered load rises linearly from 0 at cycle 0 to load at ramp_cycles, then stays",
+func processDocs() map[string]string {
+	return map[string]string{
+		"bernoulli":  "each cycle a packet is generated with probability load/mean_packet_flits",
+		"poisson":    "packets arrive as a Poisson process of rate load/mean_packet_flits per cycle (several may arrive in one cycle)",
+		"saturation": "the source is always backlogged: a new packet is generated whenever the source queue is empty",
+		"collective": "packets_per_node packets are queued at every node at cycle 0, and nothing after",
+		"ramp":       "the ramp-load method: Bernoulli arrivals whose offered load rises linearly from 0 at cycle 0 to load at ramp_cycles, then stays",
+	}
 }
 
 // ProcessNames lists the arrival processes in a fixed order.
@@ -27,7 +29,7 @@ func ProcessNames() []string {
 }
 
 // ProcessDoc describes an arrival process.
-func ProcessDoc(name string) string { return processDocs[name] }
+func ProcessDoc(name string) string { return processDocs()[name] }
 
 // Config is the traffic of one run.
 type Config struct {
@@ -133,7 +135,7 @@ func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 			errs = append(errs, fmt.Errorf("phase: %w", err))
 		}
 	}
-	if _, ok := processDocs[c.Process]; !ok {
+	if _, ok := processDocs()[c.Process]; !ok {
 		errs = append(errs, fmt.Errorf("unknown process %q (allowed: bernoulli, poisson, saturation, collective, ramp)", c.Process))
 	}
 	if c.Process == "ramp" && c.RampCycles < 1 {
@@ -157,7 +159,7 @@ func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 		errs = append(errs, fmt.Errorf("long_volume_share = %g out of range (allowed: 0..1)", c.LongVolumeShare))
 	}
 	if c.Self > SelfRedraw {
-		errs = append(errs, fmt.Errorf("self-traffic choice %d unknown (allowed: %s)", c.Self, strings.Join(selfNames, ", ")))
+		errs = append(errs, fmt.Errorf("self-traffic choice %d unknown (allowed: %s)", c.Self, strings.Join(selfNames(), ", ")))
 	}
 	if c.Self != SelfLoopback && g.Nodes < 2 {
 		errs = append(errs, fmt.Errorf("self = %q needs another node to send to; the network has %d", c.Self, g.Nodes))

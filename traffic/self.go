@@ -36,34 +36,38 @@ const (
 	SelfRedraw
 )
 
-var selfNames = []string{"loopback", "skip", "redraw"}
+func selfNames() []string {
+	return []string{"loopback", "skip", "redraw"}
+}
 
-var selfDocs = map[string]string{
-	"loopback": "a packet to its own source goes through the source's router and back (default; BookSim2's uniform)",
-	"skip":     "a node never sends to itself: a permutation's fixed points send nothing and are left out of per-node statistics and averages; random patterns draw again (FSIN)",
-	"redraw":   "a destination equal to the source is replaced by a uniformly random other node (fixed points send uniform traffic)",
+func selfDocs() map[string]string {
+	return map[string]string{
+		"loopback": "a packet to its own source goes through the source's router and back (default; BookSim2's uniform)",
+		"skip":     "a node never sends to itself: a permutation's fixed points send nothing and are left out of per-node statistics and averages; random patterns draw again (FSIN)",
+		"redraw":   "a destination equal to the source is replaced by a uniformly random other node (fixed points send uniform traffic)",
+	}
 }
 
 // SelfModeNames lists the self-traffic choices in a fixed order.
-func SelfModeNames() []string { return slices.Clone(selfNames) }
+func SelfModeNames() []string { return slices.Clone(selfNames()) }
 
 // SelfModeDoc describes a self-traffic choice.
-func SelfModeDoc(name string) string { return selfDocs[name] }
+func SelfModeDoc(name string) string { return selfDocs()[name] }
 
 // ParseSelfMode reads a self-traffic choice by name; "" is the default.
 func ParseSelfMode(s string) (SelfMode, error) {
 	if s == "" {
 		return SelfLoopback, nil
 	}
-	if i := slices.Index(selfNames, s); i >= 0 {
+	if i := slices.Index(selfNames(), s); i >= 0 {
 		return SelfMode(i), nil
 	}
-	return 0, fmt.Errorf("unknown self-traffic choice %q (allowed: %s)", s, strings.Join(selfNames, ", "))
+	return 0, fmt.Errorf("unknown self-traffic choice %q (allowed: %s)", s, strings.Join(selfNames(), ", "))
 }
 
 func (m SelfMode) String() string {
-	if int(m) < len(selfNames) {
-		return selfNames[m]
+	if int(m) < len(selfNames()) {
+		return selfNames()[m]
 	}
 	return fmt.Sprintf("self(%d)", uint8(m))
 }

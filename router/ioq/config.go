@@ -30,12 +30,14 @@ const (
 	RECN
 )
 
-var orgNames = map[string]Org{"1q": OneQ, "voq-sw": VOQSw, "voq-net": VOQNet, "recn": RECN}
+func orgNames() map[string]Org {
+	return map[string]Org{"1q": OneQ, "voq-sw": VOQSw, "voq-net": VOQNet, "recn": RECN}
+}
 
 // Orgs lists the organisations' names.
 func Orgs() []string {
-	names := make([]string, 0, len(orgNames))
-	for n := range orgNames {
+	names := make([]string, 0, len(orgNames()))
+	for n := range orgNames() {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -44,14 +46,14 @@ func Orgs() []string {
 
 // ParseOrg reads an organisation's name.
 func ParseOrg(s string) (Org, error) {
-	if o, ok := orgNames[s]; ok {
+	if o, ok := orgNames()[s]; ok {
 		return o, nil
 	}
 	return 0, fmt.Errorf("unknown queue organisation %q (allowed: %s)", s, strings.Join(Orgs(), ", "))
 }
 
 func (o Org) String() string {
-	for n, v := range orgNames {
+	for n, v := range orgNames() {
 		if v == o {
 			return n
 		}

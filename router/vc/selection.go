@@ -44,17 +44,19 @@ const (
 	SelectLeastOccupied
 )
 
-var selectionNames = []string{"free-most-credits", "least-occupied"}
+func selectionNames() []string {
+	return []string{"free-most-credits", "least-occupied"}
+}
 
 // SelectionNames lists the selection functions in a fixed order.
-func SelectionNames() []string { return append([]string(nil), selectionNames...) }
+func SelectionNames() []string { return selectionNames() }
 
 // ParseSelection reads a selection function by name; "" is the default.
 func ParseSelection(s string) (Selection, error) {
-	return routing.ParseChoice[Selection](selectionNames, s, "selection", true)
+	return routing.ParseChoice[Selection](selectionNames(), s, "selection", true)
 }
 
-func (s Selection) String() string { return routing.ChoiceName(selectionNames, s, "selection") }
+func (s Selection) String() string { return routing.ChoiceName(selectionNames(), s, "selection") }
 
 // SelectionTies is how SelectLeastOccupied breaks a tie between VCs
 // equally occupied downstream.
@@ -92,17 +94,19 @@ const (
 	TiesFSIN
 )
 
-var selectionTiesNames = []string{"rotation", "random", "fsin"}
+func selectionTiesNames() []string {
+	return []string{"rotation", "random", "fsin"}
+}
 
 // SelectionTiesNames lists the tie-breaking rules in a fixed order.
-func SelectionTiesNames() []string { return append([]string(nil), selectionTiesNames...) }
+func SelectionTiesNames() []string { return selectionTiesNames() }
 
 // ParseSelectionTies reads a tie-breaking rule by name; "" is the default.
 func ParseSelectionTies(s string) (SelectionTies, error) {
-	return routing.ParseChoice[SelectionTies](selectionTiesNames, s, "selection ties", true)
+	return routing.ParseChoice[SelectionTies](selectionTiesNames(), s, "selection ties", true)
 }
 
-func (t SelectionTies) String() string { return routing.ChoiceName(selectionTiesNames, t, "ties") }
+func (t SelectionTies) String() string { return routing.ChoiceName(selectionTiesNames(), t, "ties") }
 
 // checkSelection reports a selection function the routing cannot use.
 func checkSelection(sel Selection, ties SelectionTies, rs routing.Spec) error {

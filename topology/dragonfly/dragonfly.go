@@ -23,17 +23,19 @@ const (
 	Consecutive
 )
 
-var arrangementNames = []string{"palmtree", "consecutive"}
+func arrangementNames() []string {
+	return []string{"palmtree", "consecutive"}
+}
 
 // ArrangementNames lists the global arrangements in a fixed order.
-func ArrangementNames() []string { return append([]string(nil), arrangementNames...) }
+func ArrangementNames() []string { return arrangementNames() }
 
 // ParseArrangement reads an arrangement by name; "" is the default (palmtree).
 func ParseArrangement(s string) (Arrangement, error) {
 	if s == "" {
 		return Palmtree, nil
 	}
-	for i, n := range arrangementNames {
+	for i, n := range arrangementNames() {
 		if n == s {
 			return Arrangement(i), nil
 		}
@@ -41,7 +43,7 @@ func ParseArrangement(s string) (Arrangement, error) {
 	return 0, fmt.Errorf("unknown global arrangement %q (allowed: palmtree, consecutive)", s)
 }
 
-func (a Arrangement) String() string { return arrangementNames[a] }
+func (a Arrangement) String() string { return arrangementNames()[a] }
 
 // Dragonfly is the dragonfly of Kim, Dally, Scott and Abts (ISCA 2008): g
 // groups of a routers, each router with p nodes, a-1 local links (one to

@@ -153,13 +153,13 @@ func (d *dor2Class) ListStates(visit func(r, in int, vcMask uint64, route uint8,
 	for y := 0; y < l.k; y++ {
 		for x := 0; x < l.k; x++ {
 			r := g.Router(x, y)
-			for si, s := range dirs {
+			for si, s := range dirs() {
 				in := xPort(-s)
 				if m := wx.cont[2*x+si]; m != 0 && !visit(r, in, m, 0, p.node(x+s, y)) {
 					return
 				}
 				if m := wx.stop[2*x+si]; m != 0 {
-					for ti, t := range dirs {
+					for ti, t := range dirs() {
 						for _, n := range wy.reps[2*y+ti] {
 							if !visit(r, in, m, 0, p.node(x, y+t*n)) {
 								return
@@ -201,7 +201,7 @@ func walkEntering(p *gridProbe, l line, dim int) dimWalk {
 		vcs uint64
 		ns  []int // hop counts of its destinations, ascending
 	}
-	for si, s := range dirs {
+	for si, s := range dirs() {
 		out, in := dimPort(dim, s), dimPort(dim, -s)
 		for a0 := 0; a0 < l.k; a0++ {
 			var groups []group

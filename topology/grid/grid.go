@@ -32,7 +32,9 @@ func (g *Grid2D) Concentration() int { return g.C }
 // Loopbacks is the loopback ports per router (topology.Plane).
 func (g *Grid2D) Loopbacks() int { return len(g.Loops) }
 
-var dirNames = [4]string{"E", "W", "N", "S"}
+func dirNames() [4]string {
+	return [4]string{"E", "W", "N", "S"}
+}
 
 // Grid2D is a k x k torus (Wrap) or mesh with C endnodes per router
 // (concentration). Router r sits at x = r mod K, y = r div K; node n is
@@ -148,7 +150,7 @@ func (g *Grid2D) RouterName(r int) string {
 
 func (g *Grid2D) PortName(r, p int) string {
 	if p < PortLocal {
-		return g.RouterName(r) + "." + dirNames[p]
+		return g.RouterName(r) + "." + dirNames()[p]
 	}
 	H := g.NodeChannels()
 	if l := p - PortLocal - g.C*H; l >= 0 {

@@ -171,21 +171,21 @@ const (
 	HARAllEmpty
 )
 
-var harFreeNames = [...]string{"tail-sent", "upper-empty", "all-empty"}
-
-func (f HARFree) String() string { return routing.ChoiceName(harFreeNames[:], f, "HARFree") }
+func (f HARFree) String() string { return routing.ChoiceName(HARFreeNames(), f, "HARFree") }
 
 // HARFreeNames lists the choices of router.har.free, the default first.
-func HARFreeNames() []string { return harFreeNames[:] }
+func HARFreeNames() []string { return []string{"tail-sent", "upper-empty", "all-empty"} }
 
 // ParseHARFree reads a choice of router.har.free; "" is the default.
 func ParseHARFree(s string) (HARFree, error) {
-	return routing.ParseChoice[HARFree](harFreeNames[:], s, "free rule", true)
+	return routing.ParseChoice[HARFree](HARFreeNames(), s, "free rule", true)
 }
 
 // harLoops are the loopback ports of the Hybrid-HAR routings: the
 // connection channels for short and long messages.
-var harLoops = []string{"CCS", "CCL"}
+func harLoops() []string {
+	return []string{"CCS", "CCL"}
+}
 
 // HAR is the routing function of hybrid-har (or, with dorBoth, of
 // har-dor, the paper's DOR baseline).
@@ -275,13 +275,13 @@ func harEscapes(dorBoth bool) func(t topology.Topology, vcs int) (uint64, int) {
 // harSpecs are the registry entries of hybrid-har and har-dor.
 func harSpecs() []routing.Spec {
 	return []routing.Spec{{
-		Name: "hybrid-har", MinVCs: 3, Topologies: []string{"mesh", "torus"}, Loops: harLoops,
+		Name: "hybrid-har", MinVCs: 3, Topologies: []string{"mesh", "torus"}, Loops: harLoops(),
 		Doc:   "Hybrid-HAR (papers/004): an upper minimal fully adaptive network (VCs 0..V-3; V-4 on a torus) and a lower one of C1 (VC V-2, dimension order, short and long; VCs V-3 and V-2 by wrap class on a torus) and C2 (VC V-1, minimal fully adaptive, short messages only); a message with no free upper VC moves down through the connection channel of its class (loopback ports CCS, CCL) and stays down; 4 VCs on a mesh as the paper (4 or more on a torus), wormhole with routing_delay_cycles = 2",
 		Label: "Hybrid-HAR", Params: harParams(), CheckVCs: checkHAR(false), BuildSeconds: harBuildSeconds,
 		New:     func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, false) },
 		Escapes: harEscapes(false),
 	}, {
-		Name: "har-dor", MinVCs: 2, Topologies: []string{"mesh"}, Loops: harLoops,
+		Name: "har-dor", MinVCs: 2, Topologies: []string{"mesh"}, Loops: harLoops(),
 		Doc:   "the Hybrid-HAR paper's DOR baseline: the VCs split in halves as two levels of virtual networks, dimension order in both; a message starts in the upper half and moves down through its class's connection channel (CCS, CCL) when no upper VC on its dimension-order port is free",
 		Label: "DOR", Params: harParams(), CheckVCs: checkHAR(true), BuildSeconds: harBuildSeconds,
 		New:     func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, true) },
@@ -337,8 +337,8 @@ func checkHARVCs(name string, t topology.Topology, vcs int) error {
 	case name == "hybrid-har" && vcs < 3:
 		return fmt.Errorf("routing \"hybrid-har\" needs at least 3 VCs: one or more upper, C1 and C2 (the paper's 4: two upper) (got %d)", vcs)
 	}
-	if len(g.Loops) != len(harLoops) || g.Loops[0] != harLoops[0] || g.Loops[1] != harLoops[1] {
-		return fmt.Errorf("routing %q needs the loopback ports %v on every router (the connection channels); the %s has %v", name, harLoops, g, g.Loops)
+	if len(g.Loops) != len(harLoops()) || g.Loops[0] != harLoops()[0] || g.Loops[1] != harLoops()[1] {
+		return fmt.Errorf("routing %q needs the loopback ports %v on every router (the connection channels); the %s has %v", name, harLoops(), g, g.Loops)
 	}
 	return nil
 }

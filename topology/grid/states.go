@@ -38,7 +38,9 @@ import (
 // sizes and VC counts.
 
 // dirs are the two directions along a dimension; index si of s is 0 for +1.
-var dirs = [2]int{1, -1}
+func dirs() [2]int {
+	return [2]int{1, -1}
+}
 
 // line is one dimension of a torus (a ring of k) or mesh (a line of k).
 type line struct {
@@ -118,10 +120,10 @@ func dimPort(dim, s int) int {
 // start a0 and in both directions, the VCs changing at each hop from a as
 // hop says: all[2a+si] is the set of VCs a packet that started on a VC of
 // init can hold on arriving at a after at least one hop in direction
-// dirs[si], and cont[2a+si] the part of it with hops still to go.
+// dirs()[si], and cont[2a+si] the part of it with hops still to go.
 func dorWalk(l line, init uint64, hop func(vcs uint64, a, s int) uint64) (all, cont []uint64) {
 	all, cont = make([]uint64, 2*l.k), make([]uint64, 2*l.k)
-	for si, s := range dirs {
+	for si, s := range dirs() {
 		for a0 := 0; a0 < l.k; a0++ {
 			n := l.maxHops(a0, s)
 			m, a := init, a0
@@ -176,12 +178,12 @@ func listDOR(g *Grid2D, rf routing.Func, all uint64, visit func(r, in int, vcMas
 		for x := 0; x < l.k; x++ {
 			r := g.Router(x, y)
 			yw := ywalks[turn[x]]
-			for si, s := range dirs {
+			for si, s := range dirs() {
 				if m := contX[2*x+si]; m != 0 && !visit(r, xPort(-s), m, 0, p.node(x+s, y)) {
 					return
 				}
 				if m := allX[2*x+si]; m != 0 {
-					for _, t := range dirs {
+					for _, t := range dirs() {
 						if l.maxHops(y, t) >= 1 && !visit(r, xPort(-s), m, 0, p.node(x, y+t)) {
 							return
 						}
@@ -225,7 +227,7 @@ func travels(l line, delta func(a, s int) uint8) [][]travel {
 			}
 		}
 		add(travel{})
-		for _, s := range dirs {
+		for _, s := range dirs() {
 			// m hops made (from a - s*m), rem to go: on a ring m + rem <=
 			// maxHops; on a line each is bounded by its end. m + rem >= 1.
 			mMax, remMax := l.maxHops(0, s), l.maxHops(0, s)
@@ -266,12 +268,12 @@ func listAdaptive(g *Grid2D, rf routing.Func, all uint64, visit func(r, in int, 
 	l := line{g.K, g.Wrap}
 	upd, _ := rf.(routing.RouteUpdater)
 	inj, _ := rf.(routing.Injector)
-	// delta[dim][2a+si]: the routing-state change of a hop from a in direction dirs[si].
+	// delta[dim][2a+si]: the routing-state change of a hop from a in direction dirs()[si].
 	var delta [2][]uint8
 	for dim := range delta {
 		delta[dim] = make([]uint8, 2*l.k)
 		for a := 0; a < l.k; a++ {
-			for si, s := range dirs {
+			for si, s := range dirs() {
 				if upd == nil {
 					continue
 				}
@@ -366,7 +368,7 @@ func listAdaptive(g *Grid2D, rf routing.Func, all uint64, visit func(r, in int, 
 	}
 }
 
-// dirIndex is the index in dirs of direction s.
+// dirIndex is the index in dirs() of direction s.
 func dirIndex(s int) int {
 	if s > 0 {
 		return 0

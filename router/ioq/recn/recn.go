@@ -196,10 +196,12 @@ const (
 	Xon
 )
 
-var kindNames = map[Kind]string{Notify: "notify", Refuse: "refuse", Dealloc: "dealloc", Xoff: "xoff", Xon: "xon"}
+func kindNames() map[Kind]string {
+	return map[Kind]string{Notify: "notify", Refuse: "refuse", Dealloc: "dealloc", Xoff: "xoff", Xon: "xon"}
+}
 
 func (k Kind) String() string {
-	if n, ok := kindNames[k]; ok {
+	if n, ok := kindNames()[k]; ok {
 		return n
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
@@ -247,19 +249,21 @@ const (
 	Feeders
 )
 
-var scopeNames = map[string]Scope{"children": Children, "feeders": Feeders}
+func scopeNames() map[string]Scope {
+	return map[string]Scope{"children": Children, "feeders": Feeders}
+}
 
 // Scopes lists the scopes' names, sorted.
 func Scopes() []string { return []string{"children", "feeders"} }
 
 // ParseScope reads a scope's name.
 func ParseScope(s string) (Scope, bool) {
-	sc, ok := scopeNames[s]
+	sc, ok := scopeNames()[s]
 	return sc, ok
 }
 
 func (s Scope) String() string {
-	for n, v := range scopeNames {
+	for n, v := range scopeNames() {
 		if v == s {
 			return n
 		}
