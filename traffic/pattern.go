@@ -79,7 +79,11 @@ type PatternSpec struct {
 	Doc  string
 	Bits bool // needs a power-of-two node count
 	Grid bool // needs a k x k grid
-	// Topology is the topology kind the pattern needs ("" for any).
+	// Groups and Lines: the pattern needs a topology of groups (Grouped)
+	// or of lines of routers (Lined).
+	Groups, Lines bool
+	// Topology names the family the pattern is defined on, for the
+	// configuration's check and its messages ("" for any).
 	Topology string
 	New      func(g Geometry, p PatternParams) Pattern
 	Permutes bool // a permutation (deterministic, one destination per source)
@@ -172,14 +176,14 @@ func Patterns() map[string]PatternSpec {
 		"centre-reflection-k": gridPerm("centre-reflection-k", "(x, y) -> ((k-x) mod k, (k-y) mod k): the Hybrid-HAR paper's (16-x, 16-y) on a 16x16 mesh read with coordinates 0..k-1, the off-grid k of a coordinate 0 taken mod k (rows and columns 0 and k/2 keep that coordinate; routers (0,0), (0,k/2), (k/2,0), (k/2,k/2) are fixed points)",
 			func(x, y, k int) (int, int) { return (k - x) % k, (k - y) % k }),
 		"neighbour": gridPerm("neighbour", "(x, y) -> (x+1 mod k, y)", func(x, y, k int) (int, int) { return (x + 1) % k, y }),
-		"group-shift": {Name: "group-shift", Topology: "dragonfly",
+		"group-shift": {Name: "group-shift", Topology: "dragonfly", Groups: true,
 			Doc: "dragonfly worst case (Kim et al.): every node of group i sends to a node of group i+1 mod g drawn uniformly",
 			New: func(g Geometry, _ PatternParams) Pattern {
 				return patternFunc(func(src int, rng *rand.Rand) int {
 					return (src/g.GroupNodes+1)%g.Groups*g.GroupNodes + rng.IntN(g.GroupNodes)
 				})
 			}},
-		"dimension-shift": {Name: "dimension-shift", Topology: "hyperx",
+		"dimension-shift": {Name: "dimension-shift", Topology: "hyperx", Lines: true,
 			Doc: "HyperX adversarial shift: every node of the router at coordinate x of dimension 0 sends to a node, drawn uniformly, of the router at x+1 mod k (the other coordinates kept), so minimal routing funnels each router's nodes through one link",
 			New: func(g Geometry, _ PatternParams) Pattern {
 				return patternFunc(func(src int, rng *rand.Rand) int {
@@ -269,7 +273,7 @@ func NewPattern(name string, g Geometry, p PatternParams) (Pattern, error) {
 	if spec.Grid && g.K == 0 {
 		return nil, fmt.Errorf("pattern %q needs a k x k grid topology", name)
 	}
-	if spec.Topology == "dragonfly" && g.Groups < 2 || spec.Topology == "hyperx" && g.Line < 2 {
+	if spec.Groups && g.Groups < 2 || spec.Lines && g.Line < 2 {
 		return nil, fmt.Errorf("pattern %q needs a %s", name, spec.Topology)
 	}
 	if name == "transpose" && g.K == 0 && (g.Nodes&(g.Nodes-1) != 0 || log2(g.Nodes)%2 != 0) {
