@@ -1,14 +1,18 @@
 // Package routingtest owns what tests of routings and router kinds share:
 // the registry of every family's routings (what study's catalog composes,
-// which packages below study cannot import) and the mesh or torus with the
-// ports of a Hybrid-HAR routing. It may import routing and the topology
-// families.
+// which packages below study cannot import), a small instance of each
+// family, and the mesh or torus with the ports of a Hybrid-HAR routing. It
+// may import routing, topology and the topology families.
 package routingtest
 
 import (
+	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/graph"
@@ -45,4 +49,31 @@ func HARTopology(t testing.TB, k int, wrap bool, name string) *grid.Grid2D {
 		t.Fatal(err)
 	}
 	return w.(*grid.Grid2D)
+}
+
+// Topology is a small instance of topology family kind for tests, its size
+// picked by size and extra (any values): a torus of 2+size%7 routers a
+// side; a mesh of 2+size%7 with 1+extra%4 nodes per router; a fat-tree of
+// arity 2+size%3 and 1+extra%4 levels; a dragonfly of 1+extra%2 nodes per
+// router, 2+2*(size%2) routers per group and one global link each; a
+// HyperX of 2+size%3 routers a line, 1+extra%2 dimensions and 2 nodes per
+// router; a 6-router graph from a file.
+func Topology(kind string, size, extra int) (topology.Topology, error) {
+	size, extra = max(size, -size), max(extra, -extra)
+	switch kind {
+	case "torus":
+		return grid.NewTorus(2 + size%7)
+	case "mesh":
+		return grid.NewMesh(2+size%7, 1+extra%4)
+	case "fattree":
+		return fattree.NewFatTree(2+size%3, 1+extra%4)
+	case "dragonfly":
+		return dragonfly.NewDragonfly(1+extra%2, 2+2*(size%2), 1, 0, dragonfly.Palmtree, 0)
+	case "hyperx":
+		return hyperx.NewHyperX(2+size%3, 1+extra%2, 1, 2)
+	case "file":
+		return graph.ReadGraph(context.Background(), "test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
+			"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))
+	}
+	return nil, fmt.Errorf("routingtest: no small %q topology (add the family here)", kind)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
@@ -47,12 +48,11 @@ func newTopologies(t *testing.T) []struct {
 // longer link, two nodes on router 0.
 func testGraph(t *testing.T) *graph.Graph {
 	t.Helper()
-	g, err := graph.ReadGraph(context.Background(), "test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
-		"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))
+	g, err := routingtest.Topology("file", 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g
+	return g.(*graph.Graph)
 }
 
 // tracePath follows the decisions of rf for a lone packet from src to dst

@@ -15,7 +15,6 @@ import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
-	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
 )
@@ -359,20 +358,7 @@ func TestFootprintIsExact(t *testing.T) {
 // is refused on those).
 func TestEscapeLevelRegistry(t *testing.T) {
 	for name, spec := range routingtest.All() {
-		var topo topology.Topology
-		var err error
-		switch spec.Topologies[0] {
-		case "mesh":
-			topo, err = grid.NewMesh(4, 1)
-		case "fattree":
-			topo, err = fattree.NewFatTree(2, 2)
-		case "dragonfly":
-			topo, err = dragonfly.NewDragonfly(1, 2, 1, 0, dragonfly.Palmtree, 0)
-		case "file":
-			topo = testGraph(t)
-		default:
-			topo, err = grid.NewTorus(4)
-		}
+		topo, err := routingtest.Topology(spec.Topologies[0], 2, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

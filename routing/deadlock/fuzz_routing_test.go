@@ -6,12 +6,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
-	"github.com/icnsim/icnsim/topology/fattree"
-	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // FuzzRouting walks one packet through the network as the simulator would,
@@ -56,7 +55,7 @@ func FuzzRouting(f *testing.F) {
 			case "fattree":
 				shapes = []uint16{fuzzShape(ki, 0, 0, false, 0), fuzzShape(ki, 0, 2, false, 1), fuzzShape(ki, 2, 2, false, 0), fuzzShape(ki, 1, 3, false, 1)}
 			default:
-				f.Fatalf("FuzzRouting: no topology for kind %q of routing %q", kind, name)
+				shapes = []uint16{fuzzShape(ki, 0, 0, false, 0), fuzzShape(ki, 1, 1, false, 1), fuzzShape(ki, 2, 2, false, 0)}
 			}
 			for si, shape := range shapes {
 				for pi, pair := range [][2]uint16{{0, 1}, {1, 0}, {0, 0}, {3, 60}, {17, 255}, {511, 29}} {
@@ -141,21 +140,12 @@ func fuzzTopology(t testing.TB, spec routing.Spec, shape uint16) (topology.Topol
 	size, extra := int(shape>>2&7), int(shape>>5&3)
 	channels := 1 + int(shape>>7&1)
 	class := int(shape >> 8 & 1)
-	var base topology.Topology
-	var err error
-	switch kind {
-	case "torus":
-		base, err = grid.NewTorus(2 + size%7)
-	case "mesh":
-		base, err = grid.NewMesh(2+size%7, 1+extra)
-	case "fattree":
-		base, err = fattree.NewFatTree(2+size%3, 1+extra)
-		channels = 1 // one channel per node only on meshes and tori
-	default:
-		t.Fatalf("FuzzRouting: no topology for kind %q of routing %q", kind, spec.Name)
-	}
+	base, err := routingtest.Topology(kind, size, extra)
 	if err != nil {
 		t.Fatalf("FuzzRouting: building a %s: %v", kind, err)
+	}
+	if _, ok := base.(topology.Plane); !ok {
+		channels = 1 // a channel per message class only on meshes and tori
 	}
 	topo, err := withPorts(base, spec.Name, channels)
 	if err != nil {
