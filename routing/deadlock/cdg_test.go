@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
@@ -155,7 +156,9 @@ func TestStateListsMatchReference(t *testing.T) {
 		}
 		hyperxs = append(hyperxs, tc{hx, []int{1, 2, 3}})
 	}
-	topos := map[string][]tc{"torus": tori, "mesh": meshes, "fattree": trees, "dragonfly": dragonflies, "hyperx": hyperxs}
+	// Graphs from files: shortest has no state list, and shortest-hops's
+	// is compared on random graphs (TestShortestHopsDependenciesGoUp).
+	topos := map[string][]tc{"torus": tori, "mesh": meshes, "fattree": trees, "dragonfly": dragonflies, "hyperx": hyperxs, "file": nil}
 	ctx := context.Background()
 	checked, leftOut := 0, 0
 	for name, spec := range testRoutings() {
@@ -165,7 +168,17 @@ func TestStateListsMatchReference(t *testing.T) {
 			continue
 		}
 		for _, kind := range spec.Topologies {
-			for _, c := range topos[kind] {
+			cases, listed := topos[kind]
+			if !listed { // a family without instances here: its small ones
+				for size := range 5 {
+					topo, err := routingtest.Topology(kind, size, size)
+					if err != nil {
+						t.Fatal(err)
+					}
+					cases = append(cases, tc{topo, []int{1, 2, 3, 4}})
+				}
+			}
+			for _, c := range cases {
 				for _, vcs := range c.vcs {
 					if name == "duato" {
 						vcs += 3
