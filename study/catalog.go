@@ -1,7 +1,13 @@
 package study
 
 import (
+	"context"
+	"fmt"
+
+	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/graph"
@@ -30,3 +36,42 @@ func Routings() map[string]routing.Spec { return routing.ByName(RoutingList()) }
 // zero Spec, which builds nothing, for an unknown name: validation names
 // it first).
 func (c *Config) routingSpec() routing.Spec { return Routings()[c.Router.Routing] }
+
+// routerKind is one router.kind: how a configuration's network of that
+// kind is checked, estimated and built.
+type routerKind struct {
+	check func(ctx context.Context, cfg Config, topo topology.Topology) error
+	build func(ctx context.Context, b *Built, topo topology.Topology, srcs []fabric.Source, sinks []fabric.Sink, deadlockChecked bool) error
+	// estimate is the network's part of the memory estimate.
+	estimate func(cfg Config, topo topology.Topology) Estimate
+	// growsWith is the router key the network's memory grows with, in
+	// words, for the estimate's refusal.
+	growsWith func(cfg Config) string
+	// switchInfo, where set, describes the switch in the result.
+	switchInfo func(cfg Config) *report.SwitchInfo
+}
+
+// routerKinds are the router kinds by router.kind.
+func routerKinds() map[string]routerKind {
+	return map[string]routerKind{
+		"vc": {check: checkVC, build: buildVC, estimate: estimateVC,
+			growsWith: func(cfg Config) string { return fmt.Sprintf("router.vcs = %d", cfg.Router.VCs) }},
+		"ioq": {check: checkIOQ, build: buildIOQ, estimate: estimateIOQ,
+			growsWith: func(cfg Config) string {
+				return fmt.Sprintf("router.port_memory_bytes = %d (the switch's state is bounded by every memory full)", cfg.Router.PortMemoryBytes)
+			},
+			switchInfo: func(cfg Config) *report.SwitchInfo {
+				return &report.SwitchInfo{Queues: cfg.Router.Queues, PortMemoryFlits: cfg.IOQConfig().PortMemoryFlits,
+					FlitBytes: cfg.Router.FlitBytes, CycleNs: report.Ratio(cfg.CycleNs(), 1)}
+			}},
+	}
+}
+
+// routerKind is the configuration's router kind (router.kind; "" is vc,
+// the zero value of a Config built in Go).
+func (c *Config) routerKind() routerKind {
+	if k, ok := routerKinds()[c.Router.Kind]; ok {
+		return k
+	}
+	return routerKinds()["vc"]
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/icnsim/icnsim/router/ioq"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -79,16 +80,7 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	if err != nil {
 		return Estimate{}, err
 	}
-	rc := cfg.RouterConfig()
-	var e Estimate
-	if cfg.Router.Kind == "ioq" {
-		// The switch's state grows with what it buffers: its bound, every
-		// memory full, rather than a run below saturation.
-		e = Estimate{Routers: topo.Routers(), Nodes: topo.Nodes(), NetworkBytes: ioq.MostStateBytes(topo, cfg.IOQConfig()), FullMemories: true}
-	} else {
-		fp := vc.EstimateFootprint(topo, rc)
-		e = Estimate{Routers: topo.Routers(), Nodes: topo.Nodes(), NetworkBytes: fp.StateBytes + fp.TableBytes, CheckBytes: fp.CheckBytes}
-	}
+	e := cfg.routerKind().estimate(cfg, topo)
 	for r := 0; r < topo.Routers(); r++ {
 		e.Ports += topo.Ports(r)
 	}
@@ -102,7 +94,7 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	if b, ok := topo.(interface{ DiameterBound() int }); ok {
 		diameter = b.DiameterBound
 	}
-	zl := vc.ZeroLoadLatency(rc, diameter(), tc.MaxPacketFlits())
+	zl := vc.ZeroLoadLatency(cfg.RouterConfig(), diameter(), tc.MaxPacketFlits())
 	e.MeasureBytes = int64(e.Nodes) * (report.CollectorBytes(latencyRangeCycles(zl)) + traffic.SourceBytes(tc))
 	policySeconds := 0.0
 	if gate, _, err := cfg.Policy.Gate(); err == nil {
@@ -234,15 +226,25 @@ func CheckMemory(cfg Config, jobs int, limit MemoryLimit) error {
 	default:
 		keys = append(keys, fmt.Sprintf("network.k = %d (%d routers)", cfg.Network.K, e.Routers))
 	}
-	if cfg.Router.Kind == "ioq" {
-		keys = append(keys, fmt.Sprintf("router.port_memory_bytes = %d (the switch's state is bounded by every memory full)", cfg.Router.PortMemoryBytes))
-	} else {
-		keys = append(keys, fmt.Sprintf("router.vcs = %d", cfg.Router.VCs))
-	}
+	keys = append(keys, cfg.routerKind().growsWith(cfg))
 	if jobs > 1 {
 		keys = append(keys, fmt.Sprintf("%d runs at once (--jobs)", jobs))
 	}
 	return fmt.Errorf("%q needs an estimated %s (%s per run, of which the network %s, about %.1f KiB per router with its nodes), more than the limit of %s (%s); the estimate grows with %s; lower them, or raise the limit with --max-memory",
 		cfg.Name, FormatBytes(need), FormatBytes(uint64(e.PeakBytes)), FormatBytes(uint64(e.NetworkBytes)),
 		float64(e.NetworkBytes+e.MeasureBytes)/float64(max(e.Routers, 1))/1024, FormatBytes(limit.Bytes), limit.Why, strings.Join(keys, ", "))
+}
+
+// estimateIOQ is the switch's network in the estimate: its state grows
+// with what it buffers, so its bound, every memory full, rather than a run
+// below saturation.
+func estimateIOQ(cfg Config, topo topology.Topology) Estimate {
+	return Estimate{Routers: topo.Routers(), Nodes: topo.Nodes(), NetworkBytes: ioq.MostStateBytes(topo, cfg.IOQConfig()), FullMemories: true}
+}
+
+// estimateVC is the VC routers' network in the estimate, and their
+// deadlock check's memory.
+func estimateVC(cfg Config, topo topology.Topology) Estimate {
+	fp := vc.EstimateFootprint(topo, cfg.RouterConfig())
+	return Estimate{Routers: topo.Routers(), Nodes: topo.Nodes(), NetworkBytes: fp.StateBytes + fp.TableBytes, CheckBytes: fp.CheckBytes}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router/ioq"
 	"github.com/icnsim/icnsim/router/vc"
+	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/traffic"
 )
 
@@ -111,50 +112,59 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	for i, c := range cols {
 		sinks[i] = c
 	}
-	if cfg.Router.Kind == "ioq" {
-		net, err := ioq.Build(ctx, topo, cfg.IOQConfig(), srcs, sinks)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range cols {
-			c.SetLatencyRange(latencyRangeCycles(net.MaxZeroLoadLatency(tc.MaxPacketFlits())))
-		}
-		// The switch's runs always report the relative throughput.
-		if units.bisection == nil {
-			if units.bisection, err = cfg.Bisection(); err != nil {
-				return nil, err
-			}
-		}
-		return &Built{Cfg: cfg, Fabric: net, Collectors: cols, traffic: tc, units: units, silent: silent}, nil
+	b := &Built{Cfg: cfg, Collectors: cols, traffic: tc, units: units, silent: silent}
+	if err := cfg.routerKind().build(ctx, b, topo, srcs, sinks, deadlockChecked); err != nil {
+		return nil, err
 	}
+	for _, c := range cols {
+		c.SetLatencyRange(latencyRangeCycles(b.Fabric.MaxZeroLoadLatency(tc.MaxPacketFlits())))
+	}
+	return b, nil
+}
+
+// buildIOQ builds the input/output-buffered switch's network into b.
+func buildIOQ(ctx context.Context, b *Built, topo topology.Topology, srcs []fabric.Source, sinks []fabric.Sink, _ bool) error {
+	cfg := b.Cfg
+	net, err := ioq.Build(ctx, topo, cfg.IOQConfig(), srcs, sinks)
+	if err != nil {
+		return err
+	}
+	b.Fabric = net
+	// The switch's runs always report the relative throughput.
+	if b.units.bisection == nil {
+		if b.units.bisection, err = cfg.Bisection(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buildVC builds the VC routers' network into b, with the policies it
+// installs (entropy throttling, SAT).
+func buildVC(ctx context.Context, b *Built, topo topology.Topology, srcs []fabric.Source, sinks []fabric.Sink, deadlockChecked bool) error {
+	cfg := b.Cfg
 	rc := cfg.RouterConfig()
 	if deadlockChecked {
 		rc.AllowDeadlock = true
 	}
 	net, err := vc.Build(ctx, topo, rc, srcs, sinks)
 	if err != nil {
-		return nil, routerError(ctx, cfg, err)
+		return routerError(ctx, cfg, err)
 	}
-	for _, c := range cols {
-		c.SetLatencyRange(latencyRangeCycles(net.MaxZeroLoadLatency(tc.MaxPacketFlits())))
-	}
+	b.Fabric, b.Net = net, net
 	gate, _, err := cfg.Policy.Gate()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var sat *policies.SATs
 	if gate.Model == policies.SAT {
-		if sat, err = policies.InstallSAT(net, gate.SAT, cfg.SATConfig()); err != nil {
-			return nil, err
+		if b.SAT, err = policies.InstallSAT(net, gate.SAT, cfg.SATConfig()); err != nil {
+			return err
 		}
 	}
 	// SAT is not entropy throttling: its gates take the NIs, and the circuit
 	// runs only when measured, gating nothing (GateParams.Throttles).
-	ent, err := policies.InstallEntropy(ctx, net, gate, cfg.CircuitConfig(), cfg.Seed^0x5eed_9a7e, cfg.Policy.MeasureCircuit)
-	if err != nil {
-		return nil, err
-	}
-	return &Built{Cfg: cfg, Fabric: net, Net: net, Collectors: cols, Entropy: ent, SAT: sat, traffic: tc, units: units, silent: silent}, nil
+	b.Entropy, err = policies.InstallEntropy(ctx, net, gate, cfg.CircuitConfig(), cfg.Seed^0x5eed_9a7e, cfg.Policy.MeasureCircuit)
+	return err
 }
 
 // routerError names the key behind a router's refusal: a routing that can
@@ -174,9 +184,17 @@ func checkNetwork(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	if cfg.Router.Kind == "ioq" {
-		return ioq.Check(topo, cfg.IOQConfig())
-	}
+	return cfg.routerKind().check(ctx, cfg, topo)
+}
+
+// checkIOQ is what building the switch's network would refuse.
+func checkIOQ(_ context.Context, cfg Config, topo topology.Topology) error {
+	return ioq.Check(topo, cfg.IOQConfig())
+}
+
+// checkVC is what building the VC routers' network would refuse, the
+// channel-dependency check included.
+func checkVC(ctx context.Context, cfg Config, topo topology.Topology) error {
 	if _, err := vc.Check(ctx, topo, cfg.RouterConfig()); err != nil {
 		return routerError(ctx, cfg, err)
 	}
@@ -482,9 +500,8 @@ func (b *Built) result(r *run, meth method, end clock.Cycle) (*report.Result, er
 		}
 	}
 	res.WireCapacity, res.Bisection = b.units.wire, b.units.bisection
-	if cfg.Router.Kind == "ioq" {
-		res.Switch = &report.SwitchInfo{Queues: cfg.Router.Queues, PortMemoryFlits: cfg.IOQConfig().PortMemoryFlits,
-			FlitBytes: cfg.Router.FlitBytes, CycleNs: report.Ratio(cfg.CycleNs(), 1)}
+	if info := cfg.routerKind().switchInfo; info != nil {
+		res.Switch = info(cfg)
 	}
 	res.MeanHops = report.Ratio(float64(hops), float64(lat.Count()))
 	if err := meth.finish(r, end, res); err != nil {
