@@ -49,6 +49,8 @@ type routerKind struct {
 	growsWith func(cfg Config) string
 	// switchInfo, where set, describes the switch in the result.
 	switchInfo func(cfg Config) *report.SwitchInfo
+	// observers, where set, are the kind's own parts in a run.
+	observers func(b *Built) []observer
 }
 
 // routerKinds are the router kinds by router.kind.
@@ -56,7 +58,7 @@ func routerKinds() map[string]routerKind {
 	return map[string]routerKind{
 		"vc": {check: checkVC, build: buildVC, estimate: estimateVC,
 			growsWith: func(cfg Config) string { return fmt.Sprintf("router.vcs = %d", cfg.Router.VCs) }},
-		"ioq": {check: checkIOQ, build: buildIOQ, estimate: estimateIOQ,
+		"ioq": {check: checkIOQ, build: buildIOQ, estimate: estimateIOQ, observers: ioqObservers,
 			growsWith: func(cfg Config) string {
 				return fmt.Sprintf("router.port_memory_bytes = %d (the switch's state is bounded by every memory full)", cfg.Router.PortMemoryBytes)
 			},

@@ -28,8 +28,8 @@ type observer interface {
 	result(r *run, end clock.Cycle, res *report.Result)
 }
 
-// observersOf are the observers of the mechanisms b installs, in a fixed
-// order (their results are added in it).
+// observersOf are the observers of the mechanisms b installs and of its
+// router kind's, in a fixed order (their results are added in it).
 func observersOf(b *Built) []observer {
 	var obs []observer
 	if b.Entropy != nil {
@@ -38,8 +38,8 @@ func observersOf(b *Built) []observer {
 	if b.SAT != nil { // after entropy's: with the circuit measured beside SAT, the result's injection model is SAT's
 		obs = append(obs, &satObserver{sat: b.SAT, nodes: b.Fabric.Topology().Nodes()})
 	}
-	if n, ok := b.Fabric.(*ioq.Network); ok && n.Cfg.Org == ioq.RECN {
-		obs = append(obs, &saqObserver{net: n})
+	if kind := b.Cfg.routerKind(); kind.observers != nil {
+		obs = append(obs, kind.observers(b)...)
 	}
 	return obs
 }
@@ -161,4 +161,12 @@ func (o *saqObserver) result(_ *run, _ clock.Cycle, res *report.Result) {
 		Allocations: o.to.Allocations - o.from.Allocations, Refusals: o.to.Refusals - o.from.Refusals,
 		MaxPerPortIngressRun: run.MaxPerPortIngressRun, MaxPerPortEgressRun: run.MaxPerPortEgressRun,
 		PeakFlitsIngress: int(run.PeakFlitsIngress), PeakFlitsEgress: int(run.PeakFlitsEgress), XoffFlits: int(run.XoffFlits)}
+}
+
+// ioqObservers are the switch's observers: RECN's SAQs where it runs RECN.
+func ioqObservers(b *Built) []observer {
+	if n, ok := b.Fabric.(*ioq.Network); ok && n.Cfg.Org == ioq.RECN {
+		return []observer{&saqObserver{net: n}}
+	}
+	return nil
 }
