@@ -1,4 +1,4 @@
-package study
+package suggest
 
 import (
 	"slices"
@@ -22,14 +22,14 @@ func TestNearest(t *testing.T) {
 		{"measure.warmup", []string{"measure.warmup_cycles"}},
 		{"measure.method2", nil},
 	} {
-		if got := nearest(tc.word, keys, 3); !slices.Equal(got, tc.want) {
-			t.Errorf("nearest(%q) = %q, want %q", tc.word, got, tc.want)
+		if got := Nearest(tc.word, keys, 3); !slices.Equal(got, tc.want) {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.word, got, tc.want)
 		}
 	}
 	if d := editDistance("unifrom", "uniform"); d != 2 {
 		t.Errorf("editDistance(unifrom, uniform) = %d, want 2", d)
 	}
-	if s := didYouMean("unifrom", []string{"uniform", "tornado"}); s != `; did you mean "uniform"?` {
+	if s := DidYouMean("unifrom", []string{"uniform", "tornado"}); s != `; did you mean "uniform"?` {
 		t.Errorf("didYouMean = %q", s)
 	}
 	for _, tc := range []struct {
@@ -44,8 +44,8 @@ func TestNearest(t *testing.T) {
 		{"router.routing_delay", []string{"router.routing", "router.routing_delay_cycles"}, []string{"router.routing_delay_cycles"}},
 		{"network.nodes", []string{"network.levels", "network.k"}, nil},
 	} {
-		if got := nearest(tc.word, tc.cands, 3); !slices.Equal(got, tc.want) {
-			t.Errorf("nearest(%q) = %q, want %q", tc.word, got, tc.want)
+		if got := Nearest(tc.word, tc.cands, 3); !slices.Equal(got, tc.want) {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.word, got, tc.want)
 		}
 	}
 }
