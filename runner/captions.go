@@ -176,7 +176,10 @@ func nodeScaleWords(f *study.File) string {
 func nodeCaption(f *study.File, name string) (string, bool) {
 	panels := "one panel per " + perPointLines(f)
 	grid := "the grid of routers (x across, y up)"
-	if slices.ContainsFunc(f.Points, func(p study.Point) bool { return p.Config.Network.Concentration > 1 }) {
+	if slices.ContainsFunc(f.Points, func(p study.Point) bool {
+		_, c, ok := p.Config.Network.Grid()
+		return ok && c > 1
+	}) {
 		grid = "the grid of routers (x across, y up; a router's cell is the mean of its nodes)"
 	}
 	for _, q := range nodeQuantities() {

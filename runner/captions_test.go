@@ -17,6 +17,8 @@ name = "captions"
 seed = 2
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"
@@ -56,6 +58,8 @@ const fatTreeCaptionStudy = `name = "ft"
 seed = 1
 [network]
 topology = "fattree"
+
+[network.fattree]
 k = 4
 levels = 2
 [router]
@@ -83,6 +87,8 @@ seed = 1
 replicates = 3
 [network]
 topology = "torus"
+
+[network.torus]
 k = 4
 [traffic]
 process = "bernoulli"

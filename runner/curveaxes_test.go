@@ -18,7 +18,7 @@ import (
 // figure per x value; mesh-recn-fig3's lines = k zipped with the hot spot
 // split the paper's three configurations over two figures).
 func TestCurveAxesZipped(t *testing.T) {
-	const base = "name = \"z\"\n[network]\ntopology = \"mesh\"\nk = 4\n[router]\nrouting = \"dor\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\n" +
+	const base = "name = \"z\"\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\n[router]\nrouting = \"dor\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\n" +
 		"[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n"
 	for _, c := range []struct {
 		name, axes string
@@ -34,11 +34,11 @@ func TestCurveAxesZipped(t *testing.T) {
 			"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n",
 			"router.buffer_flits", "traffic.pattern", nil,
 			map[string]map[string]int{"latency_mean_cycles-vs-buffer_flits": {"Traffic pattern = uniform": 3, "Traffic pattern = transpose": 3}}},
-		{"lines zipped", "[[axis]]\nkey = \"network.k\"\nvalues = [4, 6]\nzip = \"c\"\n" +
+		{"lines zipped", "[[axis]]\nkey = \"network.mesh.k\"\nvalues = [4, 6]\nzip = \"c\"\n" +
 			"[[axis]]\nkey = \"traffic.hotspot_node\"\nvalues = [5, 14]\nzip = \"c\"\n" +
 			"[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, 0.2]\n" +
 			"[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n",
-			"traffic.load_flits_per_node_cycle", "network.k", []string{"router.vcs"},
+			"traffic.load_flits_per_node_cycle", "network.mesh.k", []string{"router.vcs"},
 			map[string]map[string]int{
 				"latency_mean_cycles-vs-load_flits_per_node_cycle-vcs-2": {"Radix k = 4, Hotspot node = 5": 2, "Radix k = 6, Hotspot node = 14": 2},
 				"latency_mean_cycles-vs-load_flits_per_node_cycle-vcs-4": {"Radix k = 4, Hotspot node = 5": 2, "Radix k = 6, Hotspot node = 14": 2},

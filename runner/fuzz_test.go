@@ -22,6 +22,8 @@ const fuzzStudyTOML = `name = "fuzz-resume"
 seed = 3
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"

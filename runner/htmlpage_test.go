@@ -26,6 +26,8 @@ name = "page"
 seed = 5
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"

@@ -71,7 +71,7 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 	}
 	what := func(q nodeValues, net study.Network) string {
 		w := q.what + " (replicate 0)"
-		if net.Topology == "fattree" {
+		if net.NodesPerLeaf() > 0 {
 			w = strings.Replace(w, "grey:", "no bar:", 1) // NaN: a bar left out
 		}
 		if len(panelKeys) > 0 {
@@ -98,12 +98,13 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 			// One figure holds grids (meshes and tori of any size, one
 			// panel each) or fat-trees of one arity (the bars' groups).
 			net := f.Points[recs[0].Point].Config.Network
-			grid := func(n study.Network) bool { return n.Topology == "mesh" || n.Topology == "torus" }
+			_, _, netGrid := net.Grid()
 			concentrated := false
 			recs = slices.DeleteFunc(slices.Clone(recs), func(r *Record) bool {
 				n := f.Points[r.Point].Config.Network
-				kin := grid(n) && grid(net) || n.Topology == net.Topology && n.K == net.K
-				concentrated = concentrated || kin && n.Concentration > 1
+				_, c, isGrid := n.Grid()
+				kin := isGrid && netGrid || !isGrid && !netGrid && n.NodesPerLeaf() > 0 && n.NodesPerLeaf() == net.NodesPerLeaf()
+				concentrated = concentrated || kin && c > 1
 				return !kin || len(q.get(r.Result)) != f.Points[r.Point].Config.Nodes()
 			})
 			parts := (len(recs) + maxPanels - 1) / maxPanels
@@ -133,16 +134,16 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 					return err
 				}
 				var err error
-				switch net.Topology {
-				case "mesh", "torus":
+				switch {
+				case netGrid:
 					l := q.label
 					if concentrated {
 						l = strings.Replace(l, "(", "(mean of a router's nodes, ", 1)
 					}
 					err = (&figure.NodeMap{Title: title, Label: l, Panels: panels, Scale: figure.ScaleMode(f.Plot.NodeScale)}).Save(filepath.Join(pdir, file), plotOutput(f))
-				case "fattree":
+				case net.NodesPerLeaf() > 0:
 					file = strings.Replace(file, "-map", "-by-leaf", 1)
-					err = (&figure.LeafBars{Title: title, YLabel: q.label, Group: net.K, Panels: panels}).Save(filepath.Join(pdir, file), plotOutput(f))
+					err = (&figure.LeafBars{Title: title, YLabel: q.label, Group: net.NodesPerLeaf(), Panels: panels}).Save(filepath.Join(pdir, file), plotOutput(f))
 				}
 				if err != nil {
 					return err
@@ -173,10 +174,11 @@ func blankSilent(r *report.Result, vals []float64) []float64 {
 // the routers of a mesh or torus (the mean of a router's nodes), one row
 // by node id on a fat-tree.
 func layout(net study.Network, vals []float64) [][]float64 {
-	if net.Topology != "mesh" && net.Topology != "torus" {
+	k, c, ok := net.Grid()
+	if !ok {
 		return [][]float64{vals}
 	}
-	k, c := net.K, max(net.Concentration, 1)
+	c = max(c, 1)
 	z := make([][]float64, k)
 	for y := range z {
 		z[y] = make([]float64, k)

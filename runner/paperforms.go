@@ -428,8 +428,8 @@ func izuFig5(f *study.File, recs []*Record, refs []refRow) *figure.PaperGrid {
 // recnConfig and recnCase are the RECN paper's configuration and traffic
 // case of a point (0: none of the paper's).
 func recnConfig(f *study.File, p *study.Point) int {
-	k, _ := strconv.Atoi(valueAt(f, p, "network.k"))
-	c, _ := strconv.Atoi(valueAt(f, p, "network.concentration"))
+	k, _ := strconv.Atoi(valueAt(f, p, "network.mesh.k"))
+	c, _ := strconv.Atoi(valueAt(f, p, "network.mesh.concentration"))
 	return study.RECNConfiguration(k, c)
 }
 
@@ -543,7 +543,7 @@ func recnLoadFig(f *study.File, pts []*pointStats, refs []refRow, form string) *
 // axes; the SAQs per port as a broad grey limit line.
 func recnFig3(f *study.File, pts []*pointStats, refs []refRow) *figure.PaperGrid {
 	loadKey, xLabel, xScale := loadPercent(f)
-	rest := f.AxesApart("network.k", "network.concentration", loadKey)
+	rest := f.AxesApart("network.mesh.k", "network.mesh.concentration", loadKey)
 	g := &figure.PaperGrid{Title: title(f, "most SAQs in use in one port (García et al., Fig. 3)", ""),
 		XLabel: xLabel, YLabel: "Most SAQs in use in one port", Cols: 2, Points: true, YInteger: true,
 		RefName: "Published: at most 8 (" + sources(refs, "saqs_max_per_port_ingress_run", "saqs_max_per_port_egress_run") + ")"}

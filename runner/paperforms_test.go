@@ -13,20 +13,20 @@ import (
 // a moment (their numbers mean nothing; the published values are invented
 // for the test, at the points the figures must place them).
 const (
-	tinyFatTree = "seed = 1\n[network]\ntopology = \"fattree\"\nk = 2\nlevels = 2\n[router]\nvcs = 1\nbuffer_flits = 32\nswitching = \"vct\"\n" +
+	tinyFatTree = "seed = 1\n[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 2\nlevels = 2\n[router]\nvcs = 1\nbuffer_flits = 32\nswitching = \"vct\"\n" +
 		"[traffic]\nprocess = \"bernoulli\"\nload_flits_per_node_cycle = 1.0\nsource_queue_packets = 4\nself = \"skip\"\npacket_flits = 4\n"
 	tinyWindow         = "[measure]\nwarmup_cycles = 200\nmeasure_cycles = 400\ndrain_cycles = 0\nsample_cycles = 0\n"
 	tinyBatches        = "[measure]\nmethod = \"packet-batches\"\nwarmup_cycles = 200\ndrain_cycles = 0\nsample_cycles = 0\n"
 	tinyRoutingPattern = "[[axis]]\nkey = \"router.routing\"\nvalues = [\"fattree-static\", \"fattree-adaptive\"]\n" +
 		"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"shuffle\"]\n"
-	tinyRECN = "seed = 1\n[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nport_memory_bytes = 4096\n" +
+	tinyRECN = "seed = 1\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nport_memory_bytes = 4096\n" +
 		"[traffic]\npattern = \"hotspot-sources\"\nprocess = \"bernoulli\"\nhotspot_node = 10\npacket_flits = 8\n" +
 		"[measure]\nwarmup_cycles = 200\nmeasure_cycles = 400\ndrain_cycles = 0\nsample_cycles = 0\n"
-	tinyHAR = "seed = 1\n[network]\ntopology = \"mesh\"\nk = 4\nnode_channels = 2\n[router]\nvcs = 4\nbuffer_flits = 8\nswitching = \"wormhole\"\nrouting_delay_cycles = 2\n" +
+	tinyHAR = "seed = 1\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\nnode_channels = 2\n[router]\nvcs = 4\nbuffer_flits = 8\nswitching = \"wormhole\"\nrouting_delay_cycles = 2\n" +
 		"[traffic]\npattern = \"uniform\"\nself = \"skip\"\nprocess = \"poisson\"\npacket_flits = 4\nlong_packet_flits = 16\nload_of_wire_capacity = 0.1\n" +
 		"[measure]\nwarmup_cycles = 200\nmeasure_cycles = 600\ndrain_cycles = 2000\nsample_cycles = 0\n" +
 		"[[axis]]\nkey = \"router.routing\"\nvalues = [\"har-dor\", \"hybrid-har\"]\n[[axis]]\nkey = \"traffic.long_volume_percent\"\nvalues = [0, 50]\n"
-	tinyCollective = "seed = 1\n[network]\ntopology = \"torus\"\nk = 4\n[router]\nrouting = \"dor-dateline\"\nvcs = 3\nbuffer_flits = 15\nswitching = \"vct\"\nrouting_delay_cycles = 0\n" +
+	tinyCollective = "seed = 1\n[network]\ntopology = \"torus\"\n\n[network.torus]\nk = 4\n[router]\nrouting = \"dor-dateline\"\nvcs = 3\nbuffer_flits = 15\nswitching = \"vct\"\nrouting_delay_cycles = 0\n" +
 		"[traffic]\nprocess = \"collective\"\npackets_per_node = 2\npacket_flits = 8\n[policy]\ncircuit_lanes = \"dedicated\"\n[measure]\nsample_cycles = 0\nstall_cycles = 2000\n" +
 		"[study]\nreplicates = 3\n" +
 		"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"transpose\", \"uniform\"]\n[[axis]]\nkey = \"policy.injection\"\nvalues = [\"noth\", \"gt.a(4,90,80,80)\", \"gt.a(8,90,80,80)\"]\n"

@@ -26,6 +26,8 @@ const reportStudy = `name = "report"
 seed = 3
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"
@@ -506,6 +508,8 @@ func TestNodeFigures(t *testing.T) {
 seed = 1
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 3
 concentration = 2
 [router]
@@ -534,13 +538,15 @@ warmup_cycles = 50
 measure_cycles = 100
 drain_cycles = 500
 [[axis]]
-key = "network.k"
+key = "network.mesh.k"
 values = [3, 5]
 `, []string{"node-throughput-map", "node-latency-map"}},
 		{"fattree-both", `name = "ft"
 seed = 1
 [network]
 topology = "fattree"
+
+[network.fattree]
 k = 4
 levels = 2
 [router]
@@ -563,6 +569,8 @@ node_figures = "both"
 seed = 1
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 3
 [router]
 routing = "dor"

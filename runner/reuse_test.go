@@ -13,6 +13,8 @@ const hystSweepTOML = `name = "hyst-sweep-small"
 seed = 3
 [network]
 topology = "torus"
+
+[network.torus]
 k = 8
 [router]
 routing = "dor-dateline"

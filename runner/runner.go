@@ -47,7 +47,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/icnsim/icnsim/actor"
@@ -181,11 +180,7 @@ type Outcome struct {
 // with defaults that depend on other keys resolved (the warm-up).
 func ConfigTOML(c study.Config) string {
 	c.Measure.WarmupCycles = c.Measure.Warmup()
-	var buf bytes.Buffer
-	if err := toml.NewEncoder(&buf).Encode(c); err != nil {
-		panic(err) // a Config always encodes
-	}
-	return buf.String()
+	return c.TOML()
 }
 
 func newRecord(f *study.File, r *study.RunSpec, res *report.Result) *Record {

@@ -30,6 +30,8 @@ const studyTOML200 = `name = "mesh4-curves"
 seed = 7
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"
@@ -85,7 +87,9 @@ func TestFileTopologyStudyAcrossJobs(t *testing.T) {
 	f := parse(t, fmt.Sprintf(`name = "file-jobs"
 [network]
 topology = "file"
-file = %q
+
+[network.file]
+path = %q
 [router]
 routing = "shortest-hops"
 vcs = 4
@@ -293,6 +297,8 @@ func TestPlots(t *testing.T) {
 seed = 3
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"
@@ -372,6 +378,8 @@ func TestSwitchSeriesPlots(t *testing.T) {
 seed = 3
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 kind = "ioq"
@@ -546,6 +554,8 @@ func TestReductions(t *testing.T) {
 	f := parse(t, `name = "red"
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"

@@ -76,6 +76,8 @@ func TestSaturationNeedsOfferedLoad(t *testing.T) {
 	f := parse(t, `name = "sat"
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"
@@ -186,6 +188,8 @@ at = { "traffic.pattern" = "transpose" }
 const (
 	satSweepHead = `[network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"

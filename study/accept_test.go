@@ -34,22 +34,8 @@ func acceptPool(files []any) map[string][]any {
 		patterns = append(patterns, p)
 	}
 	tiny, huge, nan := 1e-300, 1e308, math.NaN()
-	return map[string][]any{
-		"network.topology":                  {"torus", "mesh", "fattree", "dragonfly", "hyperx", "file"},
-		"network.routers_per_group":         {2, 3, 4, 6, 0, -1, 65},
-		"network.global_per_router":         {0, 1, 2, 3, 33},
-		"network.groups":                    {0, 2, 3, 5, 9, 256},
-		"network.nodes_per_router":          {0, 1, 2, 3, 33},
-		"network.global_arrangement":        {"palmtree", "consecutive", "diagonal"},
-		"network.global_latency_cycles":     {0, 3, 10, 1001},
-		"network.dimensions":                {1, 2, 3, 0, 9},
-		"network.trunking":                  {0, 1, 2, 9},
-		"network.file":                      files,
+	pool := map[string][]any{
 		"router.ugal_threshold_flits":       {0, 4, 64, -1},
-		"network.k":                         {2, 3, 4, 5, 0, -1},
-		"network.levels":                    {1, 2, 3},
-		"network.concentration":             {1, 2, 4, 0},
-		"network.node_channels":             {0, 1, 2},
 		"router.kind":                       {"vc", "vc", "ioq"},
 		"router.queues":                     {"1q", "voq-sw", "voq-net", "recn"},
 		"router.routing":                    routings,
@@ -109,6 +95,24 @@ func acceptPool(files []any) map[string][]any {
 		"measure.packet_batches":            {1, 2},
 		"measure.watchdog_cycles":           {0, 100000},
 	}
+	// The families' tables, from the catalog: each key of each table
+	// draws the values of its leaf (a new family's key needs a pool here).
+	leaves := map[string][]any{
+		"k": {2, 3, 4, 5, 0, -1}, "levels": {1, 2, 3}, "concentration": {1, 2, 4, 0}, "node_channels": {0, 1, 2},
+		"routers_per_group": {2, 3, 4, 6, 0, -1, 65}, "global_per_router": {0, 1, 2, 3, 33}, "groups": {0, 2, 3, 5, 9, 256},
+		"nodes_per_router": {0, 1, 2, 3, 33}, "global_arrangement": {"palmtree", "consecutive", "diagonal"},
+		"global_latency_cycles": {0, 3, 10, 1001}, "dimensions": {1, 2, 3, 0, 9}, "trunking": {0, 1, 2, 9}, "path": files,
+	}
+	for _, name := range topologies() {
+		pool["network.topology"] = append(pool["network.topology"], name)
+		for _, leaf := range familyKeys()[name] {
+			if leaves[leaf] == nil {
+				panic(fmt.Sprintf("acceptPool: no values for network.%s.%s", name, leaf))
+			}
+			pool["network."+name+"."+leaf] = leaves[leaf]
+		}
+	}
+	return pool
 }
 
 // TestAcceptedConfigurationsRun is the property "what validate accepts,
@@ -126,16 +130,16 @@ func TestAcceptedConfigurationsRun(t *testing.T) {
 	}
 	slices.Sort(keys)
 	bases := []map[string]any{
-		{"network.k": 4},
-		{"network.topology": "mesh", "network.k": 4, "router.routing": "dor", "router.vcs": 2, "traffic.process": "bernoulli"},
-		{"network.topology": "fattree", "network.k": 2, "network.levels": 3, "router.routing": "fattree-adaptive", "router.vcs": 2, "traffic.process": "bernoulli", "traffic.pattern": "uniform", "policy.injection": "sat(4,8,ring)"},
-		{"network.topology": "mesh", "network.k": 4, "router.kind": "ioq", "router.routing": "dor", "router.queues": "recn", "router.port_memory_bytes": 1024, "traffic.process": "bernoulli", "traffic.pattern": "hotspot"},
-		{"network.topology": "mesh", "network.k": 4, "router.routing": "hybrid-har", "router.vcs": 4, "router.switching": "wormhole", "network.node_channels": 2, "traffic.process": "bernoulli", "traffic.long_packet_flits": 16, "traffic.long_volume_percent": 50.0},
-		{"network.topology": "dragonfly", "network.routers_per_group": 4, "router.routing": "ugal-l", "router.vcs": 3, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
-		{"network.topology": "dragonfly", "network.routers_per_group": 2, "network.global_latency_cycles": 4, "router.routing": "par", "router.vcs": 4, "router.internal_speedup": 2, "traffic.process": "bernoulli", "traffic.pattern": "group-shift"},
-		{"network.topology": "dragonfly", "network.routers_per_group": 3, "network.groups": 4, "router.routing": "val", "router.vcs": 3, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
-		{"network.topology": "hyperx", "network.k": 3, "network.dimensions": 2, "network.nodes_per_router": 2, "router.routing": "val", "router.vcs": 2, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
-		{"network.topology": "file", "network.file": files[0], "router.routing": "shortest-hops", "router.vcs": 6, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
+		{"network.torus.k": 4},
+		{"network.topology": "mesh", "network.mesh.k": 4, "router.routing": "dor", "router.vcs": 2, "traffic.process": "bernoulli"},
+		{"network.topology": "fattree", "network.fattree.k": 2, "network.fattree.levels": 3, "router.routing": "fattree-adaptive", "router.vcs": 2, "traffic.process": "bernoulli", "traffic.pattern": "uniform", "policy.injection": "sat(4,8,ring)"},
+		{"network.topology": "mesh", "network.mesh.k": 4, "router.kind": "ioq", "router.routing": "dor", "router.queues": "recn", "router.port_memory_bytes": 1024, "traffic.process": "bernoulli", "traffic.pattern": "hotspot"},
+		{"network.topology": "mesh", "network.mesh.k": 4, "router.routing": "hybrid-har", "router.vcs": 4, "router.switching": "wormhole", "network.mesh.node_channels": 2, "traffic.process": "bernoulli", "traffic.long_packet_flits": 16, "traffic.long_volume_percent": 50.0},
+		{"network.topology": "dragonfly", "network.dragonfly.routers_per_group": 4, "router.routing": "ugal-l", "router.vcs": 3, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
+		{"network.topology": "dragonfly", "network.dragonfly.routers_per_group": 2, "network.dragonfly.global_latency_cycles": 4, "router.routing": "par", "router.vcs": 4, "router.internal_speedup": 2, "traffic.process": "bernoulli", "traffic.pattern": "group-shift"},
+		{"network.topology": "dragonfly", "network.dragonfly.routers_per_group": 3, "network.dragonfly.groups": 4, "router.routing": "val", "router.vcs": 3, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
+		{"network.topology": "hyperx", "network.hyperx.k": 3, "network.hyperx.dimensions": 2, "network.hyperx.nodes_per_router": 2, "router.routing": "val", "router.vcs": 2, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
+		{"network.topology": "file", "network.file.path": files[0], "router.routing": "shortest-hops", "router.vcs": 6, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
 	}
 	draws := 12000
 	if testing.Short() || raceEnabled {
@@ -204,7 +208,7 @@ func TestAcceptedConfigurationsRun(t *testing.T) {
 	if ran < draws/10 {
 		t.Errorf("only %d of %d draws ran: the pools test too little", ran, draws)
 	}
-	for _, topo := range []string{"torus", "mesh", "fattree", "dragonfly", "hyperx", "file"} {
+	for _, topo := range topologies() { // every family of the catalog runs
 		if ranOn[topo] < draws/100 {
 			t.Errorf("only %d draws ran on a %s", ranOn[topo], topo)
 		}

@@ -73,7 +73,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			cfg.Traffic.Load = tc.load
 			if tc.scenario == "mesh16-har" {
 				cfg = harConfig("hybrid-har", 50, tc.load)
-				cfg.Network.K = 16
+				setLeaf(&cfg.Network, "k", 16)
 			}
 			if tc.injection != "" {
 				cfg.Policy.Injection = tc.injection

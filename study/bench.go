@@ -12,6 +12,9 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/fattree"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // BenchScenarios are the named scenarios of `icnsim bench`.
@@ -24,13 +27,13 @@ func BenchScenarios() map[string]Config {
 
 	mesh := Default()
 	mesh.Name = "mesh8-uniform"
-	mesh.Network = Network{Topology: "mesh", K: 8, Concentration: 1}
+	mesh.Network.Topology, mesh.Network.Mesh = "mesh", grid.MeshConfig{K: 8, Concentration: 1}
 	mesh.Router = Router{Routing: "dor", VCs: 2, BufferFlits: 8, Switching: "wormhole",
 		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	mesh.Traffic.Pattern, mesh.Traffic.Process, mesh.Traffic.Load = "uniform", "bernoulli", 0.30
 	ft := Default()
 	ft.Name = "fattree1024-uniform"
-	ft.Network = Network{Topology: "fattree", K: 4, Levels: 5, Concentration: 1}
+	ft.Network.Topology, ft.Network.FatTree = "fattree", fattree.Config{K: 4, Levels: 5}
 	ft.Router = Router{Routing: "fattree-static", VCs: 1, BufferFlits: 64, Switching: "vct",
 		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	ft.Traffic.Pattern, ft.Traffic.Process, ft.Traffic.Load, ft.Traffic.PacketFlits = "uniform", "bernoulli", 0.4, 16
@@ -42,7 +45,7 @@ func BenchScenarios() map[string]Config {
 	// (a quarter of the sources to node 32) at full load on the switch.
 	vc16 := Default()
 	vc16.Name = "mesh16-vc-uniform"
-	vc16.Network = Network{Topology: "mesh", K: 16, Concentration: 1}
+	vc16.Network.Topology, vc16.Network.Mesh = "mesh", grid.MeshConfig{K: 16, Concentration: 1}
 	vc16.Router = Router{Kind: "vc", Routing: "dor", VCs: 1, BufferFlits: 64, Switching: "vct",
 		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	vc16.Traffic.Pattern, vc16.Traffic.Process, vc16.Traffic.Load, vc16.Traffic.PacketFlits = "uniform", "bernoulli", 0.125, 8
@@ -63,7 +66,7 @@ func BenchScenarios() map[string]Config {
 	// uniform traffic at 0.3 flits/node/cycle: minimal routing and UGAL-L.
 	df := Default()
 	df.Name = "dragonfly1k-uniform"
-	df.Network = Network{Topology: "dragonfly", RoutersPerGroup: 8, NodesPerRouter: 4, GlobalPerRouter: 4, GlobalLatencyCycles: 10, Concentration: 1}
+	df.Network.Topology, df.Network.Dragonfly = "dragonfly", dragonfly.Config{RoutersPerGroup: 8, NodesPerRouter: 4, GlobalPerRouter: 4, GlobalLatencyCycles: 10}
 	// Internal speedup 2, as the shipped dragonfly studies.
 	df.Router = Router{Routing: "min", VCs: 3, BufferFlits: 32, Switching: "vct",
 		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 2}
@@ -93,16 +96,13 @@ func BenchScenarioNames() []string {
 // does not grow with the levels).
 func WithSize(cfg Config, size int, sameChannelLoad bool) (Config, error) {
 	c := cfg
-	switch c.Network.Topology {
-	case "torus", "mesh":
-		if sameChannelLoad {
-			c.Traffic.Load = cfg.Traffic.Load * float64(cfg.Network.K) / float64(size)
-		}
-		c.Network.K = size
-	case "fattree":
-		c.Network.Levels = size
-	default:
+	t, _ := c.Network.table()
+	sz, ok := t.(sized)
+	if !ok {
 		return c, fmt.Errorf("--sizes: topology %q has no size", c.Network.Topology)
+	}
+	if scale := sz.SetSize(size); sameChannelLoad {
+		c.Traffic.Load = cfg.Traffic.Load * scale
 	}
 	c.Name = fmt.Sprintf("%s/size-%d", cfg.Name, size)
 	if errs := c.Validate(); len(errs) > 0 {

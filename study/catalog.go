@@ -18,6 +18,38 @@ import (
 // The catalog: the one file that names every topology family, router kind,
 // policy and routing registry the study layer composes.
 
+// families are the topology families' configuration tables, one per
+// value of network.topology (its TOML key), in the order documentation
+// and errors list them.
+type families struct {
+	Torus     grid.TorusConfig `toml:"torus,omitempty"`
+	Mesh      grid.MeshConfig  `toml:"mesh,omitempty"`
+	FatTree   fattree.Config   `toml:"fattree,omitempty"`
+	Dragonfly dragonfly.Config `toml:"dragonfly,omitempty"`
+	HyperX    hyperx.Config    `toml:"hyperx,omitempty"`
+	File      graph.Config     `toml:"file,omitempty"`
+}
+
+// defaultNetwork is the built-in scenario's 32x32 torus, and each
+// family's table as the keys it leaves out are filled in (k = 32 where a
+// family has k, three fat-tree levels, one node and one channel per
+// router of a grid).
+func defaultNetwork() Network {
+	return Network{Topology: "torus", families: families{
+		Torus:   grid.TorusConfig{K: 32, NodeChannels: 1},
+		Mesh:    grid.MeshConfig{K: 32, Concentration: 1, NodeChannels: 1},
+		FatTree: fattree.Config{K: 32, Levels: 3},
+		HyperX:  hyperx.Config{K: 32},
+	}}
+}
+
+// withoutCaches is f without what a table read with its study (a file's
+// graph), for comparing tables by their keys.
+func (f families) withoutCaches() families {
+	f.File = f.File.WithoutCache()
+	return f
+}
+
 // RoutingList is every routing function of every family, in the order
 // documentation and errors list them.
 func RoutingList() []routing.Spec {

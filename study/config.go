@@ -37,7 +37,7 @@ func Default() Config {
 	return Config{
 		Name:    "torus32-tornado-collective",
 		Seed:    1,
-		Network: Network{Topology: "torus", K: 32, Levels: 3, Concentration: 1, NodeChannels: 1},
+		Network: defaultNetwork(),
 		Router: Router{Kind: "vc", Queues: "1q", PortMemoryBytes: 128 << 10, FlitBytes: 8, LinkGbps: 8,
 			RECN: RECN{SAQs: 8, DetectFraction: 0.01, XoffFraction: 0.01, XonFraction: 0.005, IdleCycles: 1024, ControlLanes: "shared", XoffScope: "children"},
 			HAR:  HAR{Free: "tail-sent"}, Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",

@@ -101,8 +101,8 @@ func (c *Config) validateTraffic(add addFunc) {
 		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("allowed: 0 (unbounded) or 1..%d packets", traffic.MaxQueuePackets))
 	} else if t.SourceQueuePackets > 0 && t.Process != "bernoulli" && t.Process != "poisson" && t.Process != "ramp" {
 		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("applies to the bernoulli, poisson and ramp processes (arrivals wait while the queue is full); the %s process never queues more than it needs: use 0", t.Process))
-	} else if t.SourceQueuePackets > 0 && n.NodeChannels == 2 {
-		add("traffic.source_queue_packets", t.SourceQueuePackets, "bounds the one source queue of a node; with network.node_channels = 2 (a queue per message class) use 0")
+	} else if t.SourceQueuePackets > 0 && c.nodeChannels() == 2 {
+		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("bounds the one source queue of a node; with network.%s.node_channels = 2 (a queue per message class) use 0", n.Topology))
 	}
 	if !(t.HotRegionFraction >= 0 && t.HotRegionFraction <= 1) {
 		add("traffic.hot_region_fraction", t.HotRegionFraction, "allowed: 0..1")

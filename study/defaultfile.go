@@ -36,24 +36,26 @@ func DefaultTOML() string {
 // tomlPrinter prints one line of DefaultTOML.
 type tomlPrinter func(format string, args ...any)
 
-// writeNetworkTOML prints the [network] table of DefaultTOML.
+// writeNetworkTOML prints the [network] table of DefaultTOML and the
+// families' tables (each family documents its own keys: KeyDocs).
 func writeNetworkTOML(p tomlPrinter, d Config) {
 	p("[network]")
-	p("topology = %q      # torus (k x k, wrap-around), mesh (k x k), fattree (k-ary n-tree), dragonfly, hyperx or file", d.Network.Topology)
-	p("k = %d                  # torus/mesh: routers per dimension, 2..1024; fattree: arity, 2..32; hyperx: routers per dimension, 2..64", d.Network.K)
-	p("levels = %d              # fattree only: n, the number of switch levels (k^n nodes)", d.Network.Levels)
-	p("concentration = %d       # nodes per router (mesh only), 1..60", d.Network.Concentration)
-	p("node_channels = %d       # channels between a node and its router: 1, or 2 (torus/mesh) for a source queue, injection and sink channel per message class (Hybrid-HAR)", d.Network.NodeChannels)
-	p("# routers_per_group = 8    # dragonfly only: a, 1..64 routers per group")
-	p("# nodes_per_router = 4     # dragonfly: p (left out: a/2, balanced); hyperx: p (left out: k)")
-	p("# global_per_router = 4    # dragonfly only: h, global links per router (left out: a/2, balanced)")
-	p("# groups = 33              # dragonfly only: g, 2..a*h+1 with g-1 dividing a*h (left out: a*h+1)")
-	p("# global_arrangement = \"palmtree\"  # dragonfly only: palmtree (link k of group G to group G+k+1) or consecutive (BookSim2's)")
-	p("# global_latency_cycles = 0  # dragonfly only: latency of the global links (0: router.link_latency_cycles)")
-	p("# dimensions = 0           # hyperx only: L, 1..8 dimensions of k routers")
-	p("# trunking = 1             # hyperx only: T, parallel links between two routers of a line (left out: 1)")
-	p("# file = \"net.txt\"        # topology = \"file\" only: lines \"routers N\", \"node ROUTER\", \"link A B [LATENCY_CYCLES]\" (path from the working directory)")
+	p("topology = %q      # torus (k x k, wrap-around), mesh (k x k), fattree (k-ary n-tree), dragonfly, hyperx or file; its keys are in its own table below", d.Network.Topology)
 	p("")
+	for _, name := range topologies() {
+		t, _ := (&Network{Topology: name, families: d.Network.families}).table()
+		// The built-in scenario's table is written out; the others are
+		// commented, as examples of their keys.
+		comment := "# "
+		if name == d.Network.Topology {
+			comment = ""
+		}
+		p("%s[network.%s]", comment, name)
+		for _, k := range t.KeyDocs() {
+			p("%s%-26s # %s", comment, k.Key+" = "+k.Value, k.Doc)
+		}
+		p("")
+	}
 }
 
 // writeRouterTOML prints the [router] table with [router.recn] and [router.har] of DefaultTOML.

@@ -1,8 +1,6 @@
 package study
 
 import (
-	"fmt"
-	"math"
 	"slices"
 	"strings"
 )
@@ -20,21 +18,10 @@ func (f *File) FixedWords() string {
 		c = &f.Points[0].Config
 	}
 	var parts []string
-	n := c.Network
-	if !swept("network.topology", "network.k", "network.levels", "network.concentration") {
-		switch n.Topology {
-		case "mesh", "torus":
-			s := fmt.Sprintf("%dx%d %s", n.K, n.K, n.Topology)
-			if n.Concentration > 1 {
-				s += fmt.Sprintf(" (%d nodes per switch)", n.Concentration)
-			}
-			parts = append(parts, s)
-		case "fattree":
-			parts = append(parts, fmt.Sprintf("%d-ary %d-tree (%d nodes)", n.K, n.Levels, int(math.Pow(float64(n.K), float64(n.Levels)))))
-		case "dragonfly", "hyperx":
-			if t, err := c.Topology(); err == nil {
-				parts = append(parts, t.String())
-			}
+	networkSwept := slices.ContainsFunc(f.AxisKeys(), func(k string) bool { return strings.HasPrefix(k, "network.") })
+	if t, _ := c.Network.table(); t != nil && !networkSwept {
+		if w := t.Words(); w != "" {
+			parts = append(parts, w)
 		}
 	}
 	t := c.Traffic

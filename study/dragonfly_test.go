@@ -23,7 +23,7 @@ import (
 func dragonflySmall(routing string, edit func(*Config)) Config {
 	c := Default()
 	c.Name = "dragonfly72-" + routing
-	c.Network = Network{Topology: "dragonfly", RoutersPerGroup: 4, GlobalLatencyCycles: 5, Levels: 3, Concentration: 1, NodeChannels: 1}
+	c.Network = netOf("dragonfly", "routers_per_group", 4, "global_latency_cycles", 5, "levels", 3, "concentration", 1, "node_channels", 1)
 	c.Router.Routing, c.Router.VCs, c.Router.BufferFlits = routing, 4, 16
 	c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.PacketFlits = "uniform", "bernoulli", 0.3, 4
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles = 300, 1000
@@ -36,7 +36,7 @@ func dragonflySmall(routing string, edit func(*Config)) Config {
 func hyperxSmall(routing string, edit func(*Config)) Config {
 	c := dragonflySmall(routing, nil)
 	c.Name = "hyperx32-" + routing
-	c.Network = Network{Topology: "hyperx", K: 4, Dimensions: 2, NodesPerRouter: 2, Levels: 3, Concentration: 1, NodeChannels: 1}
+	c.Network = netOf("hyperx", "k", 4, "dimensions", 2, "nodes_per_router", 2, "levels", 3, "concentration", 1, "node_channels", 1)
 	c.Router.VCs = 2
 	if edit != nil {
 		edit(&c)
@@ -49,7 +49,7 @@ func hyperxSmall(routing string, edit func(*Config)) Config {
 func fileSmall(edit func(*Config)) Config {
 	c := dragonflySmall("shortest-hops", nil)
 	c.Name = "file-shortest-hops"
-	c.Network = Network{Topology: "file", File: "../docs/topology-example.txt", Levels: 3, Concentration: 1, NodeChannels: 1}
+	c.Network = netOf("file", "path", "../docs/topology-example.txt", "levels", 3, "concentration", 1, "node_channels", 1)
 	c.Router.VCs = 3
 	if edit != nil {
 		edit(&c)
@@ -185,25 +185,23 @@ func TestNewTopologiesBadInput(t *testing.T) {
 		key  string
 		says string
 	}{
-		{"too many groups", func(c *Config) { c.Network.Groups = 10 }, "network.groups = 10", "too few to reach 9 other groups"},
-		{"groups not dividing", func(c *Config) { c.Network.Groups = 4 }, "network.groups = 4", "split evenly"},
-		{"p = 0 means balanced, p < 0 refused", func(c *Config) { c.Network.NodesPerRouter = -1 }, "network.nodes_per_router = -1", "allowed: 1..32"},
-		{"no routers per group", func(c *Config) { c.Network.RoutersPerGroup = 0 }, "network.routers_per_group = 0", "allowed: 1..64"},
-		{"arrangement", func(c *Config) { c.Network.GlobalArrangement = "palm" }, `network.global_arrangement = "palm"`, "palmtree"},
-		{"short global links", func(c *Config) { c.Router.LinkLatencyCycles = 4; c.Network.GlobalLatencyCycles = 2 }, "network.global_latency_cycles = 2", "at least router.link_latency_cycles"},
-		{"k on a dragonfly", func(c *Config) { c.Network.K = 8 }, "network.k = 8", "not k"},
-		{"ugal on a mesh", func(c *Config) { c.Network = Network{Topology: "mesh", K: 4, Concentration: 1, Levels: 3} }, `router.routing = "ugal-l"`, "defined on dragonfly, hyperx only"},
+		{"too many groups", func(c *Config) { setLeaf(&c.Network, "groups", 10) }, "network.dragonfly.groups = 10", "too few to reach 9 other groups"},
+		{"groups not dividing", func(c *Config) { setLeaf(&c.Network, "groups", 4) }, "network.dragonfly.groups = 4", "split evenly"},
+		{"p = 0 means balanced, p < 0 refused", func(c *Config) { setLeaf(&c.Network, "nodes_per_router", -1) }, "network.dragonfly.nodes_per_router = -1", "allowed: 1..32"},
+		{"no routers per group", func(c *Config) { setLeaf(&c.Network, "routers_per_group", 0) }, "network.dragonfly.routers_per_group = 0", "allowed: 1..64"},
+		{"arrangement", func(c *Config) { setLeaf(&c.Network, "global_arrangement", "palm") }, `network.dragonfly.global_arrangement = "palm"`, "palmtree"},
+		{"short global links", func(c *Config) { c.Router.LinkLatencyCycles = 4; setLeaf(&c.Network, "global_latency_cycles", 2) }, "network.dragonfly.global_latency_cycles = 2", "at least router.link_latency_cycles"},
+		{"ugal on a mesh", func(c *Config) { c.Network = netOf("mesh", "k", 4, "concentration", 1, "levels", 3) }, `router.routing = "ugal-l"`, "defined on dragonfly, hyperx only"},
 		{"threshold with min", func(c *Config) { c.Router.Routing = "min"; c.Router.UGALThresholdFlits = 4 }, "router.ugal_threshold_flits = 4", "ugal-l, ugal-g and par only"},
 		{"grid circuit", func(c *Config) { c.Policy.Injection = "base"; c.Policy.Circuit = "grid" }, `policy.circuit = "grid"`, "use tree (or auto) on a dragonfly"},
 		{"recn", func(c *Config) {
 			c.Router.Kind, c.Router.Routing, c.Router.Queues, c.Router.VCs = "ioq", "dor", "recn", Default().Router.VCs
 		}, `network.topology = "dragonfly"`, `router.kind = "ioq" is built on meshes`},
 		{"group-shift on a torus", func(c *Config) {
-			c.Network = Network{Topology: "torus", K: 4, Concentration: 1, Levels: 3}
+			c.Network = netOf("torus", "k", 4, "concentration", 1, "levels", 3)
 			c.Router.Routing, c.Router.VCs = "dor-dateline", 3
 			c.Traffic.Pattern = "group-shift"
 		}, `traffic.pattern = "group-shift"`, "defined on a dragonfly only"},
-		{"trunking on a dragonfly", func(c *Config) { c.Network.Trunking = 2 }, "network.trunking = 2", `applies to network.topology = "hyperx" only`},
 		{"speedup out of range", func(c *Config) { c.Router.InternalSpeedup = 5 }, "router.internal_speedup = 5", "allowed: 1..4"},
 		{"too few VCs", func(c *Config) { c.Router.VCs = 2 }, "router.vcs = 2", "channel dependency cycle"},
 	} {
@@ -236,26 +234,26 @@ func TestNewTopologiesBadInput(t *testing.T) {
 		if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cfg := fileSmall(func(cf *Config) { cf.Network.File = path })
+		cfg := fileSmall(func(cf *Config) { setLeaf(&cf.Network, "path", path) })
 		errs := cfg.Validate()
-		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "network.file = ") || !strings.Contains(errs[0].Error(), c.says) {
-			t.Errorf("%s: %v, want one network.file error with %q", c.name, errs, c.says)
+		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "network.file.path = ") || !strings.Contains(errs[0].Error(), c.says) {
+			t.Errorf("%s: %v, want one network.file.path error with %q", c.name, errs, c.says)
 		}
 	}
 	// Left out, a dragonfly's p, h and g are the balanced ones; written as
 	// 0 they are refused, each with its key.
 	for _, key := range []string{"nodes_per_router", "global_per_router", "groups"} {
-		src := fmt.Sprintf("[network]\ntopology = \"dragonfly\"\nrouters_per_group = 4\n%s = 0\n[router]\nrouting = \"min\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", key)
+		src := fmt.Sprintf("[network]\ntopology = \"dragonfly\"\n\n[network.dragonfly]\nrouters_per_group = 4\n%s = 0\n[router]\nrouting = \"min\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", key)
 		_, err := ParseFile("zero.toml", []byte(src))
-		if err == nil || strings.Count(err.Error(), "network.") != 1 || !strings.Contains(err.Error(), "zero.toml:4: network."+key+" = 0") || !strings.Contains(err.Error(), "leave the key out") {
-			t.Errorf("%s = 0: %v, want one keyed error on line 4", key, err)
+		if err == nil || strings.Count(err.Error(), "network.") != 1 || !strings.Contains(err.Error(), "zero.toml:6: network.dragonfly."+key+" = 0") || !strings.Contains(err.Error(), "leave the key out") {
+			t.Errorf("%s = 0: %v, want one keyed error on line 6", key, err)
 		}
 	}
-	if _, err := ParseFile("balanced.toml", []byte("[network]\ntopology = \"dragonfly\"\nrouters_per_group = 4\n[router]\nrouting = \"min\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n")); err != nil {
+	if _, err := ParseFile("balanced.toml", []byte("[network]\ntopology = \"dragonfly\"\n\n[network.dragonfly]\nrouters_per_group = 4\n[router]\nrouting = \"min\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n")); err != nil {
 		t.Errorf("balanced dragonfly: %v", err)
 	}
-	hx := hyperxSmall("val", func(c *Config) { c.Network.Dimensions = 9 })
-	if errs := hx.Validate(); len(errs) != 1 || !strings.Contains(fmt.Sprint(errs), "network.dimensions = 9") {
+	hx := hyperxSmall("val", func(c *Config) { setLeaf(&c.Network, "dimensions", 9) })
+	if errs := hx.Validate(); len(errs) != 1 || !strings.Contains(fmt.Sprint(errs), "network.hyperx.dimensions = 9") {
 		t.Fatalf("hyperx with 9 dimensions: %v", errs)
 	}
 }

@@ -29,14 +29,14 @@ func entropyCases() []Config {
 		}),
 		small(func(c *Config) {
 			c.Name = "mesh-c2-hotspot-gtx-steady"
-			c.Network = Network{Topology: "mesh", K: 6, Concentration: 2}
+			c.Network = netOf("mesh", "k", 6, "concentration", 2)
 			c.Router.Routing, c.Router.VCs = "dor", 2
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.HotspotFraction = "hotspot", "bernoulli", 0.3, 0.1
 			c.Policy.Injection, c.Policy.CountInjectionBuffers, c.Policy.CircuitLatencyCycles = "gt.x(4,80,60,5)", true, 2
 		}),
 		small(func(c *Config) {
 			c.Name = "fattree-tree-circuit-hyst-saturation"
-			c.Network = Network{Topology: "fattree", K: 4, Levels: 3, Concentration: 1}
+			c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
 			c.Router = Router{Routing: "fattree-adaptive", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = "uniform", "saturation", 16
 			c.Policy.Injection, c.Policy.CircuitLanes = "hyst(80,90,5)", "steal"
@@ -142,7 +142,7 @@ func TestPolicyBadInput(t *testing.T) {
 		{"[policy]\ninjection = \"base(90,30)\"\nr_th_percent = 50", "not both"},
 		{"[policy]\nr_on_percent = 150", "policy.r_on_percent = 150"},
 		{"[policy]\ncircuit_lanes = \"shared\"", "policy.circuit_lanes"},
-		{"[network]\ntopology = \"fattree\"\nk = 4\nlevels = 2\n[router]\nrouting = \"fattree-static\"\nvcs = 1\n[policy]\ncircuit = \"grid\"", "grid circuit needs a torus or mesh"},
+		{"[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 4\nlevels = 2\n[router]\nrouting = \"fattree-static\"\nvcs = 1\n[policy]\ncircuit = \"grid\"", "grid circuit needs a torus or mesh"},
 		{"[traffic]\nprocess = \"ramp\"\nramp_cycles = 0", "traffic.ramp_cycles"},
 	} {
 		_, err := Parse("bad.toml", []byte(tc.toml))

@@ -218,13 +218,8 @@ func CheckMemory(cfg Config, jobs int, limit MemoryLimit) error {
 		return nil
 	}
 	var keys []string
-	switch cfg.Network.Topology {
-	case "fattree":
-		keys = append(keys, fmt.Sprintf("network.k = %d and network.levels = %d (%d switches)", cfg.Network.K, cfg.Network.Levels, e.Routers))
-	case "mesh":
-		keys = append(keys, fmt.Sprintf("network.k = %d (%d routers) and network.concentration = %d", cfg.Network.K, e.Routers, cfg.Network.Concentration))
-	default:
-		keys = append(keys, fmt.Sprintf("network.k = %d (%d routers)", cfg.Network.K, e.Routers))
+	if t, path := cfg.Network.table(); t != nil {
+		keys = append(keys, t.SizeWords(path, e.Routers))
 	}
 	keys = append(keys, cfg.routerKind().growsWith(cfg))
 	if jobs > 1 {

@@ -32,11 +32,12 @@ func TestEstimateMatchesHeap(t *testing.T) {
 	}
 	torus := func(k int, load float64) Config {
 		c := BenchScenarios()["torus32-uniform"]
-		c.Network.K, c.Traffic.Load = k, load
+		setLeaf(&c.Network, "k", k)
+		c.Traffic.Load = load
 		return c
 	}
 	mesh := BenchScenarios()["mesh8-uniform"]
-	mesh.Network.K, mesh.Network.Concentration, mesh.Traffic.Load = 24, 4, 0.05
+	mesh.Network.Mesh.K, mesh.Network.Mesh.Concentration, mesh.Traffic.Load = 24, 4, 0.05
 	tree := BenchScenarios()["fattree1024-uniform"]
 	tree.Traffic.Load = 0.2
 	ent := torus(24, 0.1)
@@ -76,7 +77,7 @@ func TestEstimateMatchesHeap(t *testing.T) {
 // limit and the keys that drive them; several jobs at once count as many.
 func TestCheckMemory(t *testing.T) {
 	c := BenchScenarios()["torus32-uniform"]
-	c.Network.K = 256
+	setLeaf(&c.Network, "k", 256)
 	e, _ := EstimateRun(c)
 	limit := MemoryLimit{Bytes: uint64(e.PeakBytes), Why: "a test"}
 	if err := CheckMemory(c, 1, limit); err != nil {
@@ -86,7 +87,7 @@ func TestCheckMemory(t *testing.T) {
 	if err == nil {
 		t.Fatal("two runs at once over the limit accepted")
 	}
-	for _, want := range []string{"estimated", "limit of", "a test", "network.k = 256", "router.vcs = 4", "2 runs at once", "--max-memory"} {
+	for _, want := range []string{"estimated", "limit of", "a test", "network.torus.k = 256", "router.vcs = 4", "2 runs at once", "--max-memory"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q: %v", want, err)
 		}
@@ -172,37 +173,38 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 		sizes []int
 		set   func(c *Config, size int) // sets the network's size
 	}
-	shapes := []shape{{[]int{96, 144, 192}, func(c *Config, k int) { c.Network.K = k }}}
+	shapes := []shape{{[]int{96, 144, 192}, func(c *Config, k int) { setLeaf(&c.Network, "k", k) }}}
 	switch {
 	case topo == "fattree":
-		c.Network.K = 4
-		shapes = []shape{{[]int{6, 7, 8}, func(c *Config, n int) { c.Network.Levels = n }}}
+		setLeaf(&c.Network, "k", 4)
+		shapes = []shape{{[]int{6, 7, 8}, func(c *Config, n int) { setLeaf(&c.Network, "levels", n) }}}
 	case topo == "dragonfly":
-		c.Network = Network{Topology: topo, Concentration: 1, Levels: 3}
+		c.Network = netOf(topo, "concentration", 1, "levels", 3)
 		c.Router.VCs = 4
-		shapes = []shape{{[]int{12, 16, 20}, func(c *Config, a int) { c.Network.RoutersPerGroup = a }}}
+		shapes = []shape{{[]int{12, 16, 20}, func(c *Config, a int) { setLeaf(&c.Network, "routers_per_group", a) }}}
 	case topo == "hyperx":
-		c.Network = Network{Topology: topo, Concentration: 1, Levels: 3}
+		c.Network = netOf(topo, "concentration", 1, "levels", 3)
 		c.Router.VCs = 2
 		shapes = nil
-		c.Network.NodesPerRouter = 4
+		setLeaf(&c.Network, "nodes_per_router", 4)
 		for _, d := range []struct {
 			dims  int
 			sizes []int
 		}{{2, []int{16, 24, 31}}, {3, []int{10, 13, 16}}, {4, []int{6, 7, 9}}} {
-			shapes = append(shapes, shape{d.sizes, func(c *Config, k int) { c.Network.Dimensions, c.Network.K = d.dims, k }})
+			shapes = append(shapes, shape{d.sizes, func(c *Config, k int) { c.Network.HyperX.Dimensions, c.Network.HyperX.K = d.dims, k }})
 		}
 	case topo == "file": // binary trees, a node on each router
-		c.Network = Network{Topology: topo, Concentration: 1, Levels: 3}
+		c.Network = netOf(topo, "concentration", 1, "levels", 3)
 		c.Router.VCs = 18
 		sizes := []int{128, 256, 384} // shortest: the search per destination
 		if name == "shortest-hops" {
 			// More VCs than the diameter: no search, the route tables.
 			c.Router.VCs, sizes = 24, []int{1536, 2560, 3584}
 		}
-		shapes = []shape{{sizes, func(c *Config, n int) { c.Network.File = binaryTreeFile(t, n) }}}
+		shapes = []shape{{sizes, func(c *Config, n int) { setLeaf(&c.Network, "path", binaryTreeFile(t, n)) }}}
 	case spec.Loops != nil: // Hybrid-HAR: the paper's 4 VCs, a channel per class
-		c.Router.VCs, c.Network.NodeChannels = 4, 2
+		c.Router.VCs = 4
+		setLeaf(&c.Network, "node_channels", 2)
 	case spec.EscapeLevel:
 		c.Router.Switching = "vct" // duato under wormhole is refused
 	}
@@ -233,7 +235,7 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 			ratio := e.BuildSeconds / bestCPU
 			what := fmt.Sprintf("%s on a %s of size %d", name, topo, size)
 			if topo == "hyperx" {
-				what = fmt.Sprintf("%s on a %d-D hyperx of k = %d", name, c.Network.Dimensions, size)
+				what = fmt.Sprintf("%s on a %d-D hyperx of k = %d", name, c.Network.HyperX.Dimensions, size)
 			}
 			t.Logf("%-40s %6d ports: estimated %.3f s, built in %.3f s of CPU time (%.3f s elapsed): %.2f",
 				what, e.Ports, e.BuildSeconds, bestCPU, best, ratio)

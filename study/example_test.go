@@ -13,7 +13,7 @@ import (
 // every executor.
 func ExampleRun() {
 	cfg := study.Default()
-	cfg.Network.K = 4
+	cfg.Network.Torus.K = 4
 	cfg.Traffic.PacketsPerNode = 4
 	r, err := study.Run(context.Background(), cfg, study.Options{Exec: actor.Serial})
 	if err != nil {

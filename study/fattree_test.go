@@ -10,7 +10,7 @@ import (
 func treeConfig(k, n int, routing, pattern string) Config {
 	c := Default()
 	c.Name = routing + "-" + pattern
-	c.Network = Network{Topology: "fattree", K: k, Levels: n, Concentration: 1}
+	c.Network = netOf("fattree", "k", k, "levels", n, "concentration", 1)
 	// The fairness paper's network: no VCs, 16-phit packets, 4-packet input queues, VCT.
 	c.Router = Router{Routing: routing, VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1,
 		LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}

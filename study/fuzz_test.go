@@ -33,18 +33,13 @@ func checkAccepted(t *testing.T, f *File) {
 		if errs := c.Validate(); len(errs) > 0 {
 			t.Fatalf("accepted point %d is invalid: %v", i, errs[0])
 		}
-		var text bytes.Buffer
-		if err := toml.NewEncoder(&text).Encode(c); err != nil {
-			t.Fatalf("point %d does not encode: %v", i, err)
-		}
-		back, err := Parse("record", text.Bytes())
+		text := c.TOML()
+		back, err := Parse("record", []byte(text))
 		if err != nil {
-			t.Fatalf("point %d does not read back from its own TOML: %v\n%s", i, err, text.String())
+			t.Fatalf("point %d does not read back from its own TOML: %v\n%s", i, err, text)
 		}
-		var again bytes.Buffer
-		toml.NewEncoder(&again).Encode(back)
-		if !bytes.Equal(again.Bytes(), text.Bytes()) {
-			t.Fatalf("point %d changes on a round trip through TOML:\n%s\n---\n%s", i, text.String(), again.String())
+		if again := back.TOML(); again != text {
+			t.Fatalf("point %d changes on a round trip through TOML:\n%s\n---\n%s", i, text, again)
 		}
 	}
 	_ = f.Describe()

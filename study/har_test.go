@@ -14,7 +14,7 @@ import (
 func harConfig(routing string, longPercent, load float64) Config {
 	c := Default()
 	c.Name = "har-" + routing
-	c.Network = Network{Topology: "mesh", K: 8, Concentration: 1, NodeChannels: 2}
+	c.Network = netOf("mesh", "k", 8, "concentration", 1, "node_channels", 2)
 	c.Router = Router{Routing: routing, VCs: 4, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 2, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	c.Traffic.Pattern, c.Traffic.Process = "transpose", "poisson"
 	c.Traffic.PacketFlits, c.Traffic.LongPacketFlits, c.Traffic.LongVolumePercent = 32, 256, longPercent
@@ -88,7 +88,9 @@ func TestWireCapacity(t *testing.T) {
 		{"mesh", "transpose", 8, 2 * 2 * 8 * 7, 5.25, 224 / (64 * 5.25)},
 	} {
 		c := harConfig("dor", 0, 0.5)
-		c.Network.Topology, c.Network.K, c.Network.NodeChannels = tc.topology, tc.k, 1
+		c.Network.Topology = tc.topology
+		setLeaf(&c.Network, "k", tc.k)
+		setLeaf(&c.Network, "node_channels", 1)
 		c.Traffic.Pattern = tc.pattern
 		wc, err := c.WireCapacity()
 		if err != nil {
@@ -121,7 +123,7 @@ func TestBisection(t *testing.T) {
 		{"torus", 8, 1, 32, 1},
 	} {
 		c := Default()
-		c.Network = Network{Topology: tc.topology, K: tc.k, Concentration: tc.c}
+		c.Network = netOf(tc.topology, "k", tc.k, "concentration", tc.c)
 		b, err := c.Bisection()
 		if err != nil {
 			t.Fatal(err)
@@ -131,7 +133,7 @@ func TestBisection(t *testing.T) {
 		}
 	}
 	c := Default()
-	c.Network = Network{Topology: "mesh", K: 8, Concentration: 1}
+	c.Network = netOf("mesh", "k", 8, "concentration", 1)
 	c.Router.Routing, c.Router.VCs = "dor", 2
 	c.Traffic.Pattern, c.Traffic.Process, c.Traffic.LoadOfBisection = "uniform", "bernoulli", 0.5
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles = 2000, 6000

@@ -41,6 +41,12 @@ type RECN struct {
 // only to study deadlock), and none of what only the VC router has.
 func (c *Config) validateIOQ(add addFunc) {
 	r, n, d := &c.Router, &c.Network, Default().Router
+	table, path := n.table()
+	shape, onGrid := table.(gridShaped)
+	k, conc, wraps := 0, 1, false
+	if onGrid {
+		k, conc, wraps = shape.GridShape()
+	}
 	orgOK := true
 	if _, err := ioq.ParseOrg(r.Queues); err != nil {
 		add("router.queues", r.Queues, "allowed: "+strings.Join(ioq.Orgs(), ", ")+didYouMean(r.Queues, ioq.Orgs()))
@@ -60,12 +66,12 @@ func (c *Config) validateIOQ(add addFunc) {
 		add("router.port_memory_bytes", r.PortMemoryBytes, fmt.Sprintf("allowed: a whole number of flits of router.flit_bytes = %d bytes", r.FlitBytes))
 	case flitOK && r.PortMemoryBytes/r.FlitBytes > 1<<24:
 		add("router.port_memory_bytes", r.PortMemoryBytes, fmt.Sprintf("allowed: at most 2^24 flits (%d bytes)", (1<<24)*r.FlitBytes))
-	case flitOK && orgOK && (n.Topology == "mesh" || n.Topology == "torus") && c.packetSizesValid() && c.latenciesValid() && c.Nodes() > 0:
-		ports := 4 + max(n.Concentration, 1)
+	case flitOK && orgOK && onGrid && c.packetSizesValid() && c.latenciesValid() && c.Nodes() > 0:
+		ports := 4 + max(conc, 1)
 		if setting, err := c.IOQConfig().Validate(ports, c.Nodes()); err != nil && !strings.HasPrefix(setting, "recn.") {
 			switch setting {
 			case "org":
-				add("router.queues", r.Queues, err.Error()+": use voq-sw, 1q or recn, or a smaller network (network.k)")
+				add("router.queues", r.Queues, err.Error()+fmt.Sprintf(": use voq-sw, 1q or recn, or a smaller network (%s.k)", path))
 			case "packet":
 				add("traffic.packet_flits", c.maxPacketFlits(), err.Error()+" on the ioq switch")
 			default:
@@ -74,18 +80,18 @@ func (c *Config) validateIOQ(add addFunc) {
 		}
 	}
 	switch {
-	case n.Topology != "mesh" && n.Topology != "torus":
+	case !onGrid:
 		add("network.topology", n.Topology, `router.kind = "ioq" is built on meshes (and, to study deadlock, tori)`)
-	case n.Topology == "torus" && r.Queues == "recn":
+	case wraps && r.Queues == "recn":
 		add("router.queues", r.Queues, `RECN matches congested points on the routes of dimension-order routing on a mesh: use network.topology = "mesh"`)
-	case n.Topology == "torus" && !r.AllowDeadlock:
+	case wraps && !r.AllowDeadlock:
 		add("router.kind", r.Kind, `the ioq switch has no virtual channels: dimension-order routing on a torus can deadlock; use a mesh, or router.allow_deadlock = true to study deadlock`)
 	}
 	if r.Routing != "dor" {
 		add("router.routing", r.Routing, `router.kind = "ioq" routes in dimension order (X then Y, the RECN paper's): allowed: dor`)
 	}
-	if n.NodeChannels > 1 {
-		add("network.node_channels", n.NodeChannels, `router.kind = "ioq" attaches each endnode by one channel: allowed: 1`)
+	if nc := c.nodeChannels(); nc > 1 {
+		add(path+".node_channels", nc, `router.kind = "ioq" attaches each endnode by one channel: allowed: 1`)
 	}
 	for _, k := range []struct {
 		key      string
@@ -95,7 +101,7 @@ func (c *Config) validateIOQ(add addFunc) {
 			add(k.key, k.v, `applies to router.kind = "vc" only; the ioq switch is virtual cut-through with port memories (router.port_memory_bytes, router.queues)`)
 		}
 	}
-	c.validateRECN(add, orgOK && flitOK)
+	c.validateRECN(add, orgOK && flitOK, k, conc, wraps, path)
 	if p := c.Policy; p.Injection != "none" && p.Injection != "noth" {
 		add("policy.injection", p.Injection, `injection policies run on router.kind = "vc" only: allowed here: none`)
 	} else if p.MeasureCircuit {
@@ -106,7 +112,7 @@ func (c *Config) validateIOQ(add addFunc) {
 // validateRECN checks [router.recn]: under router.queues = "recn" its
 // values (thresholds that are whole flits of the port memory, in order),
 // elsewhere that it is left alone.
-func (c *Config) validateRECN(add addFunc, sizesOK bool) {
+func (c *Config) validateRECN(add addFunc, sizesOK bool, k, conc int, wraps bool, path string) {
 	r, d := &c.Router.RECN, Default().Router.RECN
 	if c.Router.Queues != "recn" {
 		if *r != d && *r != (RECN{}) {
@@ -115,8 +121,8 @@ func (c *Config) validateRECN(add addFunc, sizesOK bool) {
 		}
 		return
 	}
-	if c.Network.Topology == "mesh" && c.Network.K > ioq.MaxRECNMeshK {
-		add("network.k", c.Network.K, fmt.Sprintf(`allowed with router.queues = "recn": <= %d (a CAM line counts its route in switches in one byte)`, ioq.MaxRECNMeshK))
+	if !wraps && k > ioq.MaxRECNMeshK {
+		add(path+".k", k, fmt.Sprintf(`allowed with router.queues = "recn": <= %d (a CAM line counts its route in switches in one byte)`, ioq.MaxRECNMeshK))
 	}
 	if r.ControlLanes != "shared" && r.ControlLanes != "dedicated" {
 		add("router.recn.control_lanes", r.ControlLanes, "allowed: shared (control packets take link cycles between data packets), dedicated")
@@ -137,11 +143,11 @@ func (c *Config) validateRECN(add addFunc, sizesOK bool) {
 			fracOK = false
 		}
 	}
-	if !c.validateSAQs(add) || !sizesOK || !fracOK || c.Router.PortMemoryBytes < 1 || r.IdleCycles < 0 || c.Nodes() < 1 {
+	if !c.validateSAQs(add, conc, path) || !sizesOK || !fracOK || c.Router.PortMemoryBytes < 1 || r.IdleCycles < 0 || c.Nodes() < 1 {
 		return // (no nodes: the network's sizes are refused)
 	}
 	cfg := c.IOQConfig()
-	if setting, err := cfg.Validate(4+max(c.Network.Concentration, 1), c.Nodes()); err != nil && strings.HasPrefix(setting, "recn.") {
+	if setting, err := cfg.Validate(4+max(conc, 1), c.Nodes()); err != nil && strings.HasPrefix(setting, "recn.") {
 		key := map[string]string{"recn.saqs": "router.recn.saqs", "recn.detect": "router.recn.detect_fraction", "recn.xoff": "router.recn.xoff_fraction",
 			"recn.xon": "router.recn.xon_fraction", "recn.idle": "router.recn.idle_cycles", "recn.scope": "router.recn.xoff_scope"}[setting]
 		msg := err.Error()
@@ -154,17 +160,17 @@ func (c *Config) validateRECN(add addFunc, sizesOK bool) {
 }
 
 // validateSAQs checks router.recn.saqs against the room a port memory has:
-// at most 64 queues, of which 4 + network.concentration are detection
+// at most 64 queues, of which 4 + the concentration are detection
 // queues (one per output port), the rest SAQs.
-func (c *Config) validateSAQs(add addFunc) bool {
-	conc := max(c.Network.Concentration, 1)
+func (c *Config) validateSAQs(add addFunc, conc int, path string) bool {
+	conc = max(conc, 1)
 	detect := 4 + conc
 	most := recn.MaxQueues - detect
 	switch saqs := c.Router.RECN.SAQs; {
 	case most < 1:
-		add("network.concentration", conc, fmt.Sprintf(`with router.queues = "recn" allowed: 1..%d nodes per router (a port memory holds at most %d queues: one detection queue per output port, 4 + concentration, and at least one SAQ)`, recn.MaxQueues-5, recn.MaxQueues))
+		add(path+".concentration", conc, fmt.Sprintf(`with router.queues = "recn" allowed: 1..%d nodes per router (a port memory holds at most %d queues: one detection queue per output port, 4 + concentration, and at least one SAQ)`, recn.MaxQueues-5, recn.MaxQueues))
 	case saqs < 1 || saqs > most:
-		add("router.recn.saqs", saqs, fmt.Sprintf("allowed: 1..%d SAQs per port memory (at most %d queues, of which %d are detection queues: 4 + network.concentration = %d)", most, recn.MaxQueues, detect, conc))
+		add("router.recn.saqs", saqs, fmt.Sprintf("allowed: 1..%d SAQs per port memory (at most %d queues, of which %d are detection queues: 4 + %s.concentration = %d)", most, recn.MaxQueues, detect, path, conc))
 	default:
 		return true
 	}

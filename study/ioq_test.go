@@ -12,7 +12,7 @@ import (
 func ioqSmall(org string, mod func(*Config)) Config {
 	return small(func(c *Config) {
 		c.Name = "ioq-" + org
-		c.Network = Network{Topology: "mesh", K: 6, Concentration: 2}
+		c.Network = netOf("mesh", "k", 6, "concentration", 2)
 		c.Router.Kind, c.Router.Queues, c.Router.Routing = "ioq", org, "dor"
 		if org == "recn-feeders" {
 			c.Router.Queues, c.Router.RECN.XoffScope = "recn", "feeders"
@@ -70,7 +70,7 @@ func TestIOQAcceptedTracksOffered(t *testing.T) {
 	for _, org := range ioqOrgs {
 		for _, load := range []float64{0.3, 0.6} {
 			c := ioqSmall(org, func(c *Config) {
-				c.Network = Network{Topology: "mesh", K: 8, Concentration: 1}
+				c.Network = netOf("mesh", "k", 8, "concentration", 1)
 				c.Router.PortMemoryBytes = 128 << 10
 				c.Traffic.Pattern, c.Traffic.LoadOfBisection = "uniform", load
 				c.Measure.WarmupCycles, c.Measure.MeasureCycles = 2000, 8000

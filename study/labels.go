@@ -1,6 +1,10 @@
 package study
 
-import "github.com/icnsim/icnsim/report"
+import (
+	"strings"
+
+	"github.com/icnsim/icnsim/report"
+)
 
 // keyLabels are the words figures show for the configuration keys that
 // studies sweep most, with units.
@@ -19,9 +23,6 @@ func keyLabels() map[string]string {
 		"router.selection":                  "Selection function",
 		"router.selection_ties":             "Selection ties",
 		"network.topology":                  "Topology",
-		"network.k":                         "Radix k",
-		"network.levels":                    "Levels n",
-		"network.concentration":             "Endnodes per switch",
 		"router.kind":                       "Router",
 		"router.routing":                    "Routing",
 		"router.vcs":                        "Virtual channels per port",
@@ -42,5 +43,18 @@ func KeyLabel(key string) string {
 	if l, ok := keyLabels()[key]; ok {
 		return l
 	}
+	if parts := strings.Split(key, "."); len(parts) == 3 && parts[0] == "network" {
+		// A key of a family's table: the words of its leaf, which every
+		// family that has it means alike.
+		if l, ok := familyKeyLabels()[parts[2]]; ok {
+			return l
+		}
+	}
 	return report.Label(ShortKey(key))
+}
+
+// familyKeyLabels are the words of the keys of the families' tables
+// (network.mesh.k, network.torus.k, ...), by leaf.
+func familyKeyLabels() map[string]string {
+	return map[string]string{"k": "Radix k", "levels": "Levels n", "concentration": "Endnodes per switch"}
 }

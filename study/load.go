@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/icnsim/icnsim/topology/graph"
 )
 
 // Loading a configuration file: strict decoding (every wrong type and
@@ -71,14 +72,20 @@ func Parse(name string, src []byte) (Config, error) {
 		return Config{}, err
 	}
 	// Its topology file, read once for the checks below and the run.
-	gl := &graphLoader{ctx: context.Background(), graphs: map[string]*loadedGraph{}}
+	gl := &graphLoader{ctx: context.Background(), graphs: map[string]*graph.Loaded{}}
 	if err := gl.attach(&cfg.Network); err != nil {
 		return Config{}, err
 	}
 	for _, k := range unknownKeys(md) {
-		errs = append(errs, &FieldError{File: name, Line: lineOf(src, k), Key: k.String(), Value: "(unknown key)",
-			Allowed: unknownKey(k, "configuration key")})
+		allowed := movedKey(k, cfg.Network.Topology)
+		if allowed == "" {
+			allowed = unknownKey(k, "configuration key")
+		}
+		errs = append(errs, &FieldError{File: name, Line: lineOf(src, k), Key: k.String(), Value: "(unknown key)", Allowed: allowed})
 	}
+	unselectedTables(md, []string{cfg.Network.Topology}, func(key []string, allowed string) {
+		errs = append(errs, &FieldError{File: name, Line: lineOf(src, key), Key: strings.Join(key, "."), Value: "(table)", Allowed: allowed})
+	})
 	for _, e := range cfg.Validate() {
 		if fe, ok := e.(*FieldError); ok {
 			fe.File = name
@@ -92,8 +99,12 @@ func Parse(name string, src []byte) (Config, error) {
 	return cfg, nil
 }
 
-// typeErrRE matches BurntSushi/toml's type-mismatch error.
-var typeErrRE = regexp.MustCompile(`line (\d+) \(last key "([^"]*)"\): incompatible types: TOML value has type ([^;]+); destination has type (\w+)`)
+// typeErrRE matches BurntSushi/toml's type-mismatch error of a value;
+// tableErrRE its error of a value where a table is needed.
+var (
+	typeErrRE  = regexp.MustCompile(`line (\d+) \(last key "([^"]*)"\): incompatible types: TOML value has type ([^;]+); destination has type (\w+)`)
+	tableErrRE = regexp.MustCompile(`line (\d+) \(last key "([^"]*)"\): type mismatch for [^:]+: expected table but found (\w+)`)
+)
 
 // decodeAll decodes src into v, collecting every type mismatch: the decoder
 // stops at the first, so each offending line is blanked (keeping the line
@@ -122,6 +133,9 @@ func decodeAll(name string, src []byte, v any) (toml.MetaData, []error, error) {
 			return md, nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
 		m := typeErrRE.FindStringSubmatch(err.Error())
+		if t := tableErrRE.FindStringSubmatch(err.Error()); m == nil && t != nil {
+			m = []string{t[0], t[1], t[2], t[3], "struct"}
+		}
 		if m == nil {
 			return md, nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "toml: "))
 		}
@@ -134,8 +148,11 @@ func decodeAll(name string, src []byte, v any) (toml.MetaData, []error, error) {
 		if i := strings.Index(val, "="); i >= 0 {
 			val = strings.TrimSpace(val[i+1:])
 		}
-		errs = append(errs, &FieldError{File: name, Line: line, Key: m[2], Value: rawValue(val),
-			Allowed: fmt.Sprintf("wrong type: %s where %s is needed", tomlWord(m[3]), typeWord(m[4]))})
+		allowed := fmt.Sprintf("wrong type: %s where %s is needed", tomlWord(m[3]), typeWord(m[4]))
+		if m[2] == "network.file" {
+			allowed = movedFileKey
+		}
+		errs = append(errs, &FieldError{File: name, Line: line, Key: m[2], Value: rawValue(val), Allowed: allowed})
 		lines[line-1] = nil
 		src = bytes.Join(lines, []byte("\n"))
 	}
@@ -249,28 +266,28 @@ func allowedKeys(k toml.Key) string {
 	return strings.Join(keys, ", ")
 }
 
-// tomlKeys lists the key paths of a configuration by encoding it.
+// tomlKeys lists the key paths of a configuration, every family's table
+// included, from its type (c's values do not matter: a table left empty
+// has its keys still).
 func tomlKeys(c Config) ([]string, error) {
-	var buf bytes.Buffer
-	if err := toml.NewEncoder(&buf).Encode(c); err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if _, err := toml.Decode(buf.String(), &m); err != nil {
-		return nil, err
-	}
 	var out []string
-	var walk func(prefix string, m map[string]any)
-	walk = func(prefix string, m map[string]any) {
-		for k, v := range m {
-			if sub, ok := v.(map[string]any); ok {
-				walk(prefix+k+".", sub)
-				continue
+	var walk func(prefix string, t reflect.Type)
+	walk = func(prefix string, t reflect.Type) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name := tomlName(f)
+			switch {
+			case f.Anonymous && f.Type.Kind() == reflect.Struct:
+				walk(prefix, f.Type) // the families' tables, under their parent
+			case !f.IsExported() || name == "" || name == "-":
+			case f.Type.Kind() == reflect.Struct:
+				walk(prefix+name+".", f.Type)
+			default:
+				out = append(out, prefix+name)
 			}
-			out = append(out, prefix+k)
 		}
 	}
-	walk("", m)
+	walk("", reflect.TypeOf(c))
 	return out, nil
 }
 
@@ -349,4 +366,16 @@ func unknownKeys(md toml.MetaData) []toml.Key {
 		}
 	}
 	return out
+}
+
+// TOML is the configuration as a TOML file that Parse reads back to the
+// same TOML: every key, and of the families' tables its topology's only
+// (the others are not part of the configuration).
+func (c Config) TOML() string {
+	c.Network = c.Network.selectedOnly()
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(c); err != nil {
+		panic(err) // a Config always encodes
+	}
+	return buf.String()
 }

@@ -61,7 +61,7 @@ func PaperForms() []PaperForm {
 			func(f *File) string {
 				return firstNeed(f.needAll("network.topology", "mesh"), f.needAll("router.queues", "recn"), f.needOneLoad(),
 					f.needConfigurations([]int{1, 4, 5}), f.needCases([]int{3}),
-					f.needApart(3, "rows of panels", append([]string{"network.k", "network.concentration"}, LoadAxes(f.AxisKeys())...)...))
+					f.needApart(3, "rows of panels", append([]string{"network.mesh.k", "network.mesh.concentration"}, LoadAxes(f.AxisKeys())...)...))
 			}},
 		{FormHARFig6, "Liu Fig. 6: short-message latency distribution on a log axis, (a) DOR (b) Hybrid-HAR, one line per mix, the quoted maxima drawn; uniform traffic with long messages",
 			func(f *File) string { return f.needHAR("uniform") }},
@@ -300,14 +300,14 @@ func RECNCase(share float64) int {
 	return 0
 }
 
-// needConfigurations: every (network.k, network.concentration) is one of
+// needConfigurations: every (network.mesh.k, network.mesh.concentration) is one of
 // the figure's configurations.
 func (f *File) needConfigurations(allowed []int) string {
-	for _, c := range f.ValueCombos("network.k", "network.concentration") {
+	for _, c := range f.ValueCombos("network.mesh.k", "network.mesh.concentration") {
 		k, _ := strconv.Atoi(c[0])
 		conc, _ := strconv.Atoi(c[1])
 		if n := RECNConfiguration(k, conc); !slices.Contains(allowed, n) {
-			return fmt.Sprintf("network.k = %s with network.concentration = %s is not one of the figure's configurations %s", c[0], c[1], configList(allowed))
+			return fmt.Sprintf("network.mesh.k = %s with network.mesh.concentration = %s is not one of the figure's configurations %s", c[0], c[1], configList(allowed))
 		}
 	}
 	return ""
@@ -341,7 +341,7 @@ func (f *File) needCases(allowed []int) string {
 func (f *File) needRECNLoad(configs []int) string {
 	return firstNeed(f.needAll("network.topology", "mesh"), f.needAxis("router.queues"), f.needOneLoad(),
 		f.needConfigurations(configs), f.needCases([]int{1, 2, 3}),
-		f.needNoneApart(append([]string{"router.queues", "network.k", "network.concentration", "traffic.hotspot_source_fraction"}, LoadAxes(f.AxisKeys())...)...))
+		f.needNoneApart(append([]string{"router.queues", "network.mesh.k", "network.mesh.concentration", "traffic.hotspot_source_fraction"}, LoadAxes(f.AxisKeys())...)...))
 }
 
 // needHAR: what Figs. 6 and 9 of the Hybrid-HAR paper need: two message

@@ -9,21 +9,21 @@ import (
 // Study bases for the paper forms: the network and the axes of each
 // paper's figure, at a tiny size (they are parsed, never run).
 const (
-	fatTreeBase = "name = \"t\"\n[network]\ntopology = \"fattree\"\nk = 2\nlevels = 2\n[router]\nrouting = \"fattree-static\"\nvcs = 1\n" +
+	fatTreeBase = "name = \"t\"\n[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 2\nlevels = 2\n[router]\nrouting = \"fattree-static\"\nvcs = 1\n" +
 		"[traffic]\nprocess = \"bernoulli\"\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n"
 	patternAxis = "[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"shuffle\"]\n"
 	policyAxis  = "[[axis]]\nkey = \"policy.injection\"\nvalues = [\"none\", \"sat(4,4,ring)\"]\n"
 	satLK       = "[policy]\ninjection = \"sat\"\n[[axis]]\nkey = \"policy.sat_l\"\nvalues = [4, 8]\nzip = \"lk\"\n[[axis]]\nkey = \"policy.sat_k\"\nvalues = [4, 8]\nzip = \"lk\"\n"
-	meshIOQ     = "name = \"t\"\n[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\n" +
+	meshIOQ     = "name = \"t\"\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\n" +
 		"[traffic]\npattern = \"hotspot-sources\"\nprocess = \"bernoulli\"\nhotspot_node = 5\npacket_flits = 8\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n"
 	queuesAxis = "[[axis]]\nkey = \"router.queues\"\nvalues = [\"1q\", \"recn\"]\n"
 	loadAxis   = "[[axis]]\nkey = \"traffic.load_of_bisection\"\nvalues = [0.5, 1.0]\n"
-	harBase    = "name = \"t\"\n[network]\ntopology = \"mesh\"\nk = 4\nnode_channels = 2\n[router]\nvcs = 4\nswitching = \"wormhole\"\n" +
+	harBase    = "name = \"t\"\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\nnode_channels = 2\n[router]\nvcs = 4\nswitching = \"wormhole\"\n" +
 		"[traffic]\npattern = \"uniform\"\nprocess = \"poisson\"\npacket_flits = 4\nlong_packet_flits = 16\nload_of_wire_capacity = 0.1\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n" +
 		"[[axis]]\nkey = \"router.routing\"\nvalues = [\"har-dor\", \"hybrid-har\"]\n[[axis]]\nkey = \"traffic.long_volume_percent\"\nvalues = [0, 50]\n"
-	recnCase3 = "name = \"t\"\n[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n" +
+	recnCase3 = "name = \"t\"\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n" +
 		"[traffic]\npattern = \"hotspot-sources\"\nprocess = \"bernoulli\"\nhotspot_node = 5\nhotspot_source_fraction = 0.25\npacket_flits = 8\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n"
-	collectiveBase = "name = \"t\"\n[network]\ntopology = \"torus\"\nk = 4\n[router]\nrouting = \"dor-dateline\"\nvcs = 3\n[traffic]\nprocess = \"collective\"\npackets_per_node = 2\n" +
+	collectiveBase = "name = \"t\"\n[network]\ntopology = \"torus\"\n\n[network.torus]\nk = 4\n[router]\nrouting = \"dor-dateline\"\nvcs = 3\n[traffic]\nprocess = \"collective\"\npackets_per_node = 2\n" +
 		patternAxis
 )
 
@@ -51,13 +51,13 @@ func TestPaperForm(t *testing.T) {
 		{"izu-fig5 without per-node rates", fatTreeBase + patternAxis + policyAxis, "izu-fig5", `measure.method = "window", not "packet-batches"`},
 		{"izu-fig5 without policies", fatTreeBase + patternAxis, "izu-fig5", "it needs an [[axis]] of policy.injection"},
 		{"argument elsewhere", fatTreeBase + patternAxis + policyAxis, "izu-fig3:x", `"izu-fig3" takes no argument`},
-		{"recn-fig1 on configuration #5", meshIOQ + queuesAxis + loadAxis, "recn-fig1", `network.k = 4 with network.concentration = 1 is not one of the figure's configurations #1, #2, #3`},
+		{"recn-fig1 on configuration #5", meshIOQ + queuesAxis + loadAxis, "recn-fig1", `network.mesh.k = 4 with network.mesh.concentration = 1 is not one of the figure's configurations #1, #2, #3`},
 		{"recn-fig2", meshIOQ + queuesAxis + loadAxis + "[[axis]]\nkey = \"traffic.hotspot_source_fraction\"\nvalues = [0, 0.125, 0.25]\n", "recn-fig2", ""},
 		{"recn-fig2 with another case", meshIOQ + queuesAxis + loadAxis + "[[axis]]\nkey = \"traffic.hotspot_source_fraction\"\nvalues = [0, 0.5]\n", "recn-fig2", "traffic.hotspot_source_fraction = 0.5 is not one of the figure's traffic cases"},
 		{"recn-fig2 without a load axis", meshIOQ + queuesAxis, "recn-fig2", "exactly one swept offered-load axis"},
 		{"recn-fig2 with another axis", meshIOQ + queuesAxis + loadAxis + "[[axis]]\nkey = \"router.port_memory_bytes\"\nvalues = [65536, 131072]\n", "recn-fig2", "no place for the axes router.port_memory_bytes"},
 		{"recn-fig2 without organisations", meshIOQ + loadAxis, "recn-fig2", "it needs an [[axis]] of router.queues"},
-		{"recn-fig1 zipped configurations", meshIOQ + queuesAxis + loadAxis + "[[axis]]\nkey = \"network.k\"\nvalues = [8, 4]\nzip = \"c\"\n[[axis]]\nkey = \"network.concentration\"\nvalues = [4, 16]\nzip = \"c\"\n", "recn-fig1", ""},
+		{"recn-fig1 zipped configurations", meshIOQ + queuesAxis + loadAxis + "[[axis]]\nkey = \"network.mesh.k\"\nvalues = [8, 4]\nzip = \"c\"\n[[axis]]\nkey = \"network.mesh.concentration\"\nvalues = [4, 16]\nzip = \"c\"\n", "recn-fig1", ""},
 		{"recn-fig3", recnCase3 + loadAxis, "recn-fig3", ""},
 		{"recn-fig3 under case #2", strings.Replace(recnCase3, "0.25", "0.125", 1) + loadAxis, "recn-fig3", "traffic.hotspot_source_fraction = 0.125 is not one of the figure's traffic cases #3"},
 		{"recn-fig3 without RECN", meshIOQ + queuesAxis + loadAxis, "recn-fig3", `router.queues = "1q", not "recn"`},
@@ -90,15 +90,15 @@ func TestPaperForm(t *testing.T) {
 // partners.
 func TestAxesApart(t *testing.T) {
 	f, err := ParseFile("z.toml", []byte(meshIOQ+
-		"[[axis]]\nkey = \"network.k\"\nvalues = [8, 4]\nzip = \"c\"\n[[axis]]\nkey = \"traffic.hotspot_node\"\nvalues = [3, 3]\nzip = \"c\"\n"+
+		"[[axis]]\nkey = \"network.mesh.k\"\nvalues = [8, 4]\nzip = \"c\"\n[[axis]]\nkey = \"traffic.hotspot_node\"\nvalues = [3, 3]\nzip = \"c\"\n"+
 		"[[axis]]\nkey = \"router.queues\"\nvalues = [\"1q\", \"recn\"]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ keys, want []string }{
-		{[]string{"network.k"}, []string{"router.queues"}},
-		{[]string{"router.queues"}, []string{"network.k", "traffic.hotspot_node"}},
-		{nil, []string{"network.k", "traffic.hotspot_node", "router.queues"}},
+		{[]string{"network.mesh.k"}, []string{"router.queues"}},
+		{[]string{"router.queues"}, []string{"network.mesh.k", "traffic.hotspot_node"}},
+		{nil, []string{"network.mesh.k", "traffic.hotspot_node", "router.queues"}},
 		{[]string{"traffic.hotspot_node", "router.queues"}, nil},
 	} {
 		if got := f.AxesApart(c.keys...); !slices.Equal(got, c.want) {
@@ -111,7 +111,7 @@ func TestAxesApart(t *testing.T) {
 // the axes zipped with it; a fixed key the base's value; duplicates once.
 func TestValueCombos(t *testing.T) {
 	f, err := ParseFile("z.toml", []byte(meshIOQ+
-		"[[axis]]\nkey = \"network.k\"\nvalues = [8, 4]\nzip = \"c\"\n[[axis]]\nkey = \"traffic.hotspot_node\"\nvalues = [3, 3]\nzip = \"c\"\n"+
+		"[[axis]]\nkey = \"network.mesh.k\"\nvalues = [8, 4]\nzip = \"c\"\n[[axis]]\nkey = \"traffic.hotspot_node\"\nvalues = [3, 3]\nzip = \"c\"\n"+
 		"[[axis]]\nkey = \"router.queues\"\nvalues = [\"1q\", \"recn\"]\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -120,10 +120,10 @@ func TestValueCombos(t *testing.T) {
 		keys []string
 		want [][]string
 	}{
-		{[]string{"network.k", "network.concentration"}, [][]string{{"8", "1"}, {"4", "1"}}},
-		{[]string{"network.k", "traffic.hotspot_node"}, [][]string{{"8", "3"}, {"4", "3"}}},
+		{[]string{"network.mesh.k", "network.mesh.concentration"}, [][]string{{"8", "1"}, {"4", "1"}}},
+		{[]string{"network.mesh.k", "traffic.hotspot_node"}, [][]string{{"8", "3"}, {"4", "3"}}},
 		{[]string{"traffic.hotspot_node"}, [][]string{{"3"}}},
-		{[]string{"network.k", "router.queues"}, [][]string{{"8", "1q"}, {"8", "recn"}, {"4", "1q"}, {"4", "recn"}}},
+		{[]string{"network.mesh.k", "router.queues"}, [][]string{{"8", "1q"}, {"8", "recn"}, {"4", "1q"}, {"4", "recn"}}},
 		{[]string{"traffic.pattern"}, [][]string{{"hotspot-sources"}}},
 	} {
 		if got := f.ValueCombos(c.keys...); !slices.EqualFunc(got, c.want, slices.Equal) {

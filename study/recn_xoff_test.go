@@ -31,7 +31,7 @@ func TestRECNXoffBound(t *testing.T) {
 			scope := "feeders"
 			cfg := Default()
 			cfg.Name = "recn-xoff"
-			cfg.Network = Network{Topology: "mesh", K: c.k, Concentration: 1, NodeChannels: 1}
+			cfg.Network = netOf("mesh", "k", c.k, "concentration", 1, "node_channels", 1)
 			cfg.Router.Kind, cfg.Router.Routing, cfg.Router.Queues = "ioq", "dor", "recn"
 			cfg.Router.RECN.XoffScope, cfg.Router.RECN.IdleCycles = scope, 0 // as mesh-recn-xoff.toml
 			cfg.Traffic.Pattern, cfg.Traffic.Process, cfg.Traffic.HotspotNode = "hotspot-sources", "bernoulli", c.node

@@ -8,6 +8,8 @@ import (
 const refBase = `name = "refs"
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"

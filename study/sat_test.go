@@ -14,7 +14,7 @@ import (
 // paper's packet-batches method (with smaller batches, for tests).
 func fatTree64(mod func(*Config)) Config {
 	c := Default()
-	c.Network = Network{Topology: "fattree", K: 4, Levels: 3, Concentration: 1}
+	c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
 	c.Router = Router{Routing: "fattree-static", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 	c.Traffic.Process, c.Traffic.PacketFlits, c.Traffic.Pattern = "saturation", 16, "uniform"
 	c.Measure.Method, c.Measure.WarmupCycles, c.Measure.DrainCycles = "packet-batches", 3000, 0
@@ -35,20 +35,20 @@ func satCases() []Config {
 		}),
 		small(func(c *Config) {
 			c.Name = "torus-tornado-ring"
-			c.Network.K = 6
+			setLeaf(&c.Network, "k", 6)
 			c.Traffic.Pattern, c.Traffic.Process = "tornado", "saturation"
 			c.Policy.Injection = "sat(8,8,ring)"
 			c.Measure.SampleCycles = 50
 		}),
 		small(func(c *Config) {
 			c.Name = "torus-hotspot-tree-bernoulli"
-			c.Network.K = 5
+			setLeaf(&c.Network, "k", 5)
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.HotspotFraction = "hotspot", "bernoulli", 0.6, 0.2
 			c.Policy.Injection, c.Policy.SATHopLatencyCycles, c.Policy.SATNodeLatencyCycles = "sat(3,4,tree)", 2, 2
 		}),
 		small(func(c *Config) {
 			c.Name = "mesh-c2-transpose-ring"
-			c.Network = Network{Topology: "mesh", K: 4, Concentration: 2}
+			c.Network = netOf("mesh", "k", 4, "concentration", 2)
 			c.Router.Routing, c.Router.VCs = "dor", 2
 			c.Traffic.Pattern, c.Traffic.Process = "transpose", "saturation"
 			c.Policy.Injection = "sat"
@@ -172,7 +172,7 @@ func TestSATBadInput(t *testing.T) {
 		{"[policy]\ninjection = \"sat(2,2)\"\nsat_l = 4", "either as arguments here or in the sat_l"},
 		{"[policy]\nsat_structure = \"star\"", "policy.sat_structure = \"star\": allowed: ring"},
 		{"[policy]\nsat_hop_latency_cycles = 0", "policy.sat_hop_latency_cycles = 0"},
-		{"[network]\ntopology = \"mesh\"\nk = 5\n[router]\nrouting = \"dor\"\n[policy]\ninjection = \"sat(2,2,ring)\"", "a 5x5 mesh has none"},
+		{"[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 5\n[router]\nrouting = \"dor\"\n[policy]\ninjection = \"sat(2,2,ring)\"", "a 5x5 mesh has none"},
 		{"[measure]\nmethod = \"packet-batches\"", "not a collective"},
 		{"[measure]\nmethod = \"packet-batches\"\npacket_batches = 0\n[traffic]\nprocess = \"saturation\"", "measure.packet_batches = 0"},
 		{"[measure]\nbatch_packets = -1", "measure.batch_packets = -1"},

@@ -11,7 +11,7 @@ import (
 // the fat-tree fairness paper's router (no VCs, 4 packets of 16 flits).
 func fatTree16(mod func(*Config)) Config {
 	return small(func(c *Config) {
-		c.Network = Network{Topology: "fattree", K: 4, Levels: 2, Concentration: 1}
+		c.Network = netOf("fattree", "k", 4, "levels", 2, "concentration", 1)
 		c.Router.Routing, c.Router.VCs, c.Router.BufferFlits = "fattree-adaptive", 1, 64
 		c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = "transpose", "saturation", 16
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 1000, 4000, 0
@@ -64,7 +64,7 @@ func TestSelfTrafficInResults(t *testing.T) {
 func TestWireCapacitySelf(t *testing.T) {
 	mesh := func(pattern, self string) Config {
 		c := Default()
-		c.Network = Network{Topology: "mesh", K: 4, Concentration: 1}
+		c.Network = netOf("mesh", "k", 4, "concentration", 1)
 		c.Router.Routing = "dor"
 		c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Self = pattern, "bernoulli", self
 		c.Traffic.LoadOfWireCapacity, c.Traffic.Load = 0.5, 0

@@ -42,7 +42,7 @@ type soakCase struct {
 func soakBase() Config {
 	c := Default()
 	c.Seed = 1
-	c.Network = Network{Topology: "torus", K: 4, Levels: 3, Concentration: 1, NodeChannels: 1}
+	c.Network = netOf("torus", "k", 4, "levels", 3, "concentration", 1, "node_channels", 1)
 	c.Router.Routing, c.Router.VCs, c.Router.BufferFlits, c.Router.Switching = "dor-dateline", 3, 16, "vct"
 	c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.PacketFlits = "uniform", "bernoulli", 1.0, 8
 	c.Measure.Method = "window"
@@ -67,10 +67,8 @@ func soakCases() []soakCase {
 			queues = c.Router.Switching
 		}
 		n := c.Network
-		network := fmt.Sprintf("%dx%d %s", n.K, n.K, n.Topology)
-		if n.Topology == "fattree" {
-			network = fmt.Sprintf("%d-ary %d-tree", n.K, n.Levels)
-		}
+		t, _ := n.table()
+		network := t.Words()
 		routing := fmt.Sprintf("%s (%s)", c.Router.Routing, network)
 		c.Name = fmt.Sprintf("%s/%s-%s/%s", mechanism, c.Router.Routing, n.Topology, queues)
 		cases = append(cases, soakCase{mechanism: mechanism, routing: routing, queues: queues, cfg: c})
@@ -102,7 +100,7 @@ func soakCases() []soakCase {
 		}
 		for _, r := range []string{"fattree-static", "fattree-adaptive"} {
 			add("routing", "", func(c *Config) {
-				c.Network.Topology, c.Network.K, c.Network.Levels = "fattree", 4, 2 // 16 nodes
+				c.Network = netOf("fattree", "k", 4, "levels", 2) // 16 nodes
 				c.Router.Routing, c.Router.VCs = r, 2
 				switching(c, sw)
 			})
@@ -113,7 +111,7 @@ func soakCases() []soakCase {
 	// 32-flit short and 256-flit long messages, half the volume long.
 	for _, r := range []struct{ topo, routing string }{{"mesh", "hybrid-har"}, {"mesh", "har-dor"}, {"torus", "hybrid-har"}} {
 		add("HAR", "", func(c *Config) {
-			c.Network.Topology, c.Network.NodeChannels = r.topo, 2
+			c.Network = netOf(r.topo, "k", c.Network.Torus.K, "node_channels", 2)
 			c.Router.Routing, c.Router.VCs, c.Router.BufferFlits, c.Router.Switching, c.Router.RoutingDelayCycles = r.routing, 4, 8, "wormhole", 2
 			if r.topo == "torus" {
 				c.Router.VCs = 5
@@ -162,7 +160,7 @@ func soakCases() []soakCase {
 	})
 	for _, inj := range models {
 		add("entropy "+inj, "", func(c *Config) {
-			c.Network.Topology, c.Network.K, c.Network.Levels = "fattree", 4, 2
+			c.Network = netOf("fattree", "k", 4, "levels", 2)
 			c.Router.Routing, c.Router.VCs = "fattree-adaptive", 2
 			c.Policy.Injection = inj
 		})
@@ -172,7 +170,7 @@ func soakCases() []soakCase {
 	for _, r := range []string{"fattree-static", "fattree-adaptive"} {
 		for _, inj := range []string{"sat(16,16,ring)", "sat(16,16,tree)"} {
 			add("SAT "+inj, "", func(c *Config) {
-				c.Network.Topology, c.Network.K, c.Network.Levels = "fattree", 4, 2
+				c.Network = netOf("fattree", "k", 4, "levels", 2)
 				c.Router.Routing, c.Router.VCs, c.Router.BufferFlits, c.Traffic.PacketFlits = r, 1, 64, 16
 				c.Policy.Injection = inj
 			})

@@ -23,7 +23,7 @@ import (
 
 func small(mod func(*Config)) Config {
 	c := Default()
-	c.Network.K = 8
+	setLeaf(&c.Network, "k", 8)
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 500, 1000, 20000
 	mod(&c)
 	return c
@@ -54,26 +54,26 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 		}),
 		small(func(c *Config) {
 			c.Name = "mesh-c2-hotspot-poisson"
-			c.Network = Network{Topology: "mesh", K: 6, Concentration: 2}
+			c.Network = netOf("mesh", "k", 6, "concentration", 2)
 			c.Router.Routing, c.Router.VCs = "dor", 2
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.HotspotFraction = "hotspot", "poisson", 0.2, 0.1
 		}),
 		small(func(c *Config) {
 			c.Name = "mesh-transpose-saturation-phase"
-			c.Network = Network{Topology: "mesh", K: 8, Concentration: 1}
+			c.Network = netOf("mesh", "k", 8, "concentration", 1)
 			c.Router.Routing = "dor"
 			c.Traffic.Pattern, c.Traffic.Process = "transpose", "saturation"
 			c.Traffic.PhaseCycle, c.Traffic.PhasePattern = 800, "bit-reverse"
 		}),
 		small(func(c *Config) {
 			c.Name = "fattree-adaptive-hot-region"
-			c.Network = Network{Topology: "fattree", K: 4, Levels: 3, Concentration: 1}
+			c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
 			c.Router = Router{Routing: "fattree-adaptive", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = "hot-region", "saturation", 16
 		}),
 		small(func(c *Config) {
 			c.Name = "fattree-static-transpose"
-			c.Network = Network{Topology: "fattree", K: 2, Levels: 6, Concentration: 1}
+			c.Network = netOf("fattree", "k", 2, "levels", 6, "concentration", 1)
 			c.Router = Router{Routing: "fattree-static", VCs: 2, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "transpose", "bernoulli", 0.5
 		}),
@@ -89,7 +89,7 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 		}),
 		small(func(c *Config) {
 			c.Name = "torus-batches"
-			c.Network.K = 6
+			setLeaf(&c.Network, "k", 6)
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "random-pair", "bernoulli", 0.2
 			c.Measure.Method, c.Measure.BatchCycles = "batches", 200
 		}),
@@ -159,7 +159,7 @@ func TestInvariantsEveryCycle(t *testing.T) {
 			c.Router.Switching, c.Router.BufferFlits = "wormhole", 3
 		}),
 		small(func(c *Config) {
-			c.Network = Network{Topology: "mesh", K: 4, Concentration: 4}
+			c.Network = netOf("mesh", "k", 4, "concentration", 4)
 			c.Router.Routing = "dor"
 			c.Traffic.Pattern, c.Traffic.Process = "bit-complement", "saturation"
 		}),
@@ -177,7 +177,7 @@ func TestInvariantsEveryCycle(t *testing.T) {
 func TestAcceptedTracksOffered(t *testing.T) {
 	for _, load := range []float64{0.05, 0.15, 0.3} {
 		c := small(func(c *Config) {
-			c.Network = Network{Topology: "mesh", K: 8, Concentration: 1}
+			c.Network = netOf("mesh", "k", 8, "concentration", 1)
 			c.Router.Routing = "dor"
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "uniform", "bernoulli", load
 			c.Measure.WarmupCycles, c.Measure.MeasureCycles = 2000, 10000
@@ -242,7 +242,7 @@ func TestSaturationNearChannelLoadBound(t *testing.T) {
 	}{
 		{small(func(c *Config) {
 			c.Name = "mesh16-transpose"
-			c.Network = Network{Topology: "mesh", K: 16, Concentration: 1}
+			c.Network = netOf("mesh", "k", 16, "concentration", 1)
 			c.Router.Routing = "dor"
 			c.Traffic.Pattern = "transpose"
 		}), 0.90},
@@ -260,7 +260,7 @@ func TestSaturationNearChannelLoadBound(t *testing.T) {
 		// 24 VCs or 64-flit buffers change nothing.
 		{small(func(c *Config) {
 			c.Name = "torus32-tornado-12vc"
-			c.Network.K = 32
+			setLeaf(&c.Network, "k", 32)
 			c.Router.VCs, c.Router.BufferFlits, c.Router.RoutingDelayCycles = 12, 32, 0
 			c.Traffic.Pattern, c.Traffic.PacketFlits = "tornado", 4
 		}), 0.90},
@@ -275,7 +275,7 @@ func TestSaturationNearChannelLoadBound(t *testing.T) {
 		// per class the first dominates: saturation at 80% of the bound.
 		{small(func(c *Config) {
 			c.Name = "torus32-tornado-3vc"
-			c.Network.K = 32
+			setLeaf(&c.Network, "k", 32)
 			c.Traffic.Pattern = "tornado"
 		}), 0.75},
 	}
@@ -368,9 +368,9 @@ func TestErrorsNameKeyAndLine(t *testing.T) {
 // run the hook every cycle) gives the same digest as without.
 func TestOptionsDoNotChangeResults(t *testing.T) {
 	for _, c := range []Config{
-		small(func(c *Config) { c.Network.K = 4 }), // collective
+		small(func(c *Config) { setLeaf(&c.Network, "k", 4) }), // collective
 		small(func(c *Config) {
-			c.Network = Network{Topology: "mesh", K: 4, Concentration: 1}
+			c.Network = netOf("mesh", "k", 4, "concentration", 1)
 			c.Router.Routing = "dor"
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "uniform", "bernoulli", 0.2
 		}),
@@ -402,7 +402,7 @@ func TestOptionsDoNotChangeResults(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Run(context.Background(), small(func(c *Config) { c.Network.K = 4 }), Options{CheckEveryCycles: -1}); err == nil {
+	if _, err := Run(context.Background(), small(func(c *Config) { setLeaf(&c.Network, "k", 4) }), Options{CheckEveryCycles: -1}); err == nil {
 		t.Error("CheckEveryCycles = -1 was accepted")
 	}
 }
@@ -416,7 +416,7 @@ func TestWindowBoundaries(t *testing.T) {
 		{WarmupCycles: 500, MeasureCycles: 1000, SampleCycles: 100, MaxCycles: 1500},
 	} {
 		c := small(func(c *Config) {
-			c.Network.K = 4
+			setLeaf(&c.Network, "k", 4)
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "uniform", "bernoulli", 0.1
 		})
 		m.Method, m.MinBatches, m.MaxBatches, m.Tolerance, m.SmoothSamples = "window", 2, 10, 0.05, 400
@@ -439,7 +439,7 @@ func TestWindowBoundaries(t *testing.T) {
 // blocked queues and what they wait for.
 func TestWatchdogCatchesDeadlock(t *testing.T) {
 	c := small(func(c *Config) {
-		c.Network.K = 8
+		setLeaf(&c.Network, "k", 8)
 		c.Router.Routing, c.Router.VCs, c.Router.AllowDeadlock = "dor", 1, true
 		c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.SampleCycles = 100000, 100000, 100
@@ -497,7 +497,7 @@ func TestAdaptiveBeatsDORTranspose(t *testing.T) {
 // while flits keep moving elsewhere, is caught too (found by review).
 func TestWatchdogCatchesPartialDeadlock(t *testing.T) {
 	c := small(func(c *Config) {
-		c.Network.K = 8
+		setLeaf(&c.Network, "k", 8)
 		c.Router.Routing, c.Router.VCs, c.Router.AllowDeadlock = "dor", 1, true
 		c.Router.Switching, c.Router.BufferFlits = "wormhole", 4
 		c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "random-pair", "bernoulli", 0.05

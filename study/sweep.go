@@ -17,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/topology/graph"
 )
 
 // A study file is a base configuration (the keys of Config, at top level)
@@ -324,7 +325,7 @@ func ParseFileContext(ctx context.Context, name string, src []byte) (*File, erro
 	if err != nil {
 		return nil, err
 	}
-	f.graphs = &graphLoader{ctx: ctx, graphs: map[string]*loadedGraph{}}
+	f.graphs = &graphLoader{ctx: ctx, graphs: map[string]*graph.Loaded{}}
 	if err := f.graphs.attach(&f.Config.Network); err != nil {
 		return nil, err
 	}
@@ -339,7 +340,11 @@ func ParseFileContext(ctx context.Context, name string, src []byte) (*File, erro
 		if len(k) >= 2 && (k[0] == "reduce" && k[1] == "baseline" || k[0] == "reference" && k[1] == "at") {
 			continue // a map of axis keys, checked below
 		}
-		add(lineOf(src, k), k.String(), "(unknown key)", unknownKey(k, "study or configuration key"))
+		allowed := movedKey(k, f.Config.Network.Topology)
+		if allowed == "" {
+			allowed = unknownKey(k, "study or configuration key")
+		}
+		add(lineOf(src, k), k.String(), "(unknown key)", allowed)
 	}
 	for i := range f.Axes {
 		f.Axes[i].line = blockLine(src, "axis", i, "key")
@@ -371,6 +376,18 @@ func ParseFileContext(ctx context.Context, name string, src []byte) (*File, erro
 			add(lineOf(src, []string{"study", "replicates"}), "study.replicates", f.Study.Replicates,
 				fmt.Sprintf("%d points x %d replicates = %d runs; at most %d runs per study: split it", len(f.Points), f.Study.Replicates, runs, MaxRuns))
 		}
+		topos := []string{f.Config.Network.Topology}
+		for _, p := range f.Points {
+			topos = append(topos, p.Config.Network.Topology)
+		}
+		unselectedTables(md, topos, func(key []string, allowed string) {
+			add(lineOf(src, key), strings.Join(key, "."), "(table)", allowed)
+		})
+		for _, a := range f.Axes {
+			if parts := strings.Split(a.Key, "."); len(parts) == 3 && parts[0] == "network" && !slices.Contains(topos, parts[1]) {
+				add(a.line, a.Key, "(axis key)", fmt.Sprintf("a key of the table of network.topology = %q, which no point selects (network.topology: %s): the axis would change nothing", parts[1], strings.Join(slices.Compact(slices.Sorted(slices.Values(topos))), ", ")))
+			}
+		}
 		if len(errs) == 0 {
 			errs = append(errs, f.checkOverriddenBase()...)
 			errs = append(errs, f.checkAfterExpand()...)
@@ -389,16 +406,21 @@ func ParseFileContext(ctx context.Context, name string, src []byte) (*File, erro
 }
 
 // leftOutKeys are the keys whose value 0 stands for "left out" (a
-// dragonfly's or HyperX's sizes take their balanced values), with what
-// is allowed: written as 0 in a file or an axis they are a mistake (no
-// router has 0 nodes), not a request for the default, and are refused.
+// dragonfly's or HyperX's sizes take their balanced values: the families'
+// LeftOut), with what is allowed: written as 0 in a file or an axis they
+// are a mistake (no router has 0 nodes), not a request for the default,
+// and are refused.
 func leftOutKeys() map[string]string {
-	return map[string]string{
-		"network.nodes_per_router":  "allowed: 1..32 nodes per router; leave the key out for the balanced p (routers_per_group/2 on a dragonfly, k on a HyperX)",
-		"network.global_per_router": "allowed: 1..32 global links per router; leave the key out for the balanced h = routers_per_group/2",
-		"network.groups":            "allowed: 2..a*h+1 groups; leave the key out for g = a*h+1, one global link between every two groups",
-		"network.trunking":          "allowed: 1..8 links between two routers of a line; leave the key out for 1",
+	out := map[string]string{}
+	for _, name := range topologies() {
+		t, path := (&Network{Topology: name}).table()
+		if l, ok := t.(leftOuter); ok {
+			for k, allowed := range l.LeftOut() {
+				out[path+"."+k] = allowed
+			}
+		}
 	}
+	return out
 }
 
 // sweepableKeys are the configuration's key paths that an axis may sweep.
@@ -736,21 +758,31 @@ func fieldKind(key string) reflect.Kind {
 func keyValue(cfg *Config, key string) (any, bool) {
 	v := reflect.ValueOf(cfg).Elem()
 	for _, part := range strings.Split(key, ".") {
-		if v.Kind() != reflect.Struct {
-			return nil, false
-		}
-		found := false
-		for i := range v.NumField() {
-			if strings.Split(v.Type().Field(i).Tag.Get("toml"), ",")[0] == part {
-				v, found = v.Field(i), true
-				break
-			}
-		}
-		if !found {
+		var ok bool
+		if v, ok = fieldByKey(v, part); !ok {
 			return nil, false
 		}
 	}
 	return v.Interface(), true
+}
+
+// fieldByKey is the field of struct v whose TOML key is key, looking
+// into embedded structs (the families' tables under [network]).
+func fieldByKey(v reflect.Value, key string) (reflect.Value, bool) {
+	if v.Kind() != reflect.Struct {
+		return reflect.Value{}, false
+	}
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			if fv, ok := fieldByKey(v.Field(i), key); ok {
+				return fv, true
+			}
+		} else if tomlName(f) == key && f.IsExported() {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
 }
 
 // setKey sets key path key of cfg to v, with TOML's type rules.

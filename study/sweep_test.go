@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-const sweepBase = "name = \"s\"\nseed = 5\n[network]\nk = 4\n[traffic]\nprocess = \"bernoulli\"\n"
+const sweepBase = "name = \"s\"\nseed = 5\n[network]\n\n[network.torus]\nk = 4\n[traffic]\nprocess = \"bernoulli\"\n"
 
 func mustParseFile(t *testing.T, src string) *File {
 	t.Helper()
@@ -53,7 +53,7 @@ func TestSweepExpansion(t *testing.T) {
 	}
 	// The values reach the configurations.
 	f := mustParseFile(t, sweepBase+cases[1].axes)
-	if c := f.Points[3].Config; c.Router.VCs != 6 || c.Traffic.Pattern != "tornado" || c.Router.BufferFlits != 32 || c.Network.K != 4 {
+	if c := f.Points[3].Config; c.Router.VCs != 6 || c.Traffic.Pattern != "tornado" || c.Router.BufferFlits != 32 || c.Network.Torus.K != 4 {
 		t.Fatalf("point 3 config: %+v", c)
 	}
 }
@@ -108,6 +108,8 @@ func ExampleParseFile() {
 	f, err := ParseFile("curves.toml", []byte(`name = "curves"
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 8
 [router]
 routing = "dor"
@@ -161,14 +163,14 @@ func TestKeyLabels(t *testing.T) {
 // mistakes of its own (a typo), not for its fit beside another swept
 // key's base value.
 func TestOverriddenBase(t *testing.T) {
-	const base = "[network]\nk = 4\n[traffic]\nprocess = \"bernoulli\"\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n"
+	const base = "[network]\n\n[network.torus]\nk = 4\n[traffic]\nprocess = \"bernoulli\"\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n"
 	zipped := base + "[router]\nrouting = \"dor-2class\"\nvcs = 3\n[[axis]]\nkey = \"router.routing\"\nvalues = [\"dor-2class\", \"duato\"]\nzip = \"r\"\n" +
 		"[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\nzip = \"r\"\n"
 	if _, err := ParseFile("zip.toml", []byte(zipped)); err != nil {
 		t.Errorf("every point is valid, yet: %v", err)
 	}
 	typo := strings.Replace(base, "[traffic]\n", "[traffic]\npattern = \"unifrom\"\n", 1) + "[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"tornado\"]\n"
-	if _, err := ParseFile("typo.toml", []byte(typo)); err == nil || !strings.Contains(err.Error(), `typo.toml:4: traffic.pattern = "unifrom": axis[0] sweeps this key`) {
+	if _, err := ParseFile("typo.toml", []byte(typo)); err == nil || !strings.Contains(err.Error(), `typo.toml:6: traffic.pattern = "unifrom": axis[0] sweeps this key`) {
 		t.Errorf("a typo in an overridden base value: %v", err)
 	}
 }
@@ -178,7 +180,7 @@ func TestOverriddenBase(t *testing.T) {
 // matrix), whatever the order of the axis values.
 func TestCheckMemoryEveryShape(t *testing.T) {
 	for _, values := range []string{`["window", "packet-batches"]`, `["packet-batches", "window"]`} {
-		src := "[network]\nk = 64\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n" +
+		src := "[network]\n\n[network.torus]\nk = 64\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n" +
 			"[[axis]]\nkey = \"measure.method\"\nvalues = " + values + "\n"
 		f, err := ParseFile("pb.toml", []byte(src))
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -17,12 +18,12 @@ import (
 func topologyBases(t *testing.T) map[string]Config {
 	t.Helper()
 	torus := Default()
-	torus.Network.K = 4
+	setLeaf(&torus.Network, "k", 4)
 	mesh := Default()
-	mesh.Network.Topology, mesh.Network.K, mesh.Network.Concentration = "mesh", 4, 2
+	mesh.Network = netOf("mesh", "k", 4, "concentration", 2)
 	mesh.Router.Routing, mesh.Router.VCs = "dor", 2
 	tree := Default()
-	tree.Network.Topology, tree.Network.K, tree.Network.Levels = "fattree", 2, 3
+	tree.Network = netOf("fattree", "k", 2, "levels", 3)
 	tree.Router.Routing, tree.Router.VCs = "fattree-adaptive", 2
 	bases := map[string]Config{"torus": torus, "mesh": mesh, "fattree": tree,
 		"dragonfly": dragonflySmall("ugal-l", nil), "hyperx": hyperxSmall("val", nil), "file": fileSmall(nil)}
@@ -33,22 +34,23 @@ func topologyBases(t *testing.T) map[string]Config {
 	return bases
 }
 
-// TestTopologyKeysAtIntegerExtremes: every integer key of the [network]
-// table, at the integer extremes, on every topology, is refused with
+// TestTopologyKeysAtIntegerExtremes: every integer key of every family's
+// table, at the integer extremes, on its topology, is refused with
 // errors that all name that key: no value overflows into a product that
 // another key's check then reports (a dragonfly's routers_per_group =
 // 2^63-1 once came out as "traffic.hotspot_node = -1: allowed: ...
 // 0..-4611686018427387903").
 func TestTopologyKeysAtIntegerExtremes(t *testing.T) {
-	keys := []string{"network.k", "network.levels", "network.concentration", "network.node_channels", "network.routers_per_group",
-		"network.global_per_router", "network.groups", "network.nodes_per_router", "network.global_latency_cycles",
-		"network.dimensions", "network.trunking"}
 	extremes := []int64{math.MinInt64, math.MinInt32, -1, math.MaxInt32, 1 << 32, 1 << 62, math.MaxInt64}
 	for topo, base := range topologyBases(t) {
 		if errs := base.Validate(); len(errs) > 0 {
 			t.Fatalf("%s base: %v", topo, errs)
 		}
-		for _, key := range keys {
+		for _, leaf := range familyKeys()[topo] {
+			key := "network." + topo + "." + leaf
+			if fieldKind(key) != reflect.Int {
+				continue
+			}
 			for _, v := range extremes {
 				cfg := base
 				if err := setKey(&cfg, key, v); err != nil {
@@ -78,28 +80,36 @@ func TestDerivedValueMessages(t *testing.T) {
 		edit func(*Network)
 		want string
 	}{
-		{"dragonfly with g left out beyond 255", func(n *Network) { n.RoutersPerGroup, n.NodesPerRouter, n.GlobalPerRouter = 32, 16, 16 },
-			"network.routers_per_group = 32: a = 32, p = 16, h = 16 give g = a*h+1 = 32*16+1 = 513 groups (network.groups left out); at most 255: set network.groups (g-1 dividing a*h = 512), or a smaller routers_per_group or global_per_router"},
-		{"dragonfly, p and h left out", func(n *Network) { n.RoutersPerGroup = 40 },
-			"network.routers_per_group = 40: a = 40, p = 20 (left out: a/2), h = 20 (left out: a/2) give g = a*h+1 = 40*20+1 = 801 groups (network.groups left out); at most 255: set network.groups (g-1 dividing a*h = 800), or a smaller routers_per_group or global_per_router"},
-		{"dragonfly groups beyond a*h+1", func(n *Network) { n.RoutersPerGroup, n.Groups = 4, 10 },
-			"network.groups = 10: a = 4, p = 2 (left out: a/2), h = 2 (left out: a/2), g = 10: a group has a*h = 4*2 = 8 global links, too few to reach 9 other groups: allowed 2..9 (left out: a*h+1)"},
-		{"dragonfly groups not dividing", func(n *Network) { n.RoutersPerGroup, n.Groups = 4, 8 },
-			"network.groups = 8: a = 4, p = 2 (left out: a/2), h = 2 (left out: a/2), g = 8: the a*h = 8 global links of a group must split evenly over the g-1 = 7 other groups: allowed g-1 dividing 8"},
-		{"dragonfly ports", func(n *Network) { n.RoutersPerGroup, n.NodesPerRouter, n.GlobalPerRouter, n.Groups = 40, 20, 10, 201 },
-			"network.routers_per_group = 40: a = 40, p = 20, h = 10, g = 201: a router has p + a-1 + h = 20 + 39 + 10 = 69 ports; at most 64"},
-		{"dragonfly groups written beyond 255", func(n *Network) { n.RoutersPerGroup, n.Groups = 32, 257 },
-			"network.groups = 257: allowed: 2..255 groups, at most a*h+1 (left out: a*h+1)"},
-		{"hyperx p left out beyond 32", func(n *Network) { n.Topology, n.K, n.Dimensions = "hyperx", 64, 2 },
-			"network.k = 64: k = 64 gives nodes_per_router = k = 64 (left out: the flattened butterfly's p = k); allowed: 1..32 nodes per router: set network.nodes_per_router"},
-		{"hyperx ports", func(n *Network) { n.Topology, n.K, n.Dimensions, n.NodesPerRouter = "hyperx", 17, 4, 2 },
-			"network.k = 17: k = 17, dimensions = 4, trunking = 1 (left out: 1), nodes_per_router = 2: a router has p + dimensions*(k-1)*trunking = 2 + 4*16*1 = 66 ports; at most 64"},
-		{"hyperx nodes", func(n *Network) { n.Topology, n.K, n.Dimensions, n.NodesPerRouter = "hyperx", 8, 7, 2 },
-			"network.dimensions = 7: k = 8, dimensions = 7, trunking = 1 (left out: 1), nodes_per_router = 2: the hyperx has k^dimensions*p = 8^7*2 = 4194304 nodes; at most 2^20 = 1048576"},
+		{"dragonfly with g left out beyond 255", func(n *Network) {
+			n.Dragonfly.RoutersPerGroup, n.Dragonfly.NodesPerRouter, n.Dragonfly.GlobalPerRouter = 32, 16, 16
+		},
+			"network.dragonfly.routers_per_group = 32: a = 32, p = 16, h = 16 give g = a*h+1 = 32*16+1 = 513 groups (groups left out); at most 255: set groups (g-1 dividing a*h = 512), or a smaller routers_per_group or global_per_router"},
+		{"dragonfly, p and h left out", func(n *Network) { n.Dragonfly.RoutersPerGroup = 40 },
+			"network.dragonfly.routers_per_group = 40: a = 40, p = 20 (left out: a/2), h = 20 (left out: a/2) give g = a*h+1 = 40*20+1 = 801 groups (groups left out); at most 255: set groups (g-1 dividing a*h = 800), or a smaller routers_per_group or global_per_router"},
+		{"dragonfly groups beyond a*h+1", func(n *Network) { n.Dragonfly.RoutersPerGroup, n.Dragonfly.Groups = 4, 10 },
+			"network.dragonfly.groups = 10: a = 4, p = 2 (left out: a/2), h = 2 (left out: a/2), g = 10: a group has a*h = 4*2 = 8 global links, too few to reach 9 other groups: allowed 2..9 (left out: a*h+1)"},
+		{"dragonfly groups not dividing", func(n *Network) { n.Dragonfly.RoutersPerGroup, n.Dragonfly.Groups = 4, 8 },
+			"network.dragonfly.groups = 8: a = 4, p = 2 (left out: a/2), h = 2 (left out: a/2), g = 8: the a*h = 8 global links of a group must split evenly over the g-1 = 7 other groups: allowed g-1 dividing 8"},
+		{"dragonfly ports", func(n *Network) {
+			n.Dragonfly.RoutersPerGroup, n.Dragonfly.NodesPerRouter, n.Dragonfly.GlobalPerRouter, n.Dragonfly.Groups = 40, 20, 10, 201
+		},
+			"network.dragonfly.routers_per_group = 40: a = 40, p = 20, h = 10, g = 201: a router has p + a-1 + h = 20 + 39 + 10 = 69 ports; at most 64"},
+		{"dragonfly groups written beyond 255", func(n *Network) { n.Dragonfly.RoutersPerGroup, n.Dragonfly.Groups = 32, 257 },
+			"network.dragonfly.groups = 257: allowed: 2..255 groups, at most a*h+1 (left out: a*h+1)"},
+		{"hyperx p left out beyond 32", func(n *Network) { n.Topology, n.HyperX.K, n.HyperX.Dimensions = "hyperx", 64, 2 },
+			"network.hyperx.k = 64: k = 64 gives nodes_per_router = k = 64 (left out: the flattened butterfly's p = k); allowed: 1..32 nodes per router: set nodes_per_router"},
+		{"hyperx ports", func(n *Network) {
+			n.Topology, n.HyperX.K, n.HyperX.Dimensions, n.HyperX.NodesPerRouter = "hyperx", 17, 4, 2
+		},
+			"network.hyperx.k = 17: k = 17, dimensions = 4, trunking = 1 (left out: 1), nodes_per_router = 2: a router has p + dimensions*(k-1)*trunking = 2 + 4*16*1 = 66 ports; at most 64"},
+		{"hyperx nodes", func(n *Network) {
+			n.Topology, n.HyperX.K, n.HyperX.Dimensions, n.HyperX.NodesPerRouter = "hyperx", 8, 7, 2
+		},
+			"network.hyperx.dimensions = 7: k = 8, dimensions = 7, trunking = 1 (left out: 1), nodes_per_router = 2: the hyperx has k^dimensions*p = 8^7*2 = 4194304 nodes; at most 2^20 = 1048576"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := dragonflySmall("min", nil)
-			cfg.Network = Network{Topology: "dragonfly", Levels: 3, Concentration: 1, NodeChannels: 1}
+			cfg.Network = netOf("dragonfly", "levels", 3, "concentration", 1, "node_channels", 1)
 			c.edit(&cfg.Network)
 			errs := cfg.Validate()
 			if len(errs) != 1 || errs[0].Error() != c.want {
@@ -113,14 +123,14 @@ func TestDerivedValueMessages(t *testing.T) {
 // refused when written as 0, in the file or as an axis value, and so is
 // an internal speedup of 0 (it ran as 1).
 func TestLeftOutKeysWrittenAsZero(t *testing.T) {
-	head := "[network]\ntopology = \"hyperx\"\nk = 4\ndimensions = 2\n[router]\nrouting = \"min\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n"
+	head := "[network]\ntopology = \"hyperx\"\n\n[network.hyperx]\nk = 4\ndimensions = 2\n[router]\nrouting = \"min\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n"
 	for _, c := range []struct{ name, src, want string }{
 		{"trunking", strings.Replace(head, "dimensions = 2\n", "dimensions = 2\ntrunking = 0\n", 1),
-			"zero.toml:5: network.trunking = 0: allowed: 1..8 links between two routers of a line; leave the key out for 1"},
-		{"nodes_per_router on an axis", head + "[[axis]]\nkey = \"network.nodes_per_router\"\nvalues = [2, 0]\n",
-			"zero.toml:11: axis[0].values = 0: network.nodes_per_router: allowed: 1..32 nodes per router; leave the key out for the balanced p (routers_per_group/2 on a dragonfly, k on a HyperX)"},
+			"zero.toml:7: network.hyperx.trunking = 0: allowed: 1..8 links between two routers of a line; leave the key out for 1"},
+		{"nodes_per_router on an axis", head + "[[axis]]\nkey = \"network.hyperx.nodes_per_router\"\nvalues = [2, 0]\n",
+			"zero.toml:13: axis[0].values = 0: network.hyperx.nodes_per_router: allowed: 1..32 nodes per router; leave the key out for the flattened butterfly's p = k"},
 		{"internal speedup", strings.Replace(head, "routing = \"min\"\n", "routing = \"min\"\ninternal_speedup = 0\n", 1),
-			"zero.toml:7: router.internal_speedup = 0: allowed: 1..4 switch allocation rounds per cycle (1: the input-queued router; more adds output queues)"},
+			"zero.toml:9: router.internal_speedup = 0: allowed: 1..4 switch allocation rounds per cycle (1: the input-queued router; more adds output queues)"},
 	} {
 		_, err := ParseFile("zero.toml", []byte(c.src))
 		if err == nil || err.Error() != c.want {
@@ -208,9 +218,9 @@ func TestTopologyFileInStudy(t *testing.T) {
 	if err := os.WriteFile(lone, []byte("routers 3\nnode 0\nnode 1\nlink 0 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src := fmt.Sprintf("[network]\ntopology = \"file\"\nfile = %q\n[router]\nrouting = \"shortest-hops\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", lone)
+	src := fmt.Sprintf("[network]\ntopology = \"file\"\n\n[network.file]\npath = %q\n[router]\nrouting = \"shortest-hops\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", lone)
 	_, err := ParseFile("s.toml", []byte(src))
-	want := fmt.Sprintf("s.toml:3: network.file = %q: %s:1: router 2 has no node and no link (\"routers 3\" declares routers 0..2; every router needs a node or a link)", lone, lone)
+	want := fmt.Sprintf("s.toml:5: network.file.path = %q: %s:1: router 2 has no node and no link (\"routers 3\" declares routers 0..2; every router needs a node or a link)", lone, lone)
 	if err == nil || err.Error() != want {
 		t.Errorf("router without nodes or links: %v\nwant %s", err, want)
 	}
@@ -223,9 +233,9 @@ func TestTopologyFileInStudy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g0, _ := f.Points[0].Config.Network.fileGraph()
+	g0, _ := f.Points[0].Config.Network.File.Graph()
 	for _, p := range f.Points {
-		if g, _ := p.Config.Network.fileGraph(); g != g0 {
+		if g, _ := p.Config.Network.File.Graph(); g != g0 {
 			t.Fatal("the points of a study do not share their topology file's graph")
 		}
 	}

@@ -22,15 +22,14 @@ import (
 func loaderKeys(t reflect.Type, prefix string, out *[]string) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
 		tag := strings.Split(f.Tag.Get("toml"), ",")[0]
-		if tag == "-" {
+		if f.Anonymous && tag == "" {
+			// The study file's embedded Config, and the families' tables
+			// under [network] (unexported, yet decoded).
+			loaderKeys(f.Type, prefix, out)
 			continue
 		}
-		if f.Anonymous && tag == "" {
-			loaderKeys(f.Type, prefix, out) // the study file's embedded Config
+		if !f.IsExported() || tag == "-" {
 			continue
 		}
 		if tag == "" {

@@ -108,7 +108,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"bench --warmup negative", []string{"bench", "--warmup", "-1"}, []string{"--warmup >= 0"}},
 		{"bench --repeat 0", []string{"bench", "--repeat", "0"}, []string{"--repeat must be >= 1"}},
 		{"bench --sizes words", []string{"bench", "--sizes", "big"}, []string{`--sizes = "big"`, "comma-separated sizes"}},
-		{"bench --sizes out of range", []string{"bench", "--sizes", "1"}, []string{"--sizes 1", "network.k = 1", "2..1024"}},
+		{"bench --sizes out of range", []string{"bench", "--sizes", "1"}, []string{"--sizes 1", "network.torus.k = 1", "2..1024"}},
 		{"bench --exec unknown", []string{"bench", "--exec", "gpu"}, []string{`unknown executor "gpu"`}},
 		{"bench --config missing", []string{"bench", "--config", filepath.Join(dir, "nope.toml")}, []string{"nope.toml", "no such file"}},
 		{"bench --config bad", []string{"bench", "--config", badConfig}, []string{badConfig, "router.vcs = 0"}},

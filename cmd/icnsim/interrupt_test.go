@@ -66,7 +66,7 @@ func TestInterruptValidate(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "duato1024.toml")
 	// duato's check of a 1024x1024 torus takes seconds.
-	os.WriteFile(path, []byte("name = \"duato1024\"\n[network]\nk = 1024\n[router]\nrouting = \"duato\"\nvcs = 4\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
+	os.WriteFile(path, []byte("name = \"duato1024\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nrouting = \"duato\"\nvcs = 4\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
 	start := time.Now()
 	stdout, stderr, code := interruptWhen(t, func() bool { return time.Since(start) > 500*time.Millisecond }, "validate", path)
 	checkInterrupted(t, stderr, code, "checking the networks of "+path, "deadlock", "nothing written")
@@ -144,7 +144,7 @@ func TestInterruptSingleRunSaysWhat(t *testing.T) {
 		t.Skip("runs a network")
 	}
 	path := filepath.Join(t.TempDir(), "long.toml")
-	os.WriteFile(path, []byte("name = \"torus16-long\"\n[network]\nk = 16\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.05\n[measure]\nwarmup_cycles = 10000000\nmeasure_cycles = 1000\nmax_cycles = 20000000\n"), 0o644)
+	os.WriteFile(path, []byte("name = \"torus16-long\"\n[network]\n\n[network.torus]\nk = 16\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.05\n[measure]\nwarmup_cycles = 10000000\nmeasure_cycles = 1000\nmax_cycles = 20000000\n"), 0o644)
 	start := time.Now()
 	_, stderr, code := interruptWhen(t, func() bool { return time.Since(start) > time.Second }, "run", path)
 	checkInterrupted(t, stderr, code, `interrupted in the warm-up (cycles 0..9999999) of "torus16-long", at cycle `, "nothing written")

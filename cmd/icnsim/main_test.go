@@ -140,7 +140,7 @@ func TestFlagsAfterFile(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "c.TOML")
-	os.WriteFile(cfg, []byte("[network]\nk = 4\n[traffic]\npackets_per_node = 2\n"), 0o644)
+	os.WriteFile(cfg, []byte("[network]\n\n[network.torus]\nk = 4\n[traffic]\npackets_per_node = 2\n"), 0o644)
 	out := filepath.Join(dir, "out")
 	if _, stderr, code := icnsim(t, "run", cfg, "--out", out, "--exec", "serial"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

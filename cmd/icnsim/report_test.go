@@ -17,6 +17,8 @@ name = "NAME"
 seed = 1
 [network]
 topology = "mesh"
+
+[network.mesh]
 k = 4
 [router]
 routing = "dor"

@@ -232,13 +232,13 @@ func TestSignalStopsBuildAndRun(t *testing.T) {
 	}
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.toml")
-	os.WriteFile(big, []byte("name = \"torus300\"\n[network]\nk = 300\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.005\n"), 0o644)
+	os.WriteFile(big, []byte("name = \"torus300\"\n[network]\n\n[network.torus]\nk = 300\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.005\n"), 0o644)
 	long := filepath.Join(dir, "long.toml")
-	os.WriteFile(long, []byte("name = \"torus48\"\n[network]\nk = 48\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.05\n[measure]\nwarmup_cycles = 1000000\nmeasure_cycles = 1000000\n"), 0o644)
+	os.WriteFile(long, []byte("name = \"torus48\"\n[network]\n\n[network.torus]\nk = 48\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.05\n[measure]\nwarmup_cycles = 1000000\nmeasure_cycles = 1000000\n"), 0o644)
 	// A 1024x1024 torus: its deadlock check takes about a second here, so
 	// a signal 300 ms into validate lands in it.
 	huge := filepath.Join(dir, "huge.toml")
-	os.WriteFile(huge, []byte("name = \"torus1024\"\n[network]\nk = 1024\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
+	os.WriteFile(huge, []byte("name = \"torus1024\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
 	for _, c := range []struct {
 		name  string
 		args  []string
@@ -324,7 +324,7 @@ func TestLargeNetworkEstimateAndGuard(t *testing.T) {
 		t.Skip("the deadlock check of a million routers under the race detector")
 	}
 	path := filepath.Join(t.TempDir(), "t1024.toml")
-	os.WriteFile(path, []byte("name = \"torus1024\"\n[network]\nk = 1024\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
+	os.WriteFile(path, []byte("name = \"torus1024\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
 	start := time.Now()
 	stdout, stderr, code := icnsim(t, "validate", path)
 	took := time.Since(start)
@@ -337,7 +337,7 @@ func TestLargeNetworkEstimateAndGuard(t *testing.T) {
 	t.Logf("validate in %v: %s", took.Round(time.Millisecond), strings.TrimSpace(stdout))
 	for _, args := range [][]string{{"run", path, "--max-memory", "1GiB"}, {"bench", "--config", path, "--max-memory", "1GiB"}} {
 		_, stderr, code := icnsim(t, args...)
-		for _, want := range []string{"estimated", "limit of 1.0 GiB", "--max-memory 1GiB", "network.k = 1024", "router.vcs = 4"} {
+		for _, want := range []string{"estimated", "limit of 1.0 GiB", "--max-memory 1GiB", "network.torus.k = 1024", "router.vcs = 4"} {
 			if code != 1 || !strings.Contains(stderr, want) {
 				t.Errorf("%s: exit %d, stderr lacks %q:\n%s", args[0], code, want, stderr)
 			}
@@ -354,9 +354,9 @@ func TestLargeNetworkEstimateAndGuard(t *testing.T) {
 func TestMemoryGuardFirst(t *testing.T) {
 	dir := t.TempDir()
 	torus := filepath.Join(dir, "torus1024.toml")
-	os.WriteFile(torus, []byte("name = \"big\"\n[network]\nk = 1024\n[router]\nvcs = 32\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n"), 0o644)
+	os.WriteFile(torus, []byte("name = \"big\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nvcs = 32\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n"), 0o644)
 	tree := filepath.Join(dir, "tree32-4.toml")
-	os.WriteFile(tree, []byte("name = \"ft\"\n[network]\ntopology = \"fattree\"\nk = 32\nlevels = 4\n[router]\nrouting = \"fattree-adaptive\"\nvcs = 16\n"+
+	os.WriteFile(tree, []byte("name = \"ft\"\n[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 32\nlevels = 4\n[router]\nrouting = \"fattree-adaptive\"\nvcs = 16\n"+
 		"[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n[policy]\ninjection = \"sat(16,16,ring)\"\n"), 0o644)
 	for _, args := range [][]string{
 		{"run", "--max-memory", "4GiB", torus},
@@ -401,7 +401,7 @@ func TestTopologyFileOfMillionRouters(t *testing.T) {
 		fmt.Fprintf(&ring, "link %d %d\n", r, (r+1)%(1<<20))
 	}
 	study := func(file string) string {
-		return write(strings.TrimSuffix(filepath.Base(file), ".txt")+".toml", fmt.Sprintf("[network]\ntopology = \"file\"\nfile = %q\n[router]\nrouting = \"shortest-hops\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", file))
+		return write(strings.TrimSuffix(filepath.Base(file), ".txt")+".toml", fmt.Sprintf("[network]\ntopology = \"file\"\n\n[network.file]\npath = %q\n[router]\nrouting = \"shortest-hops\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", file))
 	}
 	header20 := write("header20.txt", "routers 1048576\nnode 0\nnode 1\n")
 	header30 := write("header30.txt", "routers 1073741824\nnode 0\nnode 1\n")
@@ -470,7 +470,7 @@ func TestTopologyFileOfMillionRouters(t *testing.T) {
 				t.Errorf("finished after %v of CPU time (want at most 2 s)", cpu)
 			case !signalled && c.want == "" && code != 0:
 				t.Fatalf("exit %d, stderr:\n%s", code, msg)
-			case !signalled && c.want != "" && (code != 1 || !strings.Contains(msg, "network.file = ") || !strings.Contains(msg, c.want) || strings.Count(strings.TrimSpace(msg), "\n") != 0):
+			case !signalled && c.want != "" && (code != 1 || !strings.Contains(msg, "network.file.path = ") || !strings.Contains(msg, c.want) || strings.Count(strings.TrimSpace(msg), "\n") != 0):
 				t.Fatalf("exit %d, want 1 with one line saying %q; stderr:\n%s", code, c.want, msg)
 			case c.want != "" && !strings.Contains(msg, c.want):
 				t.Fatalf("stderr does not say %q:\n%s", c.want, msg)
@@ -489,8 +489,8 @@ func TestTopologyFileDefectsExitOne(t *testing.T) {
 			dir := t.TempDir()
 			write := fileWriter(t, dir)
 			bad := write("bad.txt", c.File)
-			st := write("s.toml", fmt.Sprintf("[network]\ntopology = \"file\"\nfile = %q\n[router]\nrouting = \"shortest-hops\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", bad))
-			want := fmt.Sprintf("icnsim: %s:3: network.file = %q: %s", st, bad, strings.Replace(c.Want, "bad.txt", bad, 1))
+			st := write("s.toml", fmt.Sprintf("[network]\ntopology = \"file\"\n\n[network.file]\npath = %q\n[router]\nrouting = \"shortest-hops\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", bad))
+			want := fmt.Sprintf("icnsim: %s:5: network.file.path = %q: %s", st, bad, strings.Replace(c.Want, "bad.txt", bad, 1))
 			for _, cmd := range []string{"validate", "run"} {
 				_, stderr, code := icnsim(t, cmd, st)
 				if code != 1 || strings.TrimSpace(stderr) != want {

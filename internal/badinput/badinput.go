@@ -27,7 +27,7 @@ type Study struct {
 const StudyBase = `name = "bad"
 [network]
 topology = "mesh"
-k = 4
+mesh.k = 4
 [router]
 routing = "dor"
 vcs = 2
@@ -46,9 +46,9 @@ func Configs() []Config {
 		{"unknown table", "[routr]\nvcs = 3\n", []string{":1:", "routr", "unknown key", `did you mean "router"`}},
 		{"wrong type", "[router]\nvcs = \"three\"\n", []string{":2:", `router.vcs = "three"`, "wrong type: a string where an integer is needed"}},
 		{"syntax error", "[router\nvcs = 3\n", []string{":2:", "to end table name"}},
-		{"negative k", "[network]\nk = -4\n", []string{":2:", "network.k = -4", "2..1024"}},
+		{"negative k", "[network]\ntorus.k = -4\n", []string{":2:", "network.torus.k = -4", "2..1024"}},
 		{"unknown topology", "[network]\ntopology = \"ring\"\n", []string{"network.topology = \"ring\"", "torus, mesh"}},
-		{"concentration on a torus", "[network]\nconcentration = 4\n", []string{"network.concentration = 4", "meshes"}},
+		{"concentration on a torus", "[network]\nconcentration = 4\n", []string{"network.concentration", "moved", "network.mesh.concentration", `network.topology = "torus" has no concentration`}},
 		{"unknown routing", "[router]\nrouting = \"xy\"\n", []string{"router.routing = \"xy\"", "dor, dor-2class, dor-dateline"}},
 		{"routing on wrong topology", "[network]\ntopology = \"mesh\"\n", []string{"router.routing = \"dor-dateline\"", "for a mesh use dor"}},
 		{"too few VCs", "[router]\nvcs = 2\n", []string{":2:", "router.vcs = 2", "at least 3", "channel dependency cycle", " -> "}},
@@ -59,35 +59,35 @@ func Configs() []Config {
 		{"zero link latency", "[router]\nlink_latency_cycles = 0\n", []string{"router.link_latency_cycles = 0", "1..1000"}},
 		{"load above one", "[traffic]\nprocess = \"bernoulli\"\nload_flits_per_node_cycle = 1.5\n", []string{":3:", "traffic.load_flits_per_node_cycle = 1.5", "<= 1"}},
 		{"unknown pattern", "[traffic]\npattern = \"tornadoes\"\n", []string{"traffic.pattern = \"tornadoes\"", "uniform"}},
-		{"bit pattern on non-power-of-two", "[network]\nk = 6\n[traffic]\npattern = \"bit-reverse\"\n", []string{"traffic.pattern = \"bit-reverse\"", "36 nodes"}},
+		{"bit pattern on non-power-of-two", "[network]\ntorus.k = 6\n[traffic]\npattern = \"bit-reverse\"\n", []string{"traffic.pattern = \"bit-reverse\"", "36 nodes"}},
 		{"unknown process", "[traffic]\nprocess = \"burst\"\n", []string{"traffic.process = \"burst\"", "collective"}},
 		{"hotspot fraction", "[traffic]\nhotspot_fraction = 2.0\n", []string{"traffic.hotspot_fraction = 2", "0..1"}},
 		{"load of bisection negative", "[traffic]\nprocess = \"bernoulli\"\nload_of_bisection = -1\n", []string{"traffic.load_of_bisection = -1", "> 0"}},
 		{"load of bisection too high", "[traffic]\nprocess = \"bernoulli\"\nload_of_bisection = 5\n", []string{"traffic.load_of_bisection = 5", "at most 4"}},
 		{"load of bisection and wire capacity", "[traffic]\nprocess = \"bernoulli\"\nload_of_bisection = 0.5\nload_of_wire_capacity = 0.5\n", []string{"traffic.load_of_bisection = 0.5", "one key only"}},
 		{"unknown router kind", "[router]\nkind = \"crossbar\"\n", []string{":2:", "router.kind = \"crossbar\"", "vc", "ioq"}},
-		{"unknown queue organisation", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"voq\"\n", []string{"router.queues = \"voq\"", "1q, recn, voq-net, voq-sw"}},
-		{"ioq memory not whole flits", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nport_memory_bytes = 1001\n", []string{"router.port_memory_bytes = 1001", "whole number of flits"}},
-		{"voq-net share below a packet", "[network]\ntopology = \"mesh\"\nk = 16\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"voq-net\"\nport_memory_bytes = 8192\n", []string{"router.port_memory_bytes = 8192", "256 queues of 4 flits", "whole packet"}},
-		{"ioq on a fat-tree", "[network]\ntopology = \"fattree\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\n", []string{"network.topology = \"fattree\"", "meshes"}},
-		{"ioq on a torus", "[network]\ntopology = \"torus\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\n", []string{"router.kind = \"ioq\"", "can deadlock", "allow_deadlock"}},
-		{"ioq with adaptive routing", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"min-adaptive\"\n", []string{"router.routing = \"min-adaptive\"", "allowed: dor"}},
-		{"ioq with VCs", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nvcs = 4\n", []string{"router.vcs = 4", "router.kind = \"vc\" only"}},
-		{"ioq with entropy throttling", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\n[policy]\ninjection = \"base\"\n", []string{"policy.injection = \"base\"", "router.kind = \"vc\" only"}},
+		{"unknown queue organisation", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"voq\"\n", []string{"router.queues = \"voq\"", "1q, recn, voq-net, voq-sw"}},
+		{"ioq memory not whole flits", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nport_memory_bytes = 1001\n", []string{"router.port_memory_bytes = 1001", "whole number of flits"}},
+		{"voq-net share below a packet", "[network]\ntopology = \"mesh\"\nmesh.k = 16\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"voq-net\"\nport_memory_bytes = 8192\n", []string{"router.port_memory_bytes = 8192", "256 queues of 4 flits", "whole packet"}},
+		{"ioq on a fat-tree", "[network]\ntopology = \"fattree\"\nfattree.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\n", []string{"network.topology = \"fattree\"", "meshes"}},
+		{"ioq on a torus", "[network]\ntopology = \"torus\"\ntorus.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\n", []string{"router.kind = \"ioq\"", "can deadlock", "allow_deadlock"}},
+		{"ioq with adaptive routing", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"min-adaptive\"\n", []string{"router.routing = \"min-adaptive\"", "allowed: dor"}},
+		{"ioq with VCs", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nvcs = 4\n", []string{"router.vcs = 4", "router.kind = \"vc\" only"}},
+		{"ioq with entropy throttling", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\n[policy]\ninjection = \"base\"\n", []string{"policy.injection = \"base\"", "router.kind = \"vc\" only"}},
 		{"queues on the VC router", "[router]\nqueues = \"voq-sw\"\n", []string{"router.queues = \"voq-sw\"", "ioq"}},
-		{"recn xon above xoff", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nxon_fraction = 0.02\n", []string{"router.recn.xon_fraction = 0.02", "below the Xoff threshold"}},
-		{"recn xoff below detection", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\ndetect_fraction = 0.05\n", []string{"router.recn.xoff_fraction = 0.01", "below the detection threshold"}},
-		{"recn threshold under a flit", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\ndetect_fraction = 0.00001\n", []string{"router.recn.detect_fraction = 1e-05", "0 flits", "whole flits"}},
-		{"recn no SAQs", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nsaqs = 0\n", []string{"router.recn.saqs = 0", "allowed: 1..59", "4 + network.concentration"}},
-		{"recn too many queues", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nsaqs = 64\n", []string{"router.recn.saqs = 64", "allowed: 1..59", "at most 64 queues"}},
-		{"recn control lanes", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\ncontrol_lanes = \"steal\"\n", []string{"router.recn.control_lanes = \"steal\"", "shared", "dedicated"}},
-		{"recn xoff scope", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nxoff_scope = \"all\"\n", []string{"router.recn.xoff_scope = \"all\"", "children", "feeders"}},
-		{"recn negative idle time", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nidle_cycles = -5\n", []string{"router.recn.idle_cycles = -5", "0 (never"}},
-		{"recn keys without recn", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"voq-sw\"\n[router.recn]\nsaqs = 4\n", []string{"router.recn.saqs = 4", "router.queues = \"recn\" only"}},
-		{"recn on a torus", "[network]\ntopology = \"torus\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\nallow_deadlock = true\n", []string{"router.queues = \"recn\"", "mesh"}},
-		{"recn on a 128x128 mesh", "[network]\ntopology = \"mesh\"\nk = 128\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n", []string{"network.k = 128", "<= 127"}},
-		{"zero link rate", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nlink_gbps = 0.0\n", []string{"router.link_gbps = 0", "0.001..1e6"}},
-		{"unknown har free rule", "[network]\ntopology = \"mesh\"\nk = 4\nnode_channels = 2\n[router]\nrouting = \"hybrid-har\"\nvcs = 4\nswitching = \"wormhole\"\n[router.har]\nfree = \"empty\"\n", []string{":10:", "router.har.free = \"empty\"", "tail-sent, upper-empty, all-empty"}},
+		{"recn xon above xoff", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nxon_fraction = 0.02\n", []string{"router.recn.xon_fraction = 0.02", "below the Xoff threshold"}},
+		{"recn xoff below detection", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\ndetect_fraction = 0.05\n", []string{"router.recn.xoff_fraction = 0.01", "below the detection threshold"}},
+		{"recn threshold under a flit", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\ndetect_fraction = 0.00001\n", []string{"router.recn.detect_fraction = 1e-05", "0 flits", "whole flits"}},
+		{"recn no SAQs", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nsaqs = 0\n", []string{"router.recn.saqs = 0", "allowed: 1..59", "4 + network.mesh.concentration"}},
+		{"recn too many queues", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nsaqs = 64\n", []string{"router.recn.saqs = 64", "allowed: 1..59", "at most 64 queues"}},
+		{"recn control lanes", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\ncontrol_lanes = \"steal\"\n", []string{"router.recn.control_lanes = \"steal\"", "shared", "dedicated"}},
+		{"recn xoff scope", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nxoff_scope = \"all\"\n", []string{"router.recn.xoff_scope = \"all\"", "children", "feeders"}},
+		{"recn negative idle time", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nidle_cycles = -5\n", []string{"router.recn.idle_cycles = -5", "0 (never"}},
+		{"recn keys without recn", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"voq-sw\"\n[router.recn]\nsaqs = 4\n", []string{"router.recn.saqs = 4", "router.queues = \"recn\" only"}},
+		{"recn on a torus", "[network]\ntopology = \"torus\"\ntorus.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\nallow_deadlock = true\n", []string{"router.queues = \"recn\"", "mesh"}},
+		{"recn on a 128x128 mesh", "[network]\ntopology = \"mesh\"\nmesh.k = 128\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n", []string{"network.mesh.k = 128", "<= 127"}},
+		{"zero link rate", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nlink_gbps = 0.0\n", []string{"router.link_gbps = 0", "0.001..1e6"}},
+		{"unknown har free rule", "[network]\ntopology = \"mesh\"\nmesh.k = 4\nmesh.node_channels = 2\n[router]\nrouting = \"hybrid-har\"\nvcs = 4\nswitching = \"wormhole\"\n[router.har]\nfree = \"empty\"\n", []string{":10:", "router.har.free = \"empty\"", "tail-sent, upper-empty, all-empty"}},
 		{"har free rule without har", "[router.har]\nfree = \"upper-empty\"\n", []string{":2:", "router.har.free = \"upper-empty\"", "hybrid-har", "har-dor"}},
 		{"hotspot source fraction", "[traffic]\nhotspot_source_fraction = 1.5\n", []string{"traffic.hotspot_source_fraction = 1.5", "0..1"}},
 		{"bad phase pattern", "[traffic]\nphase_cycle = 100\nphase_pattern = \"nope\"\n", []string{"traffic.phase_pattern = \"nope\""}},
@@ -102,11 +102,11 @@ func Configs() []Config {
 // 1e308) and in combination: SAT, Hybrid-HAR and har-dor, RECN and the
 // VOQ organisations, and the keys they interact with.
 const (
-	satBase  = "[network]\nk = 4\n"
-	harBase  = "[network]\ntopology = \"mesh\"\nk = 4\nnode_channels = 2\n[router]\nrouting = \"hybrid-har\"\nswitching = \"wormhole\"\n"
-	ioqBase  = "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\n"
+	satBase  = "[network]\ntorus.k = 4\n"
+	harBase  = "[network]\ntopology = \"mesh\"\nmesh.k = 4\nmesh.node_channels = 2\n[router]\nrouting = \"hybrid-har\"\nswitching = \"wormhole\"\n"
+	ioqBase  = "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\n"
 	recnBase = ioqBase + "queues = \"recn\"\n"
-	bernBase = "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nrouting = \"dor\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\n"
+	bernBase = "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nrouting = \"dor\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\n"
 )
 
 // MechanismConfigs are the malformed configurations of the new mechanisms.
@@ -128,19 +128,19 @@ func MechanismConfigs() []Config {
 		{"sat hop latency zero", satBase + "[policy]\ninjection = \"sat(4,8,ring)\"\nsat_hop_latency_cycles = 0\n", []string{"policy.sat_hop_latency_cycles = 0", "1..1000"}},
 		{"sat hop latency huge", satBase + "[policy]\ninjection = \"sat(4,8,ring)\"\nsat_hop_latency_cycles = 1001\n", []string{"policy.sat_hop_latency_cycles = 1001", "1..1000"}},
 		{"sat node latency negative", satBase + "[policy]\ninjection = \"sat(4,8,ring)\"\nsat_node_latency_cycles = -1\n", []string{"policy.sat_node_latency_cycles = -1", "0..1000"}},
-		{"sat with two node channels", "[network]\ntopology = \"mesh\"\nk = 4\nnode_channels = 2\n[router]\nrouting = \"dor\"\nvcs = 2\n[policy]\ninjection = \"sat(4,8,ring)\"\n", []string{"network.node_channels = 2", "policy.injection"}},
+		{"sat with two node channels", "[network]\ntopology = \"mesh\"\nmesh.k = 4\nmesh.node_channels = 2\n[router]\nrouting = \"dor\"\nvcs = 2\n[policy]\ninjection = \"sat(4,8,ring)\"\n", []string{"network.mesh.node_channels = 2", "policy.injection"}},
 		{"sat on the ioq switch", ioqBase + "[policy]\ninjection = \"sat(4,8,ring)\"\n", []string{"policy.injection = \"sat(4,8,ring)\"", "router.kind = \"vc\" only"}},
 		{"hybrid-har two VCs", harBase + "vcs = 2\n", []string{"router.vcs = 2", "hybrid-har", "at least 3"}},
-		{"hybrid-har torus three VCs", "[network]\nk = 4\nnode_channels = 2\n[router]\nrouting = \"hybrid-har\"\nswitching = \"wormhole\"\nvcs = 3\n", []string{"router.vcs = 3", "torus needs at least 4"}},
-		{"har-dor odd VCs", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nrouting = \"har-dor\"\nswitching = \"wormhole\"\nvcs = 3\n", []string{":7:", "router.vcs = 3", "even VC count"}},
-		{"har-dor on a torus", "[network]\nk = 4\n[router]\nrouting = \"har-dor\"\nvcs = 4\n", []string{"router.routing = \"har-dor\"", "mesh only"}},
-		{"hybrid-har on a fat-tree", "[network]\ntopology = \"fattree\"\nk = 2\nlevels = 2\n[router]\nrouting = \"hybrid-har\"\nvcs = 4\n[traffic]\npattern = \"uniform\"\n", []string{"router.routing = \"hybrid-har\"", "fattree"}},
+		{"hybrid-har torus three VCs", "[network]\ntorus.k = 4\ntorus.node_channels = 2\n[router]\nrouting = \"hybrid-har\"\nswitching = \"wormhole\"\nvcs = 3\n", []string{"router.vcs = 3", "torus needs at least 4"}},
+		{"har-dor odd VCs", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nrouting = \"har-dor\"\nswitching = \"wormhole\"\nvcs = 3\n", []string{":7:", "router.vcs = 3", "even VC count"}},
+		{"har-dor on a torus", "[network]\ntorus.k = 4\n[router]\nrouting = \"har-dor\"\nvcs = 4\n", []string{"router.routing = \"har-dor\"", "mesh only"}},
+		{"hybrid-har on a fat-tree", "[network]\ntopology = \"fattree\"\nfattree.k = 2\nfattree.levels = 2\n[router]\nrouting = \"hybrid-har\"\nvcs = 4\n[traffic]\npattern = \"uniform\"\n", []string{"router.routing = \"hybrid-har\"", "fattree"}},
 		{"har free typo", harBase + "vcs = 4\n[router.har]\nfree = \"all_empty\"\n", []string{"router.har.free = \"all_empty\"", "did you mean \"all-empty\""}},
 		{"har free on the ioq switch", ioqBase + "[router.har]\nfree = \"all-empty\"\n", []string{"router.har.free = \"all-empty\"", "router.kind = \"vc\""}},
-		{"node channels three", "[network]\ntopology = \"mesh\"\nk = 4\nnode_channels = 3\n[router]\nrouting = \"dor\"\nvcs = 2\n", []string{"network.node_channels = 3", "2 (an injection and a sink channel per message class"}},
-		{"node channels negative", "[network]\ntopology = \"mesh\"\nk = 4\nnode_channels = -1\n[router]\nrouting = \"dor\"\nvcs = 2\n", []string{"network.node_channels = -1", "allowed: 1"}},
-		{"node channels on a fat-tree", "[network]\ntopology = \"fattree\"\nk = 2\nlevels = 2\nnode_channels = 2\n[router]\nrouting = \"fattree-adaptive\"\n[traffic]\npattern = \"uniform\"\n", []string{"network.node_channels = 2", "meshes and tori only"}},
-		{"node channels with throttling", harBase + "vcs = 4\n[policy]\ninjection = \"hyst(70,90,30)\"\n", []string{"network.node_channels = 2", "injection policies"}},
+		{"node channels three", "[network]\ntopology = \"mesh\"\nmesh.k = 4\nmesh.node_channels = 3\n[router]\nrouting = \"dor\"\nvcs = 2\n", []string{"network.mesh.node_channels = 3", "2 (an injection and a sink channel per message class"}},
+		{"node channels negative", "[network]\ntopology = \"mesh\"\nmesh.k = 4\nmesh.node_channels = -1\n[router]\nrouting = \"dor\"\nvcs = 2\n", []string{"network.mesh.node_channels = -1", "allowed: 1"}},
+		{"node channels on a fat-tree", "[network]\ntopology = \"fattree\"\nfattree.k = 2\nfattree.levels = 2\nnode_channels = 2\n[router]\nrouting = \"fattree-adaptive\"\n[traffic]\npattern = \"uniform\"\n", []string{"network.node_channels", "moved", "network.mesh.node_channels", `network.topology = "fattree" has no node_channels`}},
+		{"node channels with throttling", harBase + "vcs = 4\n[policy]\ninjection = \"hyst(70,90,30)\"\n", []string{"network.mesh.node_channels = 2", "injection policies"}},
 		{"long share NaN", bernBase + "long_packet_flits = 16\nlong_volume_percent = nan\n", []string{"traffic.long_volume_percent = NaN", "0..100"}},
 		{"long share above all", bernBase + "long_packet_flits = 16\nlong_volume_percent = 101.0\n", []string{"traffic.long_volume_percent = 101", "0..100"}},
 		{"long share negative tiny", bernBase + "long_packet_flits = 16\nlong_volume_percent = -1e-300\n", []string{"traffic.long_volume_percent = -1e-300", "0..100"}},
@@ -150,7 +150,7 @@ func MechanismConfigs() []Config {
 		{"wire capacity NaN", bernBase + "load_of_wire_capacity = nan\n", []string{"traffic.load_of_wire_capacity = NaN", "share of the wire capacity"}},
 		{"wire capacity 1e308", bernBase + "load_of_wire_capacity = 1e308\n", []string{"traffic.load_of_wire_capacity = 1e+308", "<= 1"}},
 		{"wire capacity negative tiny", bernBase + "load_of_wire_capacity = -1e-300\n", []string{"traffic.load_of_wire_capacity = -1e-300", "<= 1"}},
-		{"wire capacity of a collective", "[network]\ntopology = \"mesh\"\nk = 4\n[router]\nrouting = \"dor\"\nvcs = 2\n[traffic]\nload_of_wire_capacity = 0.5\n", []string{"traffic.load_of_wire_capacity = 0.5", "bernoulli and poisson"}},
+		{"wire capacity of a collective", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nrouting = \"dor\"\nvcs = 2\n[traffic]\nload_of_wire_capacity = 0.5\n", []string{"traffic.load_of_wire_capacity = 0.5", "bernoulli and poisson"}},
 		{"bisection NaN", bernBase + "load_of_bisection = nan\n", []string{"traffic.load_of_bisection = NaN", "allowed: 0 (off"}},
 		{"bisection 1e308", bernBase + "load_of_bisection = 1e308\n", []string{"traffic.load_of_bisection = 1e+308", "at most"}},
 		{"load NaN", bernBase + "load_flits_per_node_cycle = nan\n", []string{"traffic.load_flits_per_node_cycle = NaN", "> 0 and <= 1"}},
@@ -164,8 +164,8 @@ func MechanismConfigs() []Config {
 		{"recn xon negative tiny", recnBase + "[router.recn]\nxon_fraction = -1e-300\n", []string{"router.recn.xon_fraction = -1e-300", "0..1"}},
 		{"recn SAQs negative", recnBase + "[router.recn]\nsaqs = -1\n", []string{"router.recn.saqs = -1", "allowed: 1..59"}},
 		{"recn SAQs huge", recnBase + "[router.recn]\nsaqs = 1000000000\n", []string{"router.recn.saqs = 1000000000", "allowed: 1..59"}},
-		{"recn concentration leaves no SAQ", "[network]\ntopology = \"mesh\"\nk = 4\nconcentration = 60\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n", []string{"network.concentration = 60", "1..59 nodes per router"}},
-		{"recn SAQs with concentration", "[network]\ntopology = \"mesh\"\nk = 4\nconcentration = 8\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nsaqs = 60\n", []string{"router.recn.saqs = 60", "allowed: 1..52", "network.concentration = 8"}},
+		{"recn concentration leaves no SAQ", "[network]\ntopology = \"mesh\"\nmesh.k = 4\nmesh.concentration = 60\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n", []string{"network.mesh.concentration = 60", "1..59 nodes per router"}},
+		{"recn SAQs with concentration", "[network]\ntopology = \"mesh\"\nmesh.k = 4\nmesh.concentration = 8\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"recn\"\n[router.recn]\nsaqs = 60\n", []string{"router.recn.saqs = 60", "allowed: 1..52", "network.mesh.concentration = 8"}},
 		{"recn idle 2e18", recnBase + "[router.recn]\nidle_cycles = 2000000000000000000\n", []string{"router.recn.idle_cycles = 2000000000000000000", "at most 2^60"}},
 		{"recn control lanes empty", recnBase + "[router.recn]\ncontrol_lanes = \"\"\n", []string{"router.recn.control_lanes = \"\"", "shared", "dedicated"}},
 		{"recn keys on the VC router", "[router.recn]\nsaqs = 4\n", []string{"router.recn.saqs = 4", "router.kind = \"ioq\""}},
@@ -178,7 +178,7 @@ func MechanismConfigs() []Config {
 		{"link rate 1e-300", ioqBase + "link_gbps = 1e-300\n", []string{"router.link_gbps = 1e-300", "0.001..1e6"}},
 		{"link rate 1e308", ioqBase + "link_gbps = 1e308\n", []string{"router.link_gbps = 1e+308", "0.001..1e6"}},
 		{"link rate negative", ioqBase + "link_gbps = -8.0\n", []string{"router.link_gbps = -8", "0.001..1e6"}},
-		{"voq-net over 65535 queues", "[network]\ntopology = \"mesh\"\nk = 256\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"voq-net\"\nport_memory_bytes = 134217728\n", []string{"router.queues = \"voq-net\"", "65536 queues", "voq-sw"}},
+		{"voq-net over 65535 queues", "[network]\ntopology = \"mesh\"\nmesh.k = 256\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nqueues = \"voq-net\"\nport_memory_bytes = 134217728\n", []string{"router.queues = \"voq-net\"", "65536 queues", "voq-sw"}},
 		{"measure circuit on the ioq switch", ioqBase + "[policy]\nmeasure_circuit = true\n", []string{"policy.measure_circuit = true", "router.kind = \"vc\" only"}},
 		{"ties without least-occupied", "[router]\nselection_ties = \"fsin\"\n", []string{"router.selection_ties = \"fsin\"", "least-occupied"}},
 		{"least-occupied with an escape level", "[router]\nrouting = \"duato\"\nvcs = 4\nselection = \"least-occupied\"\n", []string{"router.selection = \"least-occupied\"", "escape level"}},
@@ -193,7 +193,7 @@ func MechanismConfigs() []Config {
 		{"key under the wrong table", "[measure]\nvcs = 3\n", []string{":2:", "measure.vcs", "a key of [router]"}},
 		{"ioq link latency zero", ioqBase + "link_latency_cycles = 0\n", []string{"router.link_latency_cycles = 0", "1..1000"}},
 		{"ioq long packets huge", ioqBase + "[traffic]\nlong_packet_flits = 70000\nlong_volume_percent = 50.0\n", []string{"traffic.long_packet_flits = 70000", "1..65535"}},
-		{"swept VC count invalid for its routing", "[network]\nk = 4\n[router]\nrouting = \"dor-2class\"\nvcs = 3\n[[axis]]\nkey = \"router.vcs\"\nvalues = [3]\n", []string{"router.vcs = 3", "even number of VCs"}},
+		{"swept VC count invalid for its routing", "[network]\ntorus.k = 4\n[router]\nrouting = \"dor-2class\"\nvcs = 3\n[[axis]]\nkey = \"router.vcs\"\nvalues = [3]\n", []string{"router.vcs = 3", "even number of VCs"}},
 	}
 }
 
@@ -222,8 +222,8 @@ func Studies() []Study {
 		{"unknown reduction", "[[reduce]]\nkind = \"median\"\nmetric = \"latency_mean_cycles\"\n", nil, nil, []string{":14:", "reduce[0].kind = \"median\"", "speedup, geomean, best"}},
 		{"unknown metric", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n[[reduce]]\nkind = \"best\"\nmetric = \"latency\"\n", nil, nil, []string{"reduce[0].metric = \"latency\"", "latency_mean_cycles"}},
 		{"baseline not on the axis", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n[[reduce]]\nkind = \"speedup\"\nmetric = \"latency_mean_cycles\"\nbaseline = { \"router.vcs\" = 3 }\n", nil, nil, []string{`reduce[0].baseline = "router.vcs = 3"`, "one of the axis's values"}},
-		{"bad combination at one point", "[[axis]]\nkey = \"network.k\"\nvalues = [4, 6]\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"bit-reverse\"]\n", nil, nil, []string{":17:", "traffic.pattern = \"bit-reverse\"", "power-of-two node count; this network has 36 nodes"}},
-		{"deadlock at one point", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 1]\n[[axis]]\nkey = \"network.topology\"\nvalues = [\"mesh\", \"torus\"]\n", nil, nil, []string{":14:", "axis[0] router.vcs = 1", `routing "dor" with 1 VCs on the 4x4 torus can deadlock`, "R(0,0).E vc0 -> R(1,0).E vc0"}},
+		{"bad combination at one point", "[[axis]]\nkey = \"network.mesh.k\"\nvalues = [4, 6]\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"bit-reverse\"]\n", nil, nil, []string{":17:", "traffic.pattern = \"bit-reverse\"", "power-of-two node count; this network has 36 nodes"}},
+		{"deadlock at one point", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 1]\n[[axis]]\nkey = \"network.topology\"\nvalues = [\"mesh\", \"torus\"]\n[network.torus]\nk = 4\n", nil, nil, []string{":14:", "axis[0] router.vcs = 1", `routing "dor" with 1 VCs on the 4x4 torus can deadlock`, "R(0,0).E vc0 -> R(1,0).E vc0"}},
 		{"shard 4/3", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", []string{"--shard", "4/3"}, nil, []string{"--shard = \"4/3\"", "1 <= i <= n"}},
 		{"slurm task beyond count", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", []string{"--shard", "slurm"}, []string{"SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MIN=1"}, []string{"SLURM_ARRAY_TASK_ID = \"5\"", "MIN <= ID < MIN+COUNT"}},
 		{"slurm shard outside an array", "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n", []string{"--shard", "slurm"}, nil, []string{"--shard slurm", "not set"}},

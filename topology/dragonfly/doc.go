@@ -3,4 +3,7 @@
 // arrangement (palmtree or consecutive), its wiring, names, link latencies
 // and the routers whose eccentricity stands for all. It may import
 // topology, routing and link (DESIGN.md section 10).
+//
+// It owns its configuration table ([network.dragonfly], Config, with the sizes it derives from the keys left out): keys, ranges, size, name and
+// documentation, which the study layer composes.
 package dragonfly

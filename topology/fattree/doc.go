@@ -4,4 +4,7 @@
 // fattree-adaptive with their state lists (Routings), and the split tiling
 // plan of temporal blocking (Tiles, fabric.Tiler). It may import topology,
 // routing, link and actor (DESIGN.md section 10).
+//
+// It owns its configuration table ([network.fattree], Config): keys, ranges, size, name and
+// documentation, which the study layer composes.
 package fattree

@@ -1,4 +1,6 @@
-// Package grid owns the two-dimensional grids: k x k tori and meshes, with
+// Package grid owns the two-dimensional grids: k x k tori and meshes, their
+// configuration tables ([network.torus] TorusConfig, [network.mesh]
+// MeshConfig: keys, ranges, sizes, names, documentation), with
 // concentration and a channel per message class on meshes, loopback ports
 // (Hybrid-HAR's connection channels), their wiring, port names and sharding
 // units (the topology.Plane capability); and their routings with their

@@ -3,4 +3,7 @@
 // dimension by T parallel links, P nodes per router: its wiring, coordinate
 // tables, names and sharding units. It may import topology, routing and
 // link (DESIGN.md section 10).
+//
+// It owns its configuration table ([network.hyperx], Config): keys, ranges, size, name and
+// documentation, which the study layer composes.
 package hyperx

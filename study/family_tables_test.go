@@ -1,0 +1,77 @@
+package study
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFamilyTables: a topology's keys are read from its own table; a key
+// of the flat [network] table of earlier versions gets an error naming
+// its new place; a family's table (or an axis over one of its keys) that
+// no point selects is refused rather than ignored; a study that sweeps
+// the topology may set the table of each.
+func TestFamilyTables(t *testing.T) {
+	const rest = "[router]\nrouting = \"dor\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\n"
+	for _, c := range []struct {
+		name, src string
+		want      []string // nil: accepted
+	}{
+		{"own table", "[network]\ntopology = \"mesh\"\n[network.mesh]\nk = 8\nconcentration = 2\n" + rest, nil},
+		{"flat k", "[network]\ntopology = \"mesh\"\nk = 8\n" + rest,
+			[]string{"f.toml:3: network.k", "moved to network.mesh.k", "[network.mesh]"}},
+		{"flat key the topology lacks", "[network]\ntopology = \"torus\"\nconcentration = 2\n" + rest,
+			[]string{"f.toml:3: network.concentration", "network.mesh.concentration", `network.topology = "torus" has no concentration`}},
+		{"file as a path", "[network]\ntopology = \"file\"\nfile = \"net.txt\"\n" + rest,
+			[]string{"f.toml:3: network.file = \"net.txt\"", "network.file.path"}},
+		{"a table nothing selects", "[network]\ntopology = \"mesh\"\n[network.torus]\nk = 8\n" + rest,
+			[]string{"f.toml:3: network.torus", `the table of network.topology = "torus", which nothing here selects (network.topology: mesh)`}},
+		{"a key under the wrong family", "[network]\ntopology = \"mesh\"\n[network.mesh]\nlevels = 3\n" + rest,
+			[]string{"f.toml:4: network.mesh.levels", "[network.fattree]"}},
+		{"an axis over a table no point selects", "[network]\ntopology = \"mesh\"\n" + rest + "[[axis]]\nkey = \"network.torus.k\"\nvalues = [4, 8]\n",
+			[]string{"network.torus.k", "no point selects"}},
+		{"a sweep over the topology", "[network]\ntopology = \"mesh\"\n[network.mesh]\nk = 4\n[network.torus]\nk = 4\n" + rest +
+			"[[axis]]\nkey = \"network.topology\"\nvalues = [\"mesh\", \"torus\"]\nzip = \"r\"\n[[axis]]\nkey = \"router.routing\"\nvalues = [\"dor\", \"dor-dateline\"]\nzip = \"r\"\n" +
+			"[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 3]\nzip = \"r\"\n", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := ParseFile("f.toml", []byte(c.src))
+			switch {
+			case c.want == nil && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.want == nil:
+				if strings.Contains(c.name, "sweep") {
+					if k := f.Points[1].Config.Network.Torus.K; f.Points[1].Config.Network.Topology != "torus" || k != 4 {
+						t.Errorf("point 1: %s with torus k = %d, want a 4x4 torus", f.Points[1].Config.Network.Topology, k)
+					}
+				}
+			case err == nil:
+				t.Fatalf("accepted, want %q", c.want)
+			default:
+				for _, w := range c.want {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q lacks %q", err, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFamilyTablesSelectedOnly: a configuration's TOML (records, resume)
+// holds its topology's table only, and reads back to the same TOML.
+func TestFamilyTablesSelectedOnly(t *testing.T) {
+	c := Default()
+	c.Network.Topology, c.Network.Mesh.K = "mesh", 8
+	c.Router.Routing = "dor"
+	text := c.TOML()
+	if !strings.Contains(text, "[network.mesh]") || strings.Contains(text, "[network.torus]") || strings.Contains(text, "[network.fattree]") {
+		t.Fatalf("TOML holds other families' tables:\n%s", text)
+	}
+	back, err := Parse("c.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.TOML() != text || back.Network.Mesh.K != 8 {
+		t.Errorf("round trip changed the configuration:\n%s\n---\n%s", text, back.TOML())
+	}
+}
