@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/report"
@@ -50,14 +51,36 @@ func (f families) withoutCaches() families {
 	return f
 }
 
-// RoutingList is every routing function of every family, in the order
-// documentation and errors list them.
+// RoutingList is every routing function of every family of the catalog,
+// in the families' order: each family's own (Routings; a function two
+// families share, as the grid's on tori and meshes, once), and the shared
+// non-minimal ones (routing.NonMinimalSpecs) of every family that offers
+// them, where the first of those stands.
 func RoutingList() []routing.Spec {
 	var l []routing.Spec
-	l = append(l, grid.Routings()...)
-	l = append(l, routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily())...)
-	l = append(l, fattree.Routings()...)
-	l = append(l, graph.Routings()...)
+	var nonMinimal []routing.NonMinimalFamily
+	at := -1
+	for _, name := range topologies() {
+		t, _ := (&Network{Topology: name}).table()
+		if r, ok := t.(interface{ Routings() []routing.Spec }); ok {
+			for _, s := range r.Routings() {
+				if !slices.ContainsFunc(l, func(o routing.Spec) bool { return o.Name == s.Name }) {
+					l = append(l, s)
+				}
+			}
+		}
+		if nm, ok := t.(interface {
+			NonMinimalFamily() routing.NonMinimalFamily
+		}); ok {
+			if at < 0 {
+				at = len(l)
+			}
+			nonMinimal = append(nonMinimal, nm.NonMinimalFamily())
+		}
+	}
+	if at >= 0 {
+		l = slices.Insert(l, at, routing.NonMinimalSpecs(nonMinimal...)...)
+	}
 	return l
 }
 

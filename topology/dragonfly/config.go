@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/internal/suggest"
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -149,6 +150,10 @@ func (Config) LeftOut() map[string]string {
 		"groups":            "allowed: 2..a*h+1 groups; leave the key out for g = a*h+1, one global link between every two groups",
 	}
 }
+
+// NonMinimalFamily is what the dragonfly offers the shared min, Valiant,
+// UGAL and PAR routings (routing.NonMinimalSpecs).
+func (Config) NonMinimalFamily() routing.NonMinimalFamily { return NonMinimalFamily() }
 
 // KeyDocs documents the table's keys for the default configuration.
 func (Config) KeyDocs() []topology.KeyDoc {

@@ -3,6 +3,7 @@ package fattree
 import (
 	"fmt"
 
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -79,6 +80,9 @@ func (c Config) KeyDocs() []topology.KeyDoc {
 		{Key: "levels", Value: fmt.Sprint(c.Levels), Doc: "n, the number of switch levels (k^n nodes)"},
 	}
 }
+
+// Routings are the tree's routing functions.
+func (Config) Routings() []routing.Spec { return Routings() }
 
 // NodesPerLeaf is the nodes under one leaf switch (k), how per-node
 // figures group a tree's nodes.

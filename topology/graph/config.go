@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -109,6 +110,9 @@ func (Config) Words() string { return "" }
 func (c Config) SizeWords(table string, routers int) string {
 	return fmt.Sprintf("%s.path = %q (%d routers)", table, c.Path, routers)
 }
+
+// Routings are the routing functions of a graph from a file.
+func (Config) Routings() []routing.Spec { return Routings() }
 
 // KeyDocs documents the table's keys for the default configuration.
 func (Config) KeyDocs() []topology.KeyDoc {

@@ -3,6 +3,7 @@ package grid
 import (
 	"fmt"
 
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -164,6 +165,12 @@ func (c MeshConfig) KeyDocs() []topology.KeyDoc {
 }
 
 const nodeChannelsDoc = "channels between a node and its router: 1, or 2 for a source queue, injection and sink channel per message class (Hybrid-HAR)"
+
+// Routings are the routing functions of the torus (the grid's).
+func (TorusConfig) Routings() []routing.Spec { return Routings() }
+
+// Routings are the routing functions of the mesh (the grid's).
+func (MeshConfig) Routings() []routing.Spec { return Routings() }
 
 // GridShape is the grid's routers per dimension, nodes per router, and
 // whether it wraps around (a torus), for what is built on grids only.

@@ -3,6 +3,7 @@ package hyperx
 import (
 	"fmt"
 
+	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -112,6 +113,10 @@ func (Config) LeftOut() map[string]string {
 		"trunking":         "allowed: 1..8 links between two routers of a line; leave the key out for 1",
 	}
 }
+
+// NonMinimalFamily is what the HyperX offers the shared min, Valiant,
+// UGAL and PAR routings (routing.NonMinimalSpecs).
+func (Config) NonMinimalFamily() routing.NonMinimalFamily { return NonMinimalFamily() }
 
 // KeyDocs documents the table's keys for the default configuration.
 func (c Config) KeyDocs() []topology.KeyDoc {

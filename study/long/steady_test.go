@@ -1,4 +1,10 @@
-package study
+// Package long_test holds study's long tests that need only its exported
+// API: that a simulated cycle allocates nothing in the steady state, and
+// that adaptive routing beats DOR at saturation. It is a package of its
+// own, as study's golden digests are, so that their minutes of runs are a
+// test binary of their own, beside study's, under go test's per-package
+// time limit.
+package long_test
 
 import (
 	"context"
@@ -7,6 +13,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/study"
 )
 
 // TestSteadyStateAllocatesNothing checks that a simulated cycle allocates
@@ -69,23 +76,26 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			name += "/blocked"
 		}
 		t.Run(name, func(t *testing.T) {
-			cfg := BenchScenarios()[tc.scenario]
+			cfg := study.BenchScenarios()[tc.scenario]
 			cfg.Traffic.Load = tc.load
 			if tc.scenario == "mesh16-har" {
-				cfg = harConfig("hybrid-har", 50, tc.load)
-				setLeaf(&cfg.Network, "k", 16)
+				cfg = study.Default()
+				cfg.Network.Topology, cfg.Network.Mesh.K, cfg.Network.Mesh.Concentration, cfg.Network.Mesh.NodeChannels = "mesh", 16, 1, 2
+				cfg.Router = study.Router{Routing: "hybrid-har", VCs: 4, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 2, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+				cfg.Traffic.Pattern, cfg.Traffic.Process, cfg.Traffic.LoadOfWireCapacity = "transpose", "poisson", tc.load
+				cfg.Traffic.PacketFlits, cfg.Traffic.LongPacketFlits, cfg.Traffic.LongVolumePercent = 32, 256, 50
 			}
 			if tc.injection != "" {
 				cfg.Policy.Injection = tc.injection
 			}
-			built, err := Build(context.Background(), cfg)
+			built, err := study.Build(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			acts, units := built.Fabric.Actors()
 			var sched *actor.Schedule
 			if tc.blocked {
-				if sched, err = schedule(built.Fabric, tc.exec, Options{Workers: 2, Blocking: BlockingOn, BlockSteps: 4, BlockSide: 8}, 1024); err != nil || sched == nil {
+				if sched, err = study.Schedule(built.Fabric, tc.exec, study.Options{Workers: 2, Blocking: study.BlockingOn, BlockSteps: 4, BlockSide: 8}, 1024); err != nil || sched == nil {
 					t.Fatalf("schedule %v, %v", sched, err)
 				}
 			}

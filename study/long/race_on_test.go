@@ -1,0 +1,5 @@
+//go:build race
+
+package long_test
+
+const raceEnabled = true
