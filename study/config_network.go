@@ -279,3 +279,9 @@ func unselectedTables(md toml.MetaData, topologies []string, add func(key []stri
 		}
 	}
 }
+
+// isGrid reports whether n is a grid (a mesh or torus: Grid).
+func isGrid(n *Network) bool {
+	_, _, ok := n.Grid()
+	return ok
+}

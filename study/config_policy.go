@@ -51,7 +51,7 @@ func (p *Policy) Gate() (policies.GateParams, bool, error) {
 func (c *Config) CircuitConfig() policies.CircuitConfig {
 	p := c.Policy
 	shape := policies.ShapeGrid
-	grid := c.Network.Topology == "torus" || c.Network.Topology == "mesh"
+	grid := isGrid(&c.Network)
 	if p.Circuit == "tree" || (p.Circuit == "auto" && !grid) {
 		shape = policies.ShapeTree
 	}
@@ -97,7 +97,7 @@ func (c *Config) validatePolicy(add addFunc) {
 	switch pol.Circuit {
 	case "auto", "tree":
 	case "grid":
-		if n.Topology != "torus" && n.Topology != "mesh" {
+		if !isGrid(n) {
 			add("policy.circuit", pol.Circuit, fmt.Sprintf("the grid circuit needs a torus or mesh; use tree (or auto) on a %s", n.Topology))
 		}
 	default:

@@ -130,7 +130,7 @@ func (c *Config) checkPattern(add addFunc, key, name string) {
 	if spec.Bits && nodes&(nodes-1) != 0 {
 		add(key, name, fmt.Sprintf("a bit pattern needs a power-of-two node count; this network has %d nodes", nodes))
 	}
-	grid := n.Topology == "mesh" || n.Topology == "torus"
+	grid := isGrid(n)
 	if spec.Grid && !grid {
 		add(key, name, "defined on torus and mesh coordinates only")
 	}
@@ -157,7 +157,7 @@ func (c *Config) validateLoadUnits(add addFunc) {
 			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "give the offered load either here or in load_flits_per_node_cycle, not both")
 		case ok && t.Pattern != "uniform" && !spec.Permutes:
 			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, fmt.Sprintf("needs the mean route length of the pattern: defined for uniform and permutation patterns, not %q", t.Pattern))
-		case n.Topology == "fattree":
+		case n.NodesPerLeaf() > 0: // a tree
 			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "defined on meshes and tori")
 		case c.Nodes() > 1<<14:
 			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, fmt.Sprintf("the mean route length is computed over all node pairs: at most 16384 nodes (this network has %d)", c.Nodes()))
@@ -172,7 +172,7 @@ func (c *Config) validateLoadUnits(add addFunc) {
 			add(key, v, "applies to the bernoulli and poisson processes only")
 		case t.Load != Default().Traffic.Load || t.LoadOfWireCapacity > 0:
 			add(key, v, "give the offered load in one key only: load_of_bisection, load_of_wire_capacity or load_flits_per_node_cycle")
-		case n.Topology != "mesh" && n.Topology != "torus":
+		case !isGrid(n):
 			add(key, v, "defined on meshes and tori")
 		default:
 			if bis, err := c.Bisection(); err == nil && v*bis.FlitsPerNodeCycle > 1 {
