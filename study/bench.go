@@ -158,7 +158,7 @@ func Bench(ctx context.Context, cfg Config, opt Options, warmupCycles, cycles in
 	}
 	buildSec := time.Since(built).Seconds()
 	acts, units := b.Fabric.Actors()
-	sched, err := schedule(b.Fabric, exec, opt, benchChunk)
+	sched, err := Schedule(b.Fabric, exec, opt, benchChunk)
 	if err != nil {
 		return BenchResult{}, err
 	}

@@ -13,7 +13,7 @@ import (
 // reports router-cycles per second; allocations are per cycle. Past
 // saturation (torus32-uniform at 0.16) source queues and latency histograms
 // still grow by doubling now and then, which allocs/cycle counts; the
-// simulator's own cycle allocates nothing (TestSteadyStateAllocatesNothing).
+// simulator's own cycle allocates nothing (TestSteadyStateAllocatesNothing, in study/long).
 func benchScenario(b *testing.B, name string, exec actor.Kind, workers int) {
 	cfg := BenchScenarios()[name]
 	built, err := Build(context.Background(), cfg)

@@ -103,12 +103,12 @@ func CheckBlocking(cfg Config, opt Options) error {
 	return blockingRefusal(opt.Blocking, exec, chunk, t)
 }
 
-// schedule returns the temporal-blocking schedule of a run with executor
+// Schedule returns the temporal-blocking schedule of a run with executor
 // exec and the given workers, whose hook runs every chunk cycles; nil when
 // it runs cycle by cycle. Blocking on is refused where it cannot be done:
 // on the actors executor, in a run that stops every cycle, on a topology
 // that cannot be tiled.
-func schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*actor.Schedule, error) {
+func Schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*actor.Schedule, error) {
 	mode := opt.Blocking
 	if mode == "" {
 		mode = BlockingAuto

@@ -421,7 +421,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	if exec == "" {
 		exec = actor.Shards
 	}
-	sched, err := schedule(net, exec, opt, chunk)
+	sched, err := Schedule(net, exec, opt, chunk)
 	if err != nil {
 		return nil, err
 	}

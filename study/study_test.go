@@ -3,7 +3,6 @@ package study
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"reflect"
@@ -16,8 +15,8 @@ import (
 // Parallel tests: the long runs that measure nothing of the process (no
 // allocation counts, heap sizes or CPU times) call t.Parallel, so that they
 // share the two cores after the sequential tests finish; the measuring
-// tests (TestSteadyStateAllocatesNothing, TestBuildSecondsEstimate,
-// TestEstimateMatchesHeap, the soak) stay sequential, alone in the
+// tests (TestBuildSecondsEstimate, TestEstimateMatchesHeap, the soak;
+// TestSteadyStateAllocatesNothing in study/long) stay sequential, alone in the
 // process while they measure. Go's test package runs top-level parallel
 // tests only after every sequential one has returned.
 
@@ -296,57 +295,6 @@ func TestSaturationNearChannelLoadBound(t *testing.T) {
 	}
 }
 
-// TestTorusOverloadNoDeadlock: the 32x32 torus with dor-dateline (3 VCs),
-// min-adaptive (6) and duato (4) runs 30,000 cycles with every source always
-// backlogged (offered load 1.0) and the invariants checked after every
-// cycle; it keeps delivering. The 100,000-cycle soak (about 3.5 minutes
-// per routing on 2 cores, which put the package past go test's 10-minute
-// limit beside the others): go test ./study -run TorusOverload -overload.long.
-func TestTorusOverloadNoDeadlock(t *testing.T) {
-	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
-	for _, rt := range []struct {
-		routing string
-		vcs     int
-	}{{"dor-dateline", 3}, {"min-adaptive", 6}, {"duato", 4}} {
-		t.Run(rt.routing, func(t *testing.T) {
-			t.Parallel()
-			overload(t, rt.routing, rt.vcs)
-		})
-	}
-}
-
-var overloadLong = flag.Bool("overload.long", false, "run the torus overload soak for 100,000 cycles (30,000 by default)")
-
-func overload(t *testing.T, routing string, vcs int) {
-	if testing.Short() {
-		t.Skip("long: 30,000 cycles of a 1024-router torus")
-	}
-	cycles := int64(30000)
-	switch {
-	case *overloadLong:
-		cycles = 100000
-	case raceEnabled:
-		cycles = 3000
-	}
-	c := Default()
-	c.Router.Routing, c.Router.VCs = routing, vcs
-	c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
-	c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = cycles/2, cycles/2, 0
-	c.Measure.SampleCycles = 1000
-	// Serial: with the checks after every cycle a second worker would only
-	// wait for the checker; executors are compared elsewhere.
-	r := mustRun(t, c, Options{Exec: actor.Serial, Checks: true})
-	t.Logf("%s, %d VCs, %d cycles: accepted %.4f flits/node/cycle, Jain %.4f", routing, vcs, r.CyclesSimulated, r.AcceptedFlitsPerNodeCycle, r.PerNodeAccepted.Jain)
-	if r.CyclesSimulated < cycles {
-		t.Fatalf("stopped at cycle %d", r.CyclesSimulated)
-	}
-	for _, s := range r.Series {
-		if s.AcceptedFlitsPerNodeCycle == 0 && s.InFlightPackets > 0 {
-			t.Fatalf("no flit delivered in the %d cycles before %d with %d packets in flight", c.Measure.SampleCycles, s.Cycle, s.InFlightPackets)
-		}
-	}
-}
-
 func TestDefaultTOMLRoundTrip(t *testing.T) {
 	c, err := Parse("default.toml", []byte(DefaultTOML()))
 	if err != nil {
@@ -459,37 +407,6 @@ func TestWatchdogCatchesDeadlock(t *testing.T) {
 	}
 	if we.Queues == 0 || !strings.Contains(err.Error(), "waits for") {
 		t.Errorf("report names no blocked queue: %v", err)
-	}
-}
-
-// TestAdaptiveBeatsDORTranspose: at full load on the 32x32 torus under
-// transpose, min-adaptive and duato accept more than dor-dateline, with the
-// VC count each needs and with 6 VCs for all three.
-func TestAdaptiveBeatsDORTranspose(t *testing.T) {
-	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
-	if raceEnabled {
-		t.Skip("long saturation runs: without -race")
-	}
-	run := func(routing string, vcs int) float64 {
-		c := Default()
-		c.Name = fmt.Sprintf("%s-%dvc", routing, vcs)
-		c.Router.Routing, c.Router.VCs = routing, vcs
-		c.Traffic.Pattern, c.Traffic.Process = "transpose", "saturation"
-		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 5000, 0
-		r := mustRun(t, c, Options{})
-		t.Logf("%-14s %d VCs: accepted %.4f flits/node/cycle (per node min %.4f max %.4f)", routing, vcs,
-			r.AcceptedFlitsPerNodeCycle, r.PerNodeInjected.Min, r.PerNodeInjected.Max)
-		return r.AcceptedFlitsPerNodeCycle
-	}
-	dor3, dor6 := run("dor-dateline", 3), run("dor-dateline", 6)
-	for _, c := range []struct {
-		routing string
-		vcs     int
-	}{{"min-adaptive", 6}, {"duato", 4}, {"duato", 6}} {
-		got := run(c.routing, c.vcs)
-		if got <= dor3 || got <= dor6 {
-			t.Errorf("%s with %d VCs accepts %.4f, not more than dor-dateline (%.4f with 3 VCs, %.4f with 6)", c.routing, c.vcs, got, dor3, dor6)
-		}
 	}
 }
 

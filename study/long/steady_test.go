@@ -1,6 +1,6 @@
 // Package long_test holds study's long tests that need only its exported
-// API: that a simulated cycle allocates nothing in the steady state, and
-// that adaptive routing beats DOR at saturation. It is a package of its
+// API: that a simulated cycle allocates nothing in the steady state, that
+// adaptive routing beats DOR at saturation, and the torus overload soak. It is a package of its
 // own, as study's golden digests are, so that their minutes of runs are a
 // test binary of their own, beside study's, under go test's per-package
 // time limit.
