@@ -270,12 +270,12 @@ func movedKey(k toml.Key, topo string) string {
 const movedFileKey = `moved: the topology file is network.file.path now ([network.file] with path = "...")`
 
 // unselectedTables refuses a family's table that no configuration of the
-// file selects (topologies: the network.topology of each): its keys would
+// file selects (selected: the network.topology of each): its keys would
 // be ignored, silently.
-func unselectedTables(md toml.MetaData, topologies []string, add func(key []string, allowed string)) {
-	for name := range familyKeys() {
-		if md.IsDefined("network", name) && !slices.Contains(topologies, name) {
-			add([]string{"network", name}, fmt.Sprintf("the table of network.topology = %q, which nothing here selects (network.topology: %s): its keys would be ignored; remove it, or set network.topology", name, strings.Join(slices.Compact(slices.Sorted(slices.Values(topologies))), ", ")))
+func unselectedTables(md toml.MetaData, selected []string, add func(key []string, allowed string)) {
+	for _, name := range topologies() { // in the catalog's order: errors in a fixed order
+		if md.IsDefined("network", name) && !slices.Contains(selected, name) {
+			add([]string{"network", name}, fmt.Sprintf("the table of network.topology = %q, which nothing here selects (network.topology: %s): its keys would be ignored; remove it, or set network.topology", name, strings.Join(slices.Compact(slices.Sorted(slices.Values(selected))), ", ")))
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package long_test
 
 import (
-	"context"
 	"flag"
 	"testing"
 
@@ -48,10 +47,7 @@ func overload(t *testing.T, routing string, vcs int) {
 	c.Measure.SampleCycles = 1000
 	// Serial: with the checks after every cycle a second worker would only
 	// wait for the checker; executors are compared elsewhere.
-	r, err := study.Run(context.Background(), c, study.Options{Exec: actor.Serial, Checks: true})
-	if err != nil {
-		t.Fatalf("%s: %v", c.Name, err)
-	}
+	r := mustRun(t, c, study.Options{Exec: actor.Serial, Checks: true})
 	t.Logf("%s, %d VCs, %d cycles: accepted %.4f flits/node/cycle, Jain %.4f", routing, vcs, r.CyclesSimulated, r.AcceptedFlitsPerNodeCycle, r.PerNodeAccepted.Jain)
 	if r.CyclesSimulated < cycles {
 		t.Fatalf("stopped at cycle %d", r.CyclesSimulated)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -22,10 +23,7 @@ func TestAdaptiveBeatsDORTranspose(t *testing.T) {
 		c.Router.Routing, c.Router.VCs = routing, vcs
 		c.Traffic.Pattern, c.Traffic.Process = "transpose", "saturation"
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 5000, 0
-		r, err := study.Run(context.Background(), c, study.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
+		r := mustRun(t, c, study.Options{})
 		t.Logf("%-14s %d VCs: accepted %.4f flits/node/cycle (per node min %.4f max %.4f)", routing, vcs,
 			r.AcceptedFlitsPerNodeCycle, r.PerNodeInjected.Min, r.PerNodeInjected.Max)
 		return r.AcceptedFlitsPerNodeCycle
@@ -40,4 +38,14 @@ func TestAdaptiveBeatsDORTranspose(t *testing.T) {
 			t.Errorf("%s with %d VCs accepts %.4f, not more than dor-dateline (%.4f with 3 VCs, %.4f with 6)", c.routing, c.vcs, got, dor3, dor6)
 		}
 	}
+}
+
+// mustRun runs c, failing the test on an error.
+func mustRun(t *testing.T, c study.Config, opt study.Options) *report.Result {
+	t.Helper()
+	r, err := study.Run(context.Background(), c, opt)
+	if err != nil {
+		t.Fatalf("%s: %v", c.Name, err)
+	}
+	return r
 }
