@@ -235,7 +235,7 @@ func typeWord(goType string) string {
 // allowedKeys lists the keys of the table holding key k.
 func allowedKeys(k toml.Key) string {
 	var keys []string
-	b, _ := tomlKeys(Default())
+	b := configKeys()
 	prefix := strings.Join(k[:len(k)-1], ".")
 	if t, ok := studyTables()[prefix]; ok {
 		return strings.Join(tagsOf(t), ", ")
@@ -266,10 +266,9 @@ func allowedKeys(k toml.Key) string {
 	return strings.Join(keys, ", ")
 }
 
-// tomlKeys lists the key paths of a configuration, every family's table
-// included, from its type (c's values do not matter: a table left empty
-// has its keys still).
-func tomlKeys(c Config) ([]string, error) {
+// configKeys lists the key paths of a configuration, every family's table
+// included, from the Config type (a table left empty has its keys still).
+func configKeys() []string {
 	var out []string
 	var walk func(prefix string, t reflect.Type)
 	walk = func(prefix string, t reflect.Type) {
@@ -287,8 +286,8 @@ func tomlKeys(c Config) ([]string, error) {
 			}
 		}
 	}
-	walk("", reflect.TypeOf(c))
-	return out, nil
+	walk("", reflect.TypeOf(Config{}))
+	return out
 }
 
 // lineOf finds the line (1-based) at which key path k is set, or 0.
@@ -333,7 +332,7 @@ func unknownKey(k toml.Key, what string) string {
 	allowed := allowedKeys(k)
 	msg := "not a " + what + "; allowed here: " + allowed
 	leaf, full := k[len(k)-1], k.String()
-	all, _ := tomlKeys(Default())
+	all := configKeys()
 	slices.Sort(all)
 	var elsewhere []string
 	for _, a := range all {

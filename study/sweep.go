@@ -425,7 +425,7 @@ func leftOutKeys() map[string]string {
 
 // sweepableKeys are the configuration's key paths that an axis may sweep.
 func sweepableKeys() []string {
-	keys, _ := tomlKeys(Default())
+	keys := configKeys()
 	keys = slices.DeleteFunc(keys, func(k string) bool { return k == "seed" || k == "name" })
 	slices.Sort(keys)
 	return keys
