@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/icnsim/icnsim/fabric"
@@ -60,8 +61,9 @@ func RoutingList() []routing.Spec {
 	var l []routing.Spec
 	var nonMinimal []routing.NonMinimalFamily
 	at := -1
-	for _, name := range topologies() {
-		t, _ := (&Network{Topology: name}).table()
+	tables := reflect.ValueOf(&families{}).Elem()
+	for i := range tables.NumField() {
+		t := tables.Field(i).Addr().Interface()
 		if r, ok := t.(interface{ Routings() []routing.Spec }); ok {
 			for _, s := range r.Routings() {
 				if !slices.ContainsFunc(l, func(o routing.Spec) bool { return o.Name == s.Name }) {

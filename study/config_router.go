@@ -118,7 +118,8 @@ func (c *Config) latenciesValid() bool {
 // validateVC checks the VC router's routing and buffer keys.
 func (c *Config) validateVC(add addFunc) {
 	r, n := &c.Router, &c.Network
-	if spec, ok := Routings()[r.Routing]; !ok {
+	spec, known := Routings()[r.Routing]
+	if !known {
 		add("router.routing", r.Routing, "allowed: "+strings.Join(routingNames(), ", ")+didYouMean(r.Routing, routingNames()))
 	} else if !slices.Contains(spec.Topologies, n.Topology) {
 		add("router.routing", r.Routing, fmt.Sprintf("defined on %s only; for a %s use %s",
@@ -126,7 +127,7 @@ func (c *Config) validateVC(add addFunc) {
 	}
 	if r.VCs < 1 || r.VCs > 64 {
 		add("router.vcs", r.VCs, "allowed: 1..64")
-	} else if spec, ok := Routings()[r.Routing]; ok && slices.Contains(spec.Topologies, n.Topology) && c.networkValid() {
+	} else if known && slices.Contains(spec.Topologies, n.Topology) && c.networkValid() {
 		if t, err := c.Topology(); err == nil && spec.CheckVCs != nil {
 			if err := spec.CheckVCs(t, r.VCs); err != nil {
 				add("router.vcs", r.VCs, err.Error())
@@ -141,7 +142,7 @@ func (c *Config) validateVC(add addFunc) {
 	}
 	if r.UGALThresholdFlits != 0 {
 		reads := routingsReading("ugal_threshold_flits")
-		par, ok := Routings()[r.Routing].Param("ugal_threshold_flits")
+		par, ok := spec.Param("ugal_threshold_flits")
 		switch {
 		case !ok:
 			add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("applies to routings %s only (routing is %q)", joinWords(reads, "", "and"), r.Routing))
@@ -151,7 +152,7 @@ func (c *Config) validateVC(add addFunc) {
 	}
 	if sel, err := vc.ParseSelection(r.Selection); err != nil {
 		add("router.selection", r.Selection, "allowed: "+strings.Join(vc.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)"+didYouMean(r.Selection, vc.SelectionNames()))
-	} else if spec, ok := Routings()[r.Routing]; ok && sel == vc.SelectLeastOccupied && spec.EscapeLevel {
+	} else if known && sel == vc.SelectLeastOccupied && spec.EscapeLevel {
 		add("router.selection", r.Selection, fmt.Sprintf("least-occupied waits for the least occupied VC offered, and routing %q offers an escape level after its adaptive one that a head must be free to take: use free-most-credits, or a routing without an escape level (%s)", r.Routing, strings.Join(routingsWithoutEscape(), ", ")))
 	}
 	if ties, err := vc.ParseSelectionTies(r.SelectionTies); err != nil {
@@ -226,8 +227,9 @@ func isDefaultParam(key string, v any) bool {
 
 func routingsWithoutEscape() []string {
 	var names []string
+	specs := Routings()
 	for _, n := range routingNames() {
-		if !Routings()[n].EscapeLevel {
+		if !specs[n].EscapeLevel {
 			names = append(names, n)
 		}
 	}
