@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/icnsim/icnsim/internal/keys"
+
 	"github.com/BurntSushi/toml"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/graph"
@@ -38,7 +40,7 @@ type familyTable interface {
 	// is the table's key path).
 	SizeWords(table string, routers int) string
 	// KeyDocs documents the table's keys for the default configuration.
-	KeyDocs() []topology.KeyDoc
+	KeyDocs() []keys.Doc
 }
 
 // Optional capabilities of a family's table.

@@ -88,13 +88,6 @@ type Env struct {
 	LinkLatencyCycles int
 }
 
-// KeyDoc documents one key of a family's configuration table, as the
-// commented default configuration prints it: the key, its value there
-// (TOML syntax), and what it means.
-type KeyDoc struct {
-	Key, Value, Doc string
-}
-
 // Describe is t's description, or "" where t could not be built (err):
 // the words a family's table gives of a network it builds to describe.
 func Describe(t Topology, err error) string {
@@ -102,27 +95,4 @@ func Describe(t Topology, err error) string {
 		return ""
 	}
 	return t.String()
-}
-
-// IntRange is an integer key of a family's table, its value, and its
-// range Lo..Hi (0 standing for a value left out where Lo is 0), with what
-// is allowed, for CheckRanges.
-type IntRange struct {
-	Key     string
-	Value   int
-	Lo, Hi  int
-	Allowed string
-}
-
-// CheckRanges adds each value out of its range; it reports whether all
-// are in.
-func CheckRanges(add func(key string, v any, allowed string), rs ...IntRange) bool {
-	ok := true
-	for _, r := range rs {
-		if r.Value < r.Lo || r.Value > r.Hi {
-			add(r.Key, r.Value, r.Allowed)
-			ok = false
-		}
-	}
-	return ok
 }

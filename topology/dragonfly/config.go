@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/icnsim/icnsim/internal/keys"
+
 	"github.com/icnsim/icnsim/internal/suggest"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
@@ -52,11 +54,11 @@ func (c Config) Params() (p, a, h, g int) {
 // a/2) give g = a*h+1 = 513 groups"). Keys are relative to the table.
 func (c Config) Check(env topology.Env, add func(key string, v any, allowed string)) {
 	groupsAllowed := fmt.Sprintf("allowed: 2..%d groups, at most a*h+1 (left out: a*h+1)", MaxGroups)
-	ok := topology.CheckRanges(add,
-		topology.IntRange{Key: "routers_per_group", Value: c.RoutersPerGroup, Lo: 1, Hi: 64, Allowed: "allowed: 1..64 routers per group (a dragonfly needs it: a = 2p = 2h is the balanced one)"},
-		topology.IntRange{Key: "nodes_per_router", Value: c.NodesPerRouter, Hi: 32, Allowed: "allowed: 1..32 nodes per router (left out: routers_per_group/2, balanced)"},
-		topology.IntRange{Key: "global_per_router", Value: c.GlobalPerRouter, Hi: 32, Allowed: "allowed: 1..32 global links per router (left out: routers_per_group/2, balanced)"},
-		topology.IntRange{Key: "groups", Value: c.Groups, Hi: MaxGroups, Allowed: groupsAllowed})
+	ok := keys.CheckRanges(add,
+		keys.IntRange{Key: "routers_per_group", Value: c.RoutersPerGroup, Lo: 1, Hi: 64, Allowed: "allowed: 1..64 routers per group (a dragonfly needs it: a = 2p = 2h is the balanced one)"},
+		keys.IntRange{Key: "nodes_per_router", Value: c.NodesPerRouter, Hi: 32, Allowed: "allowed: 1..32 nodes per router (left out: routers_per_group/2, balanced)"},
+		keys.IntRange{Key: "global_per_router", Value: c.GlobalPerRouter, Hi: 32, Allowed: "allowed: 1..32 global links per router (left out: routers_per_group/2, balanced)"},
+		keys.IntRange{Key: "groups", Value: c.Groups, Hi: MaxGroups, Allowed: groupsAllowed})
 	bad := func(key string, v any, allowed string) { add(key, v, allowed); ok = false }
 	if c.Groups == 1 { // 0 is left out; 1 is no dragonfly
 		bad("groups", c.Groups, groupsAllowed)
@@ -156,8 +158,8 @@ func (Config) LeftOut() map[string]string {
 func (Config) NonMinimalFamily() routing.NonMinimalFamily { return NonMinimalFamily() }
 
 // KeyDocs documents the table's keys for the default configuration.
-func (Config) KeyDocs() []topology.KeyDoc {
-	return []topology.KeyDoc{
+func (Config) KeyDocs() []keys.Doc {
+	return []keys.Doc{
 		{Key: "routers_per_group", Value: "8", Doc: "a, 1..64 routers per group"},
 		{Key: "nodes_per_router", Value: "4", Doc: "p (left out: a/2, balanced)"},
 		{Key: "global_per_router", Value: "4", Doc: "h, global links per router (left out: a/2, balanced)"},

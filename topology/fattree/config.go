@@ -3,6 +3,8 @@ package fattree
 import (
 	"fmt"
 
+	"github.com/icnsim/icnsim/internal/keys"
+
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
@@ -74,8 +76,8 @@ func (c *Config) SetSize(size int) (channelLoadScale float64) {
 }
 
 // KeyDocs documents the table's keys for the default configuration.
-func (c Config) KeyDocs() []topology.KeyDoc {
-	return []topology.KeyDoc{
+func (c Config) KeyDocs() []keys.Doc {
+	return []keys.Doc{
 		{Key: "k", Value: fmt.Sprint(c.K), Doc: "arity, 2..32 (switch radix 2k)"},
 		{Key: "levels", Value: fmt.Sprint(c.Levels), Doc: "n, the number of switch levels (k^n nodes)"},
 	}

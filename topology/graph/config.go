@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/icnsim/icnsim/internal/keys"
+
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
@@ -115,8 +117,8 @@ func (c Config) SizeWords(table string, routers int) string {
 func (Config) Routings() []routing.Spec { return Routings() }
 
 // KeyDocs documents the table's keys for the default configuration.
-func (Config) KeyDocs() []topology.KeyDoc {
-	return []topology.KeyDoc{
+func (Config) KeyDocs() []keys.Doc {
+	return []keys.Doc{
 		{Key: "path", Value: `"net.txt"`, Doc: `lines "routers N", "node ROUTER", "link A B [LATENCY_CYCLES]" (path from the working directory)`},
 	}
 }

@@ -3,6 +3,8 @@ package grid
 import (
 	"fmt"
 
+	"github.com/icnsim/icnsim/internal/keys"
+
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
@@ -148,16 +150,16 @@ func (c *MeshConfig) SetSize(size int) (channelLoadScale float64) {
 }
 
 // KeyDocs documents the table's keys for the default configuration.
-func (c TorusConfig) KeyDocs() []topology.KeyDoc {
-	return []topology.KeyDoc{
+func (c TorusConfig) KeyDocs() []keys.Doc {
+	return []keys.Doc{
 		{Key: "k", Value: fmt.Sprint(c.K), Doc: fmt.Sprintf("routers per dimension (k x k, wrap-around), 2..%d", MaxK)},
 		{Key: "node_channels", Value: fmt.Sprint(c.NodeChannels), Doc: nodeChannelsDoc},
 	}
 }
 
 // KeyDocs documents the table's keys for the default configuration.
-func (c MeshConfig) KeyDocs() []topology.KeyDoc {
-	return []topology.KeyDoc{
+func (c MeshConfig) KeyDocs() []keys.Doc {
+	return []keys.Doc{
 		{Key: "k", Value: fmt.Sprint(c.K), Doc: fmt.Sprintf("routers per dimension (k x k), 2..%d", MaxK)},
 		{Key: "concentration", Value: fmt.Sprint(c.Concentration), Doc: fmt.Sprintf("nodes per router, 1..%d", MaxConcentration)},
 		{Key: "node_channels", Value: fmt.Sprint(c.NodeChannels), Doc: nodeChannelsDoc},

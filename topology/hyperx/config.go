@@ -3,6 +3,8 @@ package hyperx
 import (
 	"fmt"
 
+	"github.com/icnsim/icnsim/internal/keys"
+
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
@@ -40,11 +42,11 @@ func (c Config) Params() (s, l, t, p int) {
 // Check reports each key written out of its range, then what they derive
 // (keys relative to the table).
 func (c Config) Check(_ topology.Env, add func(key string, v any, allowed string)) {
-	if !topology.CheckRanges(add,
-		topology.IntRange{Key: "k", Value: c.K, Lo: 2, Hi: 64, Allowed: "allowed on a hyperx: 2..64 routers per dimension"},
-		topology.IntRange{Key: "dimensions", Value: c.Dimensions, Lo: 1, Hi: 8, Allowed: "allowed: 1..8 dimensions of a hyperx"},
-		topology.IntRange{Key: "trunking", Value: c.Trunking, Hi: 8, Allowed: "allowed: 1..8 links between two routers of a line (left out: 1)"},
-		topology.IntRange{Key: "nodes_per_router", Value: c.NodesPerRouter, Hi: 32, Allowed: "allowed: 1..32 nodes per router (left out: k, the flattened butterfly's)"}) {
+	if !keys.CheckRanges(add,
+		keys.IntRange{Key: "k", Value: c.K, Lo: 2, Hi: 64, Allowed: "allowed on a hyperx: 2..64 routers per dimension"},
+		keys.IntRange{Key: "dimensions", Value: c.Dimensions, Lo: 1, Hi: 8, Allowed: "allowed: 1..8 dimensions of a hyperx"},
+		keys.IntRange{Key: "trunking", Value: c.Trunking, Hi: 8, Allowed: "allowed: 1..8 links between two routers of a line (left out: 1)"},
+		keys.IntRange{Key: "nodes_per_router", Value: c.NodesPerRouter, Hi: 32, Allowed: "allowed: 1..32 nodes per router (left out: k, the flattened butterfly's)"}) {
 		return
 	}
 	s, l, t, p := c.Params()
@@ -119,8 +121,8 @@ func (Config) LeftOut() map[string]string {
 func (Config) NonMinimalFamily() routing.NonMinimalFamily { return NonMinimalFamily() }
 
 // KeyDocs documents the table's keys for the default configuration.
-func (c Config) KeyDocs() []topology.KeyDoc {
-	return []topology.KeyDoc{
+func (c Config) KeyDocs() []keys.Doc {
+	return []keys.Doc{
 		{Key: "k", Value: fmt.Sprint(c.K), Doc: "S, routers per dimension, 2..64"},
 		{Key: "dimensions", Value: "2", Doc: "L, 1..8 dimensions of k routers"},
 		{Key: "trunking", Value: "1", Doc: "T, parallel links between two routers of a line (left out: 1)"},
