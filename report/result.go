@@ -227,7 +227,7 @@ type Result struct {
 	// "ioq"); nil for the VC router.
 	Switch *SwitchInfo `json:"switch,omitempty"`
 	// SAQs counts RECN's set-aside queues in the measurement window
-	// (router.queues = "recn").
+	// (router.ioq.queues = "recn").
 	SAQs *SAQResult `json:"saqs,omitempty"`
 }
 

@@ -10,7 +10,7 @@ import (
 
 // captionStudy draws every kind of figure of a mesh, split into groups:
 // curves and heatmaps per pattern, per-node figures per pattern and load
-// (plot.lines is router.vcs), short- and long-message latency, time series
+// (plot.lines is router.vc.vcs), short- and long-message latency, time series
 // and a published value.
 const captionStudy = `# A tiny study for the captions.
 name = "captions"
@@ -35,21 +35,21 @@ sample_cycles = 100
 key = "traffic.pattern"
 values = ["uniform", "transpose"]
 [[axis]]
-key = "router.vcs"
+key = "router.vc.vcs"
 values = [2, 4]
 [[axis]]
 key = "traffic.load_flits_per_node_cycle"
 values = [0.05, 0.2]
 [plot]
-lines = "router.vcs"
+lines = "router.vc.vcs"
 heatmap_x = "traffic.load_flits_per_node_cycle"
-heatmap_y = "router.vcs"
+heatmap_y = "router.vc.vcs"
 node_figures = "both"
 [[reference]]
 source = "Test paper, Table 1"
 metric = "latency_mean_cycles"
 value = 20
-at = { "traffic.pattern" = "uniform", "router.vcs" = 2, "traffic.load_flits_per_node_cycle" = 0.05 }
+at = { "traffic.pattern" = "uniform", "router.vc.vcs" = 2, "traffic.load_flits_per_node_cycle" = 0.05 }
 `
 
 // fatTreeCaptionStudy is the fat-tree fairness form: per-node figures by
@@ -64,7 +64,7 @@ k = 4
 levels = 2
 [router]
 routing = "fattree-adaptive"
-vcs = 1
+vc.vcs = 1
 [traffic]
 process = "bernoulli"
 load_flits_per_node_cycle = 0.3
@@ -96,7 +96,7 @@ process = "bernoulli"
 key = "traffic.pattern"
 values = ["uniform", "transpose"]
 [[axis]]
-key = "router.vcs"
+key = "router.vc.vcs"
 values = [2, 4]
 [[axis]]
 key = "traffic.load_flits_per_node_cycle"

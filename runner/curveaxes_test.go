@@ -18,7 +18,7 @@ import (
 // figure per x value; mesh-recn-fig3's lines = k zipped with the hot spot
 // split the paper's three configurations over two figures).
 func TestCurveAxesZipped(t *testing.T) {
-	const base = "name = \"z\"\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\n[router]\nrouting = \"dor\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\n" +
+	const base = "name = \"z\"\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\n[router]\nrouting = \"dor\"\nvc.vcs = 2\n[traffic]\nprocess = \"bernoulli\"\n" +
 		"[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n"
 	for _, c := range []struct {
 		name, axes string
@@ -28,17 +28,17 @@ func TestCurveAxesZipped(t *testing.T) {
 		// and the points of each line.
 		figures map[string]map[string]int
 	}{
-		{"x zipped", "[plot]\nx = \"router.buffer_flits\"\n" +
-			"[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [4, 8, 16]\nzip = \"b\"\n" +
+		{"x zipped", "[plot]\nx = \"router.vc.buffer_flits\"\n" +
+			"[[axis]]\nkey = \"router.vc.buffer_flits\"\nvalues = [4, 8, 16]\nzip = \"b\"\n" +
 			"[[axis]]\nkey = \"traffic.packet_flits\"\nvalues = [2, 4, 8]\nzip = \"b\"\n" +
 			"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n",
-			"router.buffer_flits", "traffic.pattern", nil,
+			"router.vc.buffer_flits", "traffic.pattern", nil,
 			map[string]map[string]int{"latency_mean_cycles-vs-buffer_flits": {"Traffic pattern = uniform": 3, "Traffic pattern = transpose": 3}}},
 		{"lines zipped", "[[axis]]\nkey = \"network.mesh.k\"\nvalues = [4, 6]\nzip = \"c\"\n" +
 			"[[axis]]\nkey = \"traffic.hotspot_node\"\nvalues = [5, 14]\nzip = \"c\"\n" +
 			"[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, 0.2]\n" +
-			"[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n",
-			"traffic.load_flits_per_node_cycle", "network.mesh.k", []string{"router.vcs"},
+			"[[axis]]\nkey = \"router.vc.vcs\"\nvalues = [2, 4]\n",
+			"traffic.load_flits_per_node_cycle", "network.mesh.k", []string{"router.vc.vcs"},
 			map[string]map[string]int{
 				"latency_mean_cycles-vs-load_flits_per_node_cycle-vcs-2": {"Radix k = 4, Hotspot node = 5": 2, "Radix k = 6, Hotspot node = 14": 2},
 				"latency_mean_cycles-vs-load_flits_per_node_cycle-vcs-4": {"Radix k = 4, Hotspot node = 5": 2, "Radix k = 6, Hotspot node = 14": 2},

@@ -27,7 +27,7 @@ topology = "mesh"
 k = 4
 [router]
 routing = "dor"
-vcs = 2
+vc.vcs = 2
 [traffic]
 process = "bernoulli"
 [measure]

@@ -138,7 +138,7 @@ func valueWords(key, v string) string {
 		}
 	case "policy.injection":
 		return izuPolicy(v)
-	case "router.queues":
+	case "router.ioq.queues":
 		if w, ok := map[string]string{"1q": "1Q", "voq-sw": "VOQsw", "voq-net": "VOQnet", "recn": "RECN"}[v]; ok {
 			return w
 		}
@@ -146,7 +146,7 @@ func valueWords(key, v string) string {
 		return "P = " + v + "%"
 	case "traffic.pattern":
 		return v
-	case "router.recn.xoff_scope":
+	case "router.ioq.recn.xoff_scope":
 		return "Xoff scope " + v
 	}
 	return study.ShortKey(key) + "=" + v
@@ -490,8 +490,8 @@ func recnLoadFig(f *study.File, pts []*pointStats, refs []refRow, form string) *
 	if xScale == 100 {
 		g.XMin, g.XMax = 0, 100 // percent; another load unit: its data's range
 	}
-	for _, v := range f.KeyValues("router.queues") {
-		g.Series = append(g.Series, valueWords("router.queues", v))
+	for _, v := range f.KeyValues("router.ioq.queues") {
+		g.Series = append(g.Series, valueWords("router.ioq.queues", v))
 	}
 	// The study's configurations (in the figure's order) and cases.
 	var cols, cases []int
@@ -517,10 +517,10 @@ func recnLoadFig(f *study.File, pts []*pointStats, refs []refRow, form string) *
 	}
 	g.Note = recnNote(cols, cases)
 	for i := range g.Panels {
-		for _, q := range f.KeyValues("router.queues") {
-			l := figure.Line{Name: valueWords("router.queues", q)}
+		for _, q := range f.KeyValues("router.ioq.queues") {
+			l := figure.Line{Name: valueWords("router.ioq.queues", q)}
 			for _, ps := range pts {
-				if ps.n > 0 && panel(ps.point) == i && valueAt(f, ps.point, "router.queues") == q {
+				if ps.n > 0 && panel(ps.point) == i && valueAt(f, ps.point, "router.ioq.queues") == q {
 					l.XY = append(l.XY, [2]float64{atof(valueAt(f, ps.point, loadKey)) * xScale, ps.mean["relative_throughput"] * 100})
 				}
 			}
@@ -566,7 +566,7 @@ func recnFig3(f *study.File, pts []*pointStats, refs []refRow) *figure.PaperGrid
 	rows, rowOf := valueRows(f, rest)
 	sides := []struct{ metric, word string }{{"saqs_max_per_port_ingress_run", "ingress"}, {"saqs_max_per_port_egress_run", "egress"}}
 	limit := math.NaN()
-	if vs := f.KeyValues("router.recn.saqs"); len(vs) == 1 {
+	if vs := f.KeyValues("router.ioq.recn.saqs"); len(vs) == 1 {
 		limit = atof(vs[0])
 	}
 	for r, c := range rows {
@@ -583,7 +583,7 @@ func recnFig3(f *study.File, pts []*pointStats, refs []refRow) *figure.PaperGrid
 				pn.Lines = append(pn.Lines, l)
 			}
 			if !math.IsNaN(limit) {
-				pn.HLines = append(pn.HLines, figure.RefLine{Value: limit, Label: fmt.Sprintf("%g SAQs per port", limit), Legend: "SAQs per port (router.recn.saqs)", Kind: "limit"})
+				pn.HLines = append(pn.HLines, figure.RefLine{Value: limit, Label: fmt.Sprintf("%g SAQs per port", limit), Legend: "SAQs per port (router.ioq.recn.saqs)", Kind: "limit"})
 			}
 			for _, rr := range refs {
 				if rr.ref.Metric == side.metric && rr.ref.Reduce == "" && rowOf(rr.point) == r {

@@ -13,20 +13,20 @@ import (
 // a moment (their numbers mean nothing; the published values are invented
 // for the test, at the points the figures must place them).
 const (
-	tinyFatTree = "seed = 1\n[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 2\nlevels = 2\n[router]\nvcs = 1\nbuffer_flits = 32\nswitching = \"vct\"\n" +
+	tinyFatTree = "seed = 1\n[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 2\nlevels = 2\n[router]\nvc.vcs = 1\nvc.buffer_flits = 32\nvc.switching = \"vct\"\n" +
 		"[traffic]\nprocess = \"bernoulli\"\nload_flits_per_node_cycle = 1.0\nsource_queue_packets = 4\nself = \"skip\"\npacket_flits = 4\n"
 	tinyWindow         = "[measure]\nwarmup_cycles = 200\nmeasure_cycles = 400\ndrain_cycles = 0\nsample_cycles = 0\n"
 	tinyBatches        = "[measure]\nmethod = \"packet-batches\"\nwarmup_cycles = 200\ndrain_cycles = 0\nsample_cycles = 0\n"
 	tinyRoutingPattern = "[[axis]]\nkey = \"router.routing\"\nvalues = [\"fattree-static\", \"fattree-adaptive\"]\n" +
 		"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"shuffle\"]\n"
-	tinyRECN = "seed = 1\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nport_memory_bytes = 4096\n" +
+	tinyRECN = "seed = 1\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\n[router]\nkind = \"ioq\"\nrouting = \"dor\"\nioq.port_memory_bytes = 4096\n" +
 		"[traffic]\npattern = \"hotspot-sources\"\nprocess = \"bernoulli\"\nhotspot_node = 10\npacket_flits = 8\n" +
 		"[measure]\nwarmup_cycles = 200\nmeasure_cycles = 400\ndrain_cycles = 0\nsample_cycles = 0\n"
-	tinyHAR = "seed = 1\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\nnode_channels = 2\n[router]\nvcs = 4\nbuffer_flits = 8\nswitching = \"wormhole\"\nrouting_delay_cycles = 2\n" +
+	tinyHAR = "seed = 1\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\nnode_channels = 2\n[router]\nvc.vcs = 4\nvc.buffer_flits = 8\nvc.switching = \"wormhole\"\nrouting_delay_cycles = 2\n" +
 		"[traffic]\npattern = \"uniform\"\nself = \"skip\"\nprocess = \"poisson\"\npacket_flits = 4\nlong_packet_flits = 16\nload_of_wire_capacity = 0.1\n" +
 		"[measure]\nwarmup_cycles = 200\nmeasure_cycles = 600\ndrain_cycles = 2000\nsample_cycles = 0\n" +
 		"[[axis]]\nkey = \"router.routing\"\nvalues = [\"har-dor\", \"hybrid-har\"]\n[[axis]]\nkey = \"traffic.long_volume_percent\"\nvalues = [0, 50]\n"
-	tinyCollective = "seed = 1\n[network]\ntopology = \"torus\"\n\n[network.torus]\nk = 4\n[router]\nrouting = \"dor-dateline\"\nvcs = 3\nbuffer_flits = 15\nswitching = \"vct\"\nrouting_delay_cycles = 0\n" +
+	tinyCollective = "seed = 1\n[network]\ntopology = \"torus\"\n\n[network.torus]\nk = 4\n[router]\nrouting = \"dor-dateline\"\nvc.vcs = 3\nvc.buffer_flits = 15\nvc.switching = \"vct\"\nrouting_delay_cycles = 0\n" +
 		"[traffic]\nprocess = \"collective\"\npackets_per_node = 2\npacket_flits = 8\n[policy]\ncircuit_lanes = \"dedicated\"\n[measure]\nsample_cycles = 0\nstall_cycles = 2000\n" +
 		"[study]\nreplicates = 3\n" +
 		"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"transpose\", \"uniform\"]\n[[axis]]\nkey = \"policy.injection\"\nvalues = [\"noth\", \"gt.a(4,90,80,80)\", \"gt.a(8,90,80,80)\"]\n"
@@ -57,14 +57,14 @@ func TestPaperForms(t *testing.T) {
 			// themselves: they send nothing and are no points.
 			[]string{"(b) shuffle,no SAT,icnsim,0,", "(b) shuffle,no SAT,icnsim,3,"}},
 		{"recn-fig2", "name = \"recn2\"\n" + tinyRECN +
-			"[[axis]]\nkey = \"traffic.hotspot_source_fraction\"\nvalues = [0, 0.25]\n[[axis]]\nkey = \"router.queues\"\nvalues = [\"1q\", \"recn\"]\n" +
+			"[[axis]]\nkey = \"traffic.hotspot_source_fraction\"\nvalues = [0, 0.25]\n[[axis]]\nkey = \"router.ioq.queues\"\nvalues = [\"1q\", \"recn\"]\n" +
 			"[[axis]]\nkey = \"traffic.load_of_bisection\"\nvalues = [0.5, 1.0]\n[plot]\npaper_form = \"recn-fig2\"\n" +
 			"[[reference]]\nsource = \"Paper B, Fig. 2\"\nmetric = \"relative_throughput\"\nvalue = 0.9\n" +
-			"at = { \"traffic.hotspot_source_fraction\" = 0.25, \"router.queues\" = \"recn\", \"traffic.load_of_bisection\" = 1.0 }\n",
+			"at = { \"traffic.hotspot_source_fraction\" = 0.25, \"router.ioq.queues\" = \"recn\", \"traffic.load_of_bisection\" = 1.0 }\n",
 			// Configuration #5 is the third column of the paper's grid: its
 			// panels are (c) under case #1 and (i) under case #3.
 			[]string{"\"(c) #5, case #1\",1Q,icnsim,50,", "\"(i) #5, case #3\",RECN,icnsim,100,", "\"(i) #5, case #3\",Paper B,published,100,90,"}, nil},
-		{"recn-fig3", "name = \"recn3\"\n" + strings.NewReplacer("routing = \"dor\"\n", "routing = \"dor\"\nqueues = \"recn\"\n",
+		{"recn-fig3", "name = \"recn3\"\n" + strings.NewReplacer("routing = \"dor\"\n", "routing = \"dor\"\nioq.queues = \"recn\"\n",
 			"hotspot_node = 10\n", "hotspot_node = 10\nhotspot_source_fraction = 0.25\n").Replace(tinyRECN) +
 			"[[axis]]\nkey = \"traffic.load_of_bisection\"\nvalues = [0.5, 1.0]\n[plot]\npaper_form = \"recn-fig3\"\n",
 			[]string{"(a) ingress,configuration #5 (4x4),icnsim,50,", "(b) egress,,limit,,8,8 SAQs per port"}, nil},

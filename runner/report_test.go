@@ -31,7 +31,7 @@ topology = "mesh"
 k = 4
 [router]
 routing = "dor"
-vcs = 2
+vc.vcs = 2
 [traffic]
 process = "bernoulli"
 [measure]
@@ -551,7 +551,7 @@ k = 4
 levels = 2
 [router]
 routing = "fattree-adaptive"
-vcs = 1
+vc.vcs = 1
 [traffic]
 process = "bernoulli"
 pattern = "uniform"

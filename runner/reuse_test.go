@@ -18,8 +18,8 @@ topology = "torus"
 k = 8
 [router]
 routing = "dor-dateline"
-vcs = 3
-buffer_flits = 15
+vc.vcs = 3
+vc.buffer_flits = 15
 routing_delay_cycles = 0
 [traffic]
 process = "collective"

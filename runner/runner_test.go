@@ -35,7 +35,7 @@ topology = "mesh"
 k = 4
 [router]
 routing = "dor"
-vcs = 2
+vc.vcs = 2
 [traffic]
 process = "bernoulli"
 [measure]
@@ -92,7 +92,7 @@ topology = "file"
 path = %q
 [router]
 routing = "shortest-hops"
-vcs = 4
+vc.vcs = 4
 [traffic]
 process = "bernoulli"
 pattern = "uniform"
@@ -302,7 +302,7 @@ topology = "mesh"
 k = 4
 [router]
 routing = "dor"
-vcs = 2
+vc.vcs = 2
 [traffic]
 process = "bernoulli"
 [measure]
@@ -395,7 +395,7 @@ measure_cycles = 500
 drain_cycles = 0
 sample_cycles = 100
 [[axis]]
-key = "router.queues"
+key = "router.ioq.queues"
 values = ["voq-sw", "recn"]
 `)
 	d := t.TempDir()
@@ -559,8 +559,8 @@ topology = "mesh"
 k = 4
 [router]
 routing = "dor"
-vcs = 1
-buffer_flits = 8
+vc.vcs = 1
+vc.buffer_flits = 8
 [traffic]
 process = "collective"
 packets_per_node = 4
@@ -570,12 +570,12 @@ replicates = 3
 key = "traffic.pattern"
 values = ["uniform", "transpose", "bit-complement"]
 [[axis]]
-key = "router.vcs"
+key = "router.vc.vcs"
 values = [1, 2, 4]
 [[reduce]]
 kind = "speedup"
 metric = "collective_duration_cycles"
-baseline = { "router.vcs" = 1 }
+baseline = { "router.vc.vcs" = 1 }
 [[reduce]]
 kind = "best"
 metric = "speedup"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
@@ -21,21 +22,21 @@ import (
 func BenchScenarios() map[string]Config {
 	torus := Default()
 	torus.Name = "torus32-uniform"
-	torus.Router = Router{Routing: "dor-dateline", VCs: 4, BufferFlits: 16, Switching: "wormhole",
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+	torus.Router = Router{Routing: "dor-dateline", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+		kinds: kinds{VC: vc.Table{VCs: 4, BufferFlits: 16, Switching: "wormhole", InternalSpeedup: 1}}}
 	torus.Traffic.Pattern, torus.Traffic.Process, torus.Traffic.Load = "uniform", "bernoulli", 0.16
 
 	mesh := Default()
 	mesh.Name = "mesh8-uniform"
 	mesh.Network.Topology, mesh.Network.Mesh = "mesh", grid.MeshConfig{K: 8, Concentration: 1}
-	mesh.Router = Router{Routing: "dor", VCs: 2, BufferFlits: 8, Switching: "wormhole",
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+	mesh.Router = Router{Routing: "dor", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+		kinds: kinds{VC: vc.Table{VCs: 2, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1}}}
 	mesh.Traffic.Pattern, mesh.Traffic.Process, mesh.Traffic.Load = "uniform", "bernoulli", 0.30
 	ft := Default()
 	ft.Name = "fattree1024-uniform"
 	ft.Network.Topology, ft.Network.FatTree = "fattree", fattree.Config{K: 4, Levels: 5}
-	ft.Router = Router{Routing: "fattree-static", VCs: 1, BufferFlits: 64, Switching: "vct",
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+	ft.Router = Router{Routing: "fattree-static", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
 	ft.Traffic.Pattern, ft.Traffic.Process, ft.Traffic.Load, ft.Traffic.PacketFlits = "uniform", "bernoulli", 0.4, 16
 	// The RECN paper's configuration #1 (16x16 mesh, 64-byte packets of 8
 	// flits) at half of twice the bisection bandwidth under uniform
@@ -46,8 +47,8 @@ func BenchScenarios() map[string]Config {
 	vc16 := Default()
 	vc16.Name = "mesh16-vc-uniform"
 	vc16.Network.Topology, vc16.Network.Mesh = "mesh", grid.MeshConfig{K: 16, Concentration: 1}
-	vc16.Router = Router{Kind: "vc", Routing: "dor", VCs: 1, BufferFlits: 64, Switching: "vct",
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+	vc16.Router = Router{Kind: "vc", Routing: "dor", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
 	vc16.Traffic.Pattern, vc16.Traffic.Process, vc16.Traffic.Load, vc16.Traffic.PacketFlits = "uniform", "bernoulli", 0.125, 8
 	ioq16 := vc16
 	ioq16.Name = "mesh16-ioq-uniform"
@@ -59,7 +60,7 @@ func BenchScenarios() map[string]Config {
 	// RECN on the same network, traffic case #3 at full load.
 	recn16 := hot16
 	recn16.Name = "mesh16-recn-hotspot"
-	recn16.Router.Queues = "recn"
+	recn16.Router.IOQ.Queues = "recn"
 	// The balanced 1,056-node dragonfly (p = 4, a = 8, h = 4, g = 33),
 	// global links ten times as long as local ones, 3 VCs of 32 flits
 	// (Valiant's classes; a VC covers a global link's credit round trip),
@@ -68,8 +69,8 @@ func BenchScenarios() map[string]Config {
 	df.Name = "dragonfly1k-uniform"
 	df.Network.Topology, df.Network.Dragonfly = "dragonfly", dragonfly.Config{RoutersPerGroup: 8, NodesPerRouter: 4, GlobalPerRouter: 4, GlobalLatencyCycles: 10}
 	// Internal speedup 2, as the shipped dragonfly studies.
-	df.Router = Router{Routing: "min", VCs: 3, BufferFlits: 32, Switching: "vct",
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 2}
+	df.Router = Router{Routing: "min", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+		kinds: kinds{VC: vc.Table{VCs: 3, BufferFlits: 32, Switching: "vct", InternalSpeedup: 2}}}
 	df.Traffic.Pattern, df.Traffic.Process, df.Traffic.Load, df.Traffic.PacketFlits = "uniform", "bernoulli", 0.3, 4
 	dfUGAL := df
 	dfUGAL.Name = "dragonfly1k-ugal-uniform"

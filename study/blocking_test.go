@@ -40,7 +40,7 @@ func (f *faulty) Tick(now clock.Cycle) {
 // ticks router (1,1) at cycle 46 before it).
 func TestBlockedFailuresAsSerial(t *testing.T) {
 	deadlock := small(func(c *Config) {
-		c.Router.Routing, c.Router.VCs, c.Router.AllowDeadlock = "dor", 1, true
+		c.Router.Routing, c.Router.VC.VCs, c.Router.AllowDeadlock = "dor", 1, true
 		c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.SampleCycles = 100000, 100000, 100
 		c.Measure.WatchdogCycles = 500

@@ -7,7 +7,10 @@ import (
 	"slices"
 
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/internal/keys"
 	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/router/ioq"
+	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
@@ -30,6 +33,14 @@ type families struct {
 	Dragonfly dragonfly.Config `toml:"dragonfly,omitempty"`
 	HyperX    hyperx.Config    `toml:"hyperx,omitempty"`
 	File      graph.Config     `toml:"file,omitempty"`
+}
+
+// kinds are the router kinds' configuration tables, one per value of
+// router.kind (its TOML key), in the order documentation and errors list
+// them.
+type kinds struct {
+	VC  vc.Table  `toml:"vc,omitempty"`
+	IOQ ioq.Table `toml:"ioq,omitempty"`
 }
 
 // defaultNetwork is the built-in scenario's 32x32 torus, and each
@@ -114,14 +125,14 @@ type routerKind struct {
 func routerKinds() map[string]routerKind {
 	return map[string]routerKind{
 		"vc": {check: checkVC, build: buildVC, estimate: estimateVC,
-			growsWith: func(cfg Config) string { return fmt.Sprintf("router.vcs = %d", cfg.Router.VCs) }},
+			growsWith: func(cfg Config) string { return fmt.Sprintf("router.vc.vcs = %d", cfg.Router.VC.VCs) }},
 		"ioq": {check: checkIOQ, build: buildIOQ, estimate: estimateIOQ, observers: ioqObservers,
 			growsWith: func(cfg Config) string {
-				return fmt.Sprintf("router.port_memory_bytes = %d (the switch's state is bounded by every memory full)", cfg.Router.PortMemoryBytes)
+				return fmt.Sprintf("router.ioq.port_memory_bytes = %d (the switch's state is bounded by every memory full)", cfg.Router.IOQ.PortMemoryBytes)
 			},
 			switchInfo: func(cfg Config) *report.SwitchInfo {
-				return &report.SwitchInfo{Queues: cfg.Router.Queues, PortMemoryFlits: cfg.IOQConfig().PortMemoryFlits,
-					FlitBytes: cfg.Router.FlitBytes, CycleNs: report.Ratio(cfg.CycleNs(), 1)}
+				return &report.SwitchInfo{Queues: cfg.Router.IOQ.Queues, PortMemoryFlits: cfg.IOQConfig().PortMemoryFlits,
+					FlitBytes: cfg.Router.IOQ.FlitBytes, CycleNs: report.Ratio(cfg.CycleNs(), 1)}
 			}},
 	}
 }
@@ -133,4 +144,27 @@ func (c *Config) routerKind() routerKind {
 		return k
 	}
 	return routerKinds()["vc"]
+}
+
+// routerKindNames are the values of router.kind: the tables of the
+// catalog's router kinds, in its order.
+func routerKindNames() []string { return selectors()[1].names() }
+
+// kindTable is a router kind's table: what the study layer asks of it
+// beyond its keys.
+type kindTable interface {
+	// KeyDocs documents its keys for the commented default configuration.
+	KeyDocs() []keys.Doc
+}
+
+// kindTable is the table of router kind name (nil for a name that is
+// none).
+func (r *Router) kindTable(name string) kindTable {
+	v := reflect.ValueOf(&r.kinds).Elem()
+	for i := range v.NumField() {
+		if tomlName(v.Type().Field(i)) == name {
+			return v.Field(i).Interface().(kindTable)
+		}
+	}
+	return nil
 }

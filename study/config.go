@@ -8,9 +8,14 @@
 // runner and the command import it.
 package study
 
+import (
+	"github.com/icnsim/icnsim/router/ioq"
+	"github.com/icnsim/icnsim/router/vc"
+)
+
 // The configuration's tables each have a file of their own, with their
 // struct and validation: config_network.go, config_router.go (the VC
-// router), ioq.go (the ioq switch and [router.recn]), har.go
+// router), ioq.go (the ioq switch and [router.ioq.recn]), har.go
 // ([router.har]), config_traffic.go, config_policy.go (entropy throttling
 // and its circuit), config_sat.go, config_measure.go. Validate composes
 // them; load.go reads files and words the errors.
@@ -38,11 +43,9 @@ func Default() Config {
 		Name:    "torus32-tornado-collective",
 		Seed:    1,
 		Network: defaultNetwork(),
-		Router: Router{Kind: "vc", Queues: "1q", PortMemoryBytes: 128 << 10, FlitBytes: 8, LinkGbps: 8,
-			RECN: RECN{SAQs: 8, DetectFraction: 0.01, XoffFraction: 0.01, XonFraction: 0.005, IdleCycles: 1024, ControlLanes: "shared", XoffScope: "children"},
-			HAR:  HAR{Free: "tail-sent"}, Routing: "dor-dateline", VCs: 3, BufferFlits: 16, Switching: "vct",
-			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, Selection: "free-most-credits", SelectionTies: "rotation",
-			InternalSpeedup: 1},
+		Router: Router{Kind: "vc", HAR: HAR{Free: "tail-sent"}, Routing: "dor-dateline",
+			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+			kinds: kinds{VC: vc.DefaultTable(), IOQ: ioq.DefaultTable()}},
 		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8, Self: "loopback",
 			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
 		Policy: Policy{Injection: "none", RthPercent: 70, ROnPercent: 70, ROffPercent: 90, RnPercent: 25, GuardCycles: 8,

@@ -141,7 +141,7 @@ func (c *Config) validateCycleBounds(add addFunc) {
 	}{{"measure.warmup_cycles", m.WarmupCycles}, {"measure.measure_cycles", m.MeasureCycles}, {"measure.batch_cycles", m.BatchCycles},
 		{"measure.drain_cycles", m.DrainCycles}, {"measure.max_cycles", m.MaxCycles}, {"measure.sample_cycles", m.SampleCycles},
 		{"measure.watchdog_cycles", m.WatchdogCycles}, {"measure.stall_cycles", m.StallCycles}, {"measure.batch_packets", m.BatchPackets},
-		{"traffic.ramp_cycles", t.RampCycles}, {"traffic.phase_cycle", t.PhaseCycle}, {"router.recn.idle_cycles", c.Router.RECN.IdleCycles}} {
+		{"traffic.ramp_cycles", t.RampCycles}, {"traffic.phase_cycle", t.PhaseCycle}, {"router.ioq.recn.idle_cycles", c.Router.IOQ.RECN.IdleCycles}} {
 		if k.v > MaxRunCycles {
 			add(k.key, k.v, "allowed: at most 2^60 = 1152921504606846976 (a count of cycles or packets no run reaches; sums of larger ones overflow)")
 		}

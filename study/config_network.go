@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/icnsim/icnsim/internal/keys"
 
-	"github.com/BurntSushi/toml"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/grid"
@@ -73,20 +71,7 @@ type (
 
 // topologies are the values of network.topology: the tables of the
 // catalog's families, in its order.
-func topologies() []string {
-	t := reflect.TypeOf(families{})
-	names := make([]string, t.NumField())
-	for i := range names {
-		names[i] = tomlName(t.Field(i))
-	}
-	return names
-}
-
-// tomlName is a struct field's TOML key.
-func tomlName(f reflect.StructField) string {
-	name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-	return name
-}
+func topologies() []string { return selectors()[0].names() }
 
 // table is the family table network.topology selects, and its key path
 // ("network.torus"); nil for an unknown topology.
@@ -103,14 +88,8 @@ func (n *Network) table() (familyTable, string) {
 // selectedOnly is n with every family table but the selected one zero,
 // as a record stores it.
 func (n Network) selectedOnly() Network {
-	out := Network{Topology: n.Topology}
-	src, dst := reflect.ValueOf(&n.families).Elem(), reflect.ValueOf(&out.families).Elem()
-	for i := range src.NumField() {
-		if tomlName(src.Type().Field(i)) == n.Topology {
-			dst.Field(i).Set(src.Field(i))
-		}
-	}
-	return out
+	keepSelected(&n.families, n.Topology)
+	return n
 }
 
 // Same reports whether n and o are the same network: the same keys (a
@@ -229,61 +208,14 @@ func (n Network) NodesPerLeaf() int {
 }
 
 // familyKeys are the keys of each family's table, by topology name.
-func familyKeys() map[string][]string {
-	out := map[string][]string{}
-	t := reflect.TypeOf(families{})
-	for i := range t.NumField() {
-		ft := t.Field(i).Type
-		for j := range ft.NumField() {
-			if f := ft.Field(j); f.IsExported() {
-				out[tomlName(t.Field(i))] = append(out[tomlName(t.Field(i))], tomlName(f))
-			}
-		}
-	}
-	return out
-}
-
-// movedKey words the error of a key of the flat [network] table of
-// earlier versions ("network.k"), which is now a key of its family's
-// table; "" for a key that never was one. topo is the file's
-// network.topology.
-func movedKey(k toml.Key, topo string) string {
-	if len(k) != 2 || k[0] != "network" {
-		return ""
-	}
-	var in []string
-	keys := familyKeys()
-	for _, name := range topologies() {
-		if slices.Contains(keys[name], k[1]) {
-			in = append(in, "network."+name+"."+k[1])
-		}
-	}
-	switch sel := "network." + topo + "." + k[1]; {
-	case slices.Contains(in, sel):
-		return fmt.Sprintf("moved to %s: a topology's keys are in its own table, [network.%s]", sel, topo)
-	case len(in) > 0:
-		return fmt.Sprintf("moved into the table of each topology that has it (%s); network.topology = %q has no %s", strings.Join(in, ", "), topo, k[1])
-	}
-	return ""
-}
-
-// movedFileKey is the error of network.file written as a path, as
-// earlier versions had it.
-const movedFileKey = `moved: the topology file is network.file.path now ([network.file] with path = "...")`
-
-// unselectedTables refuses a family's table that no configuration of the
-// file selects (selected: the network.topology of each): its keys would
-// be ignored, silently.
-func unselectedTables(md toml.MetaData, selected []string, add func(key []string, allowed string)) {
-	for _, name := range topologies() { // in the catalog's order: errors in a fixed order
-		if md.IsDefined("network", name) && !slices.Contains(selected, name) {
-			add([]string{"network", name}, fmt.Sprintf("the table of network.topology = %q, which nothing here selects (network.topology: %s): its keys would be ignored; remove it, or set network.topology", name, strings.Join(slices.Compact(slices.Sorted(slices.Values(selected))), ", ")))
-		}
-	}
-}
+func familyKeys() map[string][]string { return selectors()[0].keys() }
 
 // isGrid reports whether n is a grid (a mesh or torus: Grid).
 func isGrid(n *Network) bool {
 	_, _, ok := n.Grid()
 	return ok
 }
+
+// movedFileKey is the error of network.file written as a path, as
+// earlier versions had it.
+const movedFileKey = `moved: the topology file is network.file.path now ([network.file] with path = "...")`

@@ -12,89 +12,36 @@ import (
 // Router is the router microarchitecture and links.
 type Router struct {
 	// Kind is the microarchitecture: vc (the input-queued VC router) or
-	// ioq (the RECN paper's input/output-buffered switch, package ioq).
-	Kind string `toml:"kind"`
-	// Queues is the ioq switch's queue organisation: 1q, voq-sw, voq-net,
-	// recn.
-	Queues string `toml:"queues"`
-	// PortMemoryBytes is the ioq switch's memory at every ingress and
-	// egress port and at every adapter's injection side (128 KB, the
-	// paper's), a whole number of flits.
-	PortMemoryBytes int `toml:"port_memory_bytes"`
-	// FlitBytes and LinkGbps relate cycles to time on the ioq switch: a
-	// cycle is the time a link takes to carry one flit,
-	// flit_bytes * 8 / link_gbps ns (8 ns for 8-byte flits on 8 Gbps links).
-	FlitBytes           int     `toml:"flit_bytes"`
-	LinkGbps            float64 `toml:"link_gbps"`
-	Routing             string  `toml:"routing"`
-	VCs                 int     `toml:"vcs"`
-	BufferFlits         int     `toml:"buffer_flits"`
-	Switching           string  `toml:"switching"`
-	RoutingDelayCycles  int     `toml:"routing_delay_cycles"`
-	LinkLatencyCycles   int     `toml:"link_latency_cycles"`
-	CreditLatencyCycles int     `toml:"credit_latency_cycles"`
-	AllowDeadlock       bool    `toml:"allow_deadlock"`
-	// Selection is the VC router's selection function: free-most-credits
-	// (a free VC with room, most credits) or least-occupied (FSIN's: the
-	// least occupied VC offered, waited for; vc.Selection).
-	Selection string `toml:"selection"`
-	// SelectionTies is how least-occupied breaks a tie: rotation (the
-	// default), random, or fsin (FSIN's draw; vc.SelectionTies).
-	SelectionTies string `toml:"selection_ties"`
+	// ioq (the RECN paper's input/output-buffered switch, package ioq);
+	// it selects its table, [router.vc] or [router.ioq] (kinds).
+	Kind                string `toml:"kind"`
+	Routing             string `toml:"routing"`
+	RoutingDelayCycles  int    `toml:"routing_delay_cycles"`
+	LinkLatencyCycles   int    `toml:"link_latency_cycles"`
+	CreditLatencyCycles int    `toml:"credit_latency_cycles"`
+	AllowDeadlock       bool   `toml:"allow_deadlock"`
 	// UGALThresholdFlits is UGAL's threshold T (routings ugal-l, ugal-g,
 	// par): minimal when q_min*H_min <= q_val*H_val + T.
 	UGALThresholdFlits int `toml:"ugal_threshold_flits"`
-	// InternalSpeedup is the VC router's switch allocation rounds per
-	// cycle: 1, the input-queued router; 2..4 add output queues
-	// (BookSim2's internal_speedup; vc.Config.InternalSpeedup).
-	InternalSpeedup int `toml:"internal_speedup"`
-	// RECN configures router.queues = "recn".
-	RECN RECN `toml:"recn"`
 	// HAR configures router.routing = "hybrid-har" and "har-dor".
 	HAR HAR `toml:"har"`
+	// The router kinds' own tables, one per router.kind (the catalog's).
+	kinds
 }
 
 // validateRouter checks the [router] table's microarchitecture: the router
 // kind, and what applies to the other kind only; the VC router's routing
 // and buffers (validateVC) or the ioq switch's keys (validateIOQ); the
-// latencies. [router.har] and [router.recn] have validators of their own.
+// latencies. [router.har] and [router.ioq.recn] have validators of their own.
 func (c *Config) validateRouter(add addFunc) {
 	r := &c.Router
-	ioqKind := r.Kind == "ioq"
 	switch r.Kind {
 	case "vc", "": // the zero value of a Config built in Go is the VC router
-		d := Default().Router
-		if r.Queues != d.Queues && r.Queues != "" {
-			add("router.queues", r.Queues, `applies to router.kind = "ioq" only (the VC router has one queue per VC)`)
-		}
-		if r.PortMemoryBytes != d.PortMemoryBytes && r.PortMemoryBytes != 0 {
-			add("router.port_memory_bytes", r.PortMemoryBytes, `applies to router.kind = "ioq" only; the VC router's buffers are router.buffer_flits per VC`)
-		}
-		if r.FlitBytes != d.FlitBytes && r.FlitBytes != 0 {
-			add("router.flit_bytes", r.FlitBytes, `flit_bytes and link_gbps apply to router.kind = "ioq" only (the VC router counts in flits and cycles)`)
-		} else if r.LinkGbps != d.LinkGbps && r.LinkGbps != 0 {
-			add("router.link_gbps", r.LinkGbps, `flit_bytes and link_gbps apply to router.kind = "ioq" only (the VC router counts in flits and cycles)`)
-		}
-		if r.RECN != d.RECN && r.RECN != (RECN{}) {
-			key, v := changedKey("router.recn", r.RECN, d.RECN)
-			add(key, v, `applies to router.kind = "ioq" with router.queues = "recn" only`)
-		}
+		c.validateVC(add)
 	case "ioq":
 		c.validateIOQ(add)
-		if r.Selection != "" && r.Selection != Default().Router.Selection {
-			add("router.selection", r.Selection, `applies to router.kind = "vc" only (the ioq switch moves one packet per input and output; its queues are chosen by the organisation)`)
-		}
-		if r.SelectionTies != "" && r.SelectionTies != Default().Router.SelectionTies {
-			add("router.selection_ties", r.SelectionTies, `applies to router.kind = "vc" only (with router.selection = "least-occupied")`)
-		}
-		if r.InternalSpeedup > 1 {
-			add("router.internal_speedup", r.InternalSpeedup, `applies to router.kind = "vc" only (the ioq switch buffers at ingress and egress already)`)
-		}
 	default:
-		add("router.kind", r.Kind, "allowed: vc (input-queued virtual-channel router), ioq (the RECN paper's input/output-buffered switch)"+didYouMean(r.Kind, []string{"vc", "ioq"}))
-	}
-	if !ioqKind { // validateIOQ checks the switch's routing and topology
-		c.validateVC(add)
+		add("router.kind", r.Kind, "allowed: vc (input-queued virtual-channel router, [router.vc]), ioq (the RECN paper's input/output-buffered switch, [router.ioq])"+didYouMean(r.Kind, routerKindNames()))
 	}
 	if r.RoutingDelayCycles < 0 || r.RoutingDelayCycles > 1000 {
 		add("router.routing_delay_cycles", r.RoutingDelayCycles, "allowed: 0..1000")
@@ -125,20 +72,14 @@ func (c *Config) validateVC(add addFunc) {
 		add("router.routing", r.Routing, fmt.Sprintf("defined on %s only; for a %s use %s",
 			strings.Join(spec.Topologies, ", "), n.Topology, strings.Join(routingsFor(n.Topology), ", ")))
 	}
-	if r.VCs < 1 || r.VCs > 64 {
-		add("router.vcs", r.VCs, "allowed: 1..64")
-	} else if known && slices.Contains(spec.Topologies, n.Topology) && c.networkValid() {
-		if t, err := c.Topology(); err == nil && spec.CheckVCs != nil {
-			if err := spec.CheckVCs(t, r.VCs); err != nil {
-				add("router.vcs", r.VCs, err.Error())
+	t := &r.VC
+	t.Check(func(key string, v any, allowed string) { add("router.vc."+key, v, allowed) })
+	if t.VCs >= 1 && t.VCs <= vc.MaxVCs && known && slices.Contains(spec.Topologies, n.Topology) && c.networkValid() {
+		if topo, err := c.Topology(); err == nil && spec.CheckVCs != nil {
+			if err := spec.CheckVCs(topo, t.VCs); err != nil {
+				add("router.vc.vcs", t.VCs, err.Error())
 			}
 		}
-	}
-	if r.BufferFlits < 1 || r.BufferFlits > 32768 {
-		add("router.buffer_flits", r.BufferFlits, "allowed: 1..32768 flits per VC")
-	}
-	if r.InternalSpeedup < 1 || r.InternalSpeedup > vc.MaxInternalSpeedup {
-		add("router.internal_speedup", r.InternalSpeedup, fmt.Sprintf("allowed: 1..%d switch allocation rounds per cycle (1: the input-queued router; more adds output queues)", vc.MaxInternalSpeedup))
 	}
 	if r.UGALThresholdFlits != 0 {
 		reads := routingsReading("ugal_threshold_flits")
@@ -150,21 +91,11 @@ func (c *Config) validateVC(add addFunc) {
 			add("router.ugal_threshold_flits", r.UGALThresholdFlits, fmt.Sprintf("allowed: %d..%d flits", par.MinInt, par.MaxInt))
 		}
 	}
-	if sel, err := vc.ParseSelection(r.Selection); err != nil {
-		add("router.selection", r.Selection, "allowed: "+strings.Join(vc.SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)"+didYouMean(r.Selection, vc.SelectionNames()))
-	} else if known && sel == vc.SelectLeastOccupied && spec.EscapeLevel {
-		add("router.selection", r.Selection, fmt.Sprintf("least-occupied waits for the least occupied VC offered, and routing %q offers an escape level after its adaptive one that a head must be free to take: use free-most-credits, or a routing without an escape level (%s)", r.Routing, strings.Join(routingsWithoutEscape(), ", ")))
+	if sel, err := vc.ParseSelection(t.Selection); err == nil && known && sel == vc.SelectLeastOccupied && spec.EscapeLevel {
+		add("router.vc.selection", t.Selection, fmt.Sprintf("least-occupied waits for the least occupied VC offered, and routing %q offers an escape level after its adaptive one that a head must be free to take: use free-most-credits, or a routing without an escape level (%s)", r.Routing, strings.Join(routingsWithoutEscape(), ", ")))
 	}
-	if ties, err := vc.ParseSelectionTies(r.SelectionTies); err != nil {
-		add("router.selection_ties", r.SelectionTies, "allowed: "+strings.Join(vc.SelectionTiesNames(), ", ")+" (how least-occupied breaks a tie: a rotating pointer, a uniform draw, or FSIN's draw)"+didYouMean(r.SelectionTies, vc.SelectionTiesNames()))
-	} else if sel, err := vc.ParseSelection(r.Selection); err == nil && ties != vc.TiesRotation && sel != vc.SelectLeastOccupied {
-		add("router.selection_ties", r.SelectionTies, fmt.Sprintf("breaks ties of router.selection = \"least-occupied\" only (router.selection is %q, which ties by rotation): set router.selection = \"least-occupied\" or leave selection_ties at \"rotation\"", sel))
-	}
-	sw, err := vc.ParseSwitching(r.Switching)
-	if err != nil {
-		add("router.switching", r.Switching, "allowed: vct, wormhole"+didYouMean(r.Switching, []string{"vct", "wormhole"}))
-	} else if sw == vc.VirtualCutThrough && r.BufferFlits >= 1 && c.packetSizesValid() && r.BufferFlits < c.maxPacketFlits() {
-		add("router.buffer_flits", r.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least %d flits, the largest packet (or switching = \"wormhole\")", c.maxPacketFlits()))
+	if sw, err := vc.ParseSwitching(t.Switching); err == nil && sw == vc.VirtualCutThrough && t.BufferFlits >= 1 && c.packetSizesValid() && t.BufferFlits < c.maxPacketFlits() {
+		add("router.vc.buffer_flits", t.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least %d flits, the largest packet (or switching = \"wormhole\")", c.maxPacketFlits()))
 	}
 }
 
@@ -258,13 +189,13 @@ func routingsFor(topo string) []string {
 
 // RouterConfig is the VC router's (router/vc) view of the configuration.
 func (c *Config) RouterConfig() vc.Config {
-	sw, _ := vc.ParseSwitching(c.Router.Switching)
-	sel, _ := vc.ParseSelection(c.Router.Selection)
-	ties, _ := vc.ParseSelectionTies(c.Router.SelectionTies)
-	return vc.Config{Routing: c.routingSpec(), VCs: c.Router.VCs, BufferFlits: c.Router.BufferFlits, Switching: sw,
+	sw, _ := vc.ParseSwitching(c.Router.VC.Switching)
+	sel, _ := vc.ParseSelection(c.Router.VC.Selection)
+	ties, _ := vc.ParseSelectionTies(c.Router.VC.SelectionTies)
+	return vc.Config{Routing: c.routingSpec(), VCs: c.Router.VC.VCs, BufferFlits: c.Router.VC.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
 		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, RoutingParams: c.routingParams(),
-		InternalSpeedup: c.Router.InternalSpeedup,
+		InternalSpeedup: c.Router.VC.InternalSpeedup,
 		SelectionTies:   ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/icnsim/icnsim/internal/keys"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/traffic"
 )
@@ -58,45 +59,50 @@ func writeNetworkTOML(p tomlPrinter, d Config) {
 	}
 }
 
-// writeRouterTOML prints the [router] table with [router.recn] and [router.har] of DefaultTOML.
+// writeRouterTOML prints the [router] table of DefaultTOML with
+// [router.har], and the router kinds' tables (each kind documents its own
+// keys: KeyDocs), the built-in scenario's written out, the others
+// commented.
 func writeRouterTOML(p tomlPrinter, d Config) {
 	var routings []string
 	for _, n := range routingNames() {
 		routings = append(routings, fmt.Sprintf("#   %-14s %s", n, Routings()[n].Doc))
 	}
 	p("[router]")
-	p("kind = %q                  # vc (input-queued virtual-channel router) or ioq (the RECN paper's input/output-buffered switch: mesh, routing = \"dor\")", d.Router.Kind)
-	p("queues = %q                # ioq only: queue organisation per port memory: 1q, voq-sw (a queue per output port of the next switch), voq-net (a queue per destination), recn (detection queues and SAQs, [router.recn])", d.Router.Queues)
-	p("port_memory_bytes = %d   # ioq only: memory at every ingress and egress port and adapter, bytes (a whole number of flits; VOQ splits it equally)", d.Router.PortMemoryBytes)
-	p("flit_bytes = %d              # ioq only: bytes per flit; a cycle is the time a link carries one flit", d.Router.FlitBytes)
-	p("link_gbps = %v               # ioq only: link rate, Gbit/s (a cycle is flit_bytes * 8 / link_gbps ns)", d.Router.LinkGbps)
+	p("kind = %q                  # vc (input-queued virtual-channel router) or ioq (the RECN paper's input/output-buffered switch: mesh, routing = \"dor\"); its keys are in its own table below", d.Router.Kind)
 	p("# routing function:")
 	p("%s", strings.Join(routings, "\n"))
 	p("routing = %q", d.Router.Routing)
-	p("vcs = %d                    # virtual channels per port, at least the routing function's minimum, at most 64", d.Router.VCs)
-	p("buffer_flits = %d          # buffer depth per VC, flits", d.Router.BufferFlits)
 	p("# ugal_threshold_flits = 0  # ugal-l, ugal-g, par only: UGAL's T, minimal when q_min*H_min <= q_val*H_val + T")
-	p("internal_speedup = %d       # vc only: switch allocation rounds per cycle, 1..4; above 1 the router has output queues (BookSim2's internal_speedup)", d.Router.InternalSpeedup)
-	p("switching = %q           # vct (virtual cut-through: a head advances only if the whole packet fits) or wormhole", d.Router.Switching)
 	p("routing_delay_cycles = %d   # cycles from a head's arrival to its earliest departure (0 = one-cycle router)", d.Router.RoutingDelayCycles)
 	p("link_latency_cycles = %d    # router-to-router and NI links, >= 1", d.Router.LinkLatencyCycles)
 	p("credit_latency_cycles = %d  # credit return, >= 1", d.Router.CreditLatencyCycles)
 	p("allow_deadlock = %v      # run even if the channel dependency graph has a cycle (to study deadlock)", d.Router.AllowDeadlock)
-	p("selection = %q  # which offered output VC a head asks for: free-most-credits (a free VC with room, most credits, ties rotate) or least-occupied (FSIN's: the least occupied VC offered, waited for if busy; not with duato, hybrid-har, har-dor)", d.Router.Selection)
-	p("selection_ties = %q  # how least-occupied breaks a tie: rotation (a rotating pointer), random (a uniform draw) or fsin (FSIN's draw: the first least occupied port weighted twice)", d.Router.SelectionTies)
-	p("")
-	p("[router.recn]              # ioq with queues = \"recn\" only: RECN's set-aside queues (SAQs); thresholds are shares of port_memory_bytes, in whole flits")
-	p("saqs = %d                   # SAQs per port memory (the paper's 8); a notification finding all in use is refused and counted", d.Router.RECN.SAQs)
-	p("detect_fraction = %v       # a detection, standard or SAQ queue this full is congested (notifies upstream)", d.Router.RECN.DetectFraction)
-	p("xoff_fraction = %v         # a SAQ this full sends Xoff upstream (>= detect_fraction; the paper's 1%%)", d.Router.RECN.XoffFraction)
-	p("xon_fraction = %v         # and Xon once down to this (below xoff_fraction)", d.Router.RECN.XonFraction)
-	p("idle_cycles = %d          # an empty leaf SAQ with no arrival for this long is freed; 0: never (the paper frees a SAQ only when it empties)", d.Router.RECN.IdleCycles)
-	p("control_lanes = %q       # shared (control packets take link cycles between data packets) or dedicated", d.Router.RECN.ControlLanes)
-	p("xoff_scope = %q        # what a full SAQ's Xoff stops: children (the upstream SAQs for its point, the paper's text; bounds no SAQ) or feeders (every queue feeding it: each SAQ holds at most xoff + what is in flight)", d.Router.RECN.XoffScope)
 	p("")
 	p("[router.har]               # routing = \"hybrid-har\" or \"har-dor\" only")
 	p("free = %q         # when a channel takes a new message: tail-sent (once the previous tail has been sent on), upper-empty (the upper network's VCs only when empty downstream: no short message queues behind a long one there), all-empty (every VC and both connection channels only when empty downstream: the paper's \"free\" in every step)", d.Router.HAR.Free)
 	p("")
+	tables := func(comment, path string, docs []keys.Doc) {
+		p("%s[%s]", comment, path)
+		for _, k := range docs {
+			p("%s%-26s # %s", comment, k.Key+" = "+k.Value, k.Doc)
+		}
+		p("")
+	}
+	for _, name := range routerKindNames() {
+		comment := "# "
+		if name == d.Router.Kind {
+			comment = ""
+		}
+		t := d.Router.kindTable(name)
+		tables(comment, "router."+name, t.KeyDocs())
+		if s, ok := t.(interface{ SubTables() []keys.Sub }); ok {
+			for _, sub := range s.SubTables() {
+				p("# %s", sub.Doc)
+				tables(comment, "router."+name+"."+sub.Key, sub.Keys)
+			}
+		}
+	}
 }
 
 // writeTrafficTOML prints the [traffic] table of DefaultTOML.

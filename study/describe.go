@@ -35,16 +35,16 @@ func (f *File) FixedWords() string {
 	if !swept("router.routing") && r.Routing != "" {
 		parts = append(parts, r.Routing+" routing")
 	}
-	if !swept("router.queues", "router.kind") && r.Kind == "ioq" && r.Queues != "" {
-		parts = append(parts, r.Queues+" queues")
+	if !swept("router.ioq.queues", "router.kind") && r.Kind == "ioq" && r.IOQ.Queues != "" {
+		parts = append(parts, r.IOQ.Queues+" queues")
 	}
-	if !swept("router.switching", "router.kind") && r.Kind != "ioq" {
-		switch r.Switching {
+	if !swept("router.vc.switching", "router.kind") && r.Kind != "ioq" {
+		switch r.VC.Switching {
 		case "vct":
 			parts = append(parts, "VCT")
 		case "":
 		default:
-			parts = append(parts, r.Switching+" switching")
+			parts = append(parts, r.VC.Switching+" switching")
 		}
 	}
 	if !swept("policy.injection") && c.Policy.Injection != "" && c.Policy.Injection != "none" {

@@ -24,7 +24,7 @@ func dragonflySmall(routing string, edit func(*Config)) Config {
 	c := Default()
 	c.Name = "dragonfly72-" + routing
 	c.Network = netOf("dragonfly", "routers_per_group", 4, "global_latency_cycles", 5, "levels", 3, "concentration", 1, "node_channels", 1)
-	c.Router.Routing, c.Router.VCs, c.Router.BufferFlits = routing, 4, 16
+	c.Router.Routing, c.Router.VC.VCs, c.Router.VC.BufferFlits = routing, 4, 16
 	c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.PacketFlits = "uniform", "bernoulli", 0.3, 4
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles = 300, 1000
 	if edit != nil {
@@ -37,7 +37,7 @@ func hyperxSmall(routing string, edit func(*Config)) Config {
 	c := dragonflySmall(routing, nil)
 	c.Name = "hyperx32-" + routing
 	c.Network = netOf("hyperx", "k", 4, "dimensions", 2, "nodes_per_router", 2, "levels", 3, "concentration", 1, "node_channels", 1)
-	c.Router.VCs = 2
+	c.Router.VC.VCs = 2
 	if edit != nil {
 		edit(&c)
 	}
@@ -50,7 +50,7 @@ func fileSmall(edit func(*Config)) Config {
 	c := dragonflySmall("shortest-hops", nil)
 	c.Name = "file-shortest-hops"
 	c.Network = netOf("file", "path", "../docs/topology-example.txt", "levels", 3, "concentration", 1, "node_channels", 1)
-	c.Router.VCs = 3
+	c.Router.VC.VCs = 3
 	if edit != nil {
 		edit(&c)
 	}
@@ -87,11 +87,11 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 	// Routers with internal speedup (output and credit queues).
 	for _, r := range []string{"min", "ugal-g", "par"} {
 		cases = append(cases, dragonflySmall(r, func(c *Config) {
-			c.Router.InternalSpeedup, c.Traffic.Load, c.Traffic.Pattern = 2, 0.8, "group-shift"
+			c.Router.VC.InternalSpeedup, c.Traffic.Load, c.Traffic.Pattern = 2, 0.8, "group-shift"
 			c.Name += "-group-shift-speedup2"
 		}))
 	}
-	cases = append(cases, hyperxSmall("val", func(c *Config) { c.Router.InternalSpeedup, c.Traffic.Load = 3, 0.9; c.Name += "-speedup3" }))
+	cases = append(cases, hyperxSmall("val", func(c *Config) { c.Router.VC.InternalSpeedup, c.Traffic.Load = 3, 0.9; c.Name += "-speedup3" }))
 	// The seed studies' collective bursts.
 	collective := func(pattern string) func(c *Config) {
 		return func(c *Config) {
@@ -140,7 +140,7 @@ func TestNewTopologiesFullLoad(t *testing.T) {
 	speedupFrom := len(cases)
 	for _, r := range []string{"min", "val", "ugal-l", "ugal-g", "par"} {
 		cases = append(cases, dragonflySmall(r, func(c *Config) {
-			c.Router.InternalSpeedup, c.Traffic.Pattern = 2, "group-shift"
+			c.Router.VC.InternalSpeedup, c.Traffic.Pattern = 2, "group-shift"
 			c.Name += "-group-shift-speedup2"
 		}))
 	}
@@ -195,15 +195,15 @@ func TestNewTopologiesBadInput(t *testing.T) {
 		{"threshold with min", func(c *Config) { c.Router.Routing = "min"; c.Router.UGALThresholdFlits = 4 }, "router.ugal_threshold_flits = 4", "ugal-l, ugal-g and par only"},
 		{"grid circuit", func(c *Config) { c.Policy.Injection = "base"; c.Policy.Circuit = "grid" }, `policy.circuit = "grid"`, "use tree (or auto) on a dragonfly"},
 		{"recn", func(c *Config) {
-			c.Router.Kind, c.Router.Routing, c.Router.Queues, c.Router.VCs = "ioq", "dor", "recn", Default().Router.VCs
+			c.Router.Kind, c.Router.Routing, c.Router.IOQ.Queues, c.Router.VC.VCs = "ioq", "dor", "recn", Default().Router.VC.VCs
 		}, `network.topology = "dragonfly"`, `router.kind = "ioq" is built on meshes`},
 		{"group-shift on a torus", func(c *Config) {
 			c.Network = netOf("torus", "k", 4, "concentration", 1, "levels", 3)
-			c.Router.Routing, c.Router.VCs = "dor-dateline", 3
+			c.Router.Routing, c.Router.VC.VCs = "dor-dateline", 3
 			c.Traffic.Pattern = "group-shift"
 		}, `traffic.pattern = "group-shift"`, "defined on a dragonfly only"},
-		{"speedup out of range", func(c *Config) { c.Router.InternalSpeedup = 5 }, "router.internal_speedup = 5", "allowed: 1..4"},
-		{"too few VCs", func(c *Config) { c.Router.VCs = 2 }, "router.vcs = 2", "channel dependency cycle"},
+		{"speedup out of range", func(c *Config) { c.Router.VC.InternalSpeedup = 5 }, "router.vc.internal_speedup = 5", "allowed: 1..4"},
+		{"too few VCs", func(c *Config) { c.Router.VC.VCs = 2 }, "router.vc.vcs = 2", "channel dependency cycle"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := dragonflySmall("ugal-l", c.edit)
@@ -243,13 +243,13 @@ func TestNewTopologiesBadInput(t *testing.T) {
 	// Left out, a dragonfly's p, h and g are the balanced ones; written as
 	// 0 they are refused, each with its key.
 	for _, key := range []string{"nodes_per_router", "global_per_router", "groups"} {
-		src := fmt.Sprintf("[network]\ntopology = \"dragonfly\"\n\n[network.dragonfly]\nrouters_per_group = 4\n%s = 0\n[router]\nrouting = \"min\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", key)
+		src := fmt.Sprintf("[network]\ntopology = \"dragonfly\"\n\n[network.dragonfly]\nrouters_per_group = 4\n%s = 0\n[router]\nrouting = \"min\"\nvc.vcs = 2\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", key)
 		_, err := ParseFile("zero.toml", []byte(src))
 		if err == nil || strings.Count(err.Error(), "network.") != 1 || !strings.Contains(err.Error(), "zero.toml:6: network.dragonfly."+key+" = 0") || !strings.Contains(err.Error(), "leave the key out") {
 			t.Errorf("%s = 0: %v, want one keyed error on line 6", key, err)
 		}
 	}
-	if _, err := ParseFile("balanced.toml", []byte("[network]\ntopology = \"dragonfly\"\n\n[network.dragonfly]\nrouters_per_group = 4\n[router]\nrouting = \"min\"\nvcs = 2\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n")); err != nil {
+	if _, err := ParseFile("balanced.toml", []byte("[network]\ntopology = \"dragonfly\"\n\n[network.dragonfly]\nrouters_per_group = 4\n[router]\nrouting = \"min\"\nvc.vcs = 2\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n")); err != nil {
 		t.Errorf("balanced dragonfly: %v", err)
 	}
 	hx := hyperxSmall("val", func(c *Config) { setLeaf(&c.Network, "dimensions", 9) })
@@ -332,7 +332,7 @@ func TestDragonflyChannelLoadBounds(t *testing.T) {
 	sat := func(routing, pattern string, speedup int) float64 {
 		t.Helper()
 		c := dragonflySmall(routing, func(c *Config) {
-			c.Router.InternalSpeedup = speedup
+			c.Router.VC.InternalSpeedup = speedup
 			c.Traffic.Pattern, c.Traffic.Process = pattern, "saturation"
 			c.Measure.Method = "window"
 			c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 6000, 0

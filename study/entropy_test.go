@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/router/vc"
 )
 
 // entropyCases are throttled runs that exercise every model, both lane
@@ -30,14 +31,15 @@ func entropyCases() []Config {
 		small(func(c *Config) {
 			c.Name = "mesh-c2-hotspot-gtx-steady"
 			c.Network = netOf("mesh", "k", 6, "concentration", 2)
-			c.Router.Routing, c.Router.VCs = "dor", 2
+			c.Router.Routing, c.Router.VC.VCs = "dor", 2
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.HotspotFraction = "hotspot", "bernoulli", 0.3, 0.1
 			c.Policy.Injection, c.Policy.CountInjectionBuffers, c.Policy.CircuitLatencyCycles = "gt.x(4,80,60,5)", true, 2
 		}),
 		small(func(c *Config) {
 			c.Name = "fattree-tree-circuit-hyst-saturation"
 			c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
-			c.Router = Router{Routing: "fattree-adaptive", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+			c.Router = Router{Routing: "fattree-adaptive", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+				kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = "uniform", "saturation", 16
 			c.Policy.Injection, c.Policy.CircuitLanes = "hyst(80,90,5)", "steal"
 		}),
@@ -121,7 +123,7 @@ func TestRampCriticalLoad(t *testing.T) {
 	crit := func(vcs int) float64 {
 		c := small(func(c *Config) {
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.RampCycles = "tornado", "ramp", 0.6, 30000
-			c.Router.VCs = vcs
+			c.Router.VC.VCs = vcs
 			c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles, c.Measure.SampleCycles, c.Measure.SmoothSamples = 0, 30000, 0, 100, 20
 		})
 		return mustRun(t, c, Options{}).CriticalLoadFlitsPerNodeCycle
@@ -142,7 +144,7 @@ func TestPolicyBadInput(t *testing.T) {
 		{"[policy]\ninjection = \"base(90,30)\"\nr_th_percent = 50", "not both"},
 		{"[policy]\nr_on_percent = 150", "policy.r_on_percent = 150"},
 		{"[policy]\ncircuit_lanes = \"shared\"", "policy.circuit_lanes"},
-		{"[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 4\nlevels = 2\n[router]\nrouting = \"fattree-static\"\nvcs = 1\n[policy]\ncircuit = \"grid\"", "grid circuit needs a torus or mesh"},
+		{"[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 4\nlevels = 2\n[router]\nrouting = \"fattree-static\"\nvc.vcs = 1\n[policy]\ncircuit = \"grid\"", "grid circuit needs a torus or mesh"},
 		{"[traffic]\nprocess = \"ramp\"\nramp_cycles = 0", "traffic.ramp_cycles"},
 	} {
 		_, err := Parse("bad.toml", []byte(tc.toml))

@@ -117,7 +117,7 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	} else {
 		check := float64(e.Ports) * routing.DefaultSecondsPerPort
 		if spec := Routings()[cfg.Router.Routing]; spec.BuildSeconds != nil {
-			check = spec.BuildSeconds(topo, cfg.Router.VCs)
+			check = spec.BuildSeconds(topo, cfg.Router.VC.VCs)
 		}
 		e.BuildSeconds = check + float64(e.PeakBytes-RuntimeBytes)*buildSecondsPerByte
 	}

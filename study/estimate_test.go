@@ -41,7 +41,7 @@ func TestEstimateMatchesHeap(t *testing.T) {
 	tree := BenchScenarios()["fattree1024-uniform"]
 	tree.Traffic.Load = 0.2
 	ent := torus(24, 0.1)
-	ent.Router.Switching, ent.Router.VCs = "vct", 3
+	ent.Router.VC.Switching, ent.Router.VC.VCs = "vct", 3
 	ent.Policy.Injection = "gt.a(8,70,90,30)"
 	for _, c := range []Config{torus(16, 0.2), torus(32, 0.1), torus(64, 0.05), mesh, tree, ent} {
 		e, err := EstimateRun(c)
@@ -87,7 +87,7 @@ func TestCheckMemory(t *testing.T) {
 	if err == nil {
 		t.Fatal("two runs at once over the limit accepted")
 	}
-	for _, want := range []string{"estimated", "limit of", "a test", "network.torus.k = 256", "router.vcs = 4", "2 runs at once", "--max-memory"} {
+	for _, want := range []string{"estimated", "limit of", "a test", "network.torus.k = 256", "router.vc.vcs = 4", "2 runs at once", "--max-memory"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q: %v", want, err)
 		}
@@ -165,7 +165,7 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 	var out []buildSeconds
 	c := BenchScenarios()["torus32-uniform"]
 	c.Traffic.Load = 0.01
-	c.Router.Routing, c.Router.VCs = name, max(spec.MinVCs, 1)
+	c.Router.Routing, c.Router.VC.VCs = name, max(spec.MinVCs, 1)
 	c.Network.Topology = topo
 	// Sizes whose builds take 20 ms or more: CPU time is counted in
 	// scheduler ticks (4 ms where HZ = 250), too coarse for less.
@@ -180,11 +180,11 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 		shapes = []shape{{[]int{6, 7, 8}, func(c *Config, n int) { setLeaf(&c.Network, "levels", n) }}}
 	case topo == "dragonfly":
 		c.Network = netOf(topo, "concentration", 1, "levels", 3)
-		c.Router.VCs = 4
+		c.Router.VC.VCs = 4
 		shapes = []shape{{[]int{12, 16, 20}, func(c *Config, a int) { setLeaf(&c.Network, "routers_per_group", a) }}}
 	case topo == "hyperx":
 		c.Network = netOf(topo, "concentration", 1, "levels", 3)
-		c.Router.VCs = 2
+		c.Router.VC.VCs = 2
 		shapes = nil
 		setLeaf(&c.Network, "nodes_per_router", 4)
 		for _, d := range []struct {
@@ -195,18 +195,18 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 		}
 	case topo == "file": // binary trees, a node on each router
 		c.Network = netOf(topo, "concentration", 1, "levels", 3)
-		c.Router.VCs = 18
+		c.Router.VC.VCs = 18
 		sizes := []int{128, 256, 384} // shortest: the search per destination
 		if name == "shortest-hops" {
 			// More VCs than the diameter: no search, the route tables.
-			c.Router.VCs, sizes = 24, []int{1536, 2560, 3584}
+			c.Router.VC.VCs, sizes = 24, []int{1536, 2560, 3584}
 		}
 		shapes = []shape{{sizes, func(c *Config, n int) { setLeaf(&c.Network, "path", binaryTreeFile(t, n)) }}}
 	case spec.Loops != nil: // Hybrid-HAR: the paper's 4 VCs, a channel per class
-		c.Router.VCs = 4
+		c.Router.VC.VCs = 4
 		setLeaf(&c.Network, "node_channels", 2)
 	case spec.EscapeLevel:
-		c.Router.Switching = "vct" // duato under wormhole is refused
+		c.Router.VC.Switching = "vct" // duato under wormhole is refused
 	}
 	for _, sh := range shapes {
 		for _, size := range sh.sizes {

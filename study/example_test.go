@@ -29,9 +29,9 @@ func ExampleRun() {
 
 // Parse reports every problem of a file at once, each with its line and key.
 func ExampleParse() {
-	_, err := study.Parse("bad.toml", []byte("[router]\nvcs = 0\nswitching = \"saf\"\n"))
+	_, err := study.Parse("bad.toml", []byte("[router.vc]\nvcs = 0\nswitching = \"saf\"\n"))
 	fmt.Println(err)
 	// Output:
-	// bad.toml:2: router.vcs = 0: allowed: 1..64
-	// bad.toml:3: router.switching = "saf": allowed: vct, wormhole
+	// bad.toml:2: router.vc.vcs = 0: allowed: 1..64
+	// bad.toml:3: router.vc.switching = "saf": allowed: vct, wormhole
 }

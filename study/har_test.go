@@ -7,6 +7,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/router/vc"
 )
 
 // harConfig is an 8x8 mesh with Hybrid-HAR's network: a channel per
@@ -15,7 +16,8 @@ func harConfig(routing string, longPercent, load float64) Config {
 	c := Default()
 	c.Name = "har-" + routing
 	c.Network = netOf("mesh", "k", 8, "concentration", 1, "node_channels", 2)
-	c.Router = Router{Routing: routing, VCs: 4, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 2, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+	c.Router = Router{Routing: routing, RoutingDelayCycles: 2, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+		kinds: kinds{VC: vc.Table{VCs: 4, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1}}}
 	c.Traffic.Pattern, c.Traffic.Process = "transpose", "poisson"
 	c.Traffic.PacketFlits, c.Traffic.LongPacketFlits, c.Traffic.LongVolumePercent = 32, 256, longPercent
 	c.Traffic.LoadOfWireCapacity = load
@@ -134,7 +136,7 @@ func TestBisection(t *testing.T) {
 	}
 	c := Default()
 	c.Network = netOf("mesh", "k", 8, "concentration", 1)
-	c.Router.Routing, c.Router.VCs = "dor", 2
+	c.Router.Routing, c.Router.VC.VCs = "dor", 2
 	c.Traffic.Pattern, c.Traffic.Process, c.Traffic.LoadOfBisection = "uniform", "bernoulli", 0.5
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles = 2000, 6000
 	r := mustRun(t, c, Options{Exec: actor.Serial})
@@ -171,7 +173,7 @@ func TestHARFreeKey(t *testing.T) {
 		c := harConfig(tc.routing, 50, 0.3)
 		c.Router.HAR.Free = tc.free
 		if tc.routing == "dor" {
-			c.Router.VCs = 2
+			c.Router.VC.VCs = 2
 		}
 		var msgs []string
 		for _, err := range c.Validate() {

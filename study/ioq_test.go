@@ -13,11 +13,11 @@ func ioqSmall(org string, mod func(*Config)) Config {
 	return small(func(c *Config) {
 		c.Name = "ioq-" + org
 		c.Network = netOf("mesh", "k", 6, "concentration", 2)
-		c.Router.Kind, c.Router.Queues, c.Router.Routing = "ioq", org, "dor"
+		c.Router.Kind, c.Router.IOQ.Queues, c.Router.Routing = "ioq", org, "dor"
 		if org == "recn-feeders" {
-			c.Router.Queues, c.Router.RECN.XoffScope = "recn", "feeders"
+			c.Router.IOQ.Queues, c.Router.IOQ.RECN.XoffScope = "recn", "feeders"
 		}
-		c.Router.PortMemoryBytes = 2048 * 8 // VOQnet: 72 queues of 28 flits
+		c.Router.IOQ.PortMemoryBytes = 2048 * 8 // VOQnet: 72 queues of 28 flits
 		c.Traffic.Pattern, c.Traffic.Process, c.Traffic.HotspotNode = "hotspot-sources", "bernoulli", 8
 		mod(c)
 	})
@@ -71,7 +71,7 @@ func TestIOQAcceptedTracksOffered(t *testing.T) {
 		for _, load := range []float64{0.3, 0.6} {
 			c := ioqSmall(org, func(c *Config) {
 				c.Network = netOf("mesh", "k", 8, "concentration", 1)
-				c.Router.PortMemoryBytes = 128 << 10
+				c.Router.IOQ.PortMemoryBytes = 128 << 10
 				c.Traffic.Pattern, c.Traffic.LoadOfBisection = "uniform", load
 				c.Measure.WarmupCycles, c.Measure.MeasureCycles = 2000, 8000
 			})

@@ -20,16 +20,16 @@ func keyLabels() map[string]string {
 		"traffic.hotspot_fraction":          "Share of packets to the hot spot",
 		"traffic.self":                      "Packets to the source",
 		"traffic.source_queue_packets":      "Source queue bound (packets)",
-		"router.selection":                  "Selection function",
-		"router.selection_ties":             "Selection ties",
+		"router.vc.selection":               "Selection function",
+		"router.vc.selection_ties":          "Selection ties",
 		"network.topology":                  "Topology",
 		"router.kind":                       "Router",
 		"router.routing":                    "Routing",
-		"router.vcs":                        "Virtual channels per port",
-		"router.buffer_flits":               "Buffer per VC (flits)",
-		"router.switching":                  "Switching",
-		"router.queues":                     "Queue organisation",
-		"router.port_memory_bytes":          "Port memory (bytes)",
+		"router.vc.vcs":                     "Virtual channels per port",
+		"router.vc.buffer_flits":            "Buffer per VC (flits)",
+		"router.vc.switching":               "Switching",
+		"router.ioq.queues":                 "Queue organisation",
+		"router.ioq.port_memory_bytes":      "Port memory (bytes)",
 		"policy.injection":                  "Injection policy",
 		"seed":                              "Seed",
 	}
@@ -37,7 +37,7 @@ func keyLabels() map[string]string {
 
 // KeyLabel returns the words for a configuration key in a figure: the
 // registry's, else its last part in words with its unit
-// ("router.buffer_flits" -> "Buffer (flits)"; a metric's name gives the
+// ("router.vc.buffer_flits" -> "Buffer (flits)"; a metric's name gives the
 // metric's label).
 func KeyLabel(key string) string {
 	if l, ok := keyLabels()[key]; ok {

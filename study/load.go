@@ -24,7 +24,7 @@ import (
 type FieldError struct {
 	File    string // may be empty
 	Line    int    // 0 when unknown
-	Key     string // TOML key path, e.g. "router.vcs"
+	Key     string // TOML key path, e.g. "router.vc.vcs"
 	Value   any
 	Allowed string
 }
@@ -77,15 +77,17 @@ func Parse(name string, src []byte) (Config, error) {
 		return Config{}, err
 	}
 	for _, k := range unknownKeys(md) {
-		allowed := movedKey(k, cfg.Network.Topology)
+		allowed := movedKey(k, &cfg)
 		if allowed == "" {
 			allowed = unknownKey(k, "configuration key")
 		}
 		errs = append(errs, &FieldError{File: name, Line: lineOf(src, k), Key: k.String(), Value: "(unknown key)", Allowed: allowed})
 	}
-	unselectedTables(md, []string{cfg.Network.Topology}, func(key []string, allowed string) {
-		errs = append(errs, &FieldError{File: name, Line: lineOf(src, key), Key: strings.Join(key, "."), Value: "(table)", Allowed: allowed})
-	})
+	for _, s := range selectors() {
+		unselectedTables(md, s, []string{s.selected(&cfg)}, func(key []string, allowed string) {
+			errs = append(errs, &FieldError{File: name, Line: lineOf(src, key), Key: strings.Join(key, "."), Value: "(table)", Allowed: allowed})
+		})
+	}
 	for _, e := range cfg.Validate() {
 		if fe, ok := e.(*FieldError); ok {
 			fe.File = name
@@ -313,7 +315,9 @@ func lineOf(src []byte, k []string) int {
 			if table != "" {
 				full = table + "." + key
 			}
-			if full == strings.Join(k, ".") || (table == want && key == leaf) {
+			// (a table defined by a dotted key, "vc.vcs = 2" under [router],
+			// is found at that key's line)
+			if full == strings.Join(k, ".") || (table == want && key == leaf) || strings.HasPrefix(full, strings.Join(k, ".")+".") {
 				return i + 1
 			}
 		}
@@ -368,10 +372,12 @@ func unknownKeys(md toml.MetaData) []toml.Key {
 }
 
 // TOML is the configuration as a TOML file that Parse reads back to the
-// same TOML: every key, and of the families' tables its topology's only
-// (the others are not part of the configuration).
+// same TOML: every key, and of the families' tables its topology's only,
+// of the router kinds' its kind's (the others are not part of the
+// configuration).
 func (c Config) TOML() string {
 	c.Network = c.Network.selectedOnly()
+	keepSelected(&c.Router.kinds, selectors()[1].selected(&c))
 	var buf bytes.Buffer
 	if err := toml.NewEncoder(&buf).Encode(c); err != nil {
 		panic(err) // a Config always encodes

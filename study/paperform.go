@@ -53,13 +53,13 @@ func PaperForms() []PaperForm {
 				return firstNeed(f.needAll("network.topology", "fattree"), f.needAxis("traffic.pattern"), f.needAxis("policy.injection"),
 					f.needAll("measure.method", "packet-batches"), f.needApart(6, "panels", "policy.injection"), f.needApart(8, "lines of one panel", "traffic.pattern"))
 			}},
-		{FormRECNFig1, "García et al. Fig. 1: relative throughput (%) against offered load, configurations #1-#3 x traffic cases #1-#3, one line per queue organisation; mesh, a router.queues axis, one offered-load axis",
+		{FormRECNFig1, "García et al. Fig. 1: relative throughput (%) against offered load, configurations #1-#3 x traffic cases #1-#3, one line per queue organisation; mesh, a router.ioq.queues axis, one offered-load axis",
 			func(f *File) string { return f.needRECNLoad([]int{1, 2, 3}) }},
 		{FormRECNFig2, "García et al. Fig. 2: as Fig. 1 on configurations #1, #4, #5",
 			func(f *File) string { return f.needRECNLoad([]int{1, 4, 5}) }},
-		{FormRECNFig3, "García et al. Fig. 3: most SAQs in use in one ingress and one egress port against offered load, one line per configuration (#1, #4, #5), the SAQ limit drawn; mesh, router.queues = \"recn\", traffic case #3, one offered-load axis",
+		{FormRECNFig3, "García et al. Fig. 3: most SAQs in use in one ingress and one egress port against offered load, one line per configuration (#1, #4, #5), the SAQ limit drawn; mesh, router.ioq.queues = \"recn\", traffic case #3, one offered-load axis",
 			func(f *File) string {
-				return firstNeed(f.needAll("network.topology", "mesh"), f.needAll("router.queues", "recn"), f.needOneLoad(),
+				return firstNeed(f.needAll("network.topology", "mesh"), f.needAll("router.ioq.queues", "recn"), f.needOneLoad(),
 					f.needConfigurations([]int{1, 4, 5}), f.needCases([]int{3}),
 					f.needApart(3, "rows of panels", append([]string{"network.mesh.k", "network.mesh.concentration"}, LoadAxes(f.AxisKeys())...)...))
 			}},
@@ -339,9 +339,9 @@ func (f *File) needCases(allowed []int) string {
 
 // needRECNLoad: what Figs. 1 and 2 of the RECN paper need.
 func (f *File) needRECNLoad(configs []int) string {
-	return firstNeed(f.needAll("network.topology", "mesh"), f.needAxis("router.queues"), f.needOneLoad(),
+	return firstNeed(f.needAll("network.topology", "mesh"), f.needAxis("router.ioq.queues"), f.needOneLoad(),
 		f.needConfigurations(configs), f.needCases([]int{1, 2, 3}),
-		f.needNoneApart(append([]string{"router.queues", "network.mesh.k", "network.mesh.concentration", "traffic.hotspot_source_fraction"}, LoadAxes(f.AxisKeys())...)...))
+		f.needNoneApart(append([]string{"router.ioq.queues", "network.mesh.k", "network.mesh.concentration", "traffic.hotspot_source_fraction"}, LoadAxes(f.AxisKeys())...)...))
 }
 
 // needHAR: what Figs. 6 and 9 of the Hybrid-HAR paper need: two message

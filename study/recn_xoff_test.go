@@ -32,8 +32,8 @@ func TestRECNXoffBound(t *testing.T) {
 			cfg := Default()
 			cfg.Name = "recn-xoff"
 			cfg.Network = netOf("mesh", "k", c.k, "concentration", 1, "node_channels", 1)
-			cfg.Router.Kind, cfg.Router.Routing, cfg.Router.Queues = "ioq", "dor", "recn"
-			cfg.Router.RECN.XoffScope, cfg.Router.RECN.IdleCycles = scope, 0 // as mesh-recn-xoff.toml
+			cfg.Router.Kind, cfg.Router.Routing, cfg.Router.IOQ.Queues = "ioq", "dor", "recn"
+			cfg.Router.IOQ.RECN.XoffScope, cfg.Router.IOQ.RECN.IdleCycles = scope, 0 // as mesh-recn-xoff.toml
 			cfg.Traffic.Pattern, cfg.Traffic.Process, cfg.Traffic.HotspotNode = "hotspot-sources", "bernoulli", c.node
 			cfg.Traffic.HotspotSourceFraction, cfg.Traffic.LoadOfBisection = hot, 1.0
 			cfg.Measure.WarmupCycles, cfg.Measure.MeasureCycles, cfg.Measure.DrainCycles = 400_000, 200_000, 0

@@ -51,11 +51,11 @@ at = { "traffic.pattern" = "uniform", "traffic.load_flits_per_node_cycle" = 0.1 
 		{"not an axis", `source = "P"
 metric = "latency_mean_cycles"
 value = 1
-at = { "router.vcs" = 2 }`, `reference[0].at.router.vcs = 2: router.vcs is not swept: every point of this study has router.vcs = 3`},
+at = { "router.vc.vcs" = 2 }`, `reference[0].at.router.vc.vcs = 2: router.vc.vcs is not swept: every point of this study has router.vc.vcs = 3`},
 		{"not a key", `source = "P"
 metric = "latency_mean_cycles"
 value = 1
-at = { "router.vc" = 2 }`, `reference[0].at.router.vc = 2: allowed: a swept axis key`},
+at = { "router.vcz" = 2 }`, `reference[0].at.router.vcz = 2: allowed: a swept axis key`},
 		{"no such point", `source = "P"
 metric = "latency_mean_cycles"
 value = 1
@@ -72,7 +72,7 @@ at = { "traffic.pattern" = "uniform" }`, `these select 2: give a value for traff
 	}
 	// A key that is not swept, at the study's own value, selects nothing.
 	if _, err := ParseFile("refs.toml", []byte(refBase+"[[reference]]\nsource = \"P\"\nmetric = \"latency_mean_cycles\"\nvalue = 1\n"+
-		"at = { \"router.vcs\" = 3, \"traffic.pattern\" = \"uniform\", \"traffic.load_flits_per_node_cycle\" = 0.1 }\n")); err != nil {
+		"at = { \"router.vc.vcs\" = 3, \"traffic.pattern\" = \"uniform\", \"traffic.load_flits_per_node_cycle\" = 0.1 }\n")); err != nil {
 		t.Errorf("an unswept key at the study's value: %v", err)
 	}
 	for _, c := range []struct{ plot, want string }{

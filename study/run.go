@@ -168,11 +168,11 @@ func buildVC(ctx context.Context, b *Built, topo topology.Topology, srcs []fabri
 }
 
 // routerError names the key behind a router's refusal: a routing that can
-// deadlock is reported against router.vcs.
+// deadlock is reported against router.vc.vcs.
 func routerError(ctx context.Context, cfg Config, err error) error {
 	var de *fabric.DeadlockError
 	if ctx.Err() == nil && errors.As(err, &de) {
-		return &FieldError{Key: "router.vcs", Value: cfg.Router.VCs, Allowed: de.Msg}
+		return &FieldError{Key: "router.vc.vcs", Value: cfg.Router.VC.VCs, Allowed: de.Msg}
 	}
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/router/vc"
 )
 
 // fatTree64 is the fairness paper's network: a 4-ary 3-tree, no VCs,
@@ -15,7 +16,8 @@ import (
 func fatTree64(mod func(*Config)) Config {
 	c := Default()
 	c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
-	c.Router = Router{Routing: "fattree-static", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+	c.Router = Router{Routing: "fattree-static", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
 	c.Traffic.Process, c.Traffic.PacketFlits, c.Traffic.Pattern = "saturation", 16, "uniform"
 	c.Measure.Method, c.Measure.WarmupCycles, c.Measure.DrainCycles = "packet-batches", 3000, 0
 	c.Measure.BatchPackets, c.Measure.PacketBatches = 2048, 2
@@ -49,7 +51,7 @@ func satCases() []Config {
 		small(func(c *Config) {
 			c.Name = "mesh-c2-transpose-ring"
 			c.Network = netOf("mesh", "k", 4, "concentration", 2)
-			c.Router.Routing, c.Router.VCs = "dor", 2
+			c.Router.Routing, c.Router.VC.VCs = "dor", 2
 			c.Traffic.Pattern, c.Traffic.Process = "transpose", "saturation"
 			c.Policy.Injection = "sat"
 			c.Policy.SATL, c.Policy.SATK = 4, 6

@@ -12,7 +12,7 @@ import (
 func fatTree16(mod func(*Config)) Config {
 	return small(func(c *Config) {
 		c.Network = netOf("fattree", "k", 4, "levels", 2, "concentration", 1)
-		c.Router.Routing, c.Router.VCs, c.Router.BufferFlits = "fattree-adaptive", 1, 64
+		c.Router.Routing, c.Router.VC.VCs, c.Router.VC.BufferFlits = "fattree-adaptive", 1, 64
 		c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = "transpose", "saturation", 16
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 1000, 4000, 0
 		mod(c)
@@ -102,7 +102,7 @@ func TestWireCapacitySelf(t *testing.T) {
 // routing that has an escape level.
 func TestLeastOccupiedSelection(t *testing.T) {
 	def := sameDigestEverywhere(t, fatTree16(func(c *Config) { c.Traffic.Self = "skip" }))
-	lo := sameDigestEverywhere(t, fatTree16(func(c *Config) { c.Traffic.Self = "skip"; c.Router.Selection = "least-occupied" }))
+	lo := sameDigestEverywhere(t, fatTree16(func(c *Config) { c.Traffic.Self = "skip"; c.Router.VC.Selection = "least-occupied" }))
 	if def.Digest() == lo.Digest() {
 		t.Error("least-occupied gave the default selection's result")
 	}
@@ -110,13 +110,15 @@ func TestLeastOccupiedSelection(t *testing.T) {
 		mod  func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.Router.Routing, c.Router.VCs, c.Router.Selection = "duato", 4, "least-occupied" }, "escape level"},
-		{func(c *Config) { c.Router.Selection = "fewest" }, "allowed: free-most-credits, least-occupied"},
+		{func(c *Config) {
+			c.Router.Routing, c.Router.VC.VCs, c.Router.VC.Selection = "duato", 4, "least-occupied"
+		}, "escape level"},
+		{func(c *Config) { c.Router.VC.Selection = "fewest" }, "allowed: free-most-credits, least-occupied"},
 	} {
 		cfg := small(c.mod)
 		errs := cfg.Validate()
-		if len(errs) == 0 || !strings.Contains(errs[0].Error(), "router.selection") || !strings.Contains(errs[0].Error(), c.want) {
-			t.Errorf("got %v, want a router.selection error saying %q", errs, c.want)
+		if len(errs) == 0 || !strings.Contains(errs[0].Error(), "router.vc.selection") || !strings.Contains(errs[0].Error(), c.want) {
+			t.Errorf("got %v, want a router.vc.selection error saying %q", errs, c.want)
 		}
 	}
 }
@@ -129,7 +131,7 @@ func TestLeastOccupiedSelection(t *testing.T) {
 func TestSelectionTies(t *testing.T) {
 	lo := func(ties string, seed uint64) Config {
 		return fatTree16(func(c *Config) {
-			c.Traffic.Self, c.Router.Selection, c.Router.SelectionTies, c.Seed = "skip", "least-occupied", ties, seed
+			c.Traffic.Self, c.Router.VC.Selection, c.Router.VC.SelectionTies, c.Seed = "skip", "least-occupied", ties, seed
 		})
 	}
 	digests := map[string]string{}
@@ -159,21 +161,18 @@ func TestSelectionTies(t *testing.T) {
 		mod  func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.Router.SelectionTies = "coin" }, "allowed: rotation, random, fsin"},
-		{func(c *Config) { c.Router.Selection, c.Router.SelectionTies = "fewest", "coin" }, "allowed: rotation, random, fsin"},
-		{func(c *Config) { c.Router.SelectionTies = "fsin" }, `least-occupied" only`},
-		{func(c *Config) {
-			c.Router.Kind, c.Router.Routing, c.Router.SelectionTies = "ioq", "dor", "random"
-		}, `router.kind = "vc" only`},
+		{func(c *Config) { c.Router.VC.SelectionTies = "coin" }, "allowed: rotation, random, fsin"},
+		{func(c *Config) { c.Router.VC.Selection, c.Router.VC.SelectionTies = "fewest", "coin" }, "allowed: rotation, random, fsin"},
+		{func(c *Config) { c.Router.VC.SelectionTies = "fsin" }, `least-occupied" only`},
 	} {
 		cfg := small(c.mod)
 		errs := cfg.Validate()
 		found := false
 		for _, err := range errs {
-			found = found || strings.Contains(err.Error(), "router.selection_ties") && strings.Contains(err.Error(), c.want)
+			found = found || strings.Contains(err.Error(), "router.vc.selection_ties") && strings.Contains(err.Error(), c.want)
 		}
 		if !found {
-			t.Errorf("got %v, want a router.selection_ties error saying %q", errs, c.want)
+			t.Errorf("got %v, want a router.vc.selection_ties error saying %q", errs, c.want)
 		}
 	}
 }

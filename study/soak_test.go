@@ -43,7 +43,7 @@ func soakBase() Config {
 	c := Default()
 	c.Seed = 1
 	c.Network = netOf("torus", "k", 4, "levels", 3, "concentration", 1, "node_channels", 1)
-	c.Router.Routing, c.Router.VCs, c.Router.BufferFlits, c.Router.Switching = "dor-dateline", 3, 16, "vct"
+	c.Router.Routing, c.Router.VC.VCs, c.Router.VC.BufferFlits, c.Router.VC.Switching = "dor-dateline", 3, 16, "vct"
 	c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.PacketFlits = "uniform", "bernoulli", 1.0, 8
 	c.Measure.Method = "window"
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles = soakWarmup, soakCycles-soakWarmup
@@ -64,7 +64,7 @@ func soakCases() []soakCase {
 		c := soakBase()
 		mod(&c)
 		if queues == "" {
-			queues = c.Router.Switching
+			queues = c.Router.VC.Switching
 		}
 		n := c.Network
 		t, _ := n.table()
@@ -76,14 +76,14 @@ func soakCases() []soakCase {
 	// switching sets VCT with whole-packet buffers, or wormhole with
 	// buffers of half a packet.
 	switching := func(c *Config, sw string) {
-		c.Router.Switching = sw
+		c.Router.VC.Switching = sw
 		if sw == "wormhole" {
-			c.Router.BufferFlits = c.Traffic.PacketFlits / 2
+			c.Router.VC.BufferFlits = c.Traffic.PacketFlits / 2
 		}
 	}
 	for _, sw := range []string{"vct", "wormhole"} {
 		add("routing", "", func(c *Config) {
-			c.Network.Topology, c.Router.Routing, c.Router.VCs = "mesh", "dor", 2
+			c.Network.Topology, c.Router.Routing, c.Router.VC.VCs = "mesh", "dor", 2
 			switching(c, sw)
 		})
 		for _, r := range []struct {
@@ -94,14 +94,14 @@ func soakCases() []soakCase {
 				continue // refused: an adaptive VC could hold two packets (Build)
 			}
 			add("routing", "", func(c *Config) {
-				c.Router.Routing, c.Router.VCs = r.name, r.vcs
+				c.Router.Routing, c.Router.VC.VCs = r.name, r.vcs
 				switching(c, sw)
 			})
 		}
 		for _, r := range []string{"fattree-static", "fattree-adaptive"} {
 			add("routing", "", func(c *Config) {
 				c.Network = netOf("fattree", "k", 4, "levels", 2) // 16 nodes
-				c.Router.Routing, c.Router.VCs = r, 2
+				c.Router.Routing, c.Router.VC.VCs = r, 2
 				switching(c, sw)
 			})
 		}
@@ -112,9 +112,9 @@ func soakCases() []soakCase {
 	for _, r := range []struct{ topo, routing string }{{"mesh", "hybrid-har"}, {"mesh", "har-dor"}, {"torus", "hybrid-har"}} {
 		add("HAR", "", func(c *Config) {
 			c.Network = netOf(r.topo, "k", c.Network.Torus.K, "node_channels", 2)
-			c.Router.Routing, c.Router.VCs, c.Router.BufferFlits, c.Router.Switching, c.Router.RoutingDelayCycles = r.routing, 4, 8, "wormhole", 2
+			c.Router.Routing, c.Router.VC.VCs, c.Router.VC.BufferFlits, c.Router.VC.Switching, c.Router.RoutingDelayCycles = r.routing, 4, 8, "wormhole", 2
 			if r.topo == "torus" {
-				c.Router.VCs = 5
+				c.Router.VC.VCs = 5
 			}
 			c.Traffic.PacketFlits, c.Traffic.LongPacketFlits, c.Traffic.LongVolumePercent = 32, 256, 50
 		})
@@ -126,13 +126,13 @@ func soakCases() []soakCase {
 		add("queues", q, func(c *Config) {
 			c.Network.Topology = "mesh"
 			c.Router = Default().Router
-			c.Router.Kind, c.Router.Routing, c.Router.Queues = "ioq", "dor", q
+			c.Router.Kind, c.Router.Routing, c.Router.IOQ.Queues = "ioq", "dor", q
 		})
 	}
 	add("RECN", "recn hot spot", func(c *Config) {
 		c.Network.Topology = "mesh"
 		c.Router = Default().Router
-		c.Router.Kind, c.Router.Routing, c.Router.Queues = "ioq", "dor", "recn"
+		c.Router.Kind, c.Router.Routing, c.Router.IOQ.Queues = "ioq", "dor", "recn"
 		c.Traffic.Pattern, c.Traffic.HotspotSourceFraction = "hotspot-sources", 0.25
 	})
 	// Entropy throttling: every injection model with the extended paper's
@@ -161,7 +161,7 @@ func soakCases() []soakCase {
 	for _, inj := range models {
 		add("entropy "+inj, "", func(c *Config) {
 			c.Network = netOf("fattree", "k", 4, "levels", 2)
-			c.Router.Routing, c.Router.VCs = "fattree-adaptive", 2
+			c.Router.Routing, c.Router.VC.VCs = "fattree-adaptive", 2
 			c.Policy.Injection = inj
 		})
 	}
@@ -171,7 +171,7 @@ func soakCases() []soakCase {
 		for _, inj := range []string{"sat(16,16,ring)", "sat(16,16,tree)"} {
 			add("SAT "+inj, "", func(c *Config) {
 				c.Network = netOf("fattree", "k", 4, "levels", 2)
-				c.Router.Routing, c.Router.VCs, c.Router.BufferFlits, c.Traffic.PacketFlits = r, 1, 64, 16
+				c.Router.Routing, c.Router.VC.VCs, c.Router.VC.BufferFlits, c.Traffic.PacketFlits = r, 1, 64, 16
 				c.Policy.Injection = inj
 			})
 		}

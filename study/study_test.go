@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/router/vc"
 )
 
 // Parallel tests: the long runs that measure nothing of the process (no
@@ -49,12 +50,12 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 		small(func(c *Config) {
 			c.Name = "torus-uniform-bernoulli-wormhole"
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "uniform", "bernoulli", 0.3
-			c.Router.Switching, c.Router.VCs, c.Router.BufferFlits = "wormhole", 4, 4
+			c.Router.VC.Switching, c.Router.VC.VCs, c.Router.VC.BufferFlits = "wormhole", 4, 4
 		}),
 		small(func(c *Config) {
 			c.Name = "mesh-c2-hotspot-poisson"
 			c.Network = netOf("mesh", "k", 6, "concentration", 2)
-			c.Router.Routing, c.Router.VCs = "dor", 2
+			c.Router.Routing, c.Router.VC.VCs = "dor", 2
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.HotspotFraction = "hotspot", "poisson", 0.2, 0.1
 		}),
 		small(func(c *Config) {
@@ -67,23 +68,25 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 		small(func(c *Config) {
 			c.Name = "fattree-adaptive-hot-region"
 			c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
-			c.Router = Router{Routing: "fattree-adaptive", VCs: 1, BufferFlits: 64, Switching: "vct", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+			c.Router = Router{Routing: "fattree-adaptive", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+				kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = "hot-region", "saturation", 16
 		}),
 		small(func(c *Config) {
 			c.Name = "fattree-static-transpose"
 			c.Network = netOf("fattree", "k", 2, "levels", 6, "concentration", 1)
-			c.Router = Router{Routing: "fattree-static", VCs: 2, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+			c.Router = Router{Routing: "fattree-static", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+				kinds: kinds{VC: vc.Table{VCs: 2, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1}}}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "transpose", "bernoulli", 0.5
 		}),
 		small(func(c *Config) {
 			c.Name = "torus-min-adaptive-transpose"
-			c.Router.Routing, c.Router.VCs = "min-adaptive", 6
+			c.Router.Routing, c.Router.VC.VCs = "min-adaptive", 6
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "transpose", "bernoulli", 0.4
 		}),
 		small(func(c *Config) {
 			c.Name = "torus-duato-uniform-small-buffers"
-			c.Router.Routing, c.Router.VCs, c.Router.BufferFlits = "duato", 5, 8
+			c.Router.Routing, c.Router.VC.VCs, c.Router.VC.BufferFlits = "duato", 5, 8
 			c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
 		}),
 		small(func(c *Config) {
@@ -158,7 +161,7 @@ func TestInvariantsEveryCycle(t *testing.T) {
 	for _, c := range []Config{
 		small(func(c *Config) {
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "uniform", "bernoulli", 0.5
-			c.Router.Switching, c.Router.BufferFlits = "wormhole", 3
+			c.Router.VC.Switching, c.Router.VC.BufferFlits = "wormhole", 3
 		}),
 		small(func(c *Config) {
 			c.Network = netOf("mesh", "k", 4, "concentration", 4)
@@ -263,7 +266,7 @@ func TestSaturationNearChannelLoadBound(t *testing.T) {
 		{small(func(c *Config) {
 			c.Name = "torus32-tornado-12vc"
 			setLeaf(&c.Network, "k", 32)
-			c.Router.VCs, c.Router.BufferFlits, c.Router.RoutingDelayCycles = 12, 32, 0
+			c.Router.VC.VCs, c.Router.VC.BufferFlits, c.Router.RoutingDelayCycles = 12, 32, 0
 			c.Traffic.Pattern, c.Traffic.PacketFlits = "tornado", 4
 		}), 0.90},
 		// The extended entropy paper's router: 3 VCs (one per dateline class)
@@ -309,8 +312,8 @@ func TestDefaultTOMLRoundTrip(t *testing.T) {
 }
 
 func TestErrorsNameKeyAndLine(t *testing.T) {
-	_, err := Parse("x.toml", []byte("[router]\nvcs = 99\n"))
-	if err == nil || !strings.Contains(err.Error(), "x.toml:2: router.vcs = 99") || !strings.Contains(err.Error(), "1..64") {
+	_, err := Parse("x.toml", []byte("[router]\nvc.vcs = 99\n"))
+	if err == nil || !strings.Contains(err.Error(), "x.toml:2: router.vc.vcs = 99") || !strings.Contains(err.Error(), "1..64") {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -391,7 +394,7 @@ func TestWindowBoundaries(t *testing.T) {
 func TestWatchdogCatchesDeadlock(t *testing.T) {
 	c := small(func(c *Config) {
 		setLeaf(&c.Network, "k", 8)
-		c.Router.Routing, c.Router.VCs, c.Router.AllowDeadlock = "dor", 1, true
+		c.Router.Routing, c.Router.VC.VCs, c.Router.AllowDeadlock = "dor", 1, true
 		c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.SampleCycles = 100000, 100000, 100
 		c.Measure.WatchdogCycles = 500
@@ -418,8 +421,8 @@ func TestWatchdogCatchesDeadlock(t *testing.T) {
 func TestWatchdogCatchesPartialDeadlock(t *testing.T) {
 	c := small(func(c *Config) {
 		setLeaf(&c.Network, "k", 8)
-		c.Router.Routing, c.Router.VCs, c.Router.AllowDeadlock = "dor", 1, true
-		c.Router.Switching, c.Router.BufferFlits = "wormhole", 4
+		c.Router.Routing, c.Router.VC.VCs, c.Router.AllowDeadlock = "dor", 1, true
+		c.Router.VC.Switching, c.Router.VC.BufferFlits = "wormhole", 4
 		c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "random-pair", "bernoulli", 0.05
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 50000, 10000, 50000
 		c.Measure.WatchdogCycles = 1000

@@ -340,7 +340,7 @@ func ParseFileContext(ctx context.Context, name string, src []byte) (*File, erro
 		if len(k) >= 2 && (k[0] == "reduce" && k[1] == "baseline" || k[0] == "reference" && k[1] == "at") {
 			continue // a map of axis keys, checked below
 		}
-		allowed := movedKey(k, f.Config.Network.Topology)
+		allowed := movedKey(k, &f.Config)
 		if allowed == "" {
 			allowed = unknownKey(k, "study or configuration key")
 		}
@@ -376,16 +376,18 @@ func ParseFileContext(ctx context.Context, name string, src []byte) (*File, erro
 			add(lineOf(src, []string{"study", "replicates"}), "study.replicates", f.Study.Replicates,
 				fmt.Sprintf("%d points x %d replicates = %d runs; at most %d runs per study: split it", len(f.Points), f.Study.Replicates, runs, MaxRuns))
 		}
-		topos := []string{f.Config.Network.Topology}
-		for _, p := range f.Points {
-			topos = append(topos, p.Config.Network.Topology)
-		}
-		unselectedTables(md, topos, func(key []string, allowed string) {
-			add(lineOf(src, key), strings.Join(key, "."), "(table)", allowed)
-		})
-		for _, a := range f.Axes {
-			if parts := strings.Split(a.Key, "."); len(parts) == 3 && parts[0] == "network" && !slices.Contains(topos, parts[1]) {
-				add(a.line, a.Key, "(axis key)", fmt.Sprintf("a key of the table of network.topology = %q, which no point selects (network.topology: %s): the axis would change nothing", parts[1], strings.Join(slices.Compact(slices.Sorted(slices.Values(topos))), ", ")))
+		for _, s := range selectors() {
+			selected := []string{s.selected(&f.Config)}
+			for _, p := range f.Points {
+				selected = append(selected, s.selected(&p.Config))
+			}
+			unselectedTables(md, s, selected, func(key []string, allowed string) {
+				add(lineOf(src, key), strings.Join(key, "."), "(table)", allowed)
+			})
+			for _, a := range f.Axes {
+				if allowed := unselectedAxis(a.Key, s, selected); allowed != "" {
+					add(a.line, a.Key, "(axis key)", allowed)
+				}
 			}
 		}
 		if len(errs) == 0 {

@@ -26,13 +26,13 @@ func TestSweepExpansion(t *testing.T) {
 		name, axes string
 		want       []string // point labels in order
 	}{
-		{"product", "[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"tornado\"]\n[[axis]]\nkey = \"router.vcs\"\nvalues = [3, 6]\n",
+		{"product", "[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"tornado\"]\n[[axis]]\nkey = \"router.vc.vcs\"\nvalues = [3, 6]\n",
 			[]string{"pattern=uniform vcs=3", "pattern=uniform vcs=6", "pattern=tornado vcs=3", "pattern=tornado vcs=6"}},
-		{"zip", "[[axis]]\nkey = \"router.vcs\"\nvalues = [3, 6]\nzip = \"z\"\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"tornado\"]\n[[axis]]\nkey = \"router.buffer_flits\"\nvalues = [16, 32]\nzip = \"z\"\n",
+		{"zip", "[[axis]]\nkey = \"router.vc.vcs\"\nvalues = [3, 6]\nzip = \"z\"\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"tornado\"]\n[[axis]]\nkey = \"router.vc.buffer_flits\"\nvalues = [16, 32]\nzip = \"z\"\n",
 			[]string{"vcs=3 pattern=uniform buffer_flits=16", "vcs=3 pattern=tornado buffer_flits=16", "vcs=6 pattern=uniform buffer_flits=32", "vcs=6 pattern=tornado buffer_flits=32"}},
 		{"float range", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nrange = {from = 0.1, to = 0.7, step = 0.15}\n",
 			[]string{"load_flits_per_node_cycle=0.1", "load_flits_per_node_cycle=0.25", "load_flits_per_node_cycle=0.4", "load_flits_per_node_cycle=0.55", "load_flits_per_node_cycle=0.7"}},
-		{"integer range", "[[axis]]\nkey = \"router.buffer_flits\"\nrange = {from = 8, to = 32, step = 8}\n",
+		{"integer range", "[[axis]]\nkey = \"router.vc.buffer_flits\"\nrange = {from = 8, to = 32, step = 8}\n",
 			[]string{"buffer_flits=8", "buffer_flits=16", "buffer_flits=24", "buffer_flits=32"}},
 		{"no axes", "", []string{""}},
 	}
@@ -53,7 +53,7 @@ func TestSweepExpansion(t *testing.T) {
 	}
 	// The values reach the configurations.
 	f := mustParseFile(t, sweepBase+cases[1].axes)
-	if c := f.Points[3].Config; c.Router.VCs != 6 || c.Traffic.Pattern != "tornado" || c.Router.BufferFlits != 32 || c.Network.Torus.K != 4 {
+	if c := f.Points[3].Config; c.Router.VC.VCs != 6 || c.Traffic.Pattern != "tornado" || c.Router.VC.BufferFlits != 32 || c.Network.Torus.K != 4 {
 		t.Fatalf("point 3 config: %+v", c)
 	}
 }
@@ -62,7 +62,7 @@ func TestSweepExpansion(t *testing.T) {
 // (replicate 0 the file's); per-point seeds differ between points and do not
 // change when another value is added to an axis.
 func TestSeeds(t *testing.T) {
-	axes := "[[axis]]\nkey = \"router.vcs\"\nvalues = [3, 6]\n"
+	axes := "[[axis]]\nkey = \"router.vc.vcs\"\nvalues = [3, 6]\n"
 	common := mustParseFile(t, sweepBase+"[study]\nreplicates = 3\n"+axes).Runs()
 	if len(common) != 6 {
 		t.Fatalf("%d runs, want 6", len(common))
@@ -113,7 +113,7 @@ topology = "mesh"
 k = 8
 [router]
 routing = "dor"
-vcs = 2
+vc.vcs = 2
 [traffic]
 process = "bernoulli"
 [study]
@@ -150,7 +150,7 @@ func TestKeyLabels(t *testing.T) {
 	}
 	for _, c := range []struct{ in, want string }{
 		{"traffic.load_flits_per_node_cycle", "Offered load (flits/node/cycle)"},
-		{"router.recn.idle_cycles", "Idle (cycles)"},
+		{"router.ioq.recn.idle_cycles", "Idle (cycles)"},
 		{"measure.warmup_cycles", "Warmup (cycles)"},
 	} {
 		if got := KeyLabel(c.in); got != c.want {
@@ -164,8 +164,8 @@ func TestKeyLabels(t *testing.T) {
 // key's base value.
 func TestOverriddenBase(t *testing.T) {
 	const base = "[network]\n\n[network.torus]\nk = 4\n[traffic]\nprocess = \"bernoulli\"\n[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n"
-	zipped := base + "[router]\nrouting = \"dor-2class\"\nvcs = 3\n[[axis]]\nkey = \"router.routing\"\nvalues = [\"dor-2class\", \"duato\"]\nzip = \"r\"\n" +
-		"[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\nzip = \"r\"\n"
+	zipped := base + "[router]\nrouting = \"dor-2class\"\nvc.vcs = 3\n[[axis]]\nkey = \"router.routing\"\nvalues = [\"dor-2class\", \"duato\"]\nzip = \"r\"\n" +
+		"[[axis]]\nkey = \"router.vc.vcs\"\nvalues = [2, 4]\nzip = \"r\"\n"
 	if _, err := ParseFile("zip.toml", []byte(zipped)); err != nil {
 		t.Errorf("every point is valid, yet: %v", err)
 	}

@@ -21,10 +21,10 @@ func topologyBases(t *testing.T) map[string]Config {
 	setLeaf(&torus.Network, "k", 4)
 	mesh := Default()
 	mesh.Network = netOf("mesh", "k", 4, "concentration", 2)
-	mesh.Router.Routing, mesh.Router.VCs = "dor", 2
+	mesh.Router.Routing, mesh.Router.VC.VCs = "dor", 2
 	tree := Default()
 	tree.Network = netOf("fattree", "k", 2, "levels", 3)
-	tree.Router.Routing, tree.Router.VCs = "fattree-adaptive", 2
+	tree.Router.Routing, tree.Router.VC.VCs = "fattree-adaptive", 2
 	bases := map[string]Config{"torus": torus, "mesh": mesh, "fattree": tree,
 		"dragonfly": dragonflySmall("ugal-l", nil), "hyperx": hyperxSmall("val", nil), "file": fileSmall(nil)}
 	for k, c := range bases {
@@ -129,8 +129,8 @@ func TestLeftOutKeysWrittenAsZero(t *testing.T) {
 			"zero.toml:7: network.hyperx.trunking = 0: allowed: 1..8 links between two routers of a line; leave the key out for 1"},
 		{"nodes_per_router on an axis", head + "[[axis]]\nkey = \"network.hyperx.nodes_per_router\"\nvalues = [2, 0]\n",
 			"zero.toml:13: axis[0].values = 0: network.hyperx.nodes_per_router: allowed: 1..32 nodes per router; leave the key out for the flattened butterfly's p = k"},
-		{"internal speedup", strings.Replace(head, "routing = \"min\"\n", "routing = \"min\"\ninternal_speedup = 0\n", 1),
-			"zero.toml:9: router.internal_speedup = 0: allowed: 1..4 switch allocation rounds per cycle (1: the input-queued router; more adds output queues)"},
+		{"internal speedup", strings.Replace(head, "routing = \"min\"\n", "routing = \"min\"\nvc.internal_speedup = 0\n", 1),
+			"zero.toml:9: router.vc.internal_speedup = 0: allowed: 1..4 switch allocation rounds per cycle (1: the input-queued router; more adds output queues)"},
 	} {
 		_, err := ParseFile("zero.toml", []byte(c.src))
 		if err == nil || err.Error() != c.want {

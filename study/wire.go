@@ -27,7 +27,7 @@ func (c *Config) WireCapacity() (*report.WireCapacity, error) {
 	if err != nil {
 		return nil, err
 	}
-	rf, err := routing.New(c.routingSpec(), topo, c.Router.VCs)
+	rf, err := routing.New(c.routingSpec(), topo, c.Router.VC.VCs)
 	if err != nil {
 		return nil, err
 	}

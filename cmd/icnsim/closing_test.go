@@ -13,7 +13,7 @@ import (
 func TestStudyClosingAndResumeWording(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.toml")
-	os.WriteFile(path, []byte(base+"[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n"), 0o644)
+	os.WriteFile(path, []byte(base+"[[axis]]\nkey = \"router.vc.vcs\"\nvalues = [2, 4]\n"), 0o644)
 	out := filepath.Join(dir, "out")
 	stdout, stderr, code := icnsim(t, "run", path, "--out", out, "--quiet", "--jobs", "1")
 	if code != 0 {

@@ -16,7 +16,7 @@ import (
 
 // loaderKeys lists every key path a study file may set, from the TOML tags
 // of study.File and the types under it (tables, arrays of tables, inline
-// tables such as axis.range), as the loader decodes them: "router.recn.saqs",
+// tables such as axis.range), as the loader decodes them: "router.ioq.recn.saqs",
 // "axis.range.step", "reference.at". A map is a leaf: its keys are the
 // user's (axis keys).
 func loaderKeys(t reflect.Type, prefix string, out *[]string) {
@@ -109,7 +109,7 @@ func configDefault(t *testing.T) string {
 func TestConfigDefaultDocumentsEveryKey(t *testing.T) {
 	var keys []string
 	loaderKeys(reflect.TypeOf(study.File{}), "", &keys)
-	for _, want := range []string{"name", "router.recn.saqs", "study.replicates", "axis.range.step", "plot.node_figures", "reduce.baseline", "reference.value", "reference.at"} {
+	for _, want := range []string{"name", "router.ioq.recn.saqs", "study.replicates", "axis.range.step", "plot.node_figures", "reduce.baseline", "reference.value", "reference.at"} {
 		if !slices.Contains(keys, want) {
 			t.Fatalf("the reflected key list lacks %s: %v", want, keys)
 		}

@@ -16,10 +16,10 @@ import (
 func TestBadCommandLines(t *testing.T) {
 	dir := t.TempDir()
 	write := fileWriter(t, dir)
-	axis := "[[axis]]\nkey = \"router.vcs\"\nvalues = [2, 4]\n"
+	axis := "[[axis]]\nkey = \"router.vc.vcs\"\nvalues = [2, 4]\n"
 	studyFile := write("s.toml", badinput.StudyBase+axis)
 	otherFile := write("other.toml", strings.Replace(badinput.StudyBase, `name = "bad"`, `name = "other"`, 1)+axis)
-	badConfig := write("bad.toml", "[router]\nvcs = 0\n")
+	badConfig := write("bad.toml", "[router]\nvc.vcs = 0\n")
 	regular := write("regular-file", "")
 	done := filepath.Join(dir, "done")
 	if _, stderr, code := icnsim(t, "run", studyFile, "--out", done, "--quiet", "--jobs", "1"); code != 0 {
@@ -77,7 +77,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"run a missing file", []string{"run", filepath.Join(dir, "missing.toml")}, []string{"missing.toml", "no such file"}},
 		{"run a directory", []string{"run", dir}, []string{dir, "is a directory"}},
 		{"run unknown flag", []string{"run", studyFile, "--job", "2"}, []string{"run: flag provided but not defined: --job", "icnsim run --help"}},
-		{"run a bad configuration", []string{"run", badConfig}, []string{badConfig, "router.vcs = 0"}},
+		{"run a bad configuration", []string{"run", badConfig}, []string{badConfig, "router.vc.vcs = 0"}},
 		// icnsim validate
 		{"validate without a file", []string{"validate"}, []string{"validate needs exactly one FILE.toml"}},
 		{"validate two files", []string{"validate", studyFile, otherFile}, []string{"validate needs exactly one FILE.toml"}},
@@ -111,7 +111,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"bench --sizes out of range", []string{"bench", "--sizes", "1"}, []string{"--sizes 1", "network.torus.k = 1", "2..1024"}},
 		{"bench --exec unknown", []string{"bench", "--exec", "gpu"}, []string{`unknown executor "gpu"`}},
 		{"bench --config missing", []string{"bench", "--config", filepath.Join(dir, "nope.toml")}, []string{"nope.toml", "no such file"}},
-		{"bench --config bad", []string{"bench", "--config", badConfig}, []string{badConfig, "router.vcs = 0"}},
+		{"bench --config bad", []string{"bench", "--config", badConfig}, []string{badConfig, "router.vc.vcs = 0"}},
 		// the rest
 		{"config unknown flag", []string{"config", "--defaults"}, []string{"config: flag provided but not defined: --defaults"}},
 		{"unknown command", []string{"simulate"}, []string{`unknown command "simulate"`, "run, validate, config, merge, plot, report, bench"}},

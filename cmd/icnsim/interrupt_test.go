@@ -66,7 +66,7 @@ func TestInterruptValidate(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "duato1024.toml")
 	// duato's check of a 1024x1024 torus takes seconds.
-	os.WriteFile(path, []byte("name = \"duato1024\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nrouting = \"duato\"\nvcs = 4\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
+	os.WriteFile(path, []byte("name = \"duato1024\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nrouting = \"duato\"\nvc.vcs = 4\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
 	start := time.Now()
 	stdout, stderr, code := interruptWhen(t, func() bool { return time.Since(start) > 500*time.Millisecond }, "validate", path)
 	checkInterrupted(t, stderr, code, "checking the networks of "+path, "deadlock", "nothing written")

@@ -232,13 +232,13 @@ func TestSignalStopsBuildAndRun(t *testing.T) {
 	}
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.toml")
-	os.WriteFile(big, []byte("name = \"torus300\"\n[network]\n\n[network.torus]\nk = 300\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.005\n"), 0o644)
+	os.WriteFile(big, []byte("name = \"torus300\"\n[network]\n\n[network.torus]\nk = 300\n[router]\nvc.vcs = 4\nvc.switching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.005\n"), 0o644)
 	long := filepath.Join(dir, "long.toml")
 	os.WriteFile(long, []byte("name = \"torus48\"\n[network]\n\n[network.torus]\nk = 48\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.05\n[measure]\nwarmup_cycles = 1000000\nmeasure_cycles = 1000000\n"), 0o644)
 	// A 1024x1024 torus: its deadlock check takes about a second here, so
 	// a signal 300 ms into validate lands in it.
 	huge := filepath.Join(dir, "huge.toml")
-	os.WriteFile(huge, []byte("name = \"torus1024\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
+	os.WriteFile(huge, []byte("name = \"torus1024\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nvc.vcs = 4\nvc.switching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
 	for _, c := range []struct {
 		name  string
 		args  []string
@@ -324,7 +324,7 @@ func TestLargeNetworkEstimateAndGuard(t *testing.T) {
 		t.Skip("the deadlock check of a million routers under the race detector")
 	}
 	path := filepath.Join(t.TempDir(), "t1024.toml")
-	os.WriteFile(path, []byte("name = \"torus1024\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nvcs = 4\nswitching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
+	os.WriteFile(path, []byte("name = \"torus1024\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nvc.vcs = 4\nvc.switching = \"wormhole\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\nload_flits_per_node_cycle = 0.001\n"), 0o644)
 	start := time.Now()
 	stdout, stderr, code := icnsim(t, "validate", path)
 	took := time.Since(start)
@@ -337,7 +337,7 @@ func TestLargeNetworkEstimateAndGuard(t *testing.T) {
 	t.Logf("validate in %v: %s", took.Round(time.Millisecond), strings.TrimSpace(stdout))
 	for _, args := range [][]string{{"run", path, "--max-memory", "1GiB"}, {"bench", "--config", path, "--max-memory", "1GiB"}} {
 		_, stderr, code := icnsim(t, args...)
-		for _, want := range []string{"estimated", "limit of 1.0 GiB", "--max-memory 1GiB", "network.torus.k = 1024", "router.vcs = 4"} {
+		for _, want := range []string{"estimated", "limit of 1.0 GiB", "--max-memory 1GiB", "network.torus.k = 1024", "router.vc.vcs = 4"} {
 			if code != 1 || !strings.Contains(stderr, want) {
 				t.Errorf("%s: exit %d, stderr lacks %q:\n%s", args[0], code, want, stderr)
 			}
@@ -354,9 +354,9 @@ func TestLargeNetworkEstimateAndGuard(t *testing.T) {
 func TestMemoryGuardFirst(t *testing.T) {
 	dir := t.TempDir()
 	torus := filepath.Join(dir, "torus1024.toml")
-	os.WriteFile(torus, []byte("name = \"big\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nvcs = 32\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n"), 0o644)
+	os.WriteFile(torus, []byte("name = \"big\"\n[network]\n\n[network.torus]\nk = 1024\n[router]\nvc.vcs = 32\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n"), 0o644)
 	tree := filepath.Join(dir, "tree32-4.toml")
-	os.WriteFile(tree, []byte("name = \"ft\"\n[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 32\nlevels = 4\n[router]\nrouting = \"fattree-adaptive\"\nvcs = 16\n"+
+	os.WriteFile(tree, []byte("name = \"ft\"\n[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 32\nlevels = 4\n[router]\nrouting = \"fattree-adaptive\"\nvc.vcs = 16\n"+
 		"[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n[policy]\ninjection = \"sat(16,16,ring)\"\n"), 0o644)
 	for _, args := range [][]string{
 		{"run", "--max-memory", "4GiB", torus},

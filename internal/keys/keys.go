@@ -16,6 +16,13 @@ type Doc struct {
 	Key, Value, Doc string
 }
 
+// Sub is a table inside a table (RECN's inside the ioq switch's): its
+// key, when it applies, and its keys.
+type Sub struct {
+	Key, Doc string
+	Keys     []Doc
+}
+
 // IntRange is an integer key of a table, its value, and its range Lo..Hi
 // (0 standing for a value left out where Lo is 0), with what is allowed,
 // for CheckRanges.

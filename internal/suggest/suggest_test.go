@@ -6,19 +6,19 @@ import (
 )
 
 func TestNearest(t *testing.T) {
-	keys := []string{"router.vcs", "router.buffer_flits", "traffic.pattern", "traffic.process", "measure.warmup_cycles", "policy.injection"}
+	keys := []string{"router.vc.vcs", "router.vc.buffer_flits", "traffic.pattern", "traffic.process", "measure.warmup_cycles", "policy.injection"}
 	for _, tc := range []struct {
 		word string
 		want []string
 	}{
-		{"router.vc", []string{"router.vcs"}},
+		{"router.vc", []string{"router.vc.vcs"}},
 		{"traffic.patern", []string{"traffic.pattern"}},
 		{"pattern", []string{"traffic.pattern"}},
-		{"measure.vcs", []string{"router.vcs"}},
+		{"measure.vcs", []string{"router.vc.vcs"}},
 		{"warmup_cycle", []string{"measure.warmup_cycles"}},
 		{"colour", nil},
 		{"traffic.load", nil},
-		{"router.buffer", []string{"router.buffer_flits"}},
+		{"router.buffer", []string{"router.vc.buffer_flits"}},
 		{"measure.warmup", []string{"measure.warmup_cycles"}},
 		{"measure.method2", nil},
 	} {

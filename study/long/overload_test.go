@@ -41,7 +41,7 @@ func overload(t *testing.T, routing string, vcs int) {
 		cycles = 3000
 	}
 	c := study.Default()
-	c.Router.Routing, c.Router.VCs = routing, vcs
+	c.Router.Routing, c.Router.VC.VCs = routing, vcs
 	c.Traffic.Pattern, c.Traffic.Process = "uniform", "saturation"
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = cycles/2, cycles/2, 0
 	c.Measure.SampleCycles = 1000

@@ -20,7 +20,7 @@ func TestAdaptiveBeatsDORTranspose(t *testing.T) {
 	run := func(routing string, vcs int) float64 {
 		c := study.Default()
 		c.Name = fmt.Sprintf("%s-%dvc", routing, vcs)
-		c.Router.Routing, c.Router.VCs = routing, vcs
+		c.Router.Routing, c.Router.VC.VCs = routing, vcs
 		c.Traffic.Pattern, c.Traffic.Process = "transpose", "saturation"
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 5000, 0
 		r := mustRun(t, c, study.Options{})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -81,7 +82,8 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			if tc.scenario == "mesh16-har" {
 				cfg = study.Default()
 				cfg.Network.Topology, cfg.Network.Mesh.K, cfg.Network.Mesh.Concentration, cfg.Network.Mesh.NodeChannels = "mesh", 16, 1, 2
-				cfg.Router = study.Router{Routing: "hybrid-har", VCs: 4, BufferFlits: 8, Switching: "wormhole", RoutingDelayCycles: 2, LinkLatencyCycles: 1, CreditLatencyCycles: 1, InternalSpeedup: 1}
+				cfg.Router.Routing, cfg.Router.RoutingDelayCycles = "hybrid-har", 2
+				cfg.Router.VC = vc.Table{VCs: 4, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1}
 				cfg.Traffic.Pattern, cfg.Traffic.Process, cfg.Traffic.LoadOfWireCapacity = "transpose", "poisson", tc.load
 				cfg.Traffic.PacketFlits, cfg.Traffic.LongPacketFlits, cfg.Traffic.LongVolumePercent = 32, 256, 50
 			}

@@ -19,7 +19,7 @@ func Routings() []routing.Spec {
 		},
 		{
 			Name: "fattree-adaptive", MinVCs: 1, Topologies: []string{"fattree"}, Label: "adaptive routing", BuildSeconds: routing.SecondsPerPort(0.6e-6),
-			Doc: "up to the nearest common ancestor on an adaptively chosen up port (router.selection: by default a free one with most credits, ties round robin; least-occupied is FSIN's), then down by destination digits",
+			Doc: "up to the nearest common ancestor on an adaptively chosen up port (router.vc.selection: by default a free one with most credits, ties round robin; least-occupied is FSIN's), then down by destination digits",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				return &fatTree{t: t.(*FatTree), all: routing.AllVCs(vcs), adaptive: true}
 			},
