@@ -21,7 +21,7 @@ type Sink interface {
 	Delivered(now clock.Cycle, f *link.Flit)
 }
 
-// Gate is an injection gate (package policies implements them). It is owned
+// Gate is an injection gate (the policies implement them). It is owned
 // by one NI alone. Every cycle the NI first generates the cycle's packets,
 // then calls Observe with the number of packets in its source queue (where
 // the gate reads its control lanes, updates its mode and may send on its
@@ -44,8 +44,8 @@ type Observation struct {
 	Valid, Active, ValidInj, ActiveInj int
 }
 
-// ControlPlane is a router's control-plane logic (package policies
-// implements it, e.g. the entropy measurement circuit). It is owned by one
+// ControlPlane is a router's control-plane logic (the policies implement
+// it, e.g. the entropy measurement circuit). It is owned by one
 // router alone and stepped once per cycle at the end of the router's tick,
 // after the data path has sent this cycle's flits, so that a control lane
 // stealing idle link cycles sees whether the link carried a flit.

@@ -7,6 +7,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/topology/grid"
@@ -52,7 +53,7 @@ func TestGateControlsInjection(t *testing.T) {
 			sinks[i] = sink
 		}
 		srcs[0] = burst{dst: 8}
-		net, err := vc.Build(context.Background(), topo, vc.Config{Routing: testRouting("dor"), VCs: 1, BufferFlits: 4, RoutingDelayCycles: 1,
+		net, err := vc.Build(context.Background(), topo, vc.Config{Routing: routingtest.Named("dor"), VCs: 1, BufferFlits: 4, RoutingDelayCycles: 1,
 			LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, sinks)
 		if err != nil {
 			t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/figure"
-	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/policies/entropy"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/study"
 )
@@ -158,7 +158,7 @@ func izuPolicy(v string) string {
 	if v == "none" {
 		return "no SAT"
 	}
-	if g, args, err := policies.ParseGate(v, policies.GateParams{}); err == nil && args && g.Model == policies.SAT {
+	if g, args, err := study.ParseGate(v); err == nil && args && g.SAT != nil {
 		s := fmt.Sprintf("SAT l%dk%d", g.SAT.L, g.SAT.K)
 		if g.SAT.Tree {
 			s += " (" + g.SAT.Structure() + ")"
@@ -689,9 +689,9 @@ func entropyTable2(f *study.File, pts []*pointStats, refs []refRow) *figure.Pair
 	}
 	var gta []string // the gt.a models, by series
 	for _, v := range f.KeyValues("policy.injection") {
-		if g, args, err := policies.ParseGate(v, policies.GateParams{}); err == nil && args && g.Model == policies.GuardRandom {
+		if g, args, err := study.ParseGate(v); err == nil && args && g.Entropy.Model == entropy.GuardRandom {
 			gta = append(gta, v)
-			b.Series = append(b.Series, "t_G = "+strconv.Itoa(g.GuardCycles))
+			b.Series = append(b.Series, "t_G = "+strconv.Itoa(g.Entropy.GuardCycles))
 		}
 	}
 	ns, ng := len(b.Series), len(b.Groups)

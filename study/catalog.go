@@ -8,6 +8,8 @@ import (
 
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/internal/keys"
+	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/policies/sat"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router/ioq"
 	"github.com/icnsim/icnsim/router/vc"
@@ -167,4 +169,20 @@ func (r *Router) kindTable(name string) kindTable {
 		}
 	}
 	return nil
+}
+
+// injectionPolicy is one policy of the catalog that gates injection: the
+// values of policy.injection it reads (models) and how it reads one, with
+// its defaults from the [policy] keys (parse).
+type injectionPolicy struct {
+	models func() []policies.Model
+	parse  func(p *Policy) (Gate, bool, error)
+}
+
+// injectionPolicies are the catalog's injection policies, one line each.
+func injectionPolicies() []injectionPolicy {
+	return []injectionPolicy{
+		{models: entropyModels, parse: parseEntropyGate},
+		{models: func() []policies.Model { return []policies.Model{sat.Model()} }, parse: parseSATGate},
+	}
 }

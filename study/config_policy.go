@@ -2,9 +2,13 @@ package study
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/policies/entropy"
+	"github.com/icnsim/icnsim/policies/sat"
 )
 
 // Policy is the congestion control: entropy throttling's injection model
@@ -40,23 +44,62 @@ type Policy struct {
 	SATStructure string `toml:"sat_structure"`
 }
 
-// Gate is the injection model with its parameters.
-func (p *Policy) Gate() (policies.GateParams, bool, error) {
-	return policies.ParseGate(p.Injection, policies.GateParams{RthPercent: p.RthPercent, ROnPercent: p.ROnPercent,
-		ROffPercent: p.ROffPercent, RnPercent: p.RnPercent, GuardCycles: p.GuardCycles,
-		SAT: policies.SATParams{L: p.SATL, K: p.SATK, Tree: p.SATStructure == "tree"}})
+// Gate is policy.injection as the policy that reads its value has it:
+// entropy throttling's model (noth, the zero value, where another policy
+// gates) and SAT's parameters where SAT gates (nil elsewhere).
+type Gate struct {
+	Entropy entropy.GateParams
+	SAT     *sat.Params
 }
 
-// CircuitConfig is the policies package's view of the circuit keys.
-func (c *Config) CircuitConfig() policies.CircuitConfig {
+// Gate is policy.injection read by the policy of the catalog that reads
+// its value (injectionPolicies), with its parameters; it reports whether
+// the value gave them as arguments.
+func (p *Policy) Gate() (Gate, bool, error) {
+	name, _, _ := strings.Cut(strings.TrimSpace(p.Injection), "(")
+	var names []string
+	for _, ip := range injectionPolicies() {
+		for _, m := range ip.models() {
+			if m.Name == strings.TrimSpace(name) {
+				return ip.parse(p)
+			}
+			names = append(names, m.Name)
+		}
+	}
+	slices.Sort(names)
+	return Gate{}, false, fmt.Errorf("unknown injection model %q (allowed: %s, with or without arguments, e.g. \"hyst(70,90,30)\")", strings.TrimSpace(name), strings.Join(names, ", "))
+}
+
+// parseEntropyGate reads an entropy-throttling model, bare (its
+// parameters from the r_*_percent and guard_cycles keys) or with the
+// papers' arguments.
+func parseEntropyGate(p *Policy) (Gate, bool, error) {
+	gp, hasArgs, err := entropy.ParseGate(p.Injection, entropy.GateParams{RthPercent: p.RthPercent, ROnPercent: p.ROnPercent,
+		ROffPercent: p.ROffPercent, RnPercent: p.RnPercent, GuardCycles: p.GuardCycles})
+	return Gate{Entropy: gp}, hasArgs, err
+}
+
+// entropyModels are the entropy papers' models, in their registry's order
+// of names.
+func entropyModels() []policies.Model {
+	var ms []policies.Model
+	for _, n := range entropy.ModelNames() {
+		s := entropy.Models()[n]
+		ms = append(ms, policies.Model{Name: s.Name, Params: s.Params, Doc: s.Doc})
+	}
+	return ms
+}
+
+// CircuitConfig is package entropy's view of the circuit keys.
+func (c *Config) CircuitConfig() entropy.CircuitConfig {
 	p := c.Policy
-	shape := policies.ShapeGrid
+	shape := entropy.ShapeGrid
 	grid := isGrid(&c.Network)
 	if p.Circuit == "tree" || (p.Circuit == "auto" && !grid) {
-		shape = policies.ShapeTree
+		shape = entropy.ShapeTree
 	}
 	mode, _ := link.ParseMode(p.CircuitLanes)
-	return policies.CircuitConfig{Shape: shape, Mode: mode, LatencyCycles: p.CircuitLatencyCycles, CountInjection: p.CountInjectionBuffers}
+	return entropy.CircuitConfig{Shape: shape, Mode: mode, LatencyCycles: p.CircuitLatencyCycles, CountInjection: p.CountInjectionBuffers}
 }
 
 // validatePolicy checks the [policy] table's entropy-throttling keys: the
@@ -85,8 +128,8 @@ func (c *Config) validatePolicy(add addFunc) {
 		switch {
 		case err != nil:
 			add("policy.injection", pol.Injection, err.Error())
-		case gp.Model == policies.SAT:
-			c.validateSATGate(add, gp, hasArgs)
+		case gp.SAT != nil:
+			c.validateSATGate(add, *gp.SAT, hasArgs)
 		case hasArgs:
 			d := Default().Policy
 			if pol.RthPercent != d.RthPercent || pol.ROnPercent != d.ROnPercent || pol.ROffPercent != d.ROffPercent || pol.RnPercent != d.RnPercent || pol.GuardCycles != d.GuardCycles {
@@ -109,4 +152,12 @@ func (c *Config) validatePolicy(add addFunc) {
 	if pol.CircuitLatencyCycles < 1 || pol.CircuitLatencyCycles > 1000 {
 		add("policy.circuit_latency_cycles", pol.CircuitLatencyCycles, "allowed: 1..1000")
 	}
+}
+
+// ParseGate reads value as policy.injection, with every parameter the
+// [policy] keys would give left zero: for a value with arguments, the
+// policy's typed parameters (a figure's labels read them).
+func ParseGate(value string) (Gate, bool, error) {
+	p := Policy{Injection: value}
+	return p.Gate()
 }

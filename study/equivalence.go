@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/policies/entropy"
 	"github.com/icnsim/icnsim/report"
 )
 
@@ -14,19 +14,20 @@ import (
 // thresholds (R_th, R_ON, R_OFF, R_n), with thresholds inside the box its
 // gates recorded, would have taken every throttling decision exactly as it
 // did, cycle by cycle, and so produced the same result (see
-// policies.ThresholdBox). A threshold sweep uses it to give such points their
+// entropy.ThresholdBox). A threshold sweep uses it to give such points their
 // result without simulating them again; the results are the ones a
 // simulation would produce, so a study's files do not depend on it.
 type Equivalence struct {
 	key     string
-	box     policies.ThresholdBox
+	box     entropy.ThresholdBox
 	routers int
 }
 
 // equivalenceKey is cfg with the gate's thresholds removed (and the model
 // and guard time written canonically); ok is false when cfg has no gate.
-func equivalenceKey(cfg Config) (key string, gp policies.GateParams, ok bool) {
-	gp, _, err := cfg.Policy.Gate()
+func equivalenceKey(cfg Config) (key string, gp entropy.GateParams, ok bool) {
+	g, _, err := cfg.Policy.Gate()
+	gp = g.Entropy
 	if err != nil || !gp.Throttles() {
 		return "", gp, false
 	}
@@ -46,7 +47,7 @@ func equivalenceKey(cfg Config) (key string, gp policies.GateParams, ok bool) {
 // per configuration with NewProbe; checks against many runs are then cheap.
 type Probe struct {
 	key string
-	gp  policies.GateParams
+	gp  entropy.GateParams
 	ok  bool
 }
 

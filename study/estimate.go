@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/policies/entropy"
+	"github.com/icnsim/icnsim/policies/sat"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router/ioq"
 	"github.com/icnsim/icnsim/router/vc"
@@ -98,11 +99,11 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	e.MeasureBytes = int64(e.Nodes) * (report.CollectorBytes(latencyRangeCycles(zl)) + traffic.SourceBytes(tc))
 	policySeconds := 0.0
 	if gate, _, err := cfg.Policy.Gate(); err == nil {
-		if gate.Model == policies.SAT {
-			e.PolicyBytes = policies.SATBytes(topo, gate.SAT)
+		if gate.SAT != nil {
+			e.PolicyBytes = sat.Bytes(topo, *gate.SAT)
 		}
-		e.PolicyBytes += policies.EntropyBytes(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
-		policySeconds = policies.EntropyBuildSeconds(topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
+		e.PolicyBytes += entropy.Bytes(topo, gate.Entropy, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
+		policySeconds = entropy.BuildSeconds(topo, gate.Entropy, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
 	}
 	if cfg.Measure.Method == "packet-batches" && cfg.Traffic.Process != "collective" {
 		// The injection matrix: the NIs' counts and two snapshots, and the

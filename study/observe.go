@@ -3,7 +3,8 @@ package study
 import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/policies/entropy"
+	"github.com/icnsim/icnsim/policies/sat"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router/ioq"
 )
@@ -47,9 +48,9 @@ func observersOf(b *Built) []observer {
 // satObserver is SAT in a run: its protocol's invariants, the interval
 // and the waiting and starved nodes per sample, and over the window.
 type satObserver struct {
-	sat            *policies.SATs
+	sat            *sat.Protocol
 	nodes          int
-	from, to, last policies.SATTotals
+	from, to, last sat.Totals
 	toSet          bool
 }
 
@@ -91,7 +92,7 @@ func (o *satObserver) result(r *run, _ clock.Cycle, res *report.Result) {
 // the circuit's reading against the truth per sample, and the share of
 // node-cycles throttled and the circuit's lag.
 type entropyObserver struct {
-	ent *policies.Entropy
+	ent *entropy.Throttling
 	net fabric.Fabric
 }
 

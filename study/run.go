@@ -10,7 +10,8 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/policies/entropy"
+	"github.com/icnsim/icnsim/policies/sat"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router/ioq"
 	"github.com/icnsim/icnsim/router/vc"
@@ -55,9 +56,9 @@ type Built struct {
 	Net        *vc.Network
 	Collectors []*report.Collector
 	// Entropy is the entropy circuit and gates, nil when not installed.
-	Entropy *policies.Entropy
+	Entropy *entropy.Throttling
 	// SAT is the SAT protocol, nil when not installed.
-	SAT *policies.SATs
+	SAT *sat.Protocol
 
 	traffic traffic.Config // Cfg.TrafficConfig(), computed once
 	units   loadUnits      // the units of the load, computed once
@@ -156,14 +157,14 @@ func buildVC(ctx context.Context, b *Built, topo topology.Topology, srcs []fabri
 	if err != nil {
 		return err
 	}
-	if gate.Model == policies.SAT {
-		if b.SAT, err = policies.InstallSAT(net, gate.SAT, cfg.SATConfig()); err != nil {
+	if gate.SAT != nil {
+		if b.SAT, err = sat.Install(net, *gate.SAT, cfg.SATConfig()); err != nil {
 			return err
 		}
 	}
 	// SAT is not entropy throttling: its gates take the NIs, and the circuit
-	// runs only when measured, gating nothing (GateParams.Throttles).
-	b.Entropy, err = policies.InstallEntropy(ctx, net, gate, cfg.CircuitConfig(), cfg.Seed^0x5eed_9a7e, cfg.Policy.MeasureCircuit)
+	// runs only when measured, gating nothing (entropy.GateParams.Throttles).
+	b.Entropy, err = entropy.Install(ctx, net, gate.Entropy, cfg.CircuitConfig(), cfg.Seed^0x5eed_9a7e, cfg.Policy.MeasureCircuit)
 	return err
 }
 
@@ -215,13 +216,13 @@ func checkTraffic(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	if gate.Model == policies.SAT {
-		if err := policies.CheckSAT(topo, gate.SAT, cfg.SATConfig()); err != nil {
+	if gate.SAT != nil {
+		if err := sat.Check(topo, *gate.SAT, cfg.SATConfig()); err != nil {
 			return err
 		}
 	}
-	if err := policies.CheckEntropy(ctx, topo, gate, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit); err != nil && ctx.Err() == nil {
-		if gate.Throttles() {
+	if err := entropy.Check(ctx, topo, gate.Entropy, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit); err != nil && ctx.Err() == nil {
+		if gate.Entropy.Throttles() {
 			return &FieldError{Key: "policy.injection", Value: cfg.Policy.Injection, Allowed: "its entropy circuit cannot be laid: " + err.Error()}
 		}
 		return &FieldError{Key: "policy.measure_circuit", Value: cfg.Policy.MeasureCircuit, Allowed: "the entropy circuit cannot be laid: " + err.Error()}

@@ -1,19 +1,8 @@
-package policies
-
-import (
-	"fmt"
-	"strconv"
-	"strings"
-	"unicode"
-
-	"github.com/icnsim/icnsim/clock"
-	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/topology"
-)
-
-// SATParams are the thresholds and the propagation structure of SAT, the
-// SATisfied throughput-fairness protocol.
+// Package sat owns SAT, the SATisfied throughput-fairness protocol, as a
+// policy of package policies' contract: its parameters (Params, read from
+// policy.injection by Parse), its layouts over a topology's capabilities,
+// its interval formulas and its state machine (Gate, at every node; the
+// switches' planes).
 //
 // SAT (Izu and Vallejo, "Throughput Fairness in Indirect Interconnection
 // Networks", after Cidon and Ofek's Metaring) balances the packets every
@@ -98,8 +87,27 @@ import (
 // at all times; in the tree, exactly one wave: every switch is either idle
 // with nothing of the signal below it, or waiting for a set of children
 // each of which has exactly one piece of the wave in its subtree or on the
-// links to it. SATs.Check verifies both between any two cycles.
-type SATParams struct {
+// links to it. Protocol.Check verifies both between any two cycles.
+//
+// It may import policies, fabric, topology, link and clock.
+package sat
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unsafe"
+
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/topology"
+)
+
+// Params are the thresholds and the propagation structure of SAT.
+type Params struct {
 	// L is the starvation threshold l, K the quota k per interval.
 	L, K int
 	// Tree selects the spanning tree (SS); otherwise the Hamiltonian ring.
@@ -111,7 +119,7 @@ type SATParams struct {
 const maxSATQuota = 1_000_000
 
 // Validate checks 1 <= l <= k.
-func (p SATParams) Validate() error {
+func (p Params) Validate() error {
 	if p.L < 1 || p.K < 1 {
 		return fmt.Errorf("sat: l = %d, k = %d: allowed 1 <= l <= k <= %d packets per interval", p.L, p.K, maxSATQuota)
 	}
@@ -125,19 +133,17 @@ func (p SATParams) Validate() error {
 }
 
 // Structure names the propagation structure: "ring" or "tree".
-func (p SATParams) Structure() string {
+func (p Params) Structure() string {
 	if p.Tree {
 		return "tree"
 	}
 	return "ring"
 }
 
-func (p SATParams) String() string {
+func (p Params) String() string {
 	return fmt.Sprintf("sat(%d,%d,%s)", p.L, p.K, p.Structure())
 }
 
-// parseSAT reads the arguments of "sat(...)": l and k, positional or as
-// l=..., k=..., and optionally the structure, ring (the default) or tree.
 // closeTo is "; did you mean X?" for the first of names within an edit
 // of a (one letter changed, added, dropped or two swapped), or "".
 func closeTo(a string, names ...string) string {
@@ -170,8 +176,39 @@ func oneEdit(a, b string) bool {
 	return a[i+1:] == b[i+1:] || (a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:])
 }
 
-func parseSAT(s, args string) (SATParams, error) {
-	var p SATParams
+// Model is the value of policy.injection that SAT reads.
+func Model() policies.Model {
+	return policies.Model{Name: "sat", Params: []string{"l", "k", "ring|tree"},
+		Doc: "SAT fairness (Izu and Vallejo): at most k packets per interval, a node below l holds the signal; over the Hamiltonian ring or the spanning tree"}
+}
+
+// Parse reads SAT as policy.injection writes it: bare "sat" takes l, k
+// and the structure from defaults; "sat(12,16,ring)" (or with l=, k=;
+// the structure may be left out: ring) sets them. It reports whether
+// arguments were given.
+func Parse(s string, defaults Params) (Params, bool, error) {
+	name, args, hasArgs := strings.Cut(strings.TrimSpace(s), "(")
+	if strings.TrimSpace(name) != Model().Name {
+		return Params{}, false, fmt.Errorf("%q: not SAT (allowed: sat, or sat(l,k,ring|tree))", s)
+	}
+	if !hasArgs {
+		return defaults, false, defaults.Validate()
+	}
+	args, closed := strings.CutSuffix(strings.TrimSpace(args), ")")
+	if !closed {
+		return Params{}, false, fmt.Errorf("%q: missing closing parenthesis", s)
+	}
+	p, err := parseArgs(s, args)
+	if err != nil {
+		return Params{}, false, err
+	}
+	return p, true, nil
+}
+
+// parseArgs reads the arguments of "sat(...)": l and k, positional or as
+// l=..., k=..., and optionally the structure, ring (the default) or tree.
+func parseArgs(s, args string) (Params, error) {
+	var p Params
 	var nums []int
 	seen := map[string]bool{}
 	for i, a := range strings.Split(args, ",") {
@@ -227,8 +264,8 @@ func parseSAT(s, args string) (SATParams, error) {
 	return p, p.Validate()
 }
 
-// SATConfig is how the SAT signal travels.
-type SATConfig struct {
+// Config is how the SAT signal travels.
+type Config struct {
 	// HopLatencyCycles is the signal's latency over one link (>= 1) of the
 	// network's link latency; over a longer link (a dragonfly's global
 	// links) it takes the link's extra cycles more.
@@ -237,7 +274,7 @@ type SATConfig struct {
 	NodeLatencyCycles int
 }
 
-func (c SATConfig) validate() error {
+func (c Config) validate() error {
 	if c.HopLatencyCycles < 1 || c.HopLatencyCycles > 1000 {
 		return fmt.Errorf("sat hop latency %d cycles out of range (allowed: 1..1000)", c.HopLatencyCycles)
 	}
@@ -307,9 +344,9 @@ func (lay *satLayout) idleCycles(hopCycles func(satHop) int, nodeCycles int) int
 	return hops + lay.idleNodes*nodeCycles
 }
 
-// CheckSATTopology reports whether the ring (tree false) or the spanning
+// CheckTopology reports whether the ring (tree false) or the spanning
 // tree can be laid over t, in constant time.
-func CheckSATTopology(t topology.Topology, tree bool) error {
+func CheckTopology(t topology.Topology, tree bool) error {
 	if rg, ok := t.(topology.Ringed); ok && !tree {
 		if err := rg.RingFeasible(); err != nil {
 			return fmt.Errorf("the SAT ring needs a Hamiltonian cycle of the routers, and %v; use the spanning tree (sat(l,k,tree))", err)
@@ -323,7 +360,7 @@ func CheckSATTopology(t topology.Topology, tree bool) error {
 // around, or the tree of, the quickest paths from router 0, hop(r, p)
 // being the signal's latency out of port p of router r.
 func laySAT(t topology.Topology, tree bool, hop func(r, p int) int) (*satLayout, error) {
-	if err := CheckSATTopology(t, tree); err != nil {
+	if err := CheckTopology(t, tree); err != nil {
 		return nil, err
 	}
 	if tr, ok := t.(topology.Treed); ok && tree {
@@ -461,9 +498,9 @@ func treeLayout(t topology.Topology, s topology.SpanningTree) *satLayout {
 	return lay
 }
 
-// SATGate is one node's part of SAT (a fabric.Gate): its injection counter,
+// Gate is one node's part of SAT (a fabric.Gate): its injection counter,
 // whether it holds the signal, and the lanes to and from its router.
-type SATGate struct {
+type Gate struct {
 	in, out  *satLane
 	l, k     int32
 	count    int32 // packets started since the signal last departed
@@ -489,7 +526,7 @@ type SATGate struct {
 
 // Observe reads the signal and releases it when the node is satisfied or
 // has nothing to send (fabric.Gate).
-func (g *SATGate) Observe(now clock.Cycle, queued int) {
+func (g *Gate) Observe(now clock.Cycle, queued int) {
 	if g.in.Recv(now) != nil {
 		if g.holding {
 			panic(fmt.Sprintf("NI %d SAT at cycle %d: a second signal arrived while holding one", g.node, now))
@@ -526,7 +563,7 @@ func (g *SATGate) Observe(now clock.Cycle, queued int) {
 
 // Allow lets a packet start while the counter is below k (fabric.Gate).
 // A cycle refused here is a node-cycle spent waiting for the signal.
-func (g *SATGate) Allow(clock.Cycle) bool {
+func (g *Gate) Allow(clock.Cycle) bool {
 	if g.count < g.k {
 		return true
 	}
@@ -535,7 +572,7 @@ func (g *SATGate) Allow(clock.Cycle) bool {
 }
 
 // Started counts a packet against the interval's quota (fabric.Gate).
-func (g *SATGate) Started(now clock.Cycle) {
+func (g *Gate) Started(now clock.Cycle) {
 	g.count++
 	g.MaxCount = max(g.MaxCount, g.count)
 	if g.count > g.k {
@@ -544,7 +581,7 @@ func (g *SATGate) Started(now clock.Cycle) {
 }
 
 // Injected does nothing: SAT counts packets as they start (fabric.Gate).
-func (g *SATGate) Injected(clock.Cycle) {}
+func (g *Gate) Injected(clock.Cycle) {}
 
 // satRingSwitch forwards the ring's signal: a signal arriving on in[i]
 // leaves on out[i] in the same cycle.
@@ -620,11 +657,11 @@ func (m multiPlane) Step(now clock.Cycle, obs fabric.Observation) {
 	m[1].Step(now, obs)
 }
 
-// SATs is SAT installed on a network.
-type SATs struct {
-	Params SATParams
-	Config SATConfig
-	Gates  []*SATGate
+// Protocol is SAT installed on a network.
+type Protocol struct {
+	Params Params
+	Config Config
+	Gates  []*Gate
 	// IdleIntervalCycles is the analytical interval of an idle network.
 	IdleIntervalCycles int
 	lay                *satLayout
@@ -632,23 +669,23 @@ type SATs struct {
 	trees              []*satTreeSwitch // by router; nil when not a tree switch
 }
 
-// CheckSAT reports what InstallSAT would refuse, without building anything.
-func CheckSAT(t topology.Topology, p SATParams, cfg SATConfig) error {
+// Check reports what Install would refuse, without building anything.
+func Check(t topology.Topology, p Params, cfg Config) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
 	if err := cfg.validate(); err != nil {
 		return err
 	}
-	return CheckSATTopology(t, p.Tree)
+	return CheckTopology(t, p.Tree)
 }
 
-// InstallSAT lays SAT's ring or tree over net, installs a gate in every NI
+// Install lays SAT's ring or tree over net, installs a gate in every NI
 // and a forwarding or concentrating plane in every router the structure
 // passes through (beside any control plane the router already has).
-func InstallSAT(net Host, p SATParams, cfg SATConfig) (*SATs, error) {
+func Install(net policies.Host, p Params, cfg Config) (*Protocol, error) {
 	t := net.Topology()
-	if err := CheckSAT(t, p, cfg); err != nil {
+	if err := Check(t, p, cfg); err != nil {
 		return nil, err
 	}
 	R, N := t.Routers(), t.Nodes()
@@ -669,7 +706,7 @@ func InstallSAT(net Host, p SATParams, cfg SATConfig) (*SATs, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &SATs{Params: p, Config: cfg, lay: lay, lanes: make([]satLane, len(lay.hops)),
+	s := &Protocol{Params: p, Config: cfg, lay: lay, lanes: make([]satLane, len(lay.hops)),
 		IdleIntervalCycles: lay.idleCycles(hopCycles, cfg.NodeLatencyCycles)}
 	name := func(e int) string {
 		if e < R {
@@ -684,10 +721,10 @@ func InstallSAT(net Host, p SATParams, cfg SATConfig) (*SATs, error) {
 		}
 		s.lanes[i].InitControl(port+" -> "+name(h.to)+" (sat)", hopCycles(h), link.Dedicated, nil)
 	}
-	gates := make([]SATGate, N)
-	s.Gates = make([]*SATGate, N)
+	gates := make([]Gate, N)
+	s.Gates = make([]*Gate, N)
 	for n := range gates {
-		gates[n] = SATGate{l: int32(p.L), k: int32(p.K), nodeLat: clock.Cycle(cfg.NodeLatencyCycles), lastRecv: -1, node: int32(n), CountTo: clock.Never}
+		gates[n] = Gate{l: int32(p.L), k: int32(p.K), nodeLat: clock.Cycle(cfg.NodeLatencyCycles), lastRecv: -1, node: int32(n), CountTo: clock.Never}
 		s.Gates[n] = &gates[n]
 	}
 	planes := make([]fabric.ControlPlane, R)
@@ -746,7 +783,7 @@ func InstallSAT(net Host, p SATParams, cfg SATConfig) (*SATs, error) {
 
 // SetWindow makes the gates measure the intervals whose closing reception
 // falls in [from, to) (set it before the run or while paused).
-func (s *SATs) SetWindow(from, to clock.Cycle) {
+func (s *Protocol) SetWindow(from, to clock.Cycle) {
 	for _, g := range s.Gates {
 		g.CountFrom, g.CountTo = from, to
 	}
@@ -754,7 +791,7 @@ func (s *SATs) SetWindow(from, to clock.Cycle) {
 
 // WindowInterval is the SAT interval over all nodes in the window: mean,
 // min and max in cycles, and the number of intervals (read while paused).
-func (s *SATs) WindowInterval() (mean float64, minC, maxC, n uint64) {
+func (s *Protocol) WindowInterval() (mean float64, minC, maxC, n uint64) {
 	var sum uint64
 	for _, g := range s.Gates {
 		if g.WinIntervals == 0 {
@@ -773,14 +810,14 @@ func (s *SATs) WindowInterval() (mean float64, minC, maxC, n uint64) {
 	return mean, minC, maxC, n
 }
 
-// SATTotals are the gates' counters summed (see SATGate).
-type SATTotals struct {
+// Totals are the gates' counters summed (see Gate).
+type Totals struct {
 	Intervals, IntervalSum, WaitingCycles, HeldCycles uint64
 }
 
 // Totals sums the gates' counters (read while paused).
-func (s *SATs) Totals() SATTotals {
-	var t SATTotals
+func (s *Protocol) Totals() Totals {
+	var t Totals
 	for _, g := range s.Gates {
 		t.Intervals += g.Intervals
 		t.IntervalSum += g.IntervalSum
@@ -794,7 +831,7 @@ func (s *SATs) Totals() SATTotals {
 // that no node has started more than k packets in its interval and that
 // the signal is neither lost nor duplicated: exactly one in the ring, one
 // consistent wave in the tree.
-func (s *SATs) Check(next clock.Cycle) error {
+func (s *Protocol) Check(next clock.Cycle) error {
 	for n, g := range s.Gates {
 		if g.count > g.k {
 			return fmt.Errorf("SAT at cycle %d: NI %d started %d packets in one interval (k = %d)", next, n, g.count, g.k)
@@ -858,4 +895,21 @@ func (s *SATs) Check(next clock.Cycle) error {
 		return fmt.Errorf("SAT at cycle %d: the tree's wave is inconsistent (a signal lost, duplicated, or below a switch that did not send it)", next)
 	}
 	return nil
+}
+
+// Bytes estimates the memory Install takes on topology t: a lane per
+// hop of the ring or the tree (with its name, counted at 48 bytes), a gate
+// per node, and per switch its plane (a forwarding table or a
+// concentrator's children).
+func Bytes(t topology.Topology, p Params) int64 {
+	// The walk around, or the tree of, a spanning tree by default.
+	hops := 2 * (int64(t.Routers()) - 1 + int64(t.Nodes()))
+	if tr, ok := t.(topology.Treed); ok && p.Tree {
+		hops = 2 * (int64(tr.TreeElements()) - 1)
+	}
+	if rg, ok := t.(topology.Ringed); ok && !p.Tree {
+		hops = int64(rg.RingHops())
+	}
+	perHop := int64(unsafe.Sizeof(satLane{})) + 48 + 2*8 // the lane, its name, its places in the planes' lists
+	return hops*perHop + int64(t.Nodes())*int64(unsafe.Sizeof(Gate{})+8) + int64(t.Routers())*64
 }

@@ -1,4 +1,4 @@
-package policies
+package entropy
 
 import (
 	"math/rand/v2"

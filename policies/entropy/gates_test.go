@@ -1,4 +1,4 @@
-package policies
+package entropy
 
 import (
 	"math"
@@ -97,7 +97,7 @@ func TestGateTransitions(t *testing.T) {
 // uniformly from 0..2 t_G (chi-square over the 2 t_G + 1 values, and the mean).
 func TestGuardTime(t *testing.T) {
 	lane := link.NewLane[Counts]("test", 1)
-	gx := NewEntropyGate(GateParams{Model: GuardFixed, ROnPercent: 50, ROffPercent: 60, GuardCycles: 5}, 4, lane, 1)
+	gx := NewGate(GateParams{Model: GuardFixed, ROnPercent: 50, ROffPercent: 60, GuardCycles: 5}, 4, lane, 1)
 	gx.Injected(100)
 	for now := int64(100); now <= 106; now++ {
 		if got, want := gx.Allow(clockOf(now)), now >= 106; got != want {
@@ -105,7 +105,7 @@ func TestGuardTime(t *testing.T) {
 		}
 	}
 	const tg, n = 8, 170_000
-	ga := NewEntropyGate(GateParams{Model: GuardRandom, ROnPercent: 50, ROffPercent: 60, GuardCycles: tg}, 4, lane, 7)
+	ga := NewGate(GateParams{Model: GuardRandom, ROnPercent: 50, ROffPercent: 60, GuardCycles: tg}, 4, lane, 7)
 	counts := make([]int, 2*tg+1)
 	sum := 0
 	for range n {
@@ -129,8 +129,8 @@ func TestGuardTime(t *testing.T) {
 		t.Errorf("gt.a(%d) mean guard time %.3f", tg, mean)
 	}
 	// The drawn guard time is applied after the tail.
-	ga2 := NewEntropyGate(GateParams{Model: GuardRandom, GuardCycles: tg}, 4, lane, 9)
-	ref := NewEntropyGate(GateParams{Model: GuardRandom, GuardCycles: tg}, 4, lane, 9)
+	ga2 := NewGate(GateParams{Model: GuardRandom, GuardCycles: tg}, 4, lane, 9)
+	ref := NewGate(GateParams{Model: GuardRandom, GuardCycles: tg}, 4, lane, 9)
 	for i := range 50 {
 		d := ref.GuardDraw()
 		at := clockOf(int64(1000 * i))

@@ -1,4 +1,4 @@
-package policies
+package entropy
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"github.com/icnsim/icnsim/topology"
 )
 
-// CheckEntropy reports the errors InstallEntropy would on topology t,
+// Check reports the errors Install would on topology t,
 // without building anything on a network; ctx stops it.
-func CheckEntropy(ctx context.Context, t topology.Topology, p GateParams, cfg CircuitConfig, measure bool) error {
+func Check(ctx context.Context, t topology.Topology, p GateParams, cfg CircuitConfig, measure bool) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
@@ -21,13 +21,13 @@ func CheckEntropy(ctx context.Context, t topology.Topology, p GateParams, cfg Ci
 	return err
 }
 
-// EntropyBuildSeconds estimates the time InstallEntropy takes to lay the
+// BuildSeconds estimates the time Install takes to lay the
 // tree circuit on t beside its memory: the search for its root, a
 // breadth-first search from every router that could be it (every router
 // of a topology without eccentricity representatives, such as a file's:
 // it grows as the routers squared), about 25 ns per router and port
 // searched (measured on a 4,096-router tree: 1.3 s).
-func EntropyBuildSeconds(t topology.Topology, p GateParams, cfg CircuitConfig, measure bool) float64 {
+func BuildSeconds(t topology.Topology, p GateParams, cfg CircuitConfig, measure bool) float64 {
 	if !p.Throttles() && !measure || cfg.Shape != ShapeTree {
 		return 0
 	}
@@ -42,13 +42,13 @@ func EntropyBuildSeconds(t topology.Topology, p GateParams, cfg CircuitConfig, m
 	return 25e-9 * float64(n) * float64(steps)
 }
 
-// EntropyBytes estimates the memory InstallEntropy takes on topology t:
+// Bytes estimates the memory Install takes on topology t:
 // per router its circuit part (registers, lane lists, name), per circuit
 // link a control lane and its name, per node a readout lane, its name and,
 // when the model throttles, a gate. The circuit's links come from its
 // shape, as BuildCircuit lays them; names are counted at 32 bytes (48 for
 // a readout lane's).
-func EntropyBytes(t topology.Topology, p GateParams, cfg CircuitConfig, measure bool) int64 {
+func Bytes(t topology.Topology, p GateParams, cfg CircuitConfig, measure bool) int64 {
 	if !p.Throttles() && !measure {
 		return 0
 	}
@@ -68,27 +68,10 @@ func EntropyBytes(t topology.Topology, p GateParams, cfg CircuitConfig, measure 
 		8 + int64(unsafe.Sizeof(Counts{})) + int64(unsafe.Sizeof(outLane{}))
 	perNode := 8 + int64(unsafe.Sizeof(link.Lane[Counts]{})) + 48 + 8
 	if p.Throttles() {
-		perNode += int64(unsafe.Sizeof(EntropyGate{})) + 16
+		perNode += int64(unsafe.Sizeof(Gate{})) + 16
 		if p.Model == GuardRandom {
 			perNode += 32 // its random stream
 		}
 	}
 	return nr*perRouter + ne*perEdge + nn*perNode
-}
-
-// SATBytes estimates the memory InstallSAT takes on topology t: a lane per
-// hop of the ring or the tree (with its name, counted at 48 bytes), a gate
-// per node, and per switch its plane (a forwarding table or a
-// concentrator's children).
-func SATBytes(t topology.Topology, p SATParams) int64 {
-	// The walk around, or the tree of, a spanning tree by default.
-	hops := 2 * (int64(t.Routers()) - 1 + int64(t.Nodes()))
-	if tr, ok := t.(topology.Treed); ok && p.Tree {
-		hops = 2 * (int64(tr.TreeElements()) - 1)
-	}
-	if rg, ok := t.(topology.Ringed); ok && !p.Tree {
-		hops = int64(rg.RingHops())
-	}
-	perHop := int64(unsafe.Sizeof(satLane{})) + 48 + 2*8 // the lane, its name, its places in the planes' lists
-	return hops*perHop + int64(t.Nodes())*int64(unsafe.Sizeof(SATGate{})+8) + int64(t.Routers())*64
 }

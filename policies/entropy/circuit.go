@@ -1,4 +1,4 @@
-package policies
+package entropy
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/topology"
 )
 
@@ -215,7 +216,7 @@ func (cs *Circuits) WorstDelayCycles() int {
 // BuildCircuit lays an entropy circuit over a built network and installs
 // each router's part as its control plane. The grid shape needs a 2D torus
 // or mesh.
-func BuildCircuit(ctx context.Context, net Host, cfg CircuitConfig) (*Circuits, error) {
+func BuildCircuit(ctx context.Context, net policies.Host, cfg CircuitConfig) (*Circuits, error) {
 	t := net.Topology()
 	nr := t.Routers()
 	delay := make([]int, nr)

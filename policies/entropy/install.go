@@ -1,42 +1,26 @@
-package policies
+package entropy
 
 import (
 	"context"
 
-	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/policies"
 )
 
-// Host is what a policy installs on: a fabric whose routers take a control
-// plane and whose nodes take an injection gate. The VC router's network is
-// one; the input/output-buffered switch is not (the study layer refuses
-// entropy throttling and SAT on it with an error keyed to the policy).
-type Host interface {
-	Topology() topology.Topology
-	// OutWire is the data wire out of port p of router r, if it has one.
-	OutWire(r, p int) (link.Wire, bool)
-	// ControlPlane is router r's control plane (nil for none).
-	ControlPlane(r int) fabric.ControlPlane
-	SetControlPlane(r int, cp fabric.ControlPlane)
-	SetGate(node int, g fabric.Gate)
-}
-
-// Entropy is entropy throttling installed on a network: the circuit and one
+// Throttling is entropy throttling installed on a network: the circuit and one
 // gate per node (nil gates when the model is noth).
-type Entropy struct {
+type Throttling struct {
 	Params  GateParams
 	Circuit *Circuits
-	Gates   []*EntropyGate
+	Gates   []*Gate
 }
 
-// InstallEntropy builds the measurement circuit on net and, unless the
+// Install builds the measurement circuit on net and, unless the
 // model is noth, one gate per node reading it. seed feeds the gt.a guard
 // times (node i draws from its own stream). With noth the circuit still
 // runs when measure is set (so its readings can be reported) but no gate is
 // installed; without measure nothing is installed and nil is returned.
 // ctx stops the laying of the circuit.
-func InstallEntropy(ctx context.Context, net Host, p GateParams, cfg CircuitConfig, seed uint64, measure bool) (*Entropy, error) {
+func Install(ctx context.Context, net policies.Host, p GateParams, cfg CircuitConfig, seed uint64, measure bool) (*Throttling, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -47,14 +31,14 @@ func InstallEntropy(ctx context.Context, net Host, p GateParams, cfg CircuitConf
 	if err != nil {
 		return nil, err
 	}
-	e := &Entropy{Params: p, Circuit: cs}
+	e := &Throttling{Params: p, Circuit: cs}
 	if !p.Throttles() {
 		return e, nil
 	}
 	t := net.Topology()
-	e.Gates = make([]*EntropyGate, t.Nodes())
+	e.Gates = make([]*Gate, t.Nodes())
 	for i := range e.Gates {
-		g := NewEntropyGate(p, t.Routers(), cs.ToNode[i], splitSeed(seed, uint64(i)))
+		g := NewGate(p, t.Routers(), cs.ToNode[i], splitSeed(seed, uint64(i)))
 		e.Gates[i] = g
 		net.SetGate(i, g)
 	}
@@ -70,7 +54,7 @@ func splitSeed(seed, i uint64) uint64 {
 }
 
 // Throttled counts the nodes in throttled mode (read while paused).
-func (e *Entropy) Throttled() int {
+func (e *Throttling) Throttled() int {
 	n := 0
 	for _, g := range e.Gates {
 		if g.on {
@@ -83,7 +67,7 @@ func (e *Entropy) Throttled() int {
 // MeanReadout is the mean over routers of the circuit's readout, as the
 // mobility ratio R_a each router reads (1 when it reads N_v = 0), and the
 // true network-wide counts of the routers' last cycle (read while paused).
-func (e *Entropy) MeanReadout() (meanRa float64, truth Counts) {
+func (e *Throttling) MeanReadout() (meanRa float64, truth Counts) {
 	for _, c := range e.Circuit.Routers {
 		r := c.Readout()
 		if r.Valid > 0 {
@@ -99,7 +83,7 @@ func (e *Entropy) MeanReadout() (meanRa float64, truth Counts) {
 // Thresholds is the box of thresholds that would have taken every decision
 // of every gate so far (read while paused): any thresholds in it reproduce
 // the run exactly. It is AnyThresholds when no gate is installed.
-func (e *Entropy) Thresholds() ThresholdBox {
+func (e *Throttling) Thresholds() ThresholdBox {
 	b := AnyThresholds()
 	for _, g := range e.Gates {
 		b.Intersect(g.box)

@@ -1,15 +1,15 @@
-package policies
+package entropy
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/internal/policytest"
 	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/vc"
@@ -17,7 +17,6 @@ import (
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
-	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/grid"
 	"github.com/icnsim/icnsim/topology/hyperx"
 )
@@ -37,55 +36,6 @@ func (s *stepper) Tick(now clock.Cycle) {
 	} else {
 		s.c.Step(now, s.after)
 	}
-}
-
-func idleNet(t *testing.T, topo topology.Topology) *vc.Network {
-	t.Helper()
-	srcs := make([]fabric.Source, topo.Nodes())
-	for i := range srcs {
-		srcs[i] = idle{}
-	}
-	net, err := vc.Build(context.Background(), topo, vc.Config{Routing: testRouting(routingFor(topo)), VCs: 3, BufferFlits: 8, RoutingDelayCycles: 1,
-		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return net
-}
-
-func routingFor(topo topology.Topology) string {
-	switch topo.Kind() {
-	case "torus":
-		return "dor-dateline"
-	case "mesh":
-		return "dor"
-	case "dragonfly", "hyperx":
-		return "min"
-	case "file":
-		return "shortest-hops"
-	}
-	return "fattree-static"
-}
-
-// longLinkTopologies are a dragonfly with global links of 5 cycles (4
-// beyond the network's 1), a HyperX, and a graph from a file with two
-// longer links: the tree circuit and SAT over links of unequal latency.
-func longLinkTopologies(t *testing.T) (df, hx, fromFile topology.Topology) {
-	t.Helper()
-	d, err := dragonfly.NewDragonfly(2, 4, 2, 0, dragonfly.Palmtree, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := hyperx.NewHyperX(4, 2, 1, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.ReadGraph(context.Background(), "test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
-		"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d, h, g
 }
 
 // TestCircuitStepResponse: after every router's observation steps from one
@@ -117,7 +67,7 @@ func TestCircuitStepResponse(t *testing.T) {
 	// Trees over links of unequal latency: the dragonfly's deepest
 	// router is a local, a global and a local hop from the root, so the
 	// worst case is twice that, the global hop 4 cycles longer.
-	df, hx, fromFile := longLinkTopologies(t)
+	df, hx, fromFile := policytest.LongLinkTopologies(t)
 	cases = append(cases, tc{df, ShapeTree, func(lat int) int { return 2 * (3*lat + 4) }}, tc{hx, ShapeTree, func(lat int) int { return 2 * 2 * lat }},
 		tc{fromFile, ShapeTree, nil})
 	for _, c := range cases {
@@ -132,7 +82,7 @@ func TestCircuitStepResponse(t *testing.T) {
 }
 
 func checkStep(t *testing.T, topo topology.Topology, shape CircuitShape, lat int, exec actor.Kind, worst func(int) int) {
-	net := idleNet(t, topo)
+	net := policytest.IdleNetwork(t, topo)
 	cs, err := BuildCircuit(context.Background(), net, CircuitConfig{Shape: shape, Mode: link.Dedicated, LatencyCycles: lat})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package policies
+package entropy
 
 import "github.com/icnsim/icnsim/clock"
 

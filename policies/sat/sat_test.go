@@ -1,4 +1,4 @@
-package policies
+package sat
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/internal/policytest"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
@@ -27,7 +28,7 @@ func hamiltonian(k, n int) int {
 // independently of the layout: H(n) L + N d on a k-ary n-tree (232 for
 // the 4-ary 3-tree), (K^2 + 2N) L + N d on the grids' ring, 2 D L + d on
 // the trees with D = n or 2 floor(K/2) + 1; and the signal is conserved
-// every cycle (SATs.Check).
+// every cycle (Protocol.Check).
 func TestSATIdleInterval(t *testing.T) {
 	ft := func(k, n int) topology.Topology { f, _ := fattree.NewFatTree(k, n); return f }
 	torus := func(k int) topology.Topology { g, _ := grid.NewTorus(k); return g }
@@ -39,7 +40,7 @@ func TestSATIdleInterval(t *testing.T) {
 		return (g.K*g.K+2*g.Nodes())*L + g.Nodes()*d
 	}
 	treeGrid := func(t topology.Topology, L, d int) int { return 2*(2*(grid(t).K/2)+1)*L + d }
-	df, hx, _ := longLinkTopologies(t)
+	df, hx, _ := policytest.LongLinkTopologies(t)
 	cases := []struct {
 		topo topology.Topology
 		tree bool
@@ -82,11 +83,11 @@ func TestSATIdleInterval(t *testing.T) {
 		{hx, true, 1, 2, 2*3*1 + 2},
 	}
 	for _, c := range cases {
-		p := SATParams{L: 2, K: 2, Tree: c.tree}
+		p := Params{L: 2, K: 2, Tree: c.tree}
 		name := fmt.Sprintf("%s/%s/L%d/d%d", c.topo, p.Structure(), c.L, c.d)
 		t.Run(name, func(t *testing.T) {
-			net := idleNet(t, c.topo)
-			sat, err := InstallSAT(net, p, SATConfig{HopLatencyCycles: c.L, NodeLatencyCycles: c.d})
+			net := policytest.IdleNetwork(t, c.topo)
+			sat, err := Install(net, p, Config{HopLatencyCycles: c.L, NodeLatencyCycles: c.d})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +158,7 @@ func TestSATRingVisitsNodesInOrder(t *testing.T) {
 
 // TestSATBadInput: bad SAT parameters and structures give one clear error.
 func TestSATBadInput(t *testing.T) {
-	def := GateParams{}
+	def := Params{}
 	for _, c := range []struct{ in, want string }{
 		{"sat(16,12,ring)", "l = 16 > k = 12"},
 		{"sat(0,4)", "allowed 1 <= l <= k"},
@@ -174,28 +175,27 @@ func TestSATBadInput(t *testing.T) {
 		{"sat(1,2,3)", "too many numbers"},
 		{"sat(2.5,4)", "not a whole number"},
 	} {
-		_, _, err := ParseGate(c.in, def)
+		_, _, err := Parse(c.in, def)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.in, err, c.want)
 		}
 	}
 	for _, in := range []string{"sat(12,16,ring)", "sat(l=2,k=2,tree)", "sat(k=16, l=12)", "sat(4,4)"} {
-		p, _, err := ParseGate(in, def)
-		if err != nil || p.Model != SAT {
-			t.Errorf("%s: %v", in, err)
+		if _, args, err := Parse(in, def); err != nil || !args {
+			t.Errorf("%s: %v (arguments read: %v)", in, err, args)
 		}
 	}
-	if p, _, _ := ParseGate("sat(k=16,l=12,tree)", def); p.String() != "sat(12,16,tree)" {
+	if p, _, _ := Parse("sat(k=16,l=12,tree)", def); p.String() != "sat(12,16,tree)" {
 		t.Errorf("String = %s", p.String())
 	}
 	m, _ := grid.NewMesh(5, 1)
-	if err := CheckSAT(m, SATParams{L: 2, K: 2}, SATConfig{HopLatencyCycles: 1, NodeLatencyCycles: 1}); err == nil || !strings.Contains(err.Error(), "has none") {
+	if err := Check(m, Params{L: 2, K: 2}, Config{HopLatencyCycles: 1, NodeLatencyCycles: 1}); err == nil || !strings.Contains(err.Error(), "has none") {
 		t.Errorf("ring on a 5x5 mesh: %v", err)
 	}
-	if err := CheckSAT(m, SATParams{L: 2, K: 2, Tree: true}, SATConfig{HopLatencyCycles: 1, NodeLatencyCycles: 1}); err != nil {
+	if err := Check(m, Params{L: 2, K: 2, Tree: true}, Config{HopLatencyCycles: 1, NodeLatencyCycles: 1}); err != nil {
 		t.Errorf("tree on a 5x5 mesh: %v", err)
 	}
-	if err := CheckSAT(m, SATParams{L: 2, K: 2, Tree: true}, SATConfig{HopLatencyCycles: 0, NodeLatencyCycles: 1}); err == nil {
+	if err := Check(m, Params{L: 2, K: 2, Tree: true}, Config{HopLatencyCycles: 0, NodeLatencyCycles: 1}); err == nil {
 		t.Error("hop latency 0 accepted")
 	}
 }
@@ -211,9 +211,9 @@ func TestSATBytesCountsTheLayout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := SATParams{L: 1, K: 1, Tree: tree}
-			got := SATBytes(topo, p)
-			rest := int64(topo.Nodes())*int64(unsafe.Sizeof(SATGate{})+8) + int64(topo.Routers())*64
+			p := Params{L: 1, K: 1, Tree: tree}
+			got := Bytes(topo, p)
+			rest := int64(topo.Nodes())*int64(unsafe.Sizeof(Gate{})+8) + int64(topo.Routers())*64
 			if hops := (got - rest) / (int64(unsafe.Sizeof(satLane{})) + 48 + 16); hops != int64(len(lay.hops)) {
 				t.Errorf("%s %s: estimate counts %d hops, the layout has %d", topo, p.Structure(), hops, len(lay.hops))
 			}
