@@ -34,26 +34,37 @@ func TestFamilyTables(t *testing.T) {
 			"[[axis]]\nkey = \"router.vc.vcs\"\nvalues = [2, 3]\nzip = \"r\"\n", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f, err := ParseFile("f.toml", []byte(c.src))
-			switch {
-			case c.want == nil && err != nil:
-				t.Fatalf("refused: %v", err)
-			case c.want == nil:
-				if strings.Contains(c.name, "sweep") {
-					if k := f.Points[1].Config.Network.Torus.K; f.Points[1].Config.Network.Topology != "torus" || k != 4 {
-						t.Errorf("point 1: %s with torus k = %d, want a 4x4 torus", f.Points[1].Config.Network.Topology, k)
-					}
+			parseTable(t, c.src, c.want, func(f *File) {
+				if !strings.Contains(c.name, "sweep") {
+					return
 				}
-			case err == nil:
-				t.Fatalf("accepted, want %q", c.want)
-			default:
-				for _, w := range c.want {
-					if !strings.Contains(err.Error(), w) {
-						t.Errorf("error %q lacks %q", err, w)
-					}
+				if k := f.Points[1].Config.Network.Torus.K; f.Points[1].Config.Network.Topology != "torus" || k != 4 {
+					t.Errorf("point 1: %s with torus k = %d, want a 4x4 torus", f.Points[1].Config.Network.Topology, k)
 				}
-			}
+			})
 		})
+	}
+}
+
+// parseTable parses src as a study file and fails unless it is accepted
+// (want nil; accepted then checks it) or refused with an error holding
+// every string of want.
+func parseTable(t *testing.T, src string, want []string, accepted func(*File)) {
+	t.Helper()
+	f, err := ParseFile("f.toml", []byte(src))
+	switch {
+	case want == nil && err != nil:
+		t.Fatalf("refused: %v", err)
+	case want == nil:
+		accepted(f)
+	case err == nil:
+		t.Fatalf("accepted, want %q", want)
+	default:
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("error %q lacks %q", err, w)
+			}
+		}
 	}
 }
 
@@ -108,24 +119,12 @@ func TestKindTables(t *testing.T) {
 			"[[axis]]\nkey = \"router.kind\"\nvalues = [\"vc\", \"ioq\"]\n", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f, err := ParseFile("f.toml", []byte(c.src))
-			switch {
-			case c.want == nil && err != nil:
-				t.Fatalf("refused: %v", err)
-			case c.want == nil:
+			parseTable(t, c.src, c.want, func(f *File) {
 				last := f.Points[len(f.Points)-1].Config
 				if strings.Contains(c.name, "sweep") && (last.Router.Kind != "ioq" || last.Router.IOQ.PortMemoryBytes != 16384 || f.Points[0].Config.Router.VC.BufferFlits != 64) {
 					t.Errorf("points: %+v / %+v, want the vc router's table on the first, the switch's on the second", f.Points[0].Config.Router, last.Router)
 				}
-			case err == nil:
-				t.Fatalf("accepted, want %q", c.want)
-			default:
-				for _, w := range c.want {
-					if !strings.Contains(err.Error(), w) {
-						t.Errorf("error %q lacks %q", err, w)
-					}
-				}
-			}
+			})
 		})
 	}
 }
