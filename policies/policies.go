@@ -10,10 +10,12 @@
 //     hyst, gt.a, gt.x) and their measurement circuit;
 //   - policies/sat: the SAT fairness protocol of Izu and Vallejo.
 //
-// Each registers the values of policy.injection it reads (Model), parses
-// them into its own typed parameters, checks them against a topology,
-// estimates its memory and installs on a Host; the study layer's catalog
-// names them, one line each. A policy reads the topology through its
+// Each registers the values of policy.injection it reads (Model) and
+// parses one into its own typed parameters, a Policy: it checks itself
+// against a topology, estimates its memory, and installs on a Host,
+// giving what the run loop asks of it while it runs (Running). The study
+// layer's catalog names the policies, one line each, and knows them only
+// through these interfaces. A policy reads the topology through its
 // capabilities (topology.Plane, topology.Ringed, topology.Treed,
 // topology.ShortestPathTree), never its type.
 //
@@ -21,6 +23,9 @@
 package policies
 
 import (
+	"context"
+
+	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/topology"
@@ -46,4 +51,57 @@ type Model struct {
 	Name   string
 	Params []string
 	Doc    string
+}
+
+// Policy is a value of policy.injection parsed by the policy that reads
+// it, with its parameters and settings: what the composition layer asks of
+// every policy.
+type Policy interface {
+	// String is the value as the papers write it, e.g. "hyst(70,90,30)".
+	String() string
+	// Check reports what Install would refuse on t, building nothing; ctx
+	// stops it.
+	Check(ctx context.Context, t topology.Topology) error
+	// Estimate is what Install takes on t beyond the network.
+	Estimate(t topology.Topology) Estimate
+	// Install installs the policy on h, its random streams drawn from seed
+	// (the run's). It returns nil and no error where there is nothing to
+	// run (entropy's noth with the circuit not measured).
+	Install(ctx context.Context, h Host, seed uint64) (Running, error)
+}
+
+// Estimate is a policy's memory and the time its installation takes
+// beyond allocating it.
+type Estimate struct {
+	Bytes        int64
+	BuildSeconds float64
+}
+
+// Running is an installed policy as the run loop sees it. Both methods
+// are called while the network is paused.
+type Running interface {
+	// Check verifies the policy's invariants before cycle next.
+	Check(next clock.Cycle) error
+	// Window says where the measurement window lies, [from, to): to is
+	// clock.Never while it is open.
+	Window(from, to clock.Cycle)
+}
+
+// AddControlPlane installs cp as router r's control plane beside the one
+// it has, if any (stepped after it): policies that share a router (SAT's
+// signal and the entropy circuit measured beside it) each keep their own.
+// Their planes share no state, so the order changes no result.
+func AddControlPlane(h Host, r int, cp fabric.ControlPlane) {
+	if old := h.ControlPlane(r); old != nil {
+		cp = planePair{old, cp}
+	}
+	h.SetControlPlane(r, cp)
+}
+
+// planePair steps two control planes of one router in order.
+type planePair [2]fabric.ControlPlane
+
+func (m planePair) Step(now clock.Cycle, obs fabric.Observation) {
+	m[0].Step(now, obs)
+	m[1].Step(now, obs)
 }

@@ -202,3 +202,31 @@ func ExampleRun_sat() {
 	fmt.Printf("%s: %d batches, idle interval %d cycles\n", r.Injection, len(r.Batches), r.SAT.IdleIntervalCycles)
 	// Output: sat(16,16,ring): 2 batches, idle interval 232 cycles
 }
+
+// TestSATBesideMeasuredCircuit: the entropy circuit measured beside SAT
+// (policy.measure_circuit) gates nothing, so SAT's run is the same with it
+// as without, on the ring and the tree: the circuit's router planes are
+// installed beside SAT's, not in their place (they once replaced them, the
+// signal stopped at the first switch and no interval closed).
+func TestSATBesideMeasuredCircuit(t *testing.T) {
+	for _, c := range satCases()[:2] {
+		t.Run(c.Name, func(t *testing.T) {
+			plain, err := Run(context.Background(), c, Options{Exec: actor.Serial})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Policy.MeasureCircuit = true
+			measured, err := Run(context.Background(), c, Options{Exec: actor.Serial})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if measured.SAT == nil || measured.SAT.Intervals == 0 || *measured.SAT != *plain.SAT {
+				t.Errorf("SAT with the circuit measured %+v, without %+v", measured.SAT, plain.SAT)
+			}
+			if measured.Latency != plain.Latency || measured.AcceptedFlitsPerNodeCycle != plain.AcceptedFlitsPerNodeCycle || measured.Injection != plain.Injection {
+				t.Errorf("with the circuit measured: latency %+v, accepted %v, %s; without: %+v, %v, %s", measured.Latency,
+					measured.AcceptedFlitsPerNodeCycle, measured.Injection, plain.Latency, plain.AcceptedFlitsPerNodeCycle, plain.Injection)
+			}
+		})
+	}
+}

@@ -265,7 +265,7 @@ func BuildCircuit(ctx context.Context, net policies.Host, cfg CircuitConfig) (*C
 		circ[r].nis = append(circ[r].nis, l)
 	}
 	for r, c := range cs.Routers {
-		net.SetControlPlane(r, c)
+		policies.AddControlPlane(net, r, c)
 	}
 	return cs, nil
 }

@@ -649,14 +649,6 @@ func (s *satTreeSwitch) sendDown(now clock.Cycle) {
 	s.pending = len(s.toDown)
 }
 
-// multiPlane steps two control planes of one router in order.
-type multiPlane [2]fabric.ControlPlane
-
-func (m multiPlane) Step(now clock.Cycle, obs fabric.Observation) {
-	m[0].Step(now, obs)
-	m[1].Step(now, obs)
-}
-
 // Protocol is SAT installed on a network.
 type Protocol struct {
 	Params Params
@@ -770,10 +762,7 @@ func Install(net policies.Host, p Params, cfg Config) (*Protocol, error) {
 		if pl == nil {
 			continue
 		}
-		if old := net.ControlPlane(r); old != nil {
-			pl = multiPlane{old, pl}
-		}
-		net.SetControlPlane(r, pl)
+		policies.AddControlPlane(net, r, pl)
 	}
 	for n, g := range s.Gates {
 		net.SetGate(n, g)
