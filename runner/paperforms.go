@@ -12,6 +12,7 @@ import (
 
 	"github.com/icnsim/icnsim/figure"
 	"github.com/icnsim/icnsim/policies/entropy"
+	"github.com/icnsim/icnsim/policies/sat"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/study"
 )
@@ -158,12 +159,14 @@ func izuPolicy(v string) string {
 	if v == "none" {
 		return "no SAT"
 	}
-	if g, args, err := study.ParseGate(v); err == nil && args && g.SAT != nil {
-		s := fmt.Sprintf("SAT l%dk%d", g.SAT.L, g.SAT.K)
-		if g.SAT.Tree {
-			s += " (" + g.SAT.Structure() + ")"
+	if g, args, err := study.ParseGate(v); err == nil && args {
+		if sp, ok := g.(sat.Policy); ok {
+			s := fmt.Sprintf("SAT l%dk%d", sp.Params.L, sp.Params.K)
+			if sp.Params.Tree {
+				s += " (" + sp.Params.Structure() + ")"
+			}
+			return s
 		}
-		return s
 	}
 	return v
 }
@@ -689,9 +692,10 @@ func entropyTable2(f *study.File, pts []*pointStats, refs []refRow) *figure.Pair
 	}
 	var gta []string // the gt.a models, by series
 	for _, v := range f.KeyValues("policy.injection") {
-		if g, args, err := study.ParseGate(v); err == nil && args && g.Entropy.Model == entropy.GuardRandom {
+		g, args, err := study.ParseGate(v)
+		if ep, ok := g.(entropy.Policy); err == nil && args && ok && ep.Params.Model == entropy.GuardRandom {
 			gta = append(gta, v)
-			b.Series = append(b.Series, "t_G = "+strconv.Itoa(g.Entropy.GuardCycles))
+			b.Series = append(b.Series, "t_G = "+strconv.Itoa(ep.Params.GuardCycles))
 		}
 	}
 	ns, ng := len(b.Series), len(b.Groups)

@@ -172,17 +172,24 @@ func (r *Router) kindTable(name string) kindTable {
 }
 
 // injectionPolicy is one policy of the catalog that gates injection: the
-// values of policy.injection it reads (models) and how it reads one, with
-// its defaults from the [policy] keys (parse).
+// values of policy.injection it reads (models) and how it reads one with
+// the defaults of the [policy] keys (parse); optionally how its keys are
+// checked against the parsed value (validate), what it installs beside
+// another policy's gate (beside), the key behind a refusal of its Check
+// (refused), and its part in a run's results (observe).
 type injectionPolicy struct {
-	models func() []policies.Model
-	parse  func(p *Policy) (Gate, bool, error)
+	models   func() []policies.Model
+	parse    func(c *Config) (policies.Policy, bool, error)
+	validate func(c *Config, add addFunc, p policies.Policy, hasArgs bool)
+	beside   func(c *Config) policies.Policy
+	refused  func(c *Config, p policies.Policy, err error) error
+	observe  func(r policies.Running, b *Built) observer
 }
 
 // injectionPolicies are the catalog's injection policies, one line each.
 func injectionPolicies() []injectionPolicy {
 	return []injectionPolicy{
-		{models: entropyModels, parse: parseEntropyGate},
-		{models: func() []policies.Model { return []policies.Model{sat.Model()} }, parse: parseSATGate},
+		{models: entropyModels, parse: parseEntropyGate, validate: validateEntropyGate, beside: entropyBeside, refused: entropyRefused, observe: observeEntropy},
+		{models: func() []policies.Model { return []policies.Model{sat.Model()} }, parse: parseSATGate, validate: validateSATGate, observe: observeSAT},
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/policies/entropy"
-	"github.com/icnsim/icnsim/policies/sat"
 )
 
 // Policy is the congestion control: entropy throttling's injection model
@@ -44,39 +43,100 @@ type Policy struct {
 	SATStructure string `toml:"sat_structure"`
 }
 
-// Gate is policy.injection as the policy that reads its value has it:
-// entropy throttling's model (noth, the zero value, where another policy
-// gates) and SAT's parameters where SAT gates (nil elsewhere).
-type Gate struct {
-	Entropy entropy.GateParams
-	SAT     *sat.Params
+// Gate is policy.injection read by the policy of the catalog that reads
+// its value (injectionPolicies), with its parameters and the defaults of
+// c's [policy] keys; it reports whether the value gave them as arguments.
+func (c *Config) Gate() (policies.Policy, bool, error) {
+	p, _, hasArgs, err := c.gate()
+	return p, hasArgs, err
 }
 
-// Gate is policy.injection read by the policy of the catalog that reads
-// its value (injectionPolicies), with its parameters; it reports whether
-// the value gave them as arguments.
-func (p *Policy) Gate() (Gate, bool, error) {
-	name, _, _ := strings.Cut(strings.TrimSpace(p.Injection), "(")
+// gate is Gate with the index of the catalog's policy that read the value.
+func (c *Config) gate() (policies.Policy, int, bool, error) {
+	name, _, _ := strings.Cut(strings.TrimSpace(c.Policy.Injection), "(")
 	var names []string
-	for _, ip := range injectionPolicies() {
+	for i, ip := range injectionPolicies() {
 		for _, m := range ip.models() {
 			if m.Name == strings.TrimSpace(name) {
-				return ip.parse(p)
+				p, hasArgs, err := ip.parse(c)
+				return p, i, hasArgs, err
 			}
 			names = append(names, m.Name)
 		}
 	}
 	slices.Sort(names)
-	return Gate{}, false, fmt.Errorf("unknown injection model %q (allowed: %s, with or without arguments, e.g. \"hyst(70,90,30)\")", strings.TrimSpace(name), strings.Join(names, ", "))
+	return nil, -1, false, fmt.Errorf("unknown injection model %q (allowed: %s, with or without arguments, e.g. \"hyst(70,90,30)\")", strings.TrimSpace(name), strings.Join(names, ", "))
+}
+
+// chosenPolicy is a policy a configuration installs, with its catalog
+// entry.
+type chosenPolicy struct {
+	entry injectionPolicy
+	policies.Policy
+}
+
+// policies are what c installs, in order: what the catalog's other
+// policies install beside the gate (the entropy circuit measured under
+// SAT), then the gate (entropy's noth included: it installs nothing
+// unless the circuit is measured).
+func (c *Config) policies() ([]chosenPolicy, error) {
+	gate, idx, _, err := c.gate()
+	if err != nil {
+		return nil, err
+	}
+	entries := injectionPolicies()
+	var ps []chosenPolicy
+	for i, ip := range entries {
+		if i == idx || ip.beside == nil {
+			continue
+		}
+		if p := ip.beside(c); p != nil {
+			ps = append(ps, chosenPolicy{ip, p})
+		}
+	}
+	return append(ps, chosenPolicy{entries[idx], gate}), nil
 }
 
 // parseEntropyGate reads an entropy-throttling model, bare (its
 // parameters from the r_*_percent and guard_cycles keys) or with the
-// papers' arguments.
-func parseEntropyGate(p *Policy) (Gate, bool, error) {
+// papers' arguments, with the circuit's keys.
+func parseEntropyGate(c *Config) (policies.Policy, bool, error) {
+	p := &c.Policy
 	gp, hasArgs, err := entropy.ParseGate(p.Injection, entropy.GateParams{RthPercent: p.RthPercent, ROnPercent: p.ROnPercent,
 		ROffPercent: p.ROffPercent, RnPercent: p.RnPercent, GuardCycles: p.GuardCycles})
-	return Gate{Entropy: gp}, hasArgs, err
+	return c.entropyPolicy(gp), hasArgs, err
+}
+
+// entropyPolicy is entropy throttling with model gp and c's circuit keys.
+func (c *Config) entropyPolicy(gp entropy.GateParams) entropy.Policy {
+	return entropy.Policy{Params: gp, Circuit: c.CircuitConfig(), Measure: c.Policy.MeasureCircuit}
+}
+
+// entropyBeside is the entropy circuit measured beside another policy's
+// gate (policy.measure_circuit), throttling nothing; nil when not measured.
+func entropyBeside(c *Config) policies.Policy {
+	if !c.Policy.MeasureCircuit {
+		return nil
+	}
+	return c.entropyPolicy(entropy.GateParams{})
+}
+
+// validateEntropyGate checks that a model's parameters come from its
+// arguments or from the keys, not both.
+func validateEntropyGate(c *Config, add addFunc, _ policies.Policy, hasArgs bool) {
+	pol, d := &c.Policy, Default().Policy
+	if hasArgs && (pol.RthPercent != d.RthPercent || pol.ROnPercent != d.ROnPercent || pol.ROffPercent != d.ROffPercent || pol.RnPercent != d.RnPercent || pol.GuardCycles != d.GuardCycles) {
+		add("policy.injection", pol.Injection, "give the model's parameters either as arguments here or in the r_*_percent and guard_cycles keys, not both")
+	}
+}
+
+// entropyRefused names the key behind the circuit's refusal: the model's
+// when it throttles, policy.measure_circuit when it only measures.
+func entropyRefused(c *Config, p policies.Policy, err error) error {
+	if ep, ok := p.(entropy.Policy); ok && ep.Params.Throttles() {
+		return &FieldError{Key: "policy.injection", Value: c.Policy.Injection, Allowed: "its entropy circuit cannot be laid: " + err.Error()}
+	}
+	return &FieldError{Key: "policy.measure_circuit", Value: c.Policy.MeasureCircuit, Allowed: "the entropy circuit cannot be laid: " + err.Error()}
 }
 
 // entropyModels are the entropy papers' models, in their registry's order
@@ -124,17 +184,11 @@ func (c *Config) validatePolicy(add addFunc) {
 		pctOK = false
 	}
 	if pctOK {
-		gp, hasArgs, err := pol.Gate()
-		switch {
-		case err != nil:
+		gate, idx, hasArgs, err := c.gate()
+		if err != nil {
 			add("policy.injection", pol.Injection, err.Error())
-		case gp.SAT != nil:
-			c.validateSATGate(add, *gp.SAT, hasArgs)
-		case hasArgs:
-			d := Default().Policy
-			if pol.RthPercent != d.RthPercent || pol.ROnPercent != d.ROnPercent || pol.ROffPercent != d.ROffPercent || pol.RnPercent != d.RnPercent || pol.GuardCycles != d.GuardCycles {
-				add("policy.injection", pol.Injection, "give the model's parameters either as arguments here or in the r_*_percent and guard_cycles keys, not both")
-			}
+		} else if v := injectionPolicies()[idx].validate; v != nil {
+			v(c, add, gate, hasArgs)
 		}
 	}
 	switch pol.Circuit {
@@ -157,7 +211,7 @@ func (c *Config) validatePolicy(add addFunc) {
 // ParseGate reads value as policy.injection, with every parameter the
 // [policy] keys would give left zero: for a value with arguments, the
 // policy's typed parameters (a figure's labels read them).
-func ParseGate(value string) (Gate, bool, error) {
-	p := Policy{Injection: value}
-	return p.Gate()
+func ParseGate(value string) (policies.Policy, bool, error) {
+	c := Config{Policy: Policy{Injection: value}}
+	return c.Gate()
 }

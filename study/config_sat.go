@@ -1,6 +1,9 @@
 package study
 
-import "github.com/icnsim/icnsim/policies/sat"
+import (
+	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/policies/sat"
+)
 
 // SAT's keys live in the [policy] table (policy.injection = "sat(l,k,s)"
 // or "sat" with sat_l, sat_k, sat_structure, and the signal's latencies);
@@ -14,7 +17,8 @@ func (c *Config) SATConfig() sat.Config {
 // validateSATGate checks SAT's parameters given by policy.injection: in
 // the arguments or in the keys, not both, and a structure the topology
 // has.
-func (c *Config) validateSATGate(add addFunc, sp sat.Params, hasArgs bool) {
+func validateSATGate(c *Config, add addFunc, p policies.Policy, hasArgs bool) {
+	sp := p.(sat.Policy).Params
 	pol, d := &c.Policy, Default().Policy
 	if hasArgs && (pol.SATL != d.SATL || pol.SATK != d.SATK || pol.SATStructure != d.SATStructure) {
 		add("policy.injection", pol.Injection, "give SAT's parameters either as arguments here or in the sat_l, sat_k and sat_structure keys (with injection = \"sat\"), not both")
@@ -42,7 +46,8 @@ func (c *Config) validateSAT(add addFunc) {
 // parseSATGate reads SAT's value of policy.injection, bare (l, k and the
 // structure from the sat_l, sat_k and sat_structure keys) or with its
 // arguments.
-func parseSATGate(p *Policy) (Gate, bool, error) {
+func parseSATGate(c *Config) (policies.Policy, bool, error) {
+	p := &c.Policy
 	sp, hasArgs, err := sat.Parse(p.Injection, sat.Params{L: p.SATL, K: p.SATK, Tree: p.SATStructure == "tree"})
-	return Gate{SAT: &sp}, hasArgs, err
+	return sat.Policy{Params: sp, Config: c.SATConfig()}, hasArgs, err
 }

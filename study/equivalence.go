@@ -26,9 +26,10 @@ type Equivalence struct {
 // equivalenceKey is cfg with the gate's thresholds removed (and the model
 // and guard time written canonically); ok is false when cfg has no gate.
 func equivalenceKey(cfg Config) (key string, gp entropy.GateParams, ok bool) {
-	g, _, err := cfg.Policy.Gate()
-	gp = g.Entropy
-	if err != nil || !gp.Throttles() {
+	g, _, err := cfg.Gate()
+	ep, isEntropy := g.(entropy.Policy)
+	gp = ep.Params
+	if err != nil || !isEntropy || !gp.Throttles() {
 		return "", gp, false
 	}
 	c := cfg
@@ -74,10 +75,11 @@ func RunEquivalent(ctx context.Context, cfg Config, opt Options) (*report.Result
 		return nil, nil, err
 	}
 	key, _, ok := equivalenceKey(cfg)
-	if !ok || b.Entropy == nil {
+	ent, installed := Installed[*entropy.Throttling](b)
+	if !ok || !installed {
 		return res, nil, nil
 	}
-	return res, &Equivalence{key: key, box: b.Entropy.Thresholds(), routers: b.Net.Topo.Routers()}, nil
+	return res, &Equivalence{key: key, box: ent.Thresholds(), routers: b.Fabric.Topology().Routers()}, nil
 }
 
 // Reproduce returns the result of the probed configuration when it is

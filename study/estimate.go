@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/icnsim/icnsim/policies/entropy"
-	"github.com/icnsim/icnsim/policies/sat"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router/ioq"
 	"github.com/icnsim/icnsim/router/vc"
@@ -98,12 +96,12 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	zl := vc.ZeroLoadLatency(cfg.RouterConfig(), diameter(), tc.MaxPacketFlits())
 	e.MeasureBytes = int64(e.Nodes) * (report.CollectorBytes(latencyRangeCycles(zl)) + traffic.SourceBytes(tc))
 	policySeconds := 0.0
-	if gate, _, err := cfg.Policy.Gate(); err == nil {
-		if gate.SAT != nil {
-			e.PolicyBytes = sat.Bytes(topo, *gate.SAT)
+	if ps, err := cfg.policies(); err == nil {
+		for _, p := range ps {
+			pe := p.Estimate(topo)
+			e.PolicyBytes += pe.Bytes
+			policySeconds += pe.BuildSeconds
 		}
-		e.PolicyBytes += entropy.Bytes(topo, gate.Entropy, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
-		policySeconds = entropy.BuildSeconds(topo, gate.Entropy, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit)
 	}
 	if cfg.Measure.Method == "packet-batches" && cfg.Traffic.Process != "collective" {
 		// The injection matrix: the NIs' counts and two snapshots, and the

@@ -3,6 +3,7 @@ package study
 import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/policies/entropy"
 	"github.com/icnsim/icnsim/policies/sat"
 	"github.com/icnsim/icnsim/report"
@@ -33,16 +34,39 @@ type observer interface {
 // router kind's, in a fixed order (their results are added in it).
 func observersOf(b *Built) []observer {
 	var obs []observer
-	if b.Entropy != nil {
-		obs = append(obs, &entropyObserver{ent: b.Entropy, net: b.Fabric})
-	}
-	if b.SAT != nil { // after entropy's: with the circuit measured beside SAT, the result's injection model is SAT's
-		obs = append(obs, &satObserver{sat: b.SAT, nodes: b.Fabric.Topology().Nodes()})
+	// In the policies' order: with the circuit measured beside SAT,
+	// the result's injection model is SAT's, the gate's.
+	for _, r := range b.running {
+		obs = append(obs, &policyObserver{run: r.Running})
+		if r.entry.observe != nil {
+			obs = append(obs, r.entry.observe(r.Running, b))
+		}
 	}
 	if kind := b.Cfg.routerKind(); kind.observers != nil {
 		obs = append(obs, kind.observers(b)...)
 	}
 	return obs
+}
+
+// policyObserver is what every policy gives a run: its invariants checked
+// and the measurement window told.
+type policyObserver struct{ run policies.Running }
+
+func (o *policyObserver) begin(from clock.Cycle)                   { o.run.Window(from, clock.Never) }
+func (o *policyObserver) check(next clock.Cycle) error             { return o.run.Check(next) }
+func (o *policyObserver) sample(*report.Sample, float64)           {}
+func (o *policyObserver) opened()                                  {}
+func (o *policyObserver) closed(from, to clock.Cycle)              { o.run.Window(from, to) }
+func (o *policyObserver) result(*run, clock.Cycle, *report.Result) {}
+
+// observeSAT is SAT's part in a run's results.
+func observeSAT(r policies.Running, b *Built) observer {
+	return &satObserver{sat: r.(*sat.Protocol), nodes: b.Fabric.Topology().Nodes()}
+}
+
+// observeEntropy is entropy throttling's part in a run's results.
+func observeEntropy(r policies.Running, b *Built) observer {
+	return &entropyObserver{ent: r.(*entropy.Throttling), net: b.Fabric}
 }
 
 // satObserver is SAT in a run: its protocol's invariants, the interval
@@ -54,9 +78,8 @@ type satObserver struct {
 	toSet          bool
 }
 
-func (o *satObserver) begin(from clock.Cycle) { o.sat.SetWindow(from, clock.Never) }
-
-func (o *satObserver) check(next clock.Cycle) error { return o.sat.Check(next) }
+func (o *satObserver) begin(clock.Cycle)       {}
+func (o *satObserver) check(clock.Cycle) error { return nil }
 
 func (o *satObserver) sample(s *report.Sample, dt float64) {
 	t := o.sat.Totals()
@@ -69,10 +92,7 @@ func (o *satObserver) sample(s *report.Sample, dt float64) {
 
 func (o *satObserver) opened() { o.from = o.sat.Totals() }
 
-func (o *satObserver) closed(from, to clock.Cycle) {
-	o.sat.SetWindow(from, to)
-	o.to, o.toSet = o.sat.Totals(), true
-}
+func (o *satObserver) closed(_, _ clock.Cycle) { o.to, o.toSet = o.sat.Totals(), true }
 
 func (o *satObserver) result(r *run, _ clock.Cycle, res *report.Result) {
 	sat := o.sat

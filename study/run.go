@@ -10,8 +10,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
-	"github.com/icnsim/icnsim/policies/entropy"
-	"github.com/icnsim/icnsim/policies/sat"
+	"github.com/icnsim/icnsim/policies"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router/ioq"
 	"github.com/icnsim/icnsim/router/vc"
@@ -55,10 +54,9 @@ type Built struct {
 	Fabric     fabric.Fabric
 	Net        *vc.Network
 	Collectors []*report.Collector
-	// Entropy is the entropy circuit and gates, nil when not installed.
-	Entropy *entropy.Throttling
-	// SAT is the SAT protocol, nil when not installed.
-	SAT *sat.Protocol
+	// running are the installed policies, in the order of Config.policies
+	// (those that installed nothing left out).
+	running []runningPolicy
 
 	traffic traffic.Config // Cfg.TrafficConfig(), computed once
 	units   loadUnits      // the units of the load, computed once
@@ -153,19 +151,43 @@ func buildVC(ctx context.Context, b *Built, topo topology.Topology, srcs []fabri
 		return routerError(ctx, cfg, err)
 	}
 	b.Fabric, b.Net = net, net
-	gate, _, err := cfg.Policy.Gate()
+	return b.install(ctx, net)
+}
+
+// runningPolicy is an installed policy with its catalog entry.
+type runningPolicy struct {
+	entry injectionPolicy
+	policies.Running
+}
+
+// install installs the configuration's policies on h, in order.
+func (b *Built) install(ctx context.Context, h policies.Host) error {
+	ps, err := b.Cfg.policies()
 	if err != nil {
 		return err
 	}
-	if gate.SAT != nil {
-		if b.SAT, err = sat.Install(net, *gate.SAT, cfg.SATConfig()); err != nil {
+	for _, p := range ps {
+		r, err := p.Install(ctx, h, b.Cfg.Seed)
+		if err != nil {
 			return err
 		}
+		if r != nil {
+			b.running = append(b.running, runningPolicy{p.entry, r})
+		}
 	}
-	// SAT is not entropy throttling: its gates take the NIs, and the circuit
-	// runs only when measured, gating nothing (entropy.GateParams.Throttles).
-	b.Entropy, err = entropy.Install(ctx, net, gate.Entropy, cfg.CircuitConfig(), cfg.Seed^0x5eed_9a7e, cfg.Policy.MeasureCircuit)
-	return err
+	return nil
+}
+
+// Installed is the policy of type T that b runs (*sat.Protocol,
+// *entropy.Throttling), if it runs one.
+func Installed[T policies.Running](b *Built) (T, bool) {
+	for _, r := range b.running {
+		if t, ok := r.Running.(T); ok {
+			return t, true
+		}
+	}
+	var zero T
+	return zero, false
 }
 
 // routerError names the key behind a router's refusal: a routing that can
@@ -212,22 +234,17 @@ func checkTraffic(ctx context.Context, cfg Config) error {
 	if err := traffic.Check(cfg.TrafficConfig(), traffic.GeometryOf(topo)); err != nil {
 		return err
 	}
-	gate, _, err := cfg.Policy.Gate()
+	ps, err := cfg.policies()
 	if err != nil {
 		return err
 	}
-	if gate.SAT != nil {
-		if err := sat.Check(topo, *gate.SAT, cfg.SATConfig()); err != nil {
+	for _, p := range ps {
+		if err := p.Check(ctx, topo); err != nil {
+			if ctx.Err() == nil && p.entry.refused != nil {
+				return p.entry.refused(&cfg, p.Policy, err)
+			}
 			return err
 		}
-	}
-	if err := entropy.Check(ctx, topo, gate.Entropy, cfg.CircuitConfig(), cfg.Policy.MeasureCircuit); err != nil && ctx.Err() == nil {
-		if gate.Entropy.Throttles() {
-			return &FieldError{Key: "policy.injection", Value: cfg.Policy.Injection, Allowed: "its entropy circuit cannot be laid: " + err.Error()}
-		}
-		return &FieldError{Key: "policy.measure_circuit", Value: cfg.Policy.MeasureCircuit, Allowed: "the entropy circuit cannot be laid: " + err.Error()}
-	} else if err != nil {
-		return err
 	}
 	return nil
 }

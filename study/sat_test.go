@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/policies/sat"
 	"github.com/icnsim/icnsim/router/vc"
 )
 
@@ -87,11 +88,14 @@ func TestSATProtocolInvariants(t *testing.T) {
 		if _, err := b.Run(context.Background(), Options{Exec: actor.Shards, Workers: 2, Checks: true}); err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
-		p, _, _ := c.Policy.Gate()
+		s, ok := Installed[*sat.Protocol](b)
+		if !ok {
+			t.Fatalf("%s: SAT is not installed", c.Name)
+		}
 		var maxCounts, starved uint64
-		for _, g := range b.SAT.Gates {
-			if int(g.MaxCount) > p.SAT.K {
-				t.Errorf("%s: a node started %d packets in one interval, k = %d", c.Name, g.MaxCount, p.SAT.K)
+		for _, g := range s.Gates {
+			if int(g.MaxCount) > s.Params.K {
+				t.Errorf("%s: a node started %d packets in one interval, k = %d", c.Name, g.MaxCount, s.Params.K)
 			}
 			maxCounts += uint64(g.MaxCount)
 			starved += g.HeldCycles

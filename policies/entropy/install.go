@@ -3,8 +3,55 @@ package entropy
 import (
 	"context"
 
+	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/policies"
+	"github.com/icnsim/icnsim/topology"
 )
+
+// Policy is entropy throttling as a configuration gives it
+// (policies.Policy): every node's injection model, the circuit's shape,
+// and whether the circuit runs (is measured) when nothing throttles.
+type Policy struct {
+	Params  GateParams
+	Circuit CircuitConfig
+	Measure bool
+}
+
+// String is the model as the papers write it.
+func (p Policy) String() string { return p.Params.String() }
+
+// Check reports what Install would refuse on t.
+func (p Policy) Check(ctx context.Context, t topology.Topology) error {
+	return Check(ctx, t, p.Params, p.Circuit, p.Measure)
+}
+
+// Estimate is the circuit's and the gates' memory on t and the time the
+// circuit takes to lay.
+func (p Policy) Estimate(t topology.Topology) policies.Estimate {
+	return policies.Estimate{Bytes: Bytes(t, p.Params, p.Circuit, p.Measure), BuildSeconds: BuildSeconds(t, p.Params, p.Circuit, p.Measure)}
+}
+
+// seedSalt separates the gates' streams (gt.a's guard times) from the
+// traffic's, which draw from the same run seed.
+const seedSalt = 0x5eed_9a7e
+
+// Install lays the circuit and the gates on h (nil when the model is noth
+// and the circuit is not measured).
+func (p Policy) Install(ctx context.Context, h policies.Host, seed uint64) (policies.Running, error) {
+	e, err := Install(ctx, h, p.Params, p.Circuit, seed^seedSalt, p.Measure)
+	if e == nil {
+		return nil, err
+	}
+	return e, err
+}
+
+// Check has nothing to verify: the circuit's and the gates' state is
+// checked by the network's own invariants.
+func (e *Throttling) Check(clock.Cycle) error { return nil }
+
+// Window changes nothing: the gates count their throttled cycles over the
+// whole run.
+func (e *Throttling) Window(_, _ clock.Cycle) {}
 
 // Throttling is entropy throttling installed on a network: the circuit and one
 // gate per node (nil gates when the model is noth).

@@ -93,6 +93,7 @@
 package sat
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -649,6 +650,36 @@ func (s *satTreeSwitch) sendDown(now clock.Cycle) {
 	s.pending = len(s.toDown)
 }
 
+// Policy is SAT as a configuration gives it (policies.Policy): its
+// parameters and the signal's latencies.
+type Policy struct {
+	Params Params
+	Config Config
+}
+
+// String is SAT's value of policy.injection, e.g. "sat(12,16,ring)".
+func (p Policy) String() string { return p.Params.String() }
+
+// Check reports what Install would refuse on t.
+func (p Policy) Check(_ context.Context, t topology.Topology) error {
+	return Check(t, p.Params, p.Config)
+}
+
+// Estimate is the ring's or the tree's memory on t (laid in time linear
+// in the network, counted with the network's own build).
+func (p Policy) Estimate(t topology.Topology) policies.Estimate {
+	return policies.Estimate{Bytes: Bytes(t, p.Params)}
+}
+
+// Install lays SAT on h (it draws no random numbers: seed is unused).
+func (p Policy) Install(_ context.Context, h policies.Host, _ uint64) (policies.Running, error) {
+	s, err := Install(h, p.Params, p.Config)
+	if s == nil {
+		return nil, err
+	}
+	return s, err
+}
+
 // Protocol is SAT installed on a network.
 type Protocol struct {
 	Params Params
@@ -770,9 +801,9 @@ func Install(net policies.Host, p Params, cfg Config) (*Protocol, error) {
 	return s, nil
 }
 
-// SetWindow makes the gates measure the intervals whose closing reception
+// Window makes the gates measure the intervals whose closing reception
 // falls in [from, to) (set it before the run or while paused).
-func (s *Protocol) SetWindow(from, to clock.Cycle) {
+func (s *Protocol) Window(from, to clock.Cycle) {
 	for _, g := range s.Gates {
 		g.CountFrom, g.CountTo = from, to
 	}
