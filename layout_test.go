@@ -37,6 +37,7 @@ var layerRules = map[string][]string{
 	"policies":         {"fabric", "topology", "link", "clock"},
 	"policies/*":       {"policies", "fabric", "topology", "link", "clock"},
 	"report":           {"link", "clock"},
+	"repro":            {"study", "report", "figure", "policies", "policies/entropy", "policies/sat"},
 }
 
 // ruleOf is the rule of package pkg (a path below the module), if any.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/icnsim/icnsim/report"
+	"github.com/icnsim/icnsim/repro"
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -19,11 +20,11 @@ import (
 // series-NAME, node-throughput, node-injected-throughput[-GROUP],
 // node-*-map[-GROUP][-PART], node-*-by-leaf[-GROUP][-PART], latency-cdf,
 // short- and long-latency-cdf[-GROUP]) and, for the paper-form figures
-// (paper-*), asks paperCaption; a name it does not know gets a generic
+// (paper-*), asks repro.Caption; a name it does not know gets a generic
 // sentence. Every caption is whole sentences.
 func figureCaption(f *study.File, name string) string {
 	if strings.HasPrefix(name, "paper-") {
-		if c, ok := paperCaption(f, name); ok {
+		if c, ok := repro.Caption(f, name); ok {
 			return c
 		}
 		return "A figure in the form of a published paper's, drawn from this study's runs: " + nameWords(strings.TrimPrefix(name, "paper-")) + "." + sharedWords(f)
@@ -94,8 +95,8 @@ func referenceCaption(f *study.File, m string) (string, bool) {
 		}
 		m = r.Metric
 		n++
-		if !slices.Contains(sources, paperOf(r.Source)) {
-			sources = append(sources, paperOf(r.Source))
+		if !slices.Contains(sources, study.PaperOf(r.Source)) {
+			sources = append(sources, study.PaperOf(r.Source))
 		}
 	}
 	if n == 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icnsim/icnsim/repro"
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -98,10 +99,10 @@ func TestPaperForms(t *testing.T) {
 					t.Errorf("%s.csv holds %q", base, w)
 				}
 			}
-			if s, ok := paperCaption(f, "paper-"+form); !ok || !strings.HasSuffix(s, ".") || len(strings.Fields(s)) < 12 {
+			if s, ok := repro.Caption(f, "paper-"+form); !ok || !strings.HasSuffix(s, ".") || len(strings.Fields(s)) < 12 {
 				t.Errorf("caption of paper-%s: %q, %v; want a sentence", form, s, ok)
 			}
-			if _, ok := paperCaption(f, "latency-cdf"); ok {
+			if _, ok := repro.Caption(f, "latency-cdf"); ok {
 				t.Error("a caption for a generic figure")
 			}
 		})

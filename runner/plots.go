@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"gonum.org/v1/plot/vg"
 
@@ -125,7 +124,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 					}
 					xv, _ := r.point.Value(x)
 					xf, _ := strconv.ParseFloat(xv, 64)
-					c.Refs = append(c.Refs, figure.Ref{Source: paperOf(r.ref.Source), X: xf, Y: r.ref.Value})
+					c.Refs = append(c.Refs, figure.Ref{Source: study.PaperOf(r.ref.Source), X: xf, Y: r.ref.Value})
 				}
 				if err := ctx.Err(); err != nil {
 					return err
@@ -149,8 +148,8 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			c.Labels = append(c.Labels, atLabel(f, r.ref))
 			c.Ours = append(c.Ours, r.ours)
 			c.Published = append(c.Published, r.ref.Value)
-			if !slices.Contains(sources, paperOf(r.ref.Source)) {
-				sources = append(sources, paperOf(r.ref.Source))
+			if !slices.Contains(sources, study.PaperOf(r.ref.Source)) {
+				sources = append(sources, study.PaperOf(r.ref.Source))
 			}
 		}
 		c.Source = strings.Join(sources, "; ")
@@ -534,14 +533,6 @@ func part[T any](of func(report.Sample) *T, get func(*T) float64) func(report.Sa
 	}
 }
 
-// paperOf is a reference source's paper: its text before the first comma
-// ("Izu & Vallejo, Table I" -> "Izu & Vallejo"); figures name papers,
-// reference.csv and the summary the whole source.
-func paperOf(source string) string {
-	paper, _, _ := strings.Cut(source, ",")
-	return strings.TrimSpace(paper)
-}
-
 // noUnit is a label without its unit ("Offered load (flits/node/cycle)"
 // -> "Offered load").
 func noUnit(label string) string {
@@ -570,46 +561,7 @@ func nonEmpty(k string) []string {
 // the group's axis values, over a line with the parameters every point of
 // the study shares, in words.
 func title(f *study.File, what, group string) string {
-	t := f.Name + ": " + what
-	if group != "" {
-		t += " (" + group + ")"
-	}
-	t = wrapWords(t, titleChars)
-	if w := f.FixedWords(); w != "" {
-		t += "\n" + wrapWords(w, titleChars)
-	}
-	return t
-}
-
-// titleChars is about the most characters of a title that fit across a
-// figure (measured: a 140-character title lost both ends).
-const titleChars = 90
-
-// wrapWords breaks each line of s into lines of at most width characters
-// at spaces (a longer word keeps a line of its own).
-func wrapWords(s string, width int) string {
-	var b strings.Builder
-	for li, text := range strings.Split(s, "\n") {
-		if li > 0 {
-			b.WriteByte('\n')
-		}
-		line := 0
-		for i, w := range strings.Fields(text) {
-			n := utf8.RuneCountInString(w)
-			switch {
-			case i == 0:
-			case line+1+n > width:
-				b.WriteByte('\n')
-				line = 0
-			default:
-				b.WriteByte(' ')
-				line++
-			}
-			b.WriteString(w)
-			line += n
-		}
-	}
-	return b.String()
+	return figure.Title(f.Name, what, group, f.FixedWords())
 }
 
 func fileName(base, group string) string {

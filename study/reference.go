@@ -183,3 +183,10 @@ func formatAt(at map[string]any, keys []string) string {
 func without(all, drop []string) []string {
 	return slices.DeleteFunc(slices.Clone(all), func(k string) bool { return slices.Contains(drop, k) })
 }
+
+// PaperOf is the paper of a reference's source, its text before the first
+// comma ("Izu & Vallejo 2002, Fig. 3" -> "Izu & Vallejo 2002").
+func PaperOf(source string) string {
+	paper, _, _ := strings.Cut(source, ",")
+	return strings.TrimSpace(paper)
+}

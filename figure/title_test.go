@@ -1,4 +1,4 @@
-package runner
+package figure
 
 import (
 	"strings"
@@ -22,14 +22,14 @@ func TestWrapWords(t *testing.T) {
 		{"aaa bbb\nccc ddd", 7, "aaa bbb\nccc ddd"}, // lines kept
 		{"aaa bbb ccc\nd", 7, "aaa bbb\nccc\nd"},
 	} {
-		if got := wrapWords(c.in, c.width); got != c.want {
-			t.Errorf("wrapWords(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		if got := WrapWords(c.in, c.width); got != c.want {
+			t.Errorf("WrapWords(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
 		}
 	}
 	long := "mesh-recn-xoff: Most flits in one egress SAQ, whole run vs share of sources sending to the hot spot (k=16 concentration=1 hotspot_node=32)"
-	got := wrapWords(long, titleChars)
+	got := WrapWords(long, TitleChars)
 	for _, l := range strings.Split(got, "\n") {
-		if len(l) > titleChars {
+		if len(l) > TitleChars {
 			t.Errorf("line of %d characters: %q", len(l), l)
 		}
 	}
