@@ -141,6 +141,21 @@ func TestAcceptedConfigurationsRun(t *testing.T) {
 		{"network.topology": "hyperx", "network.hyperx.k": 3, "network.hyperx.dimensions": 2, "network.hyperx.nodes_per_router": 2, "router.routing": "val", "router.vc.vcs": 2, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
 		{"network.topology": "file", "network.file.path": files[0], "router.routing": "shortest-hops", "router.vc.vcs": 6, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
 	}
+	// A family of the catalog that no base above names gets one of its
+	// own: its table's defaults, under the first routing defined on it with
+	// that routing's least VCs (a new family runs here without a line).
+	for _, name := range topologies() {
+		if name == Default().Network.Topology || slices.ContainsFunc(bases, func(b map[string]any) bool { return b["network.topology"] == name }) {
+			continue
+		}
+		for _, spec := range RoutingList() {
+			if slices.Contains(spec.Topologies, name) && len(spec.Loops) == 0 {
+				bases = append(bases, map[string]any{"network.topology": name, "router.routing": spec.Name, "router.vc.vcs": max(spec.MinVCs, 1),
+					"traffic.process": "bernoulli", "traffic.pattern": "uniform"})
+				break
+			}
+		}
+	}
 	draws := 12000
 	if testing.Short() || raceEnabled {
 		draws = 1500 // the race detector runs 10 times slower
