@@ -87,6 +87,18 @@ type Running interface {
 	Window(from, to clock.Cycle)
 }
 
+// Reporter is a running policy with figures of its own for a run's
+// result, where they appear under its name (report.Result.Policies, JSON
+// "policies": {"NAME": {...}}); entropy throttling's and SAT's results
+// keep the typed fields they had before this contract.
+type Reporter interface {
+	// Name keys its figures in the result.
+	Name() string
+	// Figures are what it measured over the measurement window [from, to)
+	// of a run that ended at cycle end (read while paused).
+	Figures(from, to, end clock.Cycle) map[string]float64
+}
+
 // AddControlPlane installs cp as router r's control plane beside the one
 // it has, if any (stepped after it): policies that share a router (SAT's
 // signal and the entropy circuit measured beside it) each keep their own.

@@ -229,6 +229,10 @@ type Result struct {
 	// SAQs counts RECN's set-aside queues in the measurement window
 	// (router.ioq.queues = "recn").
 	SAQs *SAQResult `json:"saqs,omitempty"`
+	// Policies are the figures of the policies that report their own
+	// (policies.Reporter), keyed by policy name, then by figure; absent
+	// when none does (so the digests of earlier results hold).
+	Policies map[string]map[string]float64 `json:"policies,omitempty"`
 }
 
 // SAQResult is RECN's use of set-aside queues in the measurement window:

@@ -48,16 +48,26 @@ func observersOf(b *Built) []observer {
 	return obs
 }
 
-// policyObserver is what every policy gives a run: its invariants checked
-// and the measurement window told.
+// policyObserver is what every policy gives a run: its invariants checked,
+// the measurement window told, and the figures of a policy that reports
+// its own (policies.Reporter) in the result under its name.
 type policyObserver struct{ run policies.Running }
 
-func (o *policyObserver) begin(from clock.Cycle)                   { o.run.Window(from, clock.Never) }
-func (o *policyObserver) check(next clock.Cycle) error             { return o.run.Check(next) }
-func (o *policyObserver) sample(*report.Sample, float64)           {}
-func (o *policyObserver) opened()                                  {}
-func (o *policyObserver) closed(from, to clock.Cycle)              { o.run.Window(from, to) }
-func (o *policyObserver) result(*run, clock.Cycle, *report.Result) {}
+func (o *policyObserver) begin(from clock.Cycle)         { o.run.Window(from, clock.Never) }
+func (o *policyObserver) check(next clock.Cycle) error   { return o.run.Check(next) }
+func (o *policyObserver) sample(*report.Sample, float64) {}
+func (o *policyObserver) opened()                        {}
+func (o *policyObserver) closed(from, to clock.Cycle)    { o.run.Window(from, to) }
+func (o *policyObserver) result(_ *run, end clock.Cycle, res *report.Result) {
+	rep, ok := o.run.(policies.Reporter)
+	if !ok {
+		return
+	}
+	if res.Policies == nil {
+		res.Policies = map[string]map[string]float64{}
+	}
+	res.Policies[rep.Name()] = rep.Figures(clock.Cycle(res.MeasureFromCycle), clock.Cycle(res.MeasureToCycle), end)
+}
 
 // observeSAT is SAT's part in a run's results.
 func observeSAT(r policies.Running, b *Built) observer {
