@@ -268,11 +268,12 @@ func directedRun(bases []map[string]any, topo string, spec routing.Spec) bool {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
 		if checkNetwork(ctx, cfg) != nil || checkTraffic(ctx, cfg) != nil {
+			cancel()
 			continue
 		}
 		_, err := runCapped(ctx, cfg)
+		cancel()
 		return err == nil
 	}
 	return false

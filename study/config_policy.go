@@ -43,15 +43,10 @@ type Policy struct {
 	SATStructure string `toml:"sat_structure"`
 }
 
-// Gate is policy.injection read by the policy of the catalog that reads
+// gate is policy.injection read by the policy of the catalog that reads
 // its value (injectionPolicies), with its parameters and the defaults of
-// c's [policy] keys; it reports whether the value gave them as arguments.
-func (c *Config) Gate() (policies.Policy, bool, error) {
-	p, _, hasArgs, err := c.gate()
-	return p, hasArgs, err
-}
-
-// gate is Gate with the index of the catalog's policy that read the value.
+// c's [policy] keys, and the index of that policy; it reports whether the
+// value gave the parameters as arguments.
 func (c *Config) gate() (policies.Policy, int, bool, error) {
 	name, _, _ := strings.Cut(strings.TrimSpace(c.Policy.Injection), "(")
 	var names []string
@@ -213,5 +208,6 @@ func (c *Config) validatePolicy(add addFunc) {
 // policy's typed parameters (a figure's labels read them).
 func ParseGate(value string) (policies.Policy, bool, error) {
 	c := Config{Policy: Policy{Injection: value}}
-	return c.Gate()
+	p, _, hasArgs, err := c.gate()
+	return p, hasArgs, err
 }

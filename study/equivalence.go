@@ -26,7 +26,7 @@ type Equivalence struct {
 // equivalenceKey is cfg with the gate's thresholds removed (and the model
 // and guard time written canonically); ok is false when cfg has no gate.
 func equivalenceKey(cfg Config) (key string, gp entropy.GateParams, ok bool) {
-	g, _, err := cfg.Gate()
+	g, _, _, err := cfg.gate()
 	ep, isEntropy := g.(entropy.Policy)
 	gp = ep.Params
 	if err != nil || !isEntropy || !gp.Throttles() {
