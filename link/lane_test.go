@@ -88,3 +88,75 @@ func TestWireLatencies(t *testing.T) {
 		}
 	}
 }
+
+// TestWiresExtraRings: wires of one arena with extra cycles of their own
+// each deliver after their own latency, however long their neighbours',
+// count what is in transit on their own rings, and hold rings of their
+// own size (a long wire does not lengthen the others').
+func TestWiresExtraRings(t *testing.T) {
+	extra := []int32{0, 3, 0, 100, 7}
+	const flitLat, creditLat = 2, 1
+	ws := NewWiresExtra(len(extra), flitLat, creditLat, extra)
+	for w, e := range extra {
+		if got := ws.ExtraCycles(w); got != int(e) {
+			t.Errorf("wire %d: ExtraCycles %d, want %d", w, got, e)
+		}
+	}
+	var want int64
+	for _, e := range extra {
+		want += RingBytes(flitLat, creditLat, int(e))
+	}
+	if got := int64(ws.Bytes()); got != want {
+		t.Errorf("arena of %v extra cycles holds %d bytes, want %d (each ring its own size)", extra, got, want)
+	}
+	if uniform := int64(len(extra) * RingSlots(flitLat, creditLat, 100) * int(WireSlotBytes)); int64(ws.Bytes()) >= uniform/2 {
+		t.Errorf("arena holds %d bytes, not under half of %d (every ring as long as the longest)", ws.Bytes(), uniform)
+	}
+	const period = 3 // wire w sends a flit and a credit every period cycles, starting at cycle w
+	for c := clock.Cycle(0); c < 400; c++ {
+		for w := range extra {
+			if c >= clock.Cycle(w) && (c-clock.Cycle(w))%period == 0 {
+				ws.SendFlit(w, c, Flit{Seq: uint32(c), Dst: int32(w)})
+				ws.SendCredit(w, c, Credit{VC: uint16(c)})
+			}
+		}
+		if c == 200 {
+			for w, e := range extra {
+				// Sent in cycles c-L+1..c, L its latency: one every period cycles.
+				flits := make([]int32, 1<<16)
+				ws.CountInTransit(w, c+1, flits, nil)
+				n := 0
+				for s := c - clock.Cycle(flitLat) - clock.Cycle(e) + 1; s <= c; s++ {
+					if s >= clock.Cycle(w) && (s-clock.Cycle(w))%period == 0 {
+						n++
+					}
+				}
+				total := int32(0)
+				for _, k := range flits {
+					total += k
+				}
+				if int(total) != n {
+					t.Errorf("cycle %d: wire %d has %d flits in transit, want %d", c, w, total, n)
+				}
+			}
+		}
+		for w, e := range extra {
+			f, cr, hasCredit := ws.Recv(w, c)
+			sentF, sentC := c-clock.Cycle(flitLat)-clock.Cycle(e), c-clock.Cycle(creditLat)-clock.Cycle(e)
+			if sentF >= clock.Cycle(w) && (sentF-clock.Cycle(w))%period == 0 {
+				if f == nil || f.Seq != uint32(sentF) || f.Dst != int32(w) {
+					t.Fatalf("cycle %d: wire %d delivered %+v, want the flit of cycle %d", c, w, f, sentF)
+				}
+			} else if f != nil {
+				t.Fatalf("cycle %d: wire %d delivered an unexpected flit %+v", c, w, f)
+			}
+			if sentC >= clock.Cycle(w) && (sentC-clock.Cycle(w))%period == 0 {
+				if !hasCredit || cr.VC != uint16(sentC) {
+					t.Fatalf("cycle %d: wire %d credit %v %v, want that of cycle %d", c, w, cr, hasCredit, sentC)
+				}
+			} else if hasCredit {
+				t.Fatalf("cycle %d: wire %d delivered an unexpected credit %v", c, w, cr)
+			}
+		}
+	}
+}

@@ -18,9 +18,12 @@ import (
 //
 // Every wire of an arena has the same latencies (a network's links are
 // alike), or a few have extra cycles of their own (NewWiresExtra: a
-// dragonfly's global links), so every wire is a ring of the same S slots,
-// S the smallest power of two above the longest latency, and wire w is slots [w*S, (w+1)*S) of the
-// arena: no wire keeps a header of its own. Like a Lane's, the ring is
+// dragonfly's global links). A wire is a ring of slots, its own S of them,
+// S the smallest power of two above its longest latency: when all are
+// alike, wire w is slots [w*S, (w+1)*S) of the arena and no wire keeps a
+// header; otherwise a table holds each wire's first slot, mask and extra
+// cycles, so that a network's few long links do not make every short
+// one's ring as long as theirs. Like a Lane's, the ring is
 // indexed by cycle, and writer and reader never touch the same slot in one
 // cycle. A slot is 48 bytes (the flit's stamp, the credit's stamp and VC in
 // one word, and the flit), so a wire of latency 1 is 96 bytes, and a slot's
@@ -29,13 +32,21 @@ import (
 // actors that read and write them, in their errors.
 type Wires struct {
 	slots     []wireSlot
-	shift     uint8       // S = 1 << shift
-	mask      clock.Cycle // S - 1
+	shift     uint8       // S = 1 << shift, when rings is nil
+	mask      clock.Cycle // S - 1, when rings is nil
 	flitLat   clock.Cycle
 	creditLat clock.Cycle
-	// extra, when not nil, is each wire's latency beyond flitLat and
-	// creditLat (a dragonfly's global links); nil when all are alike.
-	extra []int32
+	// rings, when not nil, is each wire's ring and latency beyond flitLat
+	// and creditLat (a dragonfly's global links); nil when all are alike.
+	rings []wireRing
+}
+
+// A wireRing is the place and extra latency of one wire whose latency may
+// differ from the arena's.
+type wireRing struct {
+	start int         // its first slot
+	mask  clock.Cycle // its slots - 1
+	extra clock.Cycle // its cycles beyond the arena's latencies
 }
 
 // WireSlotBytes is the size of one slot of a wire's ring.
@@ -60,8 +71,8 @@ func NewWires(n, flitLatencyCycles, creditLatencyCycles int) *Wires {
 
 // NewWiresExtra is NewWires with wire w's flits and credits taking
 // extraCycles[w] cycles more (a longer link: both of its directions'
-// lanes on that wire are longer); nil for none. Every wire's ring then
-// has the slots of the longest.
+// lanes on that wire are longer); nil for none. Each wire's ring then has
+// RingSlots of its own latencies.
 func NewWiresExtra(n, flitLatencyCycles, creditLatencyCycles int, extraCycles []int32) *Wires {
 	if flitLatencyCycles < 1 || creditLatencyCycles < 1 || flitLatencyCycles > 1<<20 || creditLatencyCycles > 1<<20 {
 		panic(fmt.Sprintf("link: wire latencies %d and %d outside 1..2^20", flitLatencyCycles, creditLatencyCycles))
@@ -76,38 +87,97 @@ func NewWiresExtra(n, flitLatencyCycles, creditLatencyCycles int, extraCycles []
 	if len(extraCycles) != 0 && len(extraCycles) != n {
 		panic(fmt.Sprintf("link: %d extra latencies for %d wires", len(extraCycles), n))
 	}
+	ws := &Wires{flitLat: clock.Cycle(flitLatencyCycles), creditLat: clock.Cycle(creditLatencyCycles)}
 	if most == 0 {
-		extraCycles = nil
+		S := RingSlots(flitLatencyCycles, creditLatencyCycles, 0)
+		for 1<<ws.shift < S {
+			ws.shift++
+		}
+		ws.mask = clock.Cycle(S - 1)
+		ws.slots = make([]wireSlot, n*S)
+	} else {
+		ws.rings = make([]wireRing, n)
+		total := 0
+		for w, e := range extraCycles {
+			S := RingSlots(flitLatencyCycles, creditLatencyCycles, int(e))
+			ws.rings[w] = wireRing{start: total, mask: clock.Cycle(S - 1), extra: clock.Cycle(e)}
+			total += S
+		}
+		ws.slots = make([]wireSlot, total)
 	}
-	shift := uint8(1)
-	for 1<<shift < max(flitLatencyCycles, creditLatencyCycles)+int(most)+1 {
-		shift++
-	}
-	ws := &Wires{slots: make([]wireSlot, n<<shift), shift: shift, mask: clock.Cycle(1)<<shift - 1,
-		flitLat: clock.Cycle(flitLatencyCycles), creditLat: clock.Cycle(creditLatencyCycles), extra: extraCycles}
 	for i := range ws.slots {
 		ws.slots[i].flitAt, ws.slots[i].credit = -1, -1<<16
 	}
 	return ws
 }
 
+// RingSlots is the number of slots of a wire's ring with the given
+// latencies and extra cycles: the smallest power of two, at least 2, above
+// the longer of its latencies.
+func RingSlots(flitLatencyCycles, creditLatencyCycles, extraCycles int) int {
+	S := 2
+	for S < max(flitLatencyCycles, creditLatencyCycles)+extraCycles+1 {
+		S <<= 1
+	}
+	return S
+}
+
+// RingBytes is the memory one wire with those latencies holds in an arena
+// whose wires differ (NewWiresExtra with some extra cycles): its ring and
+// its entry in the table of rings.
+func RingBytes(flitLatencyCycles, creditLatencyCycles, extraCycles int) int64 {
+	return int64(RingSlots(flitLatencyCycles, creditLatencyCycles, extraCycles))*WireSlotBytes + int64(unsafe.Sizeof(wireRing{}))
+}
+
 // Bytes is the memory the arena holds.
-func (ws *Wires) Bytes() int { return len(ws.slots)*int(unsafe.Sizeof(wireSlot{})) + 4*len(ws.extra) }
+func (ws *Wires) Bytes() int {
+	return len(ws.slots)*int(unsafe.Sizeof(wireSlot{})) + len(ws.rings)*int(unsafe.Sizeof(wireRing{}))
+}
 
 // ExtraCycles is wire w's latency beyond the arena's (0 for most).
 func (ws *Wires) ExtraCycles(w int) int {
-	if ws.extra == nil {
+	if ws.rings == nil {
 		return 0
 	}
-	return int(ws.extra[w])
+	return int(ws.rings[w].extra)
 }
 
 // Len is the number of wires.
-func (ws *Wires) Len() int { return len(ws.slots) >> ws.shift }
+func (ws *Wires) Len() int {
+	if ws.rings != nil {
+		return len(ws.rings)
+	}
+	return len(ws.slots) >> ws.shift
+}
 
 // slot is the slot of cycle at of wire w.
 func (ws *Wires) slot(w int, at clock.Cycle) *wireSlot {
-	return &ws.slots[w<<ws.shift|int(at&ws.mask)]
+	if ws.rings == nil {
+		return &ws.slots[w<<ws.shift|int(at&ws.mask)]
+	}
+	r := &ws.rings[w]
+	return &ws.slots[r.start+int(at&r.mask)]
+}
+
+// ring is wire w's slots.
+func (ws *Wires) ring(w int) []wireSlot {
+	if ws.rings == nil {
+		return ws.slots[w<<ws.shift : (w+1)<<ws.shift]
+	}
+	r := ws.rings[w]
+	return ws.slots[r.start : r.start+int(r.mask)+1]
+}
+
+// sendSlot is the slot of wire w that a value sent to arrive at cycle at
+// (now and the arena's latency) takes, and the cycle it arrives with the
+// wire's extra cycles.
+func (ws *Wires) sendSlot(w int, at clock.Cycle) (*wireSlot, clock.Cycle) {
+	if ws.rings == nil {
+		return &ws.slots[w<<ws.shift|int(at&ws.mask)], at
+	}
+	r := &ws.rings[w]
+	at += r.extra
+	return &ws.slots[r.start+int(at&r.mask)], at
 }
 
 // FlitSlot returns the place on wire w to write the flit sent at cycle now
@@ -116,11 +186,7 @@ func (ws *Wires) slot(w int, at clock.Cycle) *wireSlot {
 // invariant that the writer reports under its own name. It has no call
 // inside, so it inlines into the writer's hot path.
 func (ws *Wires) FlitSlot(w int, now clock.Cycle) (f *Flit, ok bool) {
-	at := now + ws.flitLat
-	if ws.extra != nil {
-		at += clock.Cycle(ws.extra[w])
-	}
-	s := ws.slot(w, at)
+	s, at := ws.sendSlot(w, now+ws.flitLat)
 	ok = s.flitAt != at
 	s.flitAt = at
 	return &s.flit, ok
@@ -139,11 +205,7 @@ func (ws *Wires) SendFlit(w int, now clock.Cycle, f Flit) {
 // latency) and reports whether it was the cycle's first credit (false: a
 // broken invariant that the writer reports under its own name). It inlines.
 func (ws *Wires) PutCredit(w int, now clock.Cycle, c Credit) (ok bool) {
-	at := now + ws.creditLat
-	if ws.extra != nil {
-		at += clock.Cycle(ws.extra[w])
-	}
-	s := ws.slot(w, at)
+	s, at := ws.sendSlot(w, now+ws.creditLat)
 	ok = s.credit>>16 != int64(at)
 	s.credit = int64(at)<<16 | int64(c.VC)
 	return ok
@@ -160,11 +222,8 @@ func (ws *Wires) SendCredit(w int, now clock.Cycle, c Credit) {
 // cycle now (for control lanes that steal idle cycles of the link). Writer
 // only.
 func (ws *Wires) SentAt(w int, now clock.Cycle) bool {
-	at := now + ws.flitLat
-	if ws.extra != nil {
-		at += clock.Cycle(ws.extra[w])
-	}
-	return ws.slot(w, at).flitAt == at
+	s, at := ws.sendSlot(w, now+ws.flitLat)
+	return s.flitAt == at
 }
 
 // Recv returns what is visible on wire w at cycle now: the flit (nil for
@@ -191,7 +250,7 @@ func (ws *Wires) Poll(w int, now clock.Cycle) (f *Flit, creditVC uint16, hasFlit
 // on wire w but not yet visible to a reader whose next cycle is next. Both
 // ends must be paused.
 func (ws *Wires) InTransit(w int, next clock.Cycle, flit func(*Flit), credit func(Credit)) {
-	ring := ws.slots[w<<ws.shift : (w+1)<<ws.shift]
+	ring := ws.ring(w)
 	for i := range ring {
 		s := &ring[i]
 		if flit != nil && s.flitAt >= next {
@@ -207,7 +266,7 @@ func (ws *Wires) InTransit(w int, next clock.Cycle, flit func(*Flit), credit fun
 // credits) sent on wire w but not yet visible to a reader whose next cycle
 // is next; either slice may be nil. Both ends must be paused.
 func (ws *Wires) CountInTransit(w int, next clock.Cycle, flits, credits []int32) {
-	ring := ws.slots[w<<ws.shift : (w+1)<<ws.shift]
+	ring := ws.ring(w)
 	for i := range ring {
 		s := &ring[i]
 		if flits != nil && s.flitAt >= next {
@@ -227,9 +286,21 @@ func doubleSend(what string, now clock.Cycle) {
 	panic(fmt.Sprintf("wire: second %s sent in cycle %d", what, now))
 }
 
-// Prefetch asks for the rings of wires w..w+n-1.
-func (ws *Wires) Prefetch(w, n int) {
-	prefetch.Lines(unsafe.Pointer(&ws.slots[w<<ws.shift]), (n<<ws.shift*int(WireSlotBytes)+63)/64)
+// Prefetch asks for the slots wires w..w+n-1 show their reader at cycle
+// now: the lines of each slot (its stamps, which Poll reads, and its flit,
+// read when one is there), and no other slot of the rings.
+func (ws *Wires) Prefetch(w, n int, now clock.Cycle) {
+	last := int(WireSlotBytes) - 1
+	if ws.rings == nil {
+		p, stride := unsafe.Pointer(ws.slot(w, now)), int(WireSlotBytes)<<ws.shift
+		prefetch.Strided(p, n, stride)
+		prefetch.Strided(unsafe.Add(p, last), n, stride)
+		return
+	}
+	for i := w; i < w+n; i++ {
+		p := unsafe.Pointer(ws.slot(i, now))
+		prefetch.Lines(p, 1+(int(uintptr(p)&63)+last)/64)
+	}
 }
 
 // Wire is one wire of an arena, for code off the hot path, such as a

@@ -21,8 +21,8 @@ import (
 // TestEstimateMatchesHeap: the memory estimated without building (network,
 // collectors, sources, entropy circuit) is within 25% of the heap a built
 // network holds after 2,000 cycles below saturation, for tori of several
-// sizes, a mesh with concentration, a fat-tree, and a torus with entropy
-// throttling.
+// sizes, a mesh with concentration, a fat-tree, a torus with entropy
+// throttling, and a dragonfly with long global links.
 func TestEstimateMatchesHeap(t *testing.T) {
 	if raceEnabled {
 		// The race detector's shadow memory changes what this measures
@@ -43,7 +43,11 @@ func TestEstimateMatchesHeap(t *testing.T) {
 	ent := torus(24, 0.1)
 	ent.Router.VC.Switching, ent.Router.VC.VCs = "vct", 3
 	ent.Policy.Injection = "gt.a(8,70,90,30)"
-	for _, c := range []Config{torus(16, 0.2), torus(32, 0.1), torus(64, 0.05), mesh, tree, ent} {
+	// A dragonfly whose global links are ten times its local ones: each
+	// wire's ring its own length.
+	df := BenchScenarios()["dragonfly1k-uniform"]
+	df.Network.Dragonfly.GlobalLatencyCycles, df.Router.LinkLatencyCycles, df.Router.CreditLatencyCycles, df.Traffic.Load = 100, 10, 10, 0.1
+	for _, c := range []Config{torus(16, 0.2), torus(32, 0.1), torus(64, 0.05), mesh, tree, ent, df} {
 		e, err := EstimateRun(c)
 		if err != nil {
 			t.Fatal(err)

@@ -13,3 +13,18 @@ loop:
 	JNZ loop
 done:
 	RET
+
+// func strided(p unsafe.Pointer, n, strideBytes int)
+TEXT ·strided(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), AX
+	MOVQ n+8(FP), CX
+	MOVQ strideBytes+16(FP), DX
+	TESTQ CX, CX
+	JLE sdone
+sloop:
+	PREFETCHT0 (AX)
+	ADDQ DX, AX
+	DECQ CX
+	JNZ sloop
+sdone:
+	RET

@@ -5,3 +5,5 @@ package prefetch
 import "unsafe"
 
 func lines(unsafe.Pointer, int) {}
+
+func strided(unsafe.Pointer, int, int) {}

@@ -207,10 +207,7 @@ func MostStateBytes(t topology.Topology, cfg Config) int64 {
 	Q := int64(cfg.memQueues(int(P), int(N)))
 	most := int64(cfg.PortMemoryFlits / max(cfg.MinPacketFlits, 1))
 	pk, q := int64(unsafe.Sizeof(pkt{})), int64(unsafe.Sizeof(queue{}))
-	slots := int64(1)
-	for slots <= int64(max(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles)) {
-		slots *= 2
-	}
+	slots := int64(link.RingSlots(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, 0))
 	b := (S*P + N) * slots * link.WireSlotBytes
 	b += (2*S*P + N) * Q * (q + 1) // queue heads and a bit each (rounded up)
 	b += S * (int64(unsafe.Sizeof(Switch{})) + P*(2*int64(unsafe.Sizeof(memory{}))+int64(unsafe.Sizeof(outLink{}))+int64(unsafe.Sizeof(xfer{}))+5*8+Q*4))

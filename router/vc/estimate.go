@@ -40,27 +40,27 @@ func EstimateFootprint(t topology.Topology, cfg Config) Footprint {
 			f.StateBytes += speedupBytes(int(P), cfg.VCs, cfg.BufferFlits)
 		}
 	}
-	// Every wire's ring has the slots of the longest (link.NewWiresExtra),
-	// and a topology with longer links keeps each wire's extra cycles.
-	most, extraBytes := int64(0), int64(0)
-	if pl, ok := t.(topology.PortLatencies); ok {
+	// Each wire's ring has the slots of its own latency, and a topology
+	// with longer links keeps a table of every wire's ring
+	// (link.NewWiresExtra); a node's channels have the network's.
+	H := int64(topology.NodeChannels(t))
+	wireBytes := (nports + nn*H) * int64(link.RingSlots(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, 0)) * link.WireSlotBytes
+	if pl, ok := t.(topology.PortLatencies); ok && longerLinks(t, pl, cfg.LinkLatencyCycles) {
+		wireBytes = nn * H * link.RingBytes(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, 0)
 		for r := 0; r < t.Routers(); r++ {
 			for p := 0; p < t.Ports(r); p++ {
-				most = max(most, int64(pl.LatencyCycles(r, p)-cfg.LinkLatencyCycles))
+				extra := 0
+				if lat := pl.LatencyCycles(r, p); lat != 0 {
+					extra = max(0, lat-cfg.LinkLatencyCycles)
+				}
+				wireBytes += link.RingBytes(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, extra)
 			}
 		}
-		if most > 0 {
-			extraBytes = 4 * (nports + nn)
-		}
 	}
-	slots := int64(2)
-	for slots < int64(max(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles))+most+1 {
-		slots <<= 1
-	}
-	f.StateBytes += extraBytes
+	f.StateBytes += wireBytes
 	f.StateBytes += nr*int64(unsafe.Sizeof(Router{})) + nports*V*int64(unsafe.Sizeof(inVC{})) +
 		nports*int64(unsafe.Sizeof(portState{})) + nports*V*int64(unsafe.Sizeof(outVC{})) +
-		(nports+nn)*slots*link.WireSlotBytes + nn*int64(unsafe.Sizeof(NI{})) + nn*V*int64(unsafe.Sizeof(niVC{}))
+		nn*int64(unsafe.Sizeof(NI{})) + nn*V*int64(unsafe.Sizeof(niVC{}))
 	// Router and NI pointer lists, actors (an interface each), actor
 	// kinds, port bases; the routing's tables (topology.RouteTables).
 	f.TableBytes = 8*nr + 8*nn + 16*(nr+nn) + 4*(nr+nn) + 8*(nr+1)
@@ -71,4 +71,17 @@ func EstimateFootprint(t topology.Topology, cfg Config) Footprint {
 		f.CheckBytes = deadlock.Bytes(t, cfg.Routing, cfg.VCs)
 	}
 	return f
+}
+
+// longerLinks reports whether any link of t is longer than the network's
+// latency (Build then gives the wires extra cycles).
+func longerLinks(t topology.Topology, pl topology.PortLatencies, linkLatencyCycles int) bool {
+	for r := 0; r < t.Routers(); r++ {
+		for p := 0; p < t.Ports(r); p++ {
+			if pl.LatencyCycles(r, p) > linkLatencyCycles {
+				return true
+			}
+		}
+	}
+	return false
 }
