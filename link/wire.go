@@ -42,7 +42,8 @@ type Wires struct {
 }
 
 // A wireRing is the place and extra latency of one wire whose latency may
-// differ from the arena's.
+// differ from the arena's. Its first two fields are what
+// prefetch.RingSlots reads.
 type wireRing struct {
 	start int         // its first slot
 	mask  clock.Cycle // its slots - 1
@@ -297,10 +298,8 @@ func (ws *Wires) Prefetch(w, n int, now clock.Cycle) {
 		prefetch.Strided(unsafe.Add(p, last), n, stride)
 		return
 	}
-	for i := w; i < w+n; i++ {
-		p := unsafe.Pointer(ws.slot(i, now))
-		prefetch.Lines(p, 1+(int(uintptr(p)&63)+last)/64)
-	}
+	_ = ws.rings[w+n-1]
+	prefetch.RingSlots(unsafe.Pointer(&ws.slots[0]), int(WireSlotBytes), unsafe.Pointer(&ws.rings[w]), int(unsafe.Sizeof(wireRing{})), n, int64(now))
 }
 
 // Wire is one wire of an arena, for code off the hot path, such as a

@@ -51,3 +51,9 @@ func BenchmarkFatTree1024Serial(b *testing.B) {
 func BenchmarkFatTree1024Shards2(b *testing.B) {
 	benchScenario(b, "fattree1024-uniform", actor.Shards, 2)
 }
+func BenchmarkDragonfly1kSerial(b *testing.B) {
+	benchScenario(b, "dragonfly1k-uniform", actor.Serial, 1)
+}
+func BenchmarkDragonfly1kUGALSerial(b *testing.B) {
+	benchScenario(b, "dragonfly1k-ugal-uniform", actor.Serial, 1)
+}

@@ -7,3 +7,6 @@ func lines(p unsafe.Pointer, n int)
 
 //go:noescape
 func strided(p unsafe.Pointer, n, strideBytes int)
+
+//go:noescape
+func ringSlots(base unsafe.Pointer, slotBytes int, table unsafe.Pointer, recordBytes, n int, at int64)

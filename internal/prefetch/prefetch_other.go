@@ -7,3 +7,5 @@ import "unsafe"
 func lines(unsafe.Pointer, int) {}
 
 func strided(unsafe.Pointer, int, int) {}
+
+func ringSlots(unsafe.Pointer, int, unsafe.Pointer, int, int, int64) {}

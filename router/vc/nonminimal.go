@@ -55,29 +55,42 @@ func (r *Router) creditsOutOn(p int, vcs uint64) int {
 }
 
 // waitingFor is the number of flits in this router's input buffers whose
-// front packet holds an output VC of port p, or was routed to p alone.
+// front packet holds an output VC of port p, or was routed to p alone. It
+// visits only the VCs holding flits (the ports of vaPorts | saPorts, which
+// together are the ports with a non-empty VC, and their nonEmpty VCs), not
+// every VC of a high-radix router, twice per UGAL decision.
 func (r *Router) waitingFor(p int) int {
 	if r.buffered == 0 {
 		return 0
 	}
+	V := int(r.vcs)
 	n := 0
-	for i := range r.ivc {
-		if q, ok := r.waitsFor(i); ok && q == p {
-			n += int(r.ivc[i].flits)
+	for pm := r.vaPorts | r.saPorts; pm != 0; pm &= pm - 1 {
+		ip := bits.TrailingZeros64(pm)
+		for m := r.port[ip].nonEmpty; m != 0; m &= m - 1 {
+			i := ip*V + bits.TrailingZeros64(m)
+			if q, ok := r.waitsFor(i); ok && q == p {
+				n += int(r.ivc[i].flits)
+			}
 		}
 	}
 	return n
 }
 
 // waitingPerPort adds to w[p], for every port p, waitingFor(p), in one
-// pass over the input buffers.
+// pass over the VCs holding flits.
 func (r *Router) waitingPerPort(w *[64]int32) {
 	if r.buffered == 0 {
 		return
 	}
-	for i := range r.ivc {
-		if q, ok := r.waitsFor(i); ok {
-			w[q&63] += int32(r.ivc[i].flits)
+	V := int(r.vcs)
+	for pm := r.vaPorts | r.saPorts; pm != 0; pm &= pm - 1 {
+		ip := bits.TrailingZeros64(pm)
+		for m := r.port[ip].nonEmpty; m != 0; m &= m - 1 {
+			i := ip*V + bits.TrailingZeros64(m)
+			if q, ok := r.waitsFor(i); ok {
+				w[q&63] += int32(r.ivc[i].flits)
+			}
 		}
 	}
 }

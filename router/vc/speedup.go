@@ -52,8 +52,10 @@ type speedup struct {
 	cred              []ring[uint16]
 	outBusy, credBusy uint64
 	// moved[p] has a bit per VC of input port p that sent a flit this
-	// cycle (scratch; N_a counts each VC once).
-	moved []uint64
+	// cycle (scratch; N_a counts each VC once), movedPorts a bit per port
+	// whose moved is not zero.
+	moved      []uint64
+	movedPorts uint64
 	// traversals counts every flit that crossed the switch (N_a counts
 	// each VC once a cycle).
 	traversals uint64
@@ -115,11 +117,17 @@ func (q *ring[T]) push() *T {
 	return &q.buf[i]
 }
 
-// pop removes and returns the front element (the ring is not empty).
+// pop removes and returns the front element (the ring is not empty). A
+// ring it empties starts again at its first slot: a queue that is mostly
+// empty or short (an output queue, a credit queue) then keeps to the
+// ring's first lines instead of walking all of it through the cache.
 func (q *ring[T]) pop() T {
 	v := q.buf[q.head]
-	q.head = (q.head + 1) & uint32(len(q.buf)-1)
 	q.n--
+	q.head = (q.head + 1) & uint32(len(q.buf)-1)
+	if q.n == 0 {
+		q.head = 0
+	}
 	return v
 }
 
@@ -176,12 +184,14 @@ func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts uint64) {
 		pt.fresh = 0
 	}
 	var active, activeInj int
-	for p, m := range sq.moved {
-		n := bits.OnesCount64(m)
+	for pm := sq.movedPorts; pm != 0; pm &= pm - 1 {
+		p := bits.TrailingZeros64(pm)
+		n := bits.OnesCount64(sq.moved[p])
 		active += n
 		activeInj += n &^ -int(r.netPorts>>(p&63)&1)
 		sq.moved[p] = 0
 	}
+	sq.movedPorts = 0
 	r.active, r.activeInj = int32(active), int32(activeInj)
 	r.SumActive += uint64(active)
 }
@@ -208,6 +218,7 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
 	f.Hops += uint8(b2u(f.Hops < 255) & (r.netPorts >> (op & 63)))
 	sq.outBusy |= 1 << (op & 63)
 	sq.moved[p] |= 1 << (v & 63)
+	sq.movedPorts |= 1 << (p & 63)
 	sq.traversals++
 	s.departed++
 	s.front--
