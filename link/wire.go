@@ -143,6 +143,9 @@ func (ws *Wires) ExtraCycles(w int) int {
 	return int(ws.rings[w].extra)
 }
 
+// Slots is the number of slots of all the wires' rings.
+func (ws *Wires) Slots() int { return len(ws.slots) }
+
 // Len is the number of wires.
 func (ws *Wires) Len() int {
 	if ws.rings != nil {

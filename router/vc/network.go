@@ -122,20 +122,33 @@ func (n *Network) StateBytes() int {
 
 // Prefetcher returns the function an executor calls to prefetch the state
 // of the actor it will tick a few actors later (actor.Spec.Prefetch), or
-// nil when the network's state is small enough to stay in the processor's
-// caches (under 16 MiB), where asking costs more than it gains.
+// nil where asking costs more than it gains: when the network's state is
+// small enough to stay in the processor's caches (under 16 MiB) and its
+// wires are short (rings of 4 slots or fewer on average), or it is under
+// 2 MiB whatever its wires.
 //
 // Once the state outgrows the last-level cache, every cycle brings it from
 // memory, and a router's ports, input VCs and input wires are three
 // streams the hardware prefetcher does not follow far enough ahead: asking
 // for them two routers in advance gave 1.31M -> 1.57M router-cycles/s on
 // a 128x128 torus at 0.04 flits/node/cycle (2 vCPUs, serial), and left a
-// 32x32 torus unchanged. Of a wire only the slot it shows in the cycle is
-// asked for (link.Wires.Prefetch): asking for whole rings made a router
-// of a dragonfly with 100-cycle global links ask for about 1,440 lines to
-// read 15. An idle router (nothing buffered) is skipped.
+// 32x32 torus unchanged. Long wires do the same in a smaller state: the
+// slot a wire shows moves to a new line about every cycle, last touched a
+// ring's length of cycles before, so every poll misses the first two
+// levels of cache. On 2026-12-04 (2 vCPUs, 1 MiB of L2 each, 32 MiB of L3,
+// serial, 5 interleaved pairs) asking gave 508k -> 754k router-cycles/s on
+// the dragonfly matched to BookSim2's (bench/dragonfly-booksim.toml: 11
+// MiB, rings of 16 and 128 slots), 1.83M -> 1.98M (4 pairs) on a 32x32
+// torus with 10-cycle links (10 MiB, 16 slots), but 3.25M -> 2.96M on
+// torus32-uniform and 3.70M -> 3.40M on fattree1024-uniform (5 MiB and 6
+// MiB, 2 slots), where it stays off. Of a wire only the slot it shows in
+// the cycle is asked for (link.Wires.Prefetch): asking for whole rings
+// made a router of a dragonfly with 100-cycle global links ask for about
+// 1,440 lines to read 15. An idle router (nothing buffered) is skipped.
 func (n *Network) Prefetcher() func(actor int, now clock.Cycle) {
-	if n.StateBytes() < 16<<20 {
+	state := n.StateBytes()
+	longWires := n.wires.Slots() > 4*n.wires.Len()
+	if state < 2<<20 || state < 16<<20 && !longWires {
 		return nil
 	}
 	return n.prefetch

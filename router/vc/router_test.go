@@ -15,6 +15,7 @@ import (
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
 )
@@ -273,57 +274,73 @@ func TestNILayout(t *testing.T) {
 	}
 }
 
-// TestPrefetchChangesNothing: a run that prefetches (forced here on a
-// network small enough that Prefetcher would not) ends in the same state as
-// one that does not, under the serial and shards executors; a large
-// network gets a prefetcher, a small one none.
+// TestPrefetchChangesNothing: a run that prefetches (forced here on
+// networks small enough that Prefetcher would not) ends in the same state
+// as one that does not, under the serial and shards executors, on a torus
+// (wires alike) and a dragonfly whose global links are longer (a ring per
+// wire); a large network gets a prefetcher, and so does a smaller one with
+// long wires, but not the same one with short wires.
 func TestPrefetchChangesNothing(t *testing.T) {
 	torus, _ := grid.NewTorus(6)
-	N := torus.Nodes()
-	run := func(kind actor.Kind, prefetch bool) (fabric.Totals, []uint64) {
-		srcs := make([]fabric.Source, N)
+	df, err := dragonfly.NewDragonfly(2, 4, 2, 0, dragonfly.Palmtree, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		topo    topology.Topology
+		routing string
+	}{{torus, "dor-dateline"}, {df, "min"}} {
+		N := c.topo.Nodes()
+		run := func(kind actor.Kind, prefetch bool) (fabric.Totals, []uint64) {
+			srcs := make([]fabric.Source, N)
+			for i := range srcs {
+				srcs[i] = &burst{node: i, nodes: N, m: 30, size: 8}
+			}
+			cfg := Config{Routing: routingNamed(c.routing), VCs: 3, BufferFlits: 8, Switching: Wormhole, RoutingDelayCycles: 1,
+				LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}
+			n := build(t, c.topo, cfg, srcs, nil)
+			if n.Prefetcher() != nil {
+				t.Fatalf("a %s with %d bytes of state gets a prefetcher", c.topo, n.StateBytes())
+			}
+			acts, units := n.Actors()
+			spec := actor.Spec{Actors: acts, Units: units, To: 3000, Chunk: 100}
+			if prefetch {
+				spec.Prefetch = n.prefetch
+			}
+			if _, err := actor.Run(context.Background(), kind, 2, spec); err != nil {
+				t.Fatal(err)
+			}
+			var hashes []uint64
+			for _, ni := range n.NIs {
+				hashes = append(hashes, ni.recvHash, uint64(ni.LastDelivery))
+			}
+			return n.Totals(), hashes
+		}
+		want, wantH := run(actor.Serial, false)
+		if want.PacketsDelivered != uint64(30*N) {
+			t.Fatalf("%s: delivered %d of %d", c.topo, want.PacketsDelivered, 30*N)
+		}
+		for _, kind := range []actor.Kind{actor.Serial, actor.Shards} {
+			got, gotH := run(kind, true)
+			if got != want || !slices.Equal(gotH, wantH) {
+				t.Errorf("%s, %s with prefetching: %+v, want %+v", c.topo, kind, got, want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		k, linkLatencyCycles int
+		want                 bool
+	}{{96, 1, true}, {32, 1, false}, {32, 10, true}} {
+		big, _ := grid.NewTorus(c.k)
+		srcs := make([]fabric.Source, big.Nodes())
 		for i := range srcs {
-			srcs[i] = &burst{node: i, nodes: N, m: 30, size: 8}
+			srcs[i] = &burst{node: i, nodes: big.Nodes()}
 		}
-		cfg := Config{Routing: routingNamed("dor-dateline"), VCs: 3, BufferFlits: 8, Switching: Wormhole, RoutingDelayCycles: 1,
-			LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}
-		n := build(t, torus, cfg, srcs, nil)
-		if n.Prefetcher() != nil {
-			t.Fatalf("a %s with %d bytes of state gets a prefetcher", torus, n.StateBytes())
+		n := build(t, big, Config{Routing: routingNamed("dor-dateline"), VCs: 4, BufferFlits: 16, Switching: Wormhole, RoutingDelayCycles: 1,
+			LinkLatencyCycles: c.linkLatencyCycles, CreditLatencyCycles: c.linkLatencyCycles, MaxPacketFlits: 8}, srcs, nil)
+		if got := n.Prefetcher() != nil; got != c.want {
+			t.Errorf("a %s with %d-cycle links and %d bytes of state: prefetcher %v, want %v", big, c.linkLatencyCycles, n.StateBytes(), got, c.want)
 		}
-		acts, units := n.Actors()
-		spec := actor.Spec{Actors: acts, Units: units, To: 3000, Chunk: 100}
-		if prefetch {
-			spec.Prefetch = n.prefetch
-		}
-		if _, err := actor.Run(context.Background(), kind, 2, spec); err != nil {
-			t.Fatal(err)
-		}
-		var hashes []uint64
-		for _, ni := range n.NIs {
-			hashes = append(hashes, ni.recvHash, uint64(ni.LastDelivery))
-		}
-		return n.Totals(), hashes
-	}
-	want, wantH := run(actor.Serial, false)
-	if want.PacketsDelivered != uint64(30*N) {
-		t.Fatalf("delivered %d of %d", want.PacketsDelivered, 30*N)
-	}
-	for _, kind := range []actor.Kind{actor.Serial, actor.Shards} {
-		got, gotH := run(kind, true)
-		if got != want || !slices.Equal(gotH, wantH) {
-			t.Errorf("%s with prefetching: %+v, want %+v", kind, got, want)
-		}
-	}
-	big, _ := grid.NewTorus(96)
-	srcs := make([]fabric.Source, big.Nodes())
-	for i := range srcs {
-		srcs[i] = &burst{node: i, nodes: big.Nodes()}
-	}
-	n := build(t, big, Config{Routing: routingNamed("dor-dateline"), VCs: 4, BufferFlits: 16, Switching: Wormhole, RoutingDelayCycles: 1,
-		LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8}, srcs, nil)
-	if n.Prefetcher() == nil {
-		t.Errorf("a %s with %d bytes of state gets no prefetcher", big, n.StateBytes())
 	}
 }
 
