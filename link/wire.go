@@ -2,6 +2,7 @@ package link
 
 import (
 	"fmt"
+	"math/bits"
 	"unsafe"
 
 	"github.com/icnsim/icnsim/clock"
@@ -248,6 +249,48 @@ func (ws *Wires) Recv(w int, now clock.Cycle) (f *Flit, c Credit, hasCredit bool
 func (ws *Wires) Poll(w int, now clock.Cycle) (f *Flit, creditVC uint16, hasFlit, hasCredit bool) {
 	s := ws.slot(w, now)
 	return &s.flit, uint16(s.credit), s.flitAt == now, s.credit>>16 == int64(now)
+}
+
+// PollMask reports, for each bit p of ports, whether wire first+p shows
+// a flit (bit p of flits) and a credit (bit p of credits) at cycle now:
+// a router's poll of all its input wires in one call, the arena's fields
+// read once rather than once a wire. Reader only.
+func (ws *Wires) PollMask(first int, ports uint64, now clock.Cycle) (flits, credits uint64) {
+	stamp := int64(now)
+	if ws.rings != nil {
+		rings := ws.rings[first:]
+		for m := ports; m != 0; m &= m - 1 {
+			p := bits.TrailingZeros64(m)
+			r := &rings[p]
+			s := &ws.slots[r.start+int(now&r.mask)]
+			flits |= isOne(s.flitAt == now) << (p & 63)
+			credits |= isOne(s.credit>>16 == stamp) << (p & 63)
+		}
+		return flits, credits
+	}
+	if ports == 0 {
+		return 0, 0
+	}
+	// Wire first+p's slot of cycle now is p rings after wire first's: one
+	// bounds check, for the last wire, covers them all.
+	shift, at := ws.shift&63, int(now&ws.mask)
+	_ = ws.slots[(first+63-bits.LeadingZeros64(ports))<<shift|at]
+	base, stride := unsafe.Pointer(&ws.slots[first<<shift|at]), uintptr(WireSlotBytes)<<shift
+	for m := ports; m != 0; m &= m - 1 {
+		p := bits.TrailingZeros64(m)
+		s := (*wireSlot)(unsafe.Add(base, uintptr(p)*stride))
+		flits |= isOne(s.flitAt == now) << (p & 63)
+		credits |= isOne(s.credit>>16 == stamp) << (p & 63)
+	}
+	return flits, credits
+}
+
+// isOne is 1 for true and 0 for false, without a branch.
+func isOne(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // InTransit calls flit and credit (either may be nil) for every value sent

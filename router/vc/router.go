@@ -416,14 +416,8 @@ func b2u(b bool) uint64 {
 // stamps.
 func (r *Router) Tick(now clock.Cycle) {
 	V := int(r.vcs)
-	var arrived, credited uint64
 	ws, in0 := r.wires, int(r.in0)
-	for m := r.conn; m != 0; m &= m - 1 {
-		p := bits.TrailingZeros64(m)
-		_, _, hasFlit, hasCredit := ws.Poll(in0+p, now)
-		credited |= b2u(hasCredit) << (p & 63)
-		arrived |= b2u(hasFlit) << (p & 63)
-	}
+	arrived, credited := ws.PollMask(in0, r.conn, now)
 	outs := r.outs
 	for ; credited != 0; credited &= credited - 1 {
 		p := bits.TrailingZeros64(credited)

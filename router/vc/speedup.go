@@ -83,6 +83,15 @@ func (s *speedup) bytes() int {
 	return b
 }
 
+// queueBytes is the memory of the queues' rings.
+func (s *speedup) queueBytes() int {
+	b := 0
+	for p := range s.out {
+		b += len(s.out[p].buf)*int(unsafe.Sizeof(link.Flit{})) + 2*len(s.cred[p].buf)
+	}
+	return b
+}
+
 // speedupBytes is what newSpeedup allocates for a router of P ports.
 func speedupBytes(P, vcs, depth int) int64 {
 	n := int64(ringSize(vcs * depth))
