@@ -16,6 +16,7 @@ import (
 	"github.com/icnsim/icnsim/topology/dragonfly"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
+	"github.com/icnsim/icnsim/topology/hyperx"
 )
 
 // BenchScenarios are the named scenarios of `icnsim bench`.
@@ -75,8 +76,17 @@ func BenchScenarios() map[string]Config {
 	dfUGAL := df
 	dfUGAL.Name = "dragonfly1k-ugal-uniform"
 	dfUGAL.Router.Routing = "ugal-l"
+	// The 1,024-node two-dimensional HyperX of the shipped HyperX studies
+	// (16 x 16 routers of radix 34, 4 nodes each, 2 VCs of 32 flits,
+	// internal speedup 2), minimal routing, uniform at the dragonflies'
+	// 0.3 flits/node/cycle.
+	hx := df
+	hx.Name = "hyperx1k-uniform"
+	hx.Network.Topology, hx.Network.HyperX = "hyperx", hyperx.Config{K: 16, Dimensions: 2, Trunking: 1, NodesPerRouter: 4}
+	hx.Network.Dragonfly = dragonfly.Config{}
+	hx.Router.VC.VCs = 2
 	return map[string]Config{torus.Name: torus, mesh.Name: mesh, ft.Name: ft, vc16.Name: vc16, ioq16.Name: ioq16, hot16.Name: hot16, recn16.Name: recn16,
-		df.Name: df, dfUGAL.Name: dfUGAL}
+		df.Name: df, dfUGAL.Name: dfUGAL, hx.Name: hx}
 }
 
 // BenchScenarioNames lists the bench scenarios, sorted.

@@ -57,3 +57,6 @@ func BenchmarkDragonfly1kSerial(b *testing.B) {
 func BenchmarkDragonfly1kUGALSerial(b *testing.B) {
 	benchScenario(b, "dragonfly1k-ugal-uniform", actor.Serial, 1)
 }
+func BenchmarkHyperX1kSerial(b *testing.B) {
+	benchScenario(b, "hyperx1k-uniform", actor.Serial, 1)
+}
