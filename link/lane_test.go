@@ -160,3 +160,38 @@ func TestWiresExtraRings(t *testing.T) {
 		}
 	}
 }
+
+// TestPollMask: a poll of several wires at once reports what Poll reports
+// of each, on an arena of alike wires and on one with a ring per wire,
+// for sets of ports with gaps, the first and the last wire included.
+func TestPollMask(t *testing.T) {
+	for _, ws := range []*Wires{NewWires(12, 1, 2), NewWiresExtra(12, 1, 2, []int32{0, 5, 0, 0, 9, 0, 1, 0, 0, 30, 0, 2})} {
+		for c := clock.Cycle(0); c < 200; c++ {
+			for w := range 12 {
+				if (int(c)+w)%3 == 0 {
+					ws.SendFlit(w, c, Flit{Seq: uint32(c)})
+				}
+				if (int(c)*7+w)%5 == 0 {
+					ws.SendCredit(w, c, Credit{VC: 1})
+				}
+			}
+			for _, first := range []int{0, 2} {
+				for _, ports := range []uint64{0, 1, 0b1011, 0b1000_0000_01, 0b11_1111_1111} {
+					flits, credits := ws.PollMask(first, ports, c)
+					var wantF, wantC uint64
+					for p := 0; p < 10; p++ {
+						if ports>>p&1 == 0 {
+							continue
+						}
+						_, _, hasFlit, hasCredit := ws.Poll(first+p, c)
+						wantF |= isOne(hasFlit) << p
+						wantC |= isOne(hasCredit) << p
+					}
+					if flits != wantF || credits != wantC {
+						t.Fatalf("cycle %d, wires from %d, ports %b: flits %b credits %b, want %b %b", c, first, ports, flits, credits, wantF, wantC)
+					}
+				}
+			}
+		}
+	}
+}

@@ -272,17 +272,23 @@ func (ws *Wires) PollMask(first int, ports uint64, now clock.Cycle) (flits, cred
 		return 0, 0
 	}
 	// Wire first+p's slot of cycle now is p rings after wire first's: one
-	// bounds check, for the last wire, covers them all.
+	// bounds check, for the last wire, covers them all. Every wire from
+	// first to the last of ports is read, from the last down, each
+	// shifting its bit in (a wire of no port in ports, never written,
+	// shows nothing, and the masks keep only ports): no shift by a
+	// variable count, no branch.
 	shift, at := ws.shift&63, int(now&ws.mask)
-	_ = ws.slots[(first+63-bits.LeadingZeros64(ports))<<shift|at]
+	n := 64 - bits.LeadingZeros64(ports)
+	_ = ws.slots[(first+n-1)<<shift|at]
 	base, stride := unsafe.Pointer(&ws.slots[first<<shift|at]), uintptr(WireSlotBytes)<<shift
-	for m := ports; m != 0; m &= m - 1 {
-		p := bits.TrailingZeros64(m)
-		s := (*wireSlot)(unsafe.Add(base, uintptr(p)*stride))
-		flits |= isOne(s.flitAt == now) << (p & 63)
-		credits |= isOne(s.credit>>16 == stamp) << (p & 63)
+	off := uintptr(n-1) * stride
+	for range n {
+		s := (*wireSlot)(unsafe.Add(base, off))
+		flits = flits<<1 | isOne(s.flitAt == now)
+		credits = credits<<1 | isOne(s.credit>>16 == stamp)
+		off -= stride
 	}
-	return flits, credits
+	return flits & ports, credits & ports
 }
 
 // isOne is 1 for true and 0 for false, without a branch.
