@@ -22,7 +22,9 @@ import (
 //   - a flit that crosses the switch joins its output port's queue, which
 //     sends one flit a cycle on the link, in the order the flits crossed:
 //     a flit that finds its queue empty leaves in the cycle it crossed, so
-//     the zero-load latency is the plain router's. The queue holds flits
+//     the zero-load latency is the plain router's (it goes on the wire
+//     from the switch, skipping the queue, when nothing was sent on the
+//     link yet that cycle). The queue holds flits
 //     whose downstream slots are already taken from the output VC's
 //     credits, so it never holds more than VCs x buffer_flits flits and
 //     needs no flow control of its own. It is allocated at that size (32
@@ -51,6 +53,9 @@ type speedup struct {
 	out               []ring[link.Flit]
 	cred              []ring[uint16]
 	outBusy, credBusy uint64
+	// sentFlit and sentCredit have a bit per port that sent a flit, or a
+	// credit, straight from the switch this cycle (scratch).
+	sentFlit, sentCredit uint64
 	// moved[p] has a bit per VC of input port p that sent a flit this
 	// cycle (scratch; N_a counts each VC once), movedPorts a bit per port
 	// whose moved is not zero.
@@ -216,16 +221,28 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
 	i := p*V + v
 	s := &r.ivc[i]
 	o := int32(op*V + int(s.outV))
-	q, cq := &sq.out[op], &sq.cred[p]
-	if q.full() || cq.full() {
-		r.fail(now, "output queue of port %d or credit queue of port %d over its %d entries: credit protocol broken", op, p, len(q.buf))
+	// A flit that finds its output queue empty, on a link nothing was sent
+	// on this cycle, is the one drainQueues would send now: it goes on the
+	// wire at once (and the queue, empty, stays so); otherwise it queues.
+	var f *link.Flit
+	if q := &sq.out[op]; q.n == 0 && sq.sentFlit>>(op&63)&1 == 0 {
+		slot, ok := r.wires.FlitSlot(int(r.port[op].out), now)
+		if !ok {
+			r.fail(now, "second flit sent out of port %d in one cycle", op)
+		}
+		f = slot
+		sq.sentFlit |= 1 << (op & 63)
+	} else {
+		if q.full() {
+			r.fail(now, "output queue of port %d over its %d entries: credit protocol broken", op, len(q.buf))
+		}
+		f = q.push()
+		sq.outBusy |= 1 << (op & 63)
 	}
-	f := q.push()
 	*f = r.pkts[s.pkFront].hdr
 	f.Index = s.departed
 	f.VC = s.outV
 	f.Hops += uint8(b2u(f.Hops < 255) & (r.netPorts >> (op & 63)))
-	sq.outBusy |= 1 << (op & 63)
 	sq.moved[p] |= 1 << (v & 63)
 	sq.movedPorts |= 1 << (p & 63)
 	sq.traversals++
@@ -244,8 +261,19 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
 	r.valid -= int32(emptied)
 	r.validInj -= int32(emptied &^ (r.netPorts >> (p & 63)))
 	r.portChanged(p)
-	*cq.push() = uint16(v)
-	sq.credBusy |= 1 << (p & 63)
+	// The credit likewise.
+	if cq := &sq.cred[p]; cq.n == 0 && sq.sentCredit>>(p&63)&1 == 0 {
+		if !r.wires.PutCredit(int(ipt.out), now, link.Credit{VC: uint16(v)}) {
+			r.fail(now, "second credit sent back from port %d in one cycle", p)
+		}
+		sq.sentCredit |= 1 << (p & 63)
+	} else {
+		if cq.full() {
+			r.fail(now, "credit queue of port %d over its %d entries: credit protocol broken", p, len(cq.buf))
+		}
+		*cq.push() = uint16(v)
+		sq.credBusy |= 1 << (p & 63)
+	}
 	if s.departed == f.Size {
 		r.nextPacket(i, p, v, op, o)
 		return
@@ -265,7 +293,9 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
 // credit of every credit queue.
 func (r *Router) drainQueues(now clock.Cycle) {
 	sq, ws := r.sq, r.wires
-	for m := sq.outBusy; m != 0; m &= m - 1 {
+	// Ports that sent a flit or a credit straight from the switch this
+	// cycle (crossToQueue) send their queue's front from the next.
+	for m := sq.outBusy &^ sq.sentFlit; m != 0; m &= m - 1 {
 		op := bits.TrailingZeros64(m)
 		q := &sq.out[op]
 		slot, ok := ws.FlitSlot(int(r.port[op].out), now)
@@ -275,7 +305,7 @@ func (r *Router) drainQueues(now clock.Cycle) {
 		*slot = q.pop()
 		sq.outBusy &^= b2u(q.n == 0) << (op & 63)
 	}
-	for m := sq.credBusy; m != 0; m &= m - 1 {
+	for m := sq.credBusy &^ sq.sentCredit; m != 0; m &= m - 1 {
 		p := bits.TrailingZeros64(m)
 		q := &sq.cred[p]
 		if !ws.PutCredit(int(r.port[p].out), now, link.Credit{VC: q.pop()}) {
@@ -283,6 +313,7 @@ func (r *Router) drainQueues(now clock.Cycle) {
 		}
 		sq.credBusy &^= b2u(q.n == 0) << (p & 63)
 	}
+	sq.sentFlit, sq.sentCredit = 0, 0
 }
 
 // queuedFlits is the number of flits in the router's output queues.
