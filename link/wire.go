@@ -257,19 +257,21 @@ func (ws *Wires) Poll(w int, now clock.Cycle) (f *Flit, creditVC uint16, hasFlit
 // read once rather than once a wire. Reader only.
 func (ws *Wires) PollMask(first int, ports uint64, now clock.Cycle) (flits, credits uint64) {
 	stamp := int64(now)
-	if ws.rings != nil {
-		rings := ws.rings[first:]
-		for m := ports; m != 0; m &= m - 1 {
-			p := bits.TrailingZeros64(m)
-			r := &rings[p]
-			s := &ws.slots[r.start+int(now&r.mask)]
-			flits |= isOne(s.flitAt == now) << (p & 63)
-			credits |= isOne(s.credit>>16 == stamp) << (p & 63)
-		}
-		return flits, credits
-	}
 	if ports == 0 {
 		return 0, 0
+	}
+	n := 64 - bits.LeadingZeros64(ports)
+	if ws.rings != nil {
+		// Each ring lies inside the arena (NewWiresExtra), so its slot of
+		// now needs no bounds check of its own.
+		rings, base := ws.rings[first:first+n], unsafe.Pointer(unsafe.SliceData(ws.slots))
+		for i := n - 1; i >= 0; i-- {
+			r := &rings[i]
+			s := (*wireSlot)(unsafe.Add(base, uintptr(r.start+int(now&r.mask))*uintptr(WireSlotBytes)))
+			flits = flits<<1 | isOne(s.flitAt == now)
+			credits = credits<<1 | isOne(s.credit>>16 == stamp)
+		}
+		return flits & ports, credits & ports
 	}
 	// Wire first+p's slot of cycle now is p rings after wire first's: one
 	// bounds check, for the last wire, covers them all. Every wire from
@@ -278,7 +280,6 @@ func (ws *Wires) PollMask(first int, ports uint64, now clock.Cycle) (flits, cred
 	// shows nothing, and the masks keep only ports): no shift by a
 	// variable count, no branch.
 	shift, at := ws.shift&63, int(now&ws.mask)
-	n := 64 - bits.LeadingZeros64(ports)
 	_ = ws.slots[(first+n-1)<<shift|at]
 	base, stride := unsafe.Pointer(&ws.slots[first<<shift|at]), uintptr(WireSlotBytes)<<shift
 	off := uintptr(n-1) * stride
