@@ -102,7 +102,7 @@ func acceptPool(files []any) map[string][]any {
 		"k": {2, 3, 4, 5, 0, -1}, "levels": {1, 2, 3}, "concentration": {1, 2, 4, 0}, "node_channels": {0, 1, 2},
 		"routers_per_group": {2, 3, 4, 6, 0, -1, 65}, "global_per_router": {0, 1, 2, 3, 33}, "groups": {0, 2, 3, 5, 9, 256},
 		"nodes_per_router": {0, 1, 2, 3, 33}, "global_arrangement": {"palmtree", "consecutive", "diagonal"},
-		"global_latency_cycles": {0, 3, 10, 1001}, "dimensions": {1, 2, 3, 0, 9}, "trunking": {0, 1, 2, 9}, "path": files,
+		"global_latency_cycles": {0, 3, 10, 1001}, "local_latency_cycles": {0, 2, 10, 1001}, "dimensions": {1, 2, 3, 0, 9}, "trunking": {0, 1, 2, 9}, "path": files,
 	}
 	for _, name := range topologies() {
 		pool["network.topology"] = append(pool["network.topology"], name)

@@ -191,6 +191,8 @@ func TestNewTopologiesBadInput(t *testing.T) {
 		{"no routers per group", func(c *Config) { setLeaf(&c.Network, "routers_per_group", 0) }, "network.dragonfly.routers_per_group = 0", "allowed: 1..64"},
 		{"arrangement", func(c *Config) { setLeaf(&c.Network, "global_arrangement", "palm") }, `network.dragonfly.global_arrangement = "palm"`, "palmtree"},
 		{"short global links", func(c *Config) { c.Router.LinkLatencyCycles = 4; setLeaf(&c.Network, "global_latency_cycles", 2) }, "network.dragonfly.global_latency_cycles = 2", "at least router.link_latency_cycles"},
+		{"short local links", func(c *Config) { c.Router.LinkLatencyCycles = 4; setLeaf(&c.Network, "local_latency_cycles", 3) }, "network.dragonfly.local_latency_cycles = 3", "at least router.link_latency_cycles (4), the node links' latency"},
+		{"long local links", func(c *Config) { setLeaf(&c.Network, "local_latency_cycles", 1001) }, "network.dragonfly.local_latency_cycles = 1001", "1..1000 cycles"},
 		{"ugal on a mesh", func(c *Config) { c.Network = netOf("mesh", "k", 4, "concentration", 1, "levels", 3) }, `router.routing = "ugal-l"`, "defined on dragonfly, hyperx only"},
 		{"threshold with min", func(c *Config) { c.Router.Routing = "min"; c.Router.UGALThresholdFlits = 4 }, "router.ugal_threshold_flits = 4", "ugal-l, ugal-g and par only"},
 		{"grid circuit", func(c *Config) { c.Policy.Injection = "base"; c.Policy.Circuit = "grid" }, `policy.circuit = "grid"`, "use tree (or auto) on a dragonfly"},

@@ -136,15 +136,17 @@ func (n *Network) StateBytes() int {
 // slot a wire shows moves to a new line about every cycle, last touched a
 // ring's length of cycles before, so every poll misses the first two
 // levels of cache. On 2026-12-04 (2 vCPUs, 1 MiB of L2 each, 32 MiB of L3,
-// serial, 5 interleaved pairs) asking gave 508k -> 754k router-cycles/s on
-// the dragonfly matched to BookSim2's (bench/dragonfly-booksim.toml: 11
-// MiB, rings of 16 and 128 slots), 1.83M -> 1.98M (4 pairs) on a 32x32
+// serial, 5 interleaved pairs) asking gave 508k -> 754k router-cycles/s,
+// and in a second sitting 842k -> 1.06M, on the dragonfly matched to
+// BookSim2's (bench/dragonfly-booksim.toml as it was then, with 10-cycle
+// node links: 11 MiB, rings of 16 and 128 slots), 1.83M -> 1.98M (4 pairs) on a 32x32
 // torus with 10-cycle links (10 MiB, 16 slots), but 3.25M -> 2.96M on
 // torus32-uniform and 3.70M -> 3.40M on fattree1024-uniform (5 MiB and 6
 // MiB, 2 slots), where it stays off; on hyperx1k-uniform (25 MiB, 19 MiB
 // of them its speedup queues; 2-slot rings) 907k without against 873k
 // with, hence the queues are not counted, while dragonfly1k-uniform (rings
-// of 2 and 16 slots, 5.7 on average; 5 MiB less its queues) gains,
+// of 2 and 16 slots, 4.9 on average over router and node wires, just
+// above the rule's 4; 5 MiB less its queues) gains,
 // 760k -> 878k, and more from the wires alone: 967k against 859k with the
 // ports and VCs too (the matched dragonfly 1.20M against 1.19M). Of a
 // wire only the slot it shows in the cycle is asked for

@@ -36,6 +36,10 @@ func newTopologies(t *testing.T) []struct {
 			t.Fatal(err)
 		}
 	}
+	// Local links longer than the node links (BookSim2's dragonflynew has
+	// 10-cycle local and 1-cycle terminal channels), longer than the
+	// global ones on df2.
+	df2.LocalLatencyCycles, df3.LocalLatencyCycles = 3, 4
 	dfR := []string{"min", "val", "ugal-l", "ugal-g", "par"}
 	hxR := []string{"min", "val", "ugal-l"}
 	return []struct {

@@ -211,7 +211,9 @@ func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts uint64) {
 }
 
 // crossToQueue moves the front flit of input VC v of port p across the
-// switch into output port op's queue, and queues its credit. Its
+// switch into output port op's queue, and queues its credit; either goes
+// on its wire at once instead when its queue is empty and nothing was
+// sent on that wire this cycle (what drainQueues would send now). Its
 // bookkeeping is allocateSwitch's traversal, written out there for speed:
 // a change to one is a change to both.
 func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
@@ -290,7 +292,8 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
 }
 
 // drainQueues sends the front flit of every output queue and the front
-// credit of every credit queue.
+// credit of every credit queue, but for the ports that sent one straight
+// from the switch this cycle.
 func (r *Router) drainQueues(now clock.Cycle) {
 	sq, ws := r.sq, r.wires
 	// Ports that sent a flit or a credit straight from the switch this

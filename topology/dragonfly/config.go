@@ -27,6 +27,9 @@ type Config struct {
 	// GlobalLatencyCycles is the global links' latency (0: the network's,
 	// topology.Env's LinkLatencyCycles).
 	GlobalLatencyCycles int `toml:"global_latency_cycles"`
+	// LocalLatencyCycles is the local links' latency (0: the network's);
+	// node links keep the network's (router.link_latency_cycles).
+	LocalLatencyCycles int `toml:"local_latency_cycles"`
 }
 
 // MaxGroups is the most groups of a dragonfly.
@@ -70,6 +73,11 @@ func (c Config) Check(env topology.Env, add func(key string, v any, allowed stri
 		bad("global_latency_cycles", c.GlobalLatencyCycles, "allowed: 0 (router.link_latency_cycles) or 1..1000 cycles")
 	} else if c.GlobalLatencyCycles > 0 && c.GlobalLatencyCycles < env.LinkLatencyCycles {
 		bad("global_latency_cycles", c.GlobalLatencyCycles, fmt.Sprintf("allowed: 0, or at least router.link_latency_cycles (%d): a global link is no shorter than a local one", env.LinkLatencyCycles))
+	}
+	if c.LocalLatencyCycles < 0 || c.LocalLatencyCycles > 1000 {
+		bad("local_latency_cycles", c.LocalLatencyCycles, "allowed: 0 (router.link_latency_cycles) or 1..1000 cycles")
+	} else if c.LocalLatencyCycles > 0 && c.LocalLatencyCycles < env.LinkLatencyCycles {
+		bad("local_latency_cycles", c.LocalLatencyCycles, fmt.Sprintf("allowed: 0, or at least router.link_latency_cycles (%d), the node links' latency", env.LinkLatencyCycles))
 	}
 	if !ok {
 		return
@@ -122,7 +130,12 @@ func (c Config) Build() (topology.Topology, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewDragonfly(p, a, h, g, arr, c.GlobalLatencyCycles)
+	d, err := NewDragonfly(p, a, h, g, arr, c.GlobalLatencyCycles)
+	if err != nil {
+		return nil, err
+	}
+	d.LocalLatencyCycles = c.LocalLatencyCycles
+	return d, nil
 }
 
 // Name is the network's part of an implied study name: "dragonfly1056",
@@ -166,5 +179,6 @@ func (Config) KeyDocs() []keys.Doc {
 		{Key: "groups", Value: "33", Doc: "g, 2..a*h+1 with g-1 dividing a*h (left out: a*h+1)"},
 		{Key: "global_arrangement", Value: `"palmtree"`, Doc: "palmtree (link k of group G to group G+k+1) or consecutive (BookSim2's)"},
 		{Key: "global_latency_cycles", Value: "0", Doc: "latency of the global links (0: router.link_latency_cycles)"},
+		{Key: "local_latency_cycles", Value: "0", Doc: "latency of the local links (0: router.link_latency_cycles; node links keep that)"},
 	}
 }

@@ -56,12 +56,13 @@ func (a Arrangement) String() string { return arrangementNames()[a] }
 // p + j leads to router j of the group when j < i, to router j+1
 // otherwise) and h global ports (port p + a-1 + m is the group's global
 // link k = i*h + m, laid out by Arrangement). Global links have latency
-// GlobalLatencyCycles (0: the network's link latency), local and node
-// links the network's.
+// GlobalLatencyCycles and local links LocalLatencyCycles (0: the
+// network's link latency), node links the network's.
 type Dragonfly struct {
 	P, A, H, G          int
 	Arrangement         Arrangement
 	GlobalLatencyCycles int
+	LocalLatencyCycles  int
 }
 
 // NewDragonfly returns a dragonfly, or an error naming the impossible
@@ -97,6 +98,9 @@ func (d *Dragonfly) Kind() string { return "dragonfly" }
 
 func (d *Dragonfly) String() string {
 	s := fmt.Sprintf("dragonfly p=%d a=%d h=%d g=%d (%d nodes, %s)", d.P, d.A, d.H, d.G, d.Nodes(), d.Arrangement)
+	if d.LocalLatencyCycles > 0 {
+		s += fmt.Sprintf(", local links %d cycles", d.LocalLatencyCycles)
+	}
 	if d.GlobalLatencyCycles > 0 {
 		s += fmt.Sprintf(", global links %d cycles", d.GlobalLatencyCycles)
 	}
@@ -228,10 +232,14 @@ func (d *Dragonfly) Units() []int {
 	return u
 }
 
-// LatencyCycles is GlobalLatencyCycles on global ports, 0 elsewhere.
+// LatencyCycles is GlobalLatencyCycles on global ports, LocalLatencyCycles
+// on local ones, 0 (the network's) on node ports.
 func (d *Dragonfly) LatencyCycles(_, p int) int {
-	if p >= d.GlobalPort0() {
+	switch {
+	case p >= d.GlobalPort0():
 		return d.GlobalLatencyCycles
+	case p >= d.P:
+		return d.LocalLatencyCycles
 	}
 	return 0
 }
@@ -247,23 +255,50 @@ func (d *Dragonfly) EccentricityRepresentatives() int {
 	return d.Routers()
 }
 
-// MinimalExtraCycles is what the global link adds to a minimal route from
-// node src to node dst in another group, when global links are longer
-// than linkLatencyCycles (topology.MinimalLatencies).
+// MinimalExtraCycles is what the links longer than linkLatencyCycles add
+// to the minimal route from node src to node dst (topology.MinimalLatencies):
+// its global link, if it leaves the group, and its local hops (to the
+// global link's router when the source router does not own it, from the
+// link's far end to the destination's router when that is another: the
+// routing's minimal path, copy dst mod Copies of the global links).
 func (d *Dragonfly) MinimalExtraCycles(src, dst, linkLatencyCycles int) int {
-	if d.GlobalLatencyCycles == 0 || src/(d.P*d.A) == dst/(d.P*d.A) {
-		return 0
+	global, local := d.extraCycles(linkLatencyCycles)
+	sr, dr := src/d.P, dst/d.P
+	S, D := d.Group(sr), d.Group(dr)
+	if S == D {
+		if sr == dr {
+			return 0
+		}
+		return local
 	}
-	return d.GlobalLatencyCycles - linkLatencyCycles
+	extra := global
+	or, op := d.GlobalLink(S, D, dst%d.Copies())
+	if or != sr {
+		extra += local
+	}
+	if d.Peer(or, op).Router != dr {
+		extra += local
+	}
+	return extra
 }
 
-// MaxMinimalExtraCycles is one global link's extra latency: a minimal
-// route crosses one.
+// MaxMinimalExtraCycles bounds MinimalExtraCycles: a minimal route
+// crosses one global link and at most two local ones.
 func (d *Dragonfly) MaxMinimalExtraCycles(linkLatencyCycles int) int {
-	if d.GlobalLatencyCycles == 0 {
-		return 0
+	global, local := d.extraCycles(linkLatencyCycles)
+	return global + 2*local
+}
+
+// extraCycles is what a global and a local link take beyond
+// linkLatencyCycles (0 for links of the network's latency).
+func (d *Dragonfly) extraCycles(linkLatencyCycles int) (global, local int) {
+	if d.GlobalLatencyCycles > 0 {
+		global = d.GlobalLatencyCycles - linkLatencyCycles
 	}
-	return d.GlobalLatencyCycles - linkLatencyCycles
+	if d.LocalLatencyCycles > 0 {
+		local = d.LocalLatencyCycles - linkLatencyCycles
+	}
+	return global, local
 }
 
 // Groups is g (traffic.Grouped).
