@@ -157,18 +157,21 @@ func (q *ring[T]) each(f func(*T)) {
 func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts uint64) {
 	V := int(r.vcs)
 	ivc, sq := r.ivc, r.sq
+	// The first round asks the ports with a VC holding an output VC; each
+	// later one only those that had an eligible VC in the round before: a
+	// VC becomes eligible during the rounds only behind a flit of its own
+	// that moved (no credit arrives and no VC is allocated between rounds).
+	ports := r.saPorts
 	for round := int32(0); round < sq.rounds; round++ {
-		var outMask uint64
-		// The ports with a VC holding an output VC now (a packet that
-		// left frees its VC; none gains one before the next cycle's VC
-		// allocation).
-		for pm := r.saPorts; pm != 0; pm &= pm - 1 {
+		var outMask, asked uint64
+		for pm := ports; pm != 0; pm &= pm - 1 {
 			p := bits.TrailingZeros64(pm)
 			pt := &r.port[p]
 			elig := pt.fr & pt.active & pt.credOK
 			if elig == 0 {
 				continue
 			}
+			asked |= 1 << (p & 63)
 			v := roundRobin(elig, pt.inNext)
 			pt.inWant = uint8(v)
 			op := ivc[p*V+v].outPort
@@ -178,6 +181,7 @@ func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts uint64) {
 		if outMask == 0 {
 			break
 		}
+		ports = asked
 		for om := outMask; om != 0; om &= om - 1 {
 			op := bits.TrailingZeros64(om)
 			opt := &r.port[op]
