@@ -8,7 +8,7 @@ import "unsafe"
 
 // Lines asks for n consecutive cache lines (64 bytes) starting with the one
 // holding p. It returns at once; the lines arrive in the background.
-func Lines(p unsafe.Pointer, n int) { lines(p, n) }
+func Lines(p unsafe.Pointer, n int) { strided(p, n, 64) }
 
 // Strided asks for n cache lines, the ones holding p, p+strideBytes,
 // p+2*strideBytes, and so on (one field of each of n records laid out

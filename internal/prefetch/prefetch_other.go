@@ -4,8 +4,6 @@ package prefetch
 
 import "unsafe"
 
-func lines(unsafe.Pointer, int) {}
-
 func strided(unsafe.Pointer, int, int) {}
 
 func ringSlots(unsafe.Pointer, int, unsafe.Pointer, int, int, int64) {}
