@@ -72,7 +72,7 @@ func (c Config) Check(env topology.Env, add func(key string, v any, allowed stri
 	if c.GlobalLatencyCycles < 0 || c.GlobalLatencyCycles > 1000 {
 		bad("global_latency_cycles", c.GlobalLatencyCycles, "allowed: 0 (router.link_latency_cycles) or 1..1000 cycles")
 	} else if c.GlobalLatencyCycles > 0 && c.GlobalLatencyCycles < env.LinkLatencyCycles {
-		bad("global_latency_cycles", c.GlobalLatencyCycles, fmt.Sprintf("allowed: 0, or at least router.link_latency_cycles (%d): a global link is no shorter than a local one", env.LinkLatencyCycles))
+		bad("global_latency_cycles", c.GlobalLatencyCycles, fmt.Sprintf("allowed: 0, or at least router.link_latency_cycles (%d), the node links' latency", env.LinkLatencyCycles))
 	}
 	if c.LocalLatencyCycles < 0 || c.LocalLatencyCycles > 1000 {
 		bad("local_latency_cycles", c.LocalLatencyCycles, "allowed: 0 (router.link_latency_cycles) or 1..1000 cycles")
