@@ -124,8 +124,10 @@
 // memory, about 25 ns per miss, so roughly four misses in flight. The
 // cliff lies where the state leaves the last-level cache (between 64x64
 // and 96x96); Network.Prefetcher asks for the next routers' lines ahead
-// (1.31 M -> 1.57 M on the 128x128 torus), and more would need a cycle
-// that touches fewer lines per router, not fewer instructions.
+// (1.31 M -> 1.57 M on the 128x128 torus), and for their input wires'
+// slots alone where long links make every poll a miss however small the
+// state (a dragonfly's global links); more would need a cycle that
+// touches fewer lines per router, not fewer instructions.
 //
 // # Temporal blocking
 //
