@@ -120,7 +120,26 @@ func TestWiresExtraRings(t *testing.T) {
 				ws.SendCredit(w, c, Credit{VC: uint16(c)})
 			}
 		}
+		for w, e := range extra {
+			f, cr, hasCredit := ws.Recv(w, c)
+			sentF, sentC := c-clock.Cycle(flitLat)-clock.Cycle(e), c-clock.Cycle(creditLat)-clock.Cycle(e)
+			if sentF >= clock.Cycle(w) && (sentF-clock.Cycle(w))%period == 0 {
+				if f == nil || f.Seq != uint32(sentF) || f.Dst != int32(w) {
+					t.Fatalf("cycle %d: wire %d delivered %+v, want the flit of cycle %d", c, w, f, sentF)
+				}
+			} else if f != nil {
+				t.Fatalf("cycle %d: wire %d delivered an unexpected flit %+v", c, w, f)
+			}
+			if sentC >= clock.Cycle(w) && (sentC-clock.Cycle(w))%period == 0 {
+				if !hasCredit || cr.VC != uint16(sentC) {
+					t.Fatalf("cycle %d: wire %d credit %v %v, want that of cycle %d", c, w, cr, hasCredit, sentC)
+				}
+			} else if hasCredit {
+				t.Fatalf("cycle %d: wire %d delivered an unexpected credit %v", c, w, cr)
+			}
+		}
 		if c == 200 {
+			// Paused after the readers' cycle c: what they have not taken.
 			for w, e := range extra {
 				// Sent in cycles c-L+1..c, L its latency: one every period cycles.
 				flits := make([]int32, 1<<16)
@@ -140,25 +159,15 @@ func TestWiresExtraRings(t *testing.T) {
 				}
 			}
 		}
-		for w, e := range extra {
-			f, cr, hasCredit := ws.Recv(w, c)
-			sentF, sentC := c-clock.Cycle(flitLat)-clock.Cycle(e), c-clock.Cycle(creditLat)-clock.Cycle(e)
-			if sentF >= clock.Cycle(w) && (sentF-clock.Cycle(w))%period == 0 {
-				if f == nil || f.Seq != uint32(sentF) || f.Dst != int32(w) {
-					t.Fatalf("cycle %d: wire %d delivered %+v, want the flit of cycle %d", c, w, f, sentF)
-				}
-			} else if f != nil {
-				t.Fatalf("cycle %d: wire %d delivered an unexpected flit %+v", c, w, f)
-			}
-			if sentC >= clock.Cycle(w) && (sentC-clock.Cycle(w))%period == 0 {
-				if !hasCredit || cr.VC != uint16(sentC) {
-					t.Fatalf("cycle %d: wire %d credit %v %v, want that of cycle %d", c, w, cr, hasCredit, sentC)
-				}
-			} else if hasCredit {
-				t.Fatalf("cycle %d: wire %d delivered an unexpected credit %v", c, w, cr)
-			}
-		}
 	}
+}
+
+// isOne is 1 for true and 0 for false.
+func isOne(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestPollMask: a poll of several wires at once reports what Poll reports
@@ -190,6 +199,17 @@ func TestPollMask(t *testing.T) {
 					if flits != wantF || credits != wantC {
 						t.Fatalf("cycle %d, wires from %d, ports %b: flits %b credits %b, want %b %b", c, first, ports, flits, credits, wantF, wantC)
 					}
+				}
+			}
+			// The readers take what they saw (wires 0 and 1 by themselves,
+			// the rest as a router's ports), so the writers can send again.
+			for w := range 2 {
+				ws.Take(w, c)
+			}
+			ws.ConsumeMask(2, 0b11_1111_1111, c)
+			for w := range 12 {
+				if _, _, hasFlit, hasCredit := ws.Poll(w, c); hasFlit || hasCredit {
+					t.Fatalf("cycle %d: wire %d still shows what it was taken", c, w)
 				}
 			}
 		}

@@ -13,9 +13,9 @@ import (
 // lanes that run from one port to the port at the other end of a link and
 // back again with the same writer and the same reader: the data lane of one
 // direction of the link and the credit lane of the other. They stay two
-// lanes, each with its own latency and its own stamp; keeping them in one
-// slot lets the reader poll both at once, which is where a large network's
-// cycle spends its time.
+// lanes, each with its own latency; keeping them in one slot lets the
+// reader poll both at once, which is where a large network's cycle spends
+// its time.
 //
 // Every wire of an arena has the same latencies (a network's links are
 // alike), or a few have extra cycles of their own (NewWiresExtra: a
@@ -24,15 +24,23 @@ import (
 // alike, wire w is slots [w*S, (w+1)*S) of the arena and no wire keeps a
 // header; otherwise a table holds each wire's first slot, mask and extra
 // cycles, so that a network's few long links do not make every short
-// one's ring as long as theirs. Like a Lane's, the ring is
-// indexed by cycle, and writer and reader never touch the same slot in one
-// cycle. A slot is 48 bytes (the flit's stamp, the credit's stamp and VC in
-// one word, and the flit), so a wire of latency 1 is 96 bytes, and a slot's
-// two stamps never straddle a cache line (slots start at multiples of 16
-// bytes of a line): polling a wire reads one line. Wires are named by the
-// actors that read and write them, in their errors.
+// one's ring as long as theirs. Like a Lane's, the ring is indexed by
+// cycle, and writer and reader never touch the same slot in one cycle.
+//
+// A slot is a control word (4 bytes: whether a flit and a credit are
+// there, and the credit's VC) and a flit (32 bytes), kept in two arrays:
+// the control words of the wires a router reads lie side by side (a wire
+// of latency 1 has 8 bytes of them), so that polling all of a router's
+// input wires reads one or two cache lines however many ports it has, and
+// a flit's line is read only when a flit is there. A wire of latency 1 is
+// 72 bytes. The writer sets a word's flag when it sends; the reader
+// clears the flags of the slot it read, by the end of its cycle (Take,
+// Recv, ConsumeMask), so a flag is never stale: a slot is written again
+// only a ring's length of cycles later, after its reader's cycle. Wires
+// are named by the actors that read and write them, in their errors.
 type Wires struct {
-	slots     []wireSlot
+	ctl       []uint32    // per slot: ctlFlit, ctlCredit and the credit's VC (low 16 bits)
+	flits     []Flit      // per slot
 	shift     uint8       // S = 1 << shift, when rings is nil
 	mask      clock.Cycle // S - 1, when rings is nil
 	flitLat   clock.Cycle
@@ -41,6 +49,13 @@ type Wires struct {
 	// and creditLat (a dragonfly's global links); nil when all are alike.
 	rings []wireRing
 }
+
+// The flags of a slot's control word.
+const (
+	ctlFlit   = 1 << 31 // a flit is there, not yet read
+	ctlCredit = 1 << 30 // a credit is there, not yet read; its VC is the low 16 bits
+	ctlFlags  = ctlFlit | ctlCredit
+)
 
 // A wireRing is the place and extra latency of one wire whose latency may
 // differ from the arena's. Its first two fields are what
@@ -51,19 +66,9 @@ type wireRing struct {
 	extra clock.Cycle // its cycles beyond the arena's latencies
 }
 
-// WireSlotBytes is the size of one slot of a wire's ring.
-const WireSlotBytes = int64(unsafe.Sizeof(wireSlot{}))
-
-// A wireSlot is 48 bytes: the flit's stamp, the credit's stamp and VC in
-// one word, and the flit.
-type wireSlot struct {
-	flitAt clock.Cycle // cycle at which flit becomes visible; -1 never
-	// credit is the cycle at which the credit becomes visible, shifted
-	// left by 16 bits, with the credit's VC in the low 16 bits; -1<<16
-	// never. Cycles stay far below 2^47.
-	credit int64
-	flit   Flit
-}
+// WireSlotBytes is the size of one slot of a wire's ring: its control word
+// and its flit.
+const WireSlotBytes = int64(unsafe.Sizeof(Flit{})) + 4
 
 // NewWires returns an arena of n wires with the given latencies in cycles
 // (1 to 2^20), nothing sent on any.
@@ -90,26 +95,23 @@ func NewWiresExtra(n, flitLatencyCycles, creditLatencyCycles int, extraCycles []
 		panic(fmt.Sprintf("link: %d extra latencies for %d wires", len(extraCycles), n))
 	}
 	ws := &Wires{flitLat: clock.Cycle(flitLatencyCycles), creditLat: clock.Cycle(creditLatencyCycles)}
+	total := 0
 	if most == 0 {
 		S := RingSlots(flitLatencyCycles, creditLatencyCycles, 0)
 		for 1<<ws.shift < S {
 			ws.shift++
 		}
 		ws.mask = clock.Cycle(S - 1)
-		ws.slots = make([]wireSlot, n*S)
+		total = n * S
 	} else {
 		ws.rings = make([]wireRing, n)
-		total := 0
 		for w, e := range extraCycles {
 			S := RingSlots(flitLatencyCycles, creditLatencyCycles, int(e))
 			ws.rings[w] = wireRing{start: total, mask: clock.Cycle(S - 1), extra: clock.Cycle(e)}
 			total += S
 		}
-		ws.slots = make([]wireSlot, total)
 	}
-	for i := range ws.slots {
-		ws.slots[i].flitAt, ws.slots[i].credit = -1, -1<<16
-	}
+	ws.ctl, ws.flits = make([]uint32, total), make([]Flit, total)
 	return ws
 }
 
@@ -133,7 +135,7 @@ func RingBytes(flitLatencyCycles, creditLatencyCycles, extraCycles int) int64 {
 
 // Bytes is the memory the arena holds.
 func (ws *Wires) Bytes() int {
-	return len(ws.slots)*int(unsafe.Sizeof(wireSlot{})) + len(ws.rings)*int(unsafe.Sizeof(wireRing{}))
+	return len(ws.ctl)*int(WireSlotBytes) + len(ws.rings)*int(unsafe.Sizeof(wireRing{}))
 }
 
 // ExtraCycles is wire w's latency beyond the arena's (0 for most).
@@ -145,44 +147,42 @@ func (ws *Wires) ExtraCycles(w int) int {
 }
 
 // Slots is the number of slots of all the wires' rings.
-func (ws *Wires) Slots() int { return len(ws.slots) }
+func (ws *Wires) Slots() int { return len(ws.ctl) }
 
 // Len is the number of wires.
 func (ws *Wires) Len() int {
 	if ws.rings != nil {
 		return len(ws.rings)
 	}
-	return len(ws.slots) >> ws.shift
+	return len(ws.ctl) >> ws.shift
 }
 
-// slot is the slot of cycle at of wire w.
-func (ws *Wires) slot(w int, at clock.Cycle) *wireSlot {
+// slot is the index of wire w's slot of cycle at.
+func (ws *Wires) slot(w int, at clock.Cycle) int {
 	if ws.rings == nil {
-		return &ws.slots[w<<ws.shift|int(at&ws.mask)]
+		return w<<ws.shift | int(at&ws.mask)
 	}
 	r := &ws.rings[w]
-	return &ws.slots[r.start+int(at&r.mask)]
+	return r.start + int(at&r.mask)
 }
 
-// ring is wire w's slots.
-func (ws *Wires) ring(w int) []wireSlot {
+// ring is the index of wire w's first slot and its number of slots.
+func (ws *Wires) ring(w int) (first, n int) {
 	if ws.rings == nil {
-		return ws.slots[w<<ws.shift : (w+1)<<ws.shift]
+		return w << ws.shift, 1 << ws.shift
 	}
 	r := ws.rings[w]
-	return ws.slots[r.start : r.start+int(r.mask)+1]
+	return r.start, int(r.mask) + 1
 }
 
-// sendSlot is the slot of wire w that a value sent to arrive at cycle at
-// (now and the arena's latency) takes, and the cycle it arrives with the
-// wire's extra cycles.
-func (ws *Wires) sendSlot(w int, at clock.Cycle) (*wireSlot, clock.Cycle) {
+// sendSlot is the index of the slot of wire w that a value sent to arrive
+// at cycle at (now and the arena's latency) takes.
+func (ws *Wires) sendSlot(w int, at clock.Cycle) int {
 	if ws.rings == nil {
-		return &ws.slots[w<<ws.shift|int(at&ws.mask)], at
+		return w<<ws.shift | int(at&ws.mask)
 	}
 	r := &ws.rings[w]
-	at += r.extra
-	return &ws.slots[r.start+int(at&r.mask)], at
+	return r.start + int((at+r.extra)&r.mask)
 }
 
 // FlitSlot returns the place on wire w to write the flit sent at cycle now
@@ -191,10 +191,11 @@ func (ws *Wires) sendSlot(w int, at clock.Cycle) (*wireSlot, clock.Cycle) {
 // invariant that the writer reports under its own name. It has no call
 // inside, so it inlines into the writer's hot path.
 func (ws *Wires) FlitSlot(w int, now clock.Cycle) (f *Flit, ok bool) {
-	s, at := ws.sendSlot(w, now+ws.flitLat)
-	ok = s.flitAt != at
-	s.flitAt = at
-	return &s.flit, ok
+	i := ws.sendSlot(w, now+ws.flitLat)
+	c := &ws.ctl[i]
+	ok = *c&ctlFlit == 0
+	*c |= ctlFlit
+	return ws.flitAt(i), ok
 }
 
 // SendFlit sends f on wire w at cycle now. A second flit in one cycle panics.
@@ -210,9 +211,9 @@ func (ws *Wires) SendFlit(w int, now clock.Cycle, f Flit) {
 // latency) and reports whether it was the cycle's first credit (false: a
 // broken invariant that the writer reports under its own name). It inlines.
 func (ws *Wires) PutCredit(w int, now clock.Cycle, c Credit) (ok bool) {
-	s, at := ws.sendSlot(w, now+ws.creditLat)
-	ok = s.credit>>16 != int64(at)
-	s.credit = int64(at)<<16 | int64(c.VC)
+	x := &ws.ctl[ws.sendSlot(w, now+ws.creditLat)]
+	ok = *x&ctlCredit == 0
+	*x = *x&^0xffff | ctlCredit | uint32(c.VC)
 	return ok
 }
 
@@ -227,36 +228,48 @@ func (ws *Wires) SendCredit(w int, now clock.Cycle, c Credit) {
 // cycle now (for control lanes that steal idle cycles of the link). Writer
 // only.
 func (ws *Wires) SentAt(w int, now clock.Cycle) bool {
-	s, at := ws.sendSlot(w, now+ws.flitLat)
-	return s.flitAt == at
+	return ws.ctl[ws.sendSlot(w, now+ws.flitLat)]&ctlFlit != 0
 }
 
-// Recv returns what is visible on wire w at cycle now: the flit (nil for
-// none) and the credit, if hasCredit. Reader only; the flit pointer is
-// valid until the reader's tick ends.
+// Recv returns what is visible on wire w at cycle now, and takes it (see
+// Take): the flit (nil for none) and the credit, if hasCredit. Reader
+// only; the flit pointer is valid until the reader's tick ends.
 func (ws *Wires) Recv(w int, now clock.Cycle) (f *Flit, c Credit, hasCredit bool) {
-	f, vc, hasFlit, hasCredit := ws.Poll(w, now)
+	f, vc, hasFlit, hasCredit := ws.Take(w, now)
 	if !hasFlit {
 		f = nil
 	}
 	return f, Credit{VC: vc}, hasCredit
 }
 
-// Poll is Recv for readers that avoid branches: it returns the place of the
-// flit visible on wire w at cycle now, which always exists, the VC of the
-// credit (meaningful only when hasCredit), and whether each was sent for
-// now. Reader only.
+// Poll is Recv for readers that avoid branches and may look more than
+// once in a cycle: it returns the place of the flit visible on wire w at
+// cycle now, which always exists, the VC of the credit (meaningful only
+// when hasCredit), and whether each was sent for now, and takes nothing:
+// the reader takes what it read by the end of its cycle (Take,
+// ConsumeMask). Reader only.
 func (ws *Wires) Poll(w int, now clock.Cycle) (f *Flit, creditVC uint16, hasFlit, hasCredit bool) {
-	s := ws.slot(w, now)
-	return &s.flit, uint16(s.credit), s.flitAt == now, s.credit>>16 == int64(now)
+	i := ws.slot(w, now)
+	x := ws.ctl[i]
+	return ws.flitAt(i), uint16(x), x&ctlFlit != 0, x&ctlCredit != 0
+}
+
+// Take is Poll, and takes what it reports: the slot is free for its
+// writer again. A reader takes every slot it reads, in the cycle it reads
+// it. Reader only.
+func (ws *Wires) Take(w int, now clock.Cycle) (f *Flit, creditVC uint16, hasFlit, hasCredit bool) {
+	i := ws.slot(w, now)
+	x := ws.ctl[i]
+	ws.ctl[i] = 0
+	return ws.flitAt(i), uint16(x), x&ctlFlit != 0, x&ctlCredit != 0
 }
 
 // PollMask reports, for each bit p of ports, whether wire first+p shows
 // a flit (bit p of flits) and a credit (bit p of credits) at cycle now:
 // a router's poll of all its input wires in one call, the arena's fields
-// read once rather than once a wire. Reader only.
+// read once rather than once a wire. Like Poll it takes nothing
+// (ConsumeMask does). Reader only.
 func (ws *Wires) PollMask(first int, ports uint64, now clock.Cycle) (flits, credits uint64) {
-	stamp := int64(now)
 	if ports == 0 {
 		return 0, 0
 	}
@@ -264,12 +277,12 @@ func (ws *Wires) PollMask(first int, ports uint64, now clock.Cycle) (flits, cred
 	if ws.rings != nil {
 		// Each ring lies inside the arena (NewWiresExtra), so its slot of
 		// now needs no bounds check of its own.
-		rings, base := ws.rings[first:first+n], unsafe.Pointer(unsafe.SliceData(ws.slots))
+		rings, base := ws.rings[first:first+n], unsafe.Pointer(unsafe.SliceData(ws.ctl))
 		for i := n - 1; i >= 0; i-- {
 			r := &rings[i]
-			s := (*wireSlot)(unsafe.Add(base, uintptr(r.start+int(now&r.mask))*uintptr(WireSlotBytes)))
-			flits = flits<<1 | isOne(s.flitAt == now)
-			credits = credits<<1 | isOne(s.credit>>16 == stamp)
+			x := *(*uint32)(unsafe.Add(base, uintptr(r.start+int(now&r.mask))*4))
+			flits = flits<<1 | uint64(x>>31)
+			credits = credits<<1 | uint64(x>>30&1)
 		}
 		return flits & ports, credits & ports
 	}
@@ -280,38 +293,80 @@ func (ws *Wires) PollMask(first int, ports uint64, now clock.Cycle) (flits, cred
 	// shows nothing, and the masks keep only ports): no shift by a
 	// variable count, no branch.
 	shift, at := ws.shift&63, int(now&ws.mask)
-	_ = ws.slots[(first+n-1)<<shift|at]
-	base, stride := unsafe.Pointer(&ws.slots[first<<shift|at]), uintptr(WireSlotBytes)<<shift
+	_ = ws.ctl[(first+n-1)<<shift|at]
+	base, stride := unsafe.Pointer(&ws.ctl[first<<shift|at]), uintptr(4)<<shift
 	off := uintptr(n-1) * stride
 	for range n {
-		s := (*wireSlot)(unsafe.Add(base, off))
-		flits = flits<<1 | isOne(s.flitAt == now)
-		credits = credits<<1 | isOne(s.credit>>16 == stamp)
+		x := *(*uint32)(unsafe.Add(base, off))
+		flits = flits<<1 | uint64(x>>31)
+		credits = credits<<1 | uint64(x>>30&1)
 		off -= stride
 	}
 	return flits & ports, credits & ports
 }
 
-// isOne is 1 for true and 0 for false, without a branch.
-func isOne(b bool) uint64 {
-	if b {
-		return 1
+// TakeCredit returns the VC of the credit wire w shows at cycle now (Poll
+// or PollMask said there is one) and takes the credit. Reader only.
+func (ws *Wires) TakeCredit(w int, now clock.Cycle) uint16 {
+	x := &ws.ctl[ws.slot(w, now)]
+	vc := uint16(*x)
+	*x &^= ctlCredit
+	return vc
+}
+
+// TakeFlit returns the flit wire w shows at cycle now (Poll or PollMask
+// said there is one) and takes it; the pointer is valid until the
+// reader's tick ends (Seen finds it again). Reader only.
+func (ws *Wires) TakeFlit(w int, now clock.Cycle) *Flit {
+	i := ws.slot(w, now)
+	ws.ctl[i] &^= ctlFlit
+	return ws.flitAt(i)
+}
+
+// Seen is the place of the flit wire w shows at cycle now, taken or not:
+// meaningful only when one came (the reader knows from its poll), until
+// the reader's tick ends. Reader only.
+func (ws *Wires) Seen(w int, now clock.Cycle) *Flit {
+	return &ws.flits[ws.slot(w, now)]
+}
+
+// flitAt is the flit of slot i, a slot whose control word was already
+// indexed: ctl and flits have the same length, so it needs no bounds
+// check of its own.
+func (ws *Wires) flitAt(i int) *Flit {
+	return (*Flit)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(ws.flits)), uintptr(i)*unsafe.Sizeof(Flit{})))
+}
+
+// ConsumeMask takes, for each bit p of ports, what wire first+p shows at
+// cycle now (Take): a router's input wires that had a flit or a credit,
+// at the end of its cycle. Reader only.
+func (ws *Wires) ConsumeMask(first int, ports uint64, now clock.Cycle) {
+	if ws.rings != nil {
+		for ; ports != 0; ports &= ports - 1 {
+			r := &ws.rings[first+bits.TrailingZeros64(ports)]
+			ws.ctl[r.start+int(now&r.mask)] = 0
+		}
+		return
 	}
-	return 0
+	shift, at := ws.shift&63, int(now&ws.mask)
+	for ; ports != 0; ports &= ports - 1 {
+		ws.ctl[(first+bits.TrailingZeros64(ports))<<shift|at] = 0
+	}
 }
 
 // InTransit calls flit and credit (either may be nil) for every value sent
-// on wire w but not yet visible to a reader whose next cycle is next. Both
-// ends must be paused.
+// on wire w but not yet visible to a reader whose next cycle is next: every
+// value not yet taken, the reader having taken all it saw before next.
+// Both ends must be paused.
 func (ws *Wires) InTransit(w int, next clock.Cycle, flit func(*Flit), credit func(Credit)) {
-	ring := ws.ring(w)
-	for i := range ring {
-		s := &ring[i]
-		if flit != nil && s.flitAt >= next {
-			flit(&s.flit)
+	first, n := ws.ring(w)
+	for i := first; i < first+n; i++ {
+		x := ws.ctl[i]
+		if flit != nil && x&ctlFlit != 0 {
+			flit(&ws.flits[i])
 		}
-		if credit != nil && s.credit>>16 >= int64(next) {
-			credit(Credit{VC: uint16(s.credit)})
+		if credit != nil && x&ctlCredit != 0 {
+			credit(Credit{VC: uint16(x)})
 		}
 	}
 }
@@ -320,14 +375,14 @@ func (ws *Wires) InTransit(w int, next clock.Cycle, flit func(*Flit), credit fun
 // credits) sent on wire w but not yet visible to a reader whose next cycle
 // is next; either slice may be nil. Both ends must be paused.
 func (ws *Wires) CountInTransit(w int, next clock.Cycle, flits, credits []int32) {
-	ring := ws.ring(w)
-	for i := range ring {
-		s := &ring[i]
-		if flits != nil && s.flitAt >= next {
-			flits[s.flit.VC]++
+	first, n := ws.ring(w)
+	for i := first; i < first+n; i++ {
+		x := ws.ctl[i]
+		if flits != nil && x&ctlFlit != 0 {
+			flits[ws.flits[i].VC]++
 		}
-		if credits != nil && s.credit>>16 >= int64(next) {
-			credits[uint16(s.credit)]++
+		if credits != nil && x&ctlCredit != 0 {
+			credits[uint16(x)]++
 		}
 	}
 }
@@ -341,18 +396,20 @@ func doubleSend(what string, now clock.Cycle) {
 }
 
 // Prefetch asks for the slots wires w..w+n-1 show their reader at cycle
-// now: the lines of each slot (its stamps, which Poll reads, and its flit,
-// read when one is there), and no other slot of the rings.
+// now: the line of each slot's flit (read when one is there) and, on an
+// arena of alike wires, the lines of their control words (which Poll
+// reads), and no other slot of the rings.
 func (ws *Wires) Prefetch(w, n int, now clock.Cycle) {
-	last := int(WireSlotBytes) - 1
 	if ws.rings == nil {
-		p, stride := unsafe.Pointer(ws.slot(w, now)), int(WireSlotBytes)<<ws.shift
-		prefetch.Strided(p, n, stride)
-		prefetch.Strided(unsafe.Add(p, last), n, stride)
+		i := ws.slot(w, now)
+		prefetch.Strided(unsafe.Pointer(&ws.flits[i]), n, int(unsafe.Sizeof(Flit{}))<<ws.shift)
+		prefetch.Strided(unsafe.Pointer(&ws.ctl[i]), (n<<ws.shift*4+63)/64+1, 64)
 		return
 	}
+	// A ring's control words are few lines, which its reader's polls keep
+	// in cache; only the flits' slots move to a new line every cycle or two.
 	_ = ws.rings[w+n-1]
-	prefetch.RingSlots(unsafe.Pointer(&ws.slots[0]), int(WireSlotBytes), unsafe.Pointer(&ws.rings[w]), int(unsafe.Sizeof(wireRing{})), n, int64(now))
+	prefetch.RingSlots(unsafe.Pointer(&ws.flits[0]), int(unsafe.Sizeof(Flit{})), unsafe.Pointer(&ws.rings[w]), int(unsafe.Sizeof(wireRing{})), n, int64(now))
 }
 
 // Wire is one wire of an arena, for code off the hot path, such as a

@@ -23,7 +23,7 @@ func BenchmarkWirePoll(b *testing.B) {
 		now++
 		cycles++
 		for w := range n {
-			if _, _, hasFlit, hasCredit := ws.Poll(w, now); hasFlit && hasCredit {
+			if _, _, hasFlit, hasCredit := ws.Take(w, now); hasFlit && hasCredit {
 				got++
 			}
 		}

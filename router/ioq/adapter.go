@@ -86,7 +86,7 @@ const QueuedPacketBytes = int(unsafe.Sizeof(pkt{}))
 
 // Tick advances the adapter by one cycle.
 func (a *Adapter) Tick(now clock.Cycle) {
-	f, cq, hasF, hasC := a.wires.Poll(int(a.in), now)
+	f, cq, hasF, hasC := a.wires.Take(int(a.in), now)
 	if hasC && !a.link.creditBack(int(cq), a.sh) {
 		panic(fmt.Sprintf("%s at cycle %d: credit overflow on injection queue %d", a.Name(), now, cq))
 	}

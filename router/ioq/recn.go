@@ -363,7 +363,7 @@ func (r *recnPort) check(name func() string) error {
 func (s *Switch) tickRECN(now clock.Cycle) {
 	for m := s.conn; m != 0; m &= m - 1 {
 		p := trailing(m)
-		f, cq, hasF, hasC := s.wires.Poll(int(s.in0)+p, now)
+		f, cq, hasF, hasC := s.wires.Take(int(s.in0)+p, now)
 		if hasC && !s.links[p].creditBack(int(cq), s.sh) {
 			panic(fmt.Sprintf("%s at cycle %d: credit overflow on %s", s.Name(), now, s.sh.topo.PortName(int(s.id), p)))
 		}

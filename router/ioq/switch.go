@@ -221,7 +221,7 @@ func (s *Switch) Tick(now clock.Cycle) {
 	}
 	for m := s.conn; m != 0; m &= m - 1 {
 		p := trailing(m)
-		f, cq, hasF, hasC := s.wires.Poll(int(s.in0)+p, now)
+		f, cq, hasF, hasC := s.wires.Take(int(s.in0)+p, now)
 		if hasC && !s.links[p].creditBack(int(cq), s.sh) {
 			panic(fmt.Sprintf("%s at cycle %d: credit overflow on %s queue %d", s.Name(), now, s.sh.topo.PortName(int(s.id), p), cq))
 		}

@@ -69,8 +69,10 @@
 //     of its candidate ports is freed or a free one receives a credit (a
 //     mask of the ports with such an event since the last VC allocation):
 //     only those events can change the answer;
-//   - all wires live in one arena (link.Wires), 96 bytes each at latency
-//     1, and polling one reads one cache line.
+//   - all wires live in one arena (link.Wires), 72 bytes each at latency
+//     1, their control words side by side: polling all of a router's input
+//     wires reads one or two cache lines, and a flit's line is read only
+//     when one came.
 //
 // What limits it is the core's work per switch traversal, not memory. At
 // the same per-channel load (0.64), tori from 4x4 (whose whole state, 60 KB,

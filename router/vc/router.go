@@ -412,16 +412,18 @@ func b2u(b bool) uint64 {
 // the twenty instructions it guards, and a router cycle on a loaded
 // network has dozens of them. The ports holding a credit and those holding
 // a flit are gathered in two masks first, without a branch, and only their
-// set bits are visited: an idle port costs the load of its wire slot's two
-// stamps.
+// set bits are visited: an idle port costs the load of its wire slot's
+// control word, which lies beside the other ports' (link.Wires).
 func (r *Router) Tick(now clock.Cycle) {
 	V := int(r.vcs)
 	ws, in0 := r.wires, int(r.in0)
 	arrived, credited := ws.PollMask(in0, r.conn, now)
+	// The ports a flit came in by (crossToQueue looks at those flits again).
+	in := arrived
 	outs := r.outs
 	for ; credited != 0; credited &= credited - 1 {
 		p := bits.TrailingZeros64(credited)
-		_, creditVC, _, _ := ws.Poll(in0+p, now)
+		creditVC := ws.TakeCredit(in0+p, now)
 		ov := &outs[p*V+int(creditVC)]
 		ov.credits++
 		// Only a credit for a free output VC can give a waiting head a VC
@@ -438,7 +440,7 @@ func (r *Router) Tick(now clock.Cycle) {
 	for ; arrived != 0; arrived &= arrived - 1 {
 		p := bits.TrailingZeros64(arrived)
 		// Buffer the flit f that arrived at port p.
-		f, _, _, _ := ws.Poll(in0+p, now)
+		f := ws.TakeFlit(in0+p, now)
 		v := int(f.VC)
 		if v >= V {
 			r.fail(now, "flit on VC %d of port %d, router has %d VCs", v, p, V)
@@ -510,7 +512,7 @@ func (r *Router) Tick(now clock.Cycle) {
 		if r.sq == nil {
 			r.allocateSwitch(now, r.saPorts)
 		} else {
-			r.allocateSwitchRounds(now, r.saPorts)
+			r.allocateSwitchRounds(now, r.saPorts, in)
 		}
 	}
 	if r.sq != nil {

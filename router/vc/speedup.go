@@ -154,7 +154,8 @@ func (q *ring[T]) each(f func(*T)) {
 
 // allocateSwitchRounds is allocateSwitch with internal speedup: rounds of
 // separable input-first allocation whose winners join the output queues.
-func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts uint64) {
+// arrived has a bit per port a flit came in by this cycle.
+func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts, arrived uint64) {
 	V := int(r.vcs)
 	ivc, sq := r.ivc, r.sq
 	// The first round asks the ports with a VC holding an output VC; each
@@ -190,7 +191,7 @@ func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts uint64) {
 			v := int(r.port[p].inWant)
 			opt.outNext = after(p)
 			r.port[p].inNext = after(v)
-			r.crossToQueue(now, p, v, op)
+			r.crossToQueue(now, p, v, op, arrived)
 		}
 	}
 	// Flits that arrived this cycle at a dry front, or behind a flit that
@@ -220,7 +221,7 @@ func (r *Router) allocateSwitchRounds(now clock.Cycle, saPorts uint64) {
 // sent on that wire this cycle (what drainQueues would send now). Its
 // bookkeeping is allocateSwitch's traversal, written out there for speed:
 // a change to one is a change to both.
-func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
+func (r *Router) crossToQueue(now clock.Cycle, p, v, op int, arrived uint64) {
 	V := int(r.vcs)
 	sq := r.sq
 	ipt := &r.port[p]
@@ -288,10 +289,11 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int) {
 	// cycle: with a body delay it waits for the next cycle, as in the
 	// plain router (there the older flit's crossing took the cycle), so it
 	// leaves the rounds' eligible set and joins it after them.
-	if in, _, arrived, _ := r.wires.Poll(int(r.in0)+p, now); arrived && r.sh.bodyWait != 0 && int(in.VC) == v &&
-		in.Index == s.departed && in.Src == f.Src && in.Seq == f.Seq {
-		ipt.fr &^= 1 << (v & 63)
-		ipt.fresh |= 1 << (v & 63)
+	if arrived>>(p&63)&1 != 0 && r.sh.bodyWait != 0 {
+		if in := r.wires.Seen(int(r.in0)+p, now); int(in.VC) == v && in.Index == s.departed && in.Src == f.Src && in.Seq == f.Seq {
+			ipt.fr &^= 1 << (v & 63)
+			ipt.fresh |= 1 << (v & 63)
+		}
 	}
 }
 
