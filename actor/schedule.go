@@ -24,10 +24,14 @@ import (
 // ticked c-1. Ticks within one cycle are order-free (no value is visible in
 // the cycle it is written), so an actor that ticks c after its neighbours'
 // c-1 sees exactly what it sees under the serial executor, and by induction
-// every actor's state sequence is the serial one. NewSchedule checks that
-// rule against the lane graph for every actor, neighbour and step, and
-// derives from it the pieces each piece must wait for; it refuses a plan
-// that breaks it.
+// every actor's state sequence is the serial one. Where all the lanes
+// between two actors are long (L >= 2 and S >= L+2), the same argument
+// allows either to tick c once the other has ticked c-d, for any lead d of
+// at most L and S-L (Graph.Lead): pieces joined only by such links run a
+// block of up to d cycles each on its own, waiting for none of the others.
+// NewSchedule checks that rule against the lane graph for every actor,
+// neighbour and step, and derives from it the pieces each piece must wait
+// for; it refuses a plan that breaks it.
 //
 // The point is the cache: a piece of a few thousand routers ticked for
 // Steps cycles in a row stays in the processor's cache, where a cycle of
@@ -103,9 +107,20 @@ type Plan struct {
 // of actor a are Adj[Off[a]:Off[a+1]], every actor that writes a lane a
 // reads or reads a lane a writes (control lanes included). Edges may be
 // listed once or in both directions; a self-edge is implied.
+//
+// Lead, when not nil, holds for each entry of Adj how many cycles either
+// end may run ahead of the other: it may tick cycle c once the other has
+// ticked c - Lead (at least 1; nil is 1 for every edge). For every lane
+// between the two, of latency L in a ring of S slots, Lead must be at most
+// L (its reader needs the value written L cycles before) and at most S - L
+// (its writer must not overwrite a slot its reader has not read): a lane
+// of latency 1 allows 1, the rule in the Schedule doc; a long link allows
+// pieces on either side of it to run several cycles apart, each in its own
+// cache, with no piece waiting for the other within a block.
 type Graph struct {
-	Off []int32
-	Adj []int32
+	Off  []int32
+	Adj  []int32
+	Lead []int32
 }
 
 // NewSchedule checks a plan of pieces for n actors and returns the
@@ -122,11 +137,26 @@ func NewSchedule(n, steps int, plan [][]PieceStep, g Graph) (*Schedule, error) {
 	if len(g.Off) != n+1 {
 		return nil, fmt.Errorf("actor: lane graph of %d actors for %d", len(g.Off)-1, n)
 	}
+	if g.Lead != nil && len(g.Lead) != len(g.Adj) {
+		return nil, fmt.Errorf("actor: lane graph with %d leads for %d edges", len(g.Lead), len(g.Adj))
+	}
 	sc := &Schedule{steps: steps, pieces: len(plan), at: make([]int32, 0, len(plan)*steps+1)}
 	sc.at = append(sc.at, 0)
-	prev := make([]int32, n) // owner of each actor at step s-1
-	cur := make([]int32, n)
+	// owners[s mod len(owners)] is the piece of each actor at step s, kept
+	// for the longest lead that reaches back into the block.
+	back := 1
+	for _, l := range g.Lead {
+		if l < 1 {
+			return nil, fmt.Errorf("actor: lane graph with a lead of %d cycles (at least 1)", l)
+		}
+		back = max(back, min(int(l), steps-1))
+	}
+	owners := make([][]int32, back+1)
+	for i := range owners {
+		owners[i] = make([]int32, n)
+	}
 	for s := 0; s < steps; s++ {
+		cur := owners[s%len(owners)]
 		for a := range cur {
 			cur[a] = -1
 		}
@@ -152,11 +182,10 @@ func NewSchedule(n, steps int, plan [][]PieceStep, g Graph) (*Schedule, error) {
 			}
 		}
 		if s > 0 {
-			if err := sc.collectDeps(prev, cur, s, g); err != nil {
+			if err := sc.collectDeps(owners, s, g); err != nil {
 				return nil, err
 			}
 		}
-		prev, cur = cur, prev
 	}
 	// Flatten the ranges piece by piece, step by step.
 	for p := range plan {
@@ -196,17 +225,24 @@ func NewSchedule(n, steps int, plan [][]PieceStep, g Graph) (*Schedule, error) {
 	return sc, nil
 }
 
-// collectDeps checks that each actor's tick at step s comes after its own
-// and its neighbours' ticks at s-1 (owners prev) in the piece order, and
-// records the cross-piece orderings as dependencies.
-func (sc *Schedule) collectDeps(prev, cur []int32, s int, g Graph) error {
-	need := func(a, u int) error {
-		p, q := cur[a], prev[u]
+// collectDeps checks that each actor's tick at step s comes, in the piece
+// order, after its own tick at s-1 and its neighbours' ticks at s-Lead
+// (owners[t mod len(owners)] are the pieces of step t; a step before the
+// block's first was done in an earlier block), and records the
+// cross-piece orderings as dependencies.
+func (sc *Schedule) collectDeps(owners [][]int32, s int, g Graph) error {
+	cur := owners[s%len(owners)]
+	need := func(a, u, lead int) error {
+		t := s - lead
+		if t < 0 {
+			return nil
+		}
+		p, q := cur[a], owners[t%len(owners)][u]
 		if q == p {
 			return nil
 		}
 		if q > p {
-			return fmt.Errorf("actor: schedule step %d: actor %d (piece %d) runs before its neighbour %d's step %d (piece %d)", s, a, p, u, s-1, q)
+			return fmt.Errorf("actor: schedule step %d: actor %d (piece %d) runs before its neighbour %d's step %d (piece %d)", s, a, p, u, t, q)
 		}
 		n := len(sc.deps)
 		if n >= 2 && sc.deps[n-2] == p && sc.deps[n-1] == q {
@@ -216,16 +252,20 @@ func (sc *Schedule) collectDeps(prev, cur []int32, s int, g Graph) error {
 		return nil
 	}
 	for a := range cur {
-		if err := need(a, a); err != nil {
+		if err := need(a, a, 1); err != nil {
 			return err
 		}
-		for _, u := range g.Adj[g.Off[a]:g.Off[a+1]] {
+		for e := g.Off[a]; e < g.Off[a+1]; e++ {
+			u, lead := int(g.Adj[e]), 1
+			if g.Lead != nil {
+				lead = int(g.Lead[e])
+			}
 			// The rule holds for both ends of a lane, so an edge listed
 			// once is checked both ways.
-			if err := need(a, int(u)); err != nil {
+			if err := need(a, u, lead); err != nil {
 				return err
 			}
-			if err := need(int(u), a); err != nil {
+			if err := need(u, a, lead); err != nil {
 				return err
 			}
 		}

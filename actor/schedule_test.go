@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
 )
 
 // ringGraph is the lane graph of makeRing: actor i writes the lane actor
@@ -139,4 +140,90 @@ func TestSchedulePanicAndCancel(t *testing.T) {
 			t.Fatalf("%d workers: cancelled run returned %v after %v", w, err, time.Since(start))
 		}
 	}
+}
+
+// longRing is a ring of n actors whose lanes all have latency lat (rings
+// of link.Lane's size), and its lane graph with every edge's lead.
+func longRing(n, lat int) ([]Actor, []*ring, Graph) {
+	lanes := make([]*link.Lane[uint64], n)
+	for i := range lanes {
+		lanes[i] = link.NewLane[uint64]("l", lat)
+	}
+	as := make([]Actor, n)
+	rs := make([]*ring, n)
+	for i := range as {
+		rs[i] = &ring{name: "ring " + string(rune('A'+i)), in: lanes[i], out: lanes[(i+1)%n], acc: uint64(i), bomb: -1}
+		as[i] = rs[i]
+	}
+	g := ringGraph(n)
+	slots := 2
+	for slots < lat+1 {
+		slots <<= 1
+	}
+	lead := int32(min(lat, slots-lat))
+	for range g.Adj {
+		g.Lead = append(g.Lead, lead)
+	}
+	return as, rs, g
+}
+
+// TestScheduleLeadsOverLongLanes: actors joined only by lanes of latency 4
+// (rings of 8 slots: a lead of 4 cycles) run as pieces of one actor each,
+// for blocks of up to 4 cycles, in any order, with serial's results; 5
+// steps, or a lead the lanes do not allow, are refused.
+func TestScheduleLeadsOverLongLanes(t *testing.T) {
+	const n, to, lat = 9, 301, 4
+	_, want, g := longRing(n, lat)
+	if _, err := Run(context.Background(), Serial, 1, Spec{Actors: actorsOf(want), To: to, Chunk: 20}); err != nil {
+		t.Fatal(err)
+	}
+	singles := func(steps int, reverse bool) [][]PieceStep {
+		plan := make([][]PieceStep, n)
+		for i := range plan {
+			a := i
+			if reverse {
+				a = n - 1 - i
+			}
+			plan[i] = make([]PieceStep, steps)
+			for s := range plan[i] {
+				plan[i][s] = PieceStep{{a, a + 1}}
+			}
+		}
+		return plan
+	}
+	for _, reverse := range []bool{false, true} {
+		sc, err := NewSchedule(n, lat, singles(lat, reverse), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Deps() != 0 {
+			t.Errorf("%d dependencies between pieces, want none within a block", sc.Deps())
+		}
+		for _, w := range []int{1, 2, 4} {
+			as, got, _ := longRing(n, lat)
+			if _, err := Run(context.Background(), Shards, w, Spec{Actors: as, To: to, Chunk: 20, Schedule: sc}); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if got[i].acc != want[i].acc {
+					t.Fatalf("reverse %v, %d workers: actor %d state %x, serial %x", reverse, w, i, got[i].acc, want[i].acc)
+				}
+			}
+		}
+	}
+	if _, err := NewSchedule(n, lat+1, singles(lat+1, false), g); err == nil || !strings.Contains(err.Error(), "runs before its neighbour") {
+		t.Errorf("blocks of %d cycles over leads of %d: error %v, want a refusal", lat+1, lat, err)
+	}
+	g.Lead = nil
+	if _, err := NewSchedule(n, 2, singles(2, false), g); err == nil {
+		t.Error("pieces of one actor over leads of 1: accepted, want a refusal")
+	}
+}
+
+func actorsOf(rs []*ring) []Actor {
+	as := make([]Actor, len(rs))
+	for i, r := range rs {
+		as[i] = r
+	}
+	return as
 }

@@ -68,6 +68,17 @@ type Tiler interface {
 	Tiles(first []int, steps, side, parts int) (actor.Plan, error)
 }
 
+// LinkLeads is a fabric whose links may let their two ends run cycles
+// apart (actor.Graph.Lead): the function LinkLeads returns, as the
+// network is now (its policies installed), gives how many cycles either
+// end of router r's link at port p may tick ahead of the other, at least
+// 1. A link of latency L whose wires' rings have S slots allows
+// min(L, S-L); a network with control lanes, whose latencies the fabric
+// does not know, allows 1 on every link.
+type LinkLeads interface {
+	LinkLeads() func(r, p int) int
+}
+
 // Tileable reports whether Tiling can cut topology t (t is a Tiler).
 func Tileable(t topology.Topology) bool {
 	_, ok := t.(Tiler)
@@ -93,19 +104,153 @@ func Tiling(f Fabric, steps, side, parts int) (*actor.Schedule, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Schedule(t, plan)
+	return scheduleOf(t, plan, leadsOf(f))
 }
 
 // Schedule checks plan, over the actors of topology t laid out as Tiling
-// says, against their lane graph, and assigns its pieces to workers where
-// it is cut for several.
+// says, against their lane graph (every link of lead 1), and assigns its
+// pieces to workers where it is cut for several.
 func Schedule(t topology.Topology, plan actor.Plan) (*actor.Schedule, error) {
+	return scheduleOf(t, plan, nil)
+}
+
+// scheduleOf is Schedule over the links' leads (nil: 1 for every link).
+func scheduleOf(t topology.Topology, plan actor.Plan, lead func(r, p int) int) (*actor.Schedule, error) {
 	ref := actorRefs(t)
-	sc, err := actor.NewSchedule(len(ref), plan.Steps, plan.Pieces, laneGraph(t, ref))
+	sc, err := actor.NewSchedule(len(ref), plan.Steps, plan.Pieces, laneGraph(t, ref, lead))
 	if err != nil || plan.Worker == nil {
 		return sc, err
 	}
 	return sc, sc.Assign(plan.Workers, plan.Worker)
+}
+
+// leadsOf is f's LinkLead, nil where f has none.
+func leadsOf(f Fabric) func(r, p int) int {
+	if l, ok := f.(LinkLeads); ok {
+		return l.LinkLeads()
+	}
+	return nil
+}
+
+// LeadTileable reports whether LeadTiling can cut fabric f: whether some
+// link of it lets its ends run at least two cycles apart.
+func LeadTileable(f Fabric) bool {
+	_, err := leadPlan(f, 2, 1)
+	return err == nil
+}
+
+// LeadTiling returns the temporal-blocking schedule of fabric f that its
+// long links allow, with no tiles: blocks of B cycles, B the largest up to
+// steps for which the links of lead below B leave the routers in more
+// than one connected piece (each router with its nodes); each piece runs
+// its B cycles on its own, all of them in one cache, and needs nothing of
+// any other piece within the block (every link between two pieces has a
+// lead of at least B). On a dragonfly whose global links are longer than
+// its local ones the pieces are its groups: with 10-cycle global links and
+// 1-cycle local ones, 33 groups of 8 routers and 32 nodes run 6 cycles
+// each in turn (a 10-cycle link's rings have 16 slots: a lead of 6); with
+// 10-cycle local links too, each router with its nodes. The pieces are
+// cut into parts runs of about equal actors for parts workers. It refuses
+// a fabric none of whose links allows two cycles.
+func LeadTiling(f Fabric, steps, parts int) (*actor.Schedule, error) {
+	plan, err := leadPlan(f, steps, parts)
+	if err != nil {
+		return nil, err
+	}
+	return scheduleOf(f.Topology(), plan, leadsOf(f))
+}
+
+// leadPlan is LeadTiling's plan.
+func leadPlan(f Fabric, steps, parts int) (actor.Plan, error) {
+	t := f.Topology()
+	lead := leadsOf(f)
+	if lead == nil {
+		return actor.Plan{}, fmt.Errorf("tiling: the links of this %s network cannot run cycles apart", t)
+	}
+	nr := t.Routers()
+	most := 1
+	for r := range nr {
+		for p := range t.Ports(r) {
+			if peer := t.Peer(r, p); peer.Router >= 0 && peer.Router != r {
+				most = max(most, lead(r, p))
+			}
+		}
+	}
+	parent := make([]int32, nr)
+	find := func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for B := min(steps, most); B >= 2; B-- {
+		// The pieces of blocks of B cycles: routers joined by links of a
+		// lead below B tick in step, so they are in one piece.
+		for r := range parent {
+			parent[r] = int32(r)
+		}
+		pieces := nr
+		for r := range nr {
+			for p := range t.Ports(r) {
+				if peer := t.Peer(r, p); peer.Router >= 0 && lead(r, p) < B {
+					if a, b := find(int32(r)), find(int32(peer.Router)); a != b {
+						parent[max(a, b)] = min(a, b)
+						pieces--
+					}
+				}
+			}
+		}
+		if pieces < 2 {
+			continue
+		}
+		return leadPieces(t, find, B, parts), nil
+	}
+	return actor.Plan{}, fmt.Errorf("tiling: no link of this %s is long enough for its two ends to run two cycles apart", t)
+}
+
+// leadPieces lays out the plan of pieces of routers with the same root
+// (find), each ticking its routers and their nodes at every one of steps
+// steps, in the order of their first routers, cut into parts runs.
+func leadPieces(t topology.Topology, find func(int32) int32, steps, parts int) actor.Plan {
+	first := First(t)
+	index := make(map[int32]int)
+	var ranges []actor.PieceStep
+	for r := range t.Routers() {
+		root := find(int32(r))
+		i, ok := index[root]
+		if !ok {
+			i = len(ranges)
+			index[root] = i
+			ranges = append(ranges, nil)
+		}
+		span := [2]int{first[r], first[r+1]}
+		if m := len(ranges[i]); m > 0 && ranges[i][m-1][1] == span[0] {
+			ranges[i][m-1][1] = span[1]
+		} else {
+			ranges[i] = append(ranges[i], span)
+		}
+	}
+	plan := actor.Plan{Steps: steps, Pieces: make([][]actor.PieceStep, len(ranges))}
+	for i, rs := range ranges {
+		plan.Pieces[i] = make([]actor.PieceStep, steps)
+		for s := range steps {
+			plan.Pieces[i][s] = rs
+		}
+	}
+	if parts > 1 {
+		// Runs of pieces of about equal actors, in order.
+		total := first[t.Routers()]
+		plan.Workers, plan.Worker = parts, make([]int, len(ranges))
+		done := 0
+		for i, rs := range ranges {
+			plan.Worker[i] = min(parts-1, done*parts/total)
+			for _, r := range rs {
+				done += r[1] - r[0]
+			}
+		}
+	}
+	return plan
 }
 
 // First is, for each router r of t, the index of its actor first[r] (its
@@ -145,8 +290,9 @@ func firstActors(t topology.Topology, ref []int32) []int {
 
 // laneGraph is the lane graph of a topology whose actors are each router
 // followed by its nodes: ref[i] >= 0 is router ref[i], ref[i] < 0 node
-// -ref[i]-1.
-func laneGraph(t topology.Topology, ref []int32) actor.Graph {
+// -ref[i]-1. With lead, a link between routers has the lead it gives
+// (actor.Graph.Lead); a node's link has 1.
+func laneGraph(t topology.Topology, ref []int32, lead func(r, p int) int) actor.Graph {
 	first := firstActors(t, ref)
 	nAt := make([]int32, t.Nodes())
 	for i, x := range ref {
@@ -155,19 +301,29 @@ func laneGraph(t topology.Topology, ref []int32) actor.Graph {
 		}
 	}
 	g := actor.Graph{Off: make([]int32, 1, len(ref)+1)}
+	add := func(u int32, l int) {
+		g.Adj = append(g.Adj, u)
+		if lead != nil {
+			g.Lead = append(g.Lead, int32(l))
+		}
+	}
 	for _, x := range ref {
 		if x < 0 {
 			r, _ := t.NodePort(int(-x - 1))
-			g.Adj = append(g.Adj, int32(first[r]))
+			add(int32(first[r]), 1)
 		} else {
 			r := int(x)
 			for p := 0; p < t.Ports(r); p++ {
 				peer := t.Peer(r, p)
 				switch {
 				case peer.Node >= 0:
-					g.Adj = append(g.Adj, nAt[peer.Node])
+					add(nAt[peer.Node], 1)
 				case peer.Router >= 0 && peer.Router != r:
-					g.Adj = append(g.Adj, int32(first[peer.Router]))
+					l := 1
+					if lead != nil {
+						l = lead(r, p)
+					}
+					add(int32(first[peer.Router]), l)
 				}
 			}
 		}

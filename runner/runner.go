@@ -381,7 +381,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		} else {
 			seenBlock[s] = true
 		}
-		if err := study.CheckBlocking(pt.Config, study.Options{Exec: opt.Exec, Checks: opt.Checks, Blocking: opt.Blocking}); err != nil {
+		if err := study.CheckBlocking(ctx, pt.Config, study.Options{Exec: opt.Exec, Checks: opt.Checks, Blocking: opt.Blocking}); err != nil {
 			if label := pt.Label(); label != "" {
 				return out, fmt.Errorf("%s: at the point %s: %w", f.Path, label, err)
 			}

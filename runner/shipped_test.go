@@ -111,17 +111,19 @@ func TestShippedStudiesDraw(t *testing.T) {
 }
 
 // sameBlocked fails unless cfg run in temporal blocks (forced, over small
-// tiles, serial and with two shard workers) gives serial's digest; a run
-// that cannot be blocked (a dragonfly, HyperX or file topology, or one
-// sampled every cycle) with two shards unblocked.
+// tiles, or over a dragonfly's long links, serial and with two shard
+// workers) gives serial's digest; a run that cannot be blocked (a HyperX
+// or file topology, a dragonfly whose links allow no lead, or one sampled
+// every cycle) with two shards unblocked.
 func sameBlocked(t *testing.T, cfg study.Config, serial *report.Result) {
 	t.Helper()
 	opts := []study.Options{{Exec: "serial", Blocking: study.BlockingOn, BlockSteps: 8, BlockSide: 3},
 		{Exec: "shards", Workers: 2, Blocking: study.BlockingOn, BlockSteps: 5, BlockSide: 4}}
-	if err := study.CheckBlocking(cfg, opts[0]); err != nil {
-		// Not tiled (fabric.Tileable: dragonfly, HyperX), or sampled every
-		// cycle: blocking on is refused, before and at the run, and two
-		// shards run unblocked.
+	if err := study.CheckBlocking(context.Background(), cfg, opts[0]); err != nil {
+		// Not tiled (fabric.Tileable, fabric.LeadTileable: HyperX, a
+		// dragonfly with a policy or UGAL-G), or sampled every cycle:
+		// blocking on is refused, before and at the run, and two shards
+		// run unblocked.
 		if _, runErr := study.Run(context.Background(), cfg, opts[0]); runErr == nil || runErr.Error() != err.Error() {
 			t.Fatalf("blocking refused by CheckBlocking (%v), but the run says %v", err, runErr)
 		}

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -78,16 +79,28 @@ func blockingRefusal(mode Blocking, exec actor.Kind, chunk int64, t topology.Top
 		return errors.New(ActorsCannotBlock)
 	case chunk < 2:
 		return errors.New("blocking = on: this run stops every cycle (its warm-up, measurement, batch and sample cycles have no common divisor above 1, or every cycle is checked), so a block cannot span two cycles; use blocking off or auto, or lengths with a common divisor")
-	case !fabric.Tileable(t):
-		return fmt.Errorf("blocking = on: %s cannot be tiled (tori, meshes and fat-trees only)", t)
+	case !fabric.Tileable(t) && !longLinks(t):
+		return fmt.Errorf("blocking = on: %s cannot be tiled (tori, meshes and fat-trees, and networks whose links are long enough for groups of routers to run cycles apart: dragonflies with global links longer than their local ones)", t)
 	}
 	return nil
 }
 
-// CheckBlocking reports what Run would refuse of opt's blocking for cfg,
-// without building the network: blocking on with the actors executor, in
-// a run that stops every cycle, or on a topology that cannot be tiled.
-func CheckBlocking(cfg Config, opt Options) error {
+// longLinks reports whether some link of t is longer than the others
+// (topology.PortLatencies), which may let groups of routers run cycles
+// apart (fabric.LeadTiling); whether they can depends on the latencies
+// and policies of the built network.
+func longLinks(t topology.Topology) bool {
+	_, ok := t.(topology.PortLatencies)
+	return ok
+}
+
+// CheckBlocking reports what Run would refuse of opt's blocking for cfg:
+// blocking on with the actors executor, in a run that stops every cycle,
+// on a topology that cannot be tiled, or on a network whose links allow no
+// lead (fabric.LeadTiling). Only for that last one, on a topology with
+// links of their own latencies, does it build the network (with its
+// policies, whose lanes decide it), under ctx.
+func CheckBlocking(ctx context.Context, cfg Config, opt Options) error {
 	if opt.Blocking != BlockingOn {
 		return nil
 	}
@@ -100,7 +113,23 @@ func CheckBlocking(cfg Config, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return blockingRefusal(opt.Blocking, exec, chunk, t)
+	if err := blockingRefusal(opt.Blocking, exec, chunk, t); err != nil || fabric.Tileable(t) {
+		return err
+	}
+	b, err := Build(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if !fabric.LeadTileable(b.Fabric) {
+		return noLeadRefusal(t)
+	}
+	return nil
+}
+
+// noLeadRefusal is the refusal of blocking on over a network whose links
+// allow no lead.
+func noLeadRefusal(t topology.Topology) error {
+	return fmt.Errorf("blocking = on: no link of this %s is long enough for its two ends to run two cycles apart (a link of L cycles allows min(L, S-L), S its wires' ring slots: 6 for 10 cycles; a network with a policy's control lanes or UGAL-G's group board allows 1), so it cannot run in blocks; use blocking off or auto", t)
 }
 
 // Schedule returns the temporal-blocking schedule of a run with executor
@@ -116,8 +145,18 @@ func Schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*acto
 	if err := blockingRefusal(mode, exec, chunk, f.Topology()); err != nil {
 		return nil, err
 	}
-	if mode == BlockingOff || exec == actor.Actors || chunk < 2 || !fabric.Tileable(f.Topology()) {
+	if mode == BlockingOff || exec == actor.Actors || chunk < 2 {
 		return nil, nil
+	}
+	parts := 1
+	if exec == actor.Shards {
+		parts = opt.Workers
+		if parts <= 0 {
+			parts = runtime.GOMAXPROCS(0)
+		}
+	}
+	if !fabric.Tileable(f.Topology()) {
+		return leadSchedule(f, mode, opt, chunk, parts)
 	}
 	if mode == BlockingAuto {
 		n, ok := f.(*vc.Network)
@@ -132,12 +171,35 @@ func Schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*acto
 	if opt.BlockSide > 0 {
 		side = opt.BlockSide
 	}
-	parts := 1
-	if exec == actor.Shards {
-		parts = opt.Workers
-		if parts <= 0 {
-			parts = runtime.GOMAXPROCS(0)
+	return fabric.Tiling(f, int(min(int64(steps), chunk)), side, parts)
+}
+
+// LeadBlockingStateBytes is the network state (less the queues of internal
+// speedup, which are held more than touched) from which BlockingAuto runs a
+// network with long links in blocks over them (fabric.LeadTiling): where
+// the state outgrows a core's 1 MiB L2 cache, while each of its pieces (a
+// dragonfly's group) fits in it.
+const LeadBlockingStateBytes = 1 << 20
+
+// leadSchedule is Schedule on a network that has no tiles but may have
+// links long enough to run its pieces cycles apart (fabric.LeadTiling):
+// nil where auto finds none or the state small, an error where on does.
+func leadSchedule(f fabric.Fabric, mode Blocking, opt Options, chunk int64, parts int) (*actor.Schedule, error) {
+	if !fabric.LeadTileable(f) {
+		if mode == BlockingOn {
+			return nil, noLeadRefusal(f.Topology())
+		}
+		return nil, nil
+	}
+	if mode == BlockingAuto {
+		n, ok := f.(*vc.Network)
+		if !ok || n.HotStateBytes() < LeadBlockingStateBytes {
+			return nil, nil
 		}
 	}
-	return fabric.Tiling(f, int(min(int64(steps), chunk)), side, parts)
+	steps := BlockSteps
+	if opt.BlockSteps > 0 {
+		steps = opt.BlockSteps
+	}
+	return fabric.LeadTiling(f, int(min(int64(steps), chunk)), parts)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/dragonfly"
@@ -398,5 +399,54 @@ func TestDragonflyChannelLoadBounds(t *testing.T) {
 		t.Errorf("minimal uniform without speedup: %.4f flits/node/cycle, %.0f%% of the bound %.4f: the allocator limit this test documents is gone; revisit the doc", plain, 100*plain/b, b)
 	} else {
 		t.Logf("min uniform without speedup: %.4f flits/node/cycle (%.0f%% of the bound)", plain, 100*plain/b)
+	}
+}
+
+// TestDragonflyLeadBlocking: a dragonfly runs in blocks over its long links
+// (fabric.LeadTiling) as their latencies allow: its groups for min(L,
+// S-L) cycles of its global links (3 for 5-cycle links, rings of 8
+// slots), each router with its nodes when the local links are long too
+// and the blocks shorter than their lead, and not at all with a policy's
+// lanes, UGAL-G's group board or global links of the local links'
+// latency.
+func TestDragonflyLeadBlocking(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		cfg           Config
+		steps         int
+		pieces, block int // 0 pieces: not blockable
+	}{
+		{"5-cycle global links", dragonflySmall("min", nil), 20, 9, 3},
+		{"ugal-l, speedup 2", dragonflySmall("ugal-l", func(c *Config) { c.Router.VC.InternalSpeedup = 2 }), 20, 9, 3},
+		{"blocks of 2", dragonflySmall("min", nil), 2, 9, 2},
+		{"long local links, long blocks", dragonflySmall("min", func(c *Config) {
+			setLeaf(&c.Network, "global_latency_cycles", 100)
+			setLeaf(&c.Network, "local_latency_cycles", 10)
+		}), 20, 9, 20},
+		{"long local links, short blocks", dragonflySmall("min", func(c *Config) {
+			setLeaf(&c.Network, "global_latency_cycles", 100)
+			setLeaf(&c.Network, "local_latency_cycles", 10)
+		}), 6, 36, 6},
+		{"ugal-g's group board", dragonflySmall("ugal-g", nil), 20, 0, 0},
+		{"entropy gates", dragonflySmall("min", func(c *Config) { c.Policy.Injection = "base(50,0)" }), 20, 0, 0},
+		{"1-cycle global links", dragonflySmall("min", func(c *Config) { setLeaf(&c.Network, "global_latency_cycles", 1) }), 20, 0, 0},
+	} {
+		b, err := Build(context.Background(), c.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		sc, err := fabric.LeadTiling(b.Fabric, c.steps, 1)
+		if c.pieces == 0 {
+			if err == nil || fabric.LeadTileable(b.Fabric) {
+				t.Errorf("%s: blocks of %d cycles in %d pieces, want none", c.name, sc.Steps(), sc.Pieces())
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if sc.Pieces() != c.pieces || sc.Steps() != c.block || sc.Deps() != 0 {
+			t.Errorf("%s: %d pieces of %d cycles with %d dependencies, want %d of %d with none", c.name, sc.Pieces(), sc.Steps(), sc.Deps(), c.pieces, c.block)
+		}
 	}
 }

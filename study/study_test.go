@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/router/vc"
 )
 
@@ -131,6 +132,15 @@ func sameDigestEverywhere(t *testing.T, c Config) *Result {
 			opts = append(opts, Options{Exec: actor.Serial, Blocking: BlockingOn, BlockSteps: 4, BlockSide: 3})
 		}
 		opts = append(opts, Options{Exec: actor.Shards, Workers: 2, Blocking: BlockingOn, BlockSteps: 8, BlockSide: 2})
+	case "dragonfly":
+		// Blocks over the long global links (fabric.LeadTiling), where
+		// the built network allows them (no policy lanes, no group board).
+		if leadBlockable(t, c) {
+			if !raceEnabled {
+				opts = append(opts, Options{Exec: actor.Serial, Blocking: BlockingOn})
+			}
+			opts = append(opts, Options{Exec: actor.Shards, Workers: 2, Blocking: BlockingOn, BlockSteps: 2})
+		}
 	}
 	for _, o := range opts {
 		r := mustRun(t, c, o)
@@ -153,6 +163,17 @@ func sameDigestEverywhere(t *testing.T, c Config) *Result {
 		t.Fatalf("per-node views: %+v, want %d nodes", v, first.Nodes)
 	}
 	return first
+}
+
+// leadBlockable reports whether c's network, built with its policies, has
+// links long enough to run in blocks over them (fabric.LeadTiling).
+func leadBlockable(t *testing.T, c Config) bool {
+	t.Helper()
+	b, err := Build(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fabric.LeadTileable(b.Fabric)
 }
 
 // TestInvariantsEveryCycle runs steady configurations with the network

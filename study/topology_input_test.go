@@ -184,8 +184,8 @@ func TestInterruptionNamesPhase(t *testing.T) {
 
 // TestBlockingOnRefusedAlike: blocking on is applied or refused, never
 // dropped: the actors executor refuses it on every topology (as serial
-// and shards refuse a topology they cannot tile), and so does a run that
-// stops every cycle.
+// and shards refuse a topology they cannot tile, or a network whose links
+// allow no lead), and so does a run that stops every cycle.
 func TestBlockingOnRefusedAlike(t *testing.T) {
 	for topo, base := range topologyBases(t) {
 		base.Measure.WarmupCycles, base.Measure.MeasureCycles = 100, 100
@@ -200,11 +200,21 @@ func TestBlockingOnRefusedAlike(t *testing.T) {
 	if _, err := Run(context.Background(), cfg, Options{Exec: actor.Serial, Blocking: BlockingOn}); err == nil || !strings.Contains(err.Error(), "blocking = on: this run stops every cycle") {
 		t.Errorf("blocking on, chunk of one cycle: %v", err)
 	}
+	// A HyperX has neither tiles nor long links; a dragonfly whose global
+	// links are as short as its local ones has no lead (fabric.LeadTiling).
+	hyperx := topologyBases(t)["hyperx"]
 	dragonfly := topologyBases(t)["dragonfly"]
-	dragonfly.Measure.WarmupCycles, dragonfly.Measure.MeasureCycles = 100, 100
-	for _, exec := range []actor.Kind{actor.Serial, actor.Shards} {
-		if _, err := Run(context.Background(), dragonfly, Options{Exec: exec, Blocking: BlockingOn}); err == nil || !strings.Contains(err.Error(), "cannot be tiled") {
-			t.Errorf("dragonfly, %s, blocking on: %v", exec, err)
+	setLeaf(&dragonfly.Network, "global_latency_cycles", 1)
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		want string
+	}{{"hyperx", hyperx, "cannot be tiled"}, {"dragonfly, 1-cycle global links", dragonfly, "no link of this"}} {
+		c.cfg.Measure.WarmupCycles, c.cfg.Measure.MeasureCycles = 100, 100
+		for _, exec := range []actor.Kind{actor.Serial, actor.Shards} {
+			if _, err := Run(context.Background(), c.cfg, Options{Exec: exec, Blocking: BlockingOn}); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s, %s, blocking on: %v, want an error containing %q", c.name, exec, err, c.want)
+			}
 		}
 	}
 }

@@ -41,3 +41,51 @@ func (n *Network) SetControlPlane(r int, cp fabric.ControlPlane) { n.Routers[r].
 
 // SetGate installs g as node i's injection gate.
 func (n *Network) SetGate(i int, g fabric.Gate) { n.NIs[i].SetGate(g) }
+
+var _ fabric.LinkLeads = (*Network)(nil)
+
+// LinkLeads returns, for the network as it is now, how many cycles
+// either end of router r's link at port p may tick ahead of the other
+// (fabric.LinkLeads): the least, over the link's two wires and over their
+// flit and credit lanes, of the latency L and of the ring's slots beyond
+// it, S - L. A link of the network's latency 1 gives 1; a dragonfly's
+// 10-cycle global link (rings of 16 slots) 6. A network with a control
+// plane or an injection gate installed has lanes of its policies beside
+// the links, so every link gives 1 there, as does a node's link and a
+// loopback port.
+func (n *Network) LinkLeads() func(r, p int) int {
+	if n.hasPolicyLanes() {
+		return func(int, int) int { return 1 }
+	}
+	return func(r, p int) int {
+		peer := n.Topo.Peer(r, p)
+		if peer.Router < 0 || peer.Router == r {
+			return 1
+		}
+		return min(n.wireLead(n.base[r]+p), n.wireLead(n.base[peer.Router]+peer.Port))
+	}
+}
+
+// wireLead is the lead one wire allows (LinkLeads).
+func (n *Network) wireLead(w int) int {
+	e := n.wires.ExtraCycles(w)
+	flit, credit := n.Cfg.LinkLatencyCycles+e, n.Cfg.CreditLatencyCycles+e
+	S := link.RingSlots(n.Cfg.LinkLatencyCycles, n.Cfg.CreditLatencyCycles, e)
+	return max(1, min(flit, credit, S-flit, S-credit))
+}
+
+// hasPolicyLanes reports whether a router has a control plane (a policy's,
+// or UGAL-G's group board) or a node an injection gate.
+func (n *Network) hasPolicyLanes() bool {
+	for _, r := range n.Routers {
+		if r.plane != nil {
+			return true
+		}
+	}
+	for _, ni := range n.NIs {
+		if ni.gate != nil {
+			return true
+		}
+	}
+	return false
+}

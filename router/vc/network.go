@@ -120,6 +120,20 @@ func (n *Network) StateBytes() int {
 	return b
 }
 
+// HotStateBytes is StateBytes less the queues of internal speedup: they
+// are sized for every downstream slot but are mostly empty, and an empty
+// one restarts at its first slot (ring.pop), so their memory is held, not
+// touched every cycle.
+func (n *Network) HotStateBytes() int {
+	state := n.StateBytes()
+	for _, r := range n.Routers {
+		if r.sq != nil {
+			state -= r.sq.queueBytes()
+		}
+	}
+	return state
+}
+
 // Prefetcher returns the function an executor calls to prefetch the state
 // of the actor it will tick a few actors later (actor.Spec.Prefetch), or
 // nil where asking costs more than it gains. Beyond 16 MiB of state (less
@@ -154,15 +168,7 @@ func (n *Network) StateBytes() int {
 // made a router of a dragonfly with 100-cycle global links ask for about
 // 1,440 lines to read 15. An idle router (nothing buffered) is skipped.
 func (n *Network) Prefetcher() func(actor int, now clock.Cycle) {
-	// The queues of internal speedup are sized for every downstream slot
-	// but are mostly empty, and an empty one restarts at its first slot
-	// (ring.pop): their memory is held, not touched every cycle.
-	state := n.StateBytes()
-	for _, r := range n.Routers {
-		if r.sq != nil {
-			state -= r.sq.queueBytes()
-		}
-	}
+	state := n.HotStateBytes()
 	longWires := n.wires.Slots() > 4*n.wires.Len()
 	switch {
 	case state >= 16<<20:
