@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/icnsim/icnsim/actor"
-	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/dragonfly"
