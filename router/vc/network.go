@@ -444,14 +444,14 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 	n.NIs = make([]*NI, nn)
 	nis := make([]NI, nn)
 	niVCs := make([]niVC, nn*V*H)
-	nsh := &niShared{topo: t, rf: rf, inj: inj, vcs: int32(V), depth: int32(B), vct: cfg.Switching == VirtualCutThrough}
+	nsh := &niShared{wires: n.wires, topo: t, rf: rf, inj: inj, vcs: int32(V), depth: int32(B), vct: cfg.Switching == VirtualCutThrough}
 	for i := range n.NIs {
 		var sink fabric.Sink
 		if sinks != nil {
 			sink = sinks[i]
 		}
 		vcs := niVCs[i*V*H : (i+1)*V*H : (i+1)*V*H]
-		nis[i] = NI{id: int32(i), sh: nsh, src: sources[i], sink: sink, wires: n.wires,
+		nis[i] = NI{id: int32(i), sh: nsh, src: sources[i], sink: sink,
 			ch: niChannel{vc: vcs[:V:V], in: int32(nports + i*H), out: -1}}
 		if H > 1 {
 			nis[i].ch.next = &niChannel{vc: vcs[V:], in: int32(nports + i*H + 1), out: -1}
@@ -635,7 +635,7 @@ func (n *Network) MaxZeroLoadLatency(sizeFlits int) int {
 func (n *Network) Totals() fabric.Totals {
 	var t fabric.Totals
 	for _, ni := range n.NIs {
-		t.PacketsGenerated += ni.PacketsGenerated
+		t.PacketsGenerated += ni.PacketsGenerated()
 		t.PacketsInjected += ni.PacketsInjected
 		t.PacketsDelivered += ni.PacketsDelivered
 		t.FlitsInjected += ni.FlitsInjected

@@ -11,10 +11,11 @@ import (
 )
 
 // NI is a network interface actor: source queue and injection on one side,
-// checking sink on the other. It is 320 bytes; what an idle cycle reads
-// (its input wire, the next generation cycle, its gate, whether it has a
-// second channel, channel 0's source queue length and whether it is sending)
-// is its first cache line (TestNILayout).
+// checking sink on the other. It is 256 bytes; what an idle cycle reads
+// (the network's shared settings with the wires, the next generation
+// cycle, its gate, whether it has a second channel, channel 0's source
+// queue length and whether it is sending) is its first cache line
+// (TestNILayout).
 //
 // A node attached by one channel (the default) sends every packet through
 // it from one source queue. A node with a channel per message class (the
@@ -25,28 +26,31 @@ import (
 // link, so a long packet being injected or received never holds up a short
 // one. An injection gate sees channel 0 only.
 type NI struct {
-	// wires is the network's wire arena; channel c reads wire c.in
+	// sh holds the network's wire arena: channel c reads wire c.in
 	// (ejection flits, injection credits) and writes wire c.out (injection
 	// flits, ejection credits).
-	wires   *link.Wires
+	sh      *niShared
 	nextGen clock.Cycle
 	gate    fabric.Gate // nil: always allow
 	ch      niChannel
 
 	seq  uint32
 	id   int32
-	sh   *niShared
 	src  fabric.Source
 	sink fabric.Sink
 
-	// Counters (read only while the NI is paused).
-	PacketsGenerated, PacketsInjected, PacketsDelivered uint64
-	FlitsInjected, FlitsDelivered                       uint64
-	LastDelivery                                        clock.Cycle
-	sentHash, recvHash                                  uint64
-	perDst                                              *fabric.PacketCounts // nil unless counted
-	_                                                   [48]byte             // to 320 bytes
+	// Counters (read only while the NI is paused). The packets generated
+	// are those injected and those queued (PacketsGenerated).
+	PacketsInjected, PacketsDelivered uint64
+	FlitsInjected, FlitsDelivered     uint64
+	LastDelivery                      clock.Cycle
+	sentHash, recvHash                uint64
+	perDst                            *fabric.PacketCounts // nil unless counted
 }
+
+// PacketsGenerated is the number of packets the node's source generated:
+// every one is injected or still queued (read only while the NI is paused).
+func (n *NI) PacketsGenerated() uint64 { return n.PacketsInjected + uint64(n.Queued()) }
 
 // niChannel is one channel between a node and its router: a source queue,
 // the packet being injected and, per VC, the injection credits and the
@@ -79,6 +83,7 @@ type niVC struct {
 
 // niShared is what every NI of a network has alike, kept once.
 type niShared struct {
+	wires *link.Wires
 	topo  topology.Topology // names NIs in errors
 	rf    routing.Func
 	inj   routing.Injector // rf, when its packets start with a routing state; else nil
@@ -110,7 +115,7 @@ func (n *NI) Tick(now clock.Cycle) {
 	// The credit and the flit that arrived on each channel (written out
 	// here rather than called: this is every NI's every cycle).
 	for c := &n.ch; c != nil; c = c.next {
-		f, cr, hasCredit := n.wires.Recv(int(c.in), now)
+		f, cr, hasCredit := n.sh.wires.Recv(int(c.in), now)
 		if hasCredit {
 			v := &c.vc[cr.VC].credits
 			*v++
@@ -123,9 +128,7 @@ func (n *NI) Tick(now clock.Cycle) {
 		}
 	}
 	if now >= n.nextGen {
-		before := n.Queued()
 		n.nextGen = n.src.Generate(now, &n.ch.q)
-		n.PacketsGenerated += uint64(n.Queued() - before)
 	}
 	if n.gate != nil {
 		n.gate.Observe(now, n.ch.q.Len())
@@ -168,7 +171,7 @@ func (n *NI) inject(now clock.Cycle, c *niChannel, gate fabric.Gate) {
 	if c.vc[vc].credits <= 0 {
 		return
 	}
-	slot, ok := n.wires.FlitSlot(int(c.out), now)
+	slot, ok := n.sh.wires.FlitSlot(int(c.out), now)
 	if !ok {
 		panic(fmt.Sprintf("%s at cycle %d: second flit sent in one cycle", n.Name(), now))
 	}
@@ -217,7 +220,7 @@ func (n *NI) receive(now clock.Cycle, f *link.Flit, c *niChannel) {
 			n.Name(), now, f.Index, f.Src, f.Seq, f.VC, r.Expected()))
 	}
 	n.FlitsDelivered++
-	if !n.wires.PutCredit(int(c.out), now, link.Credit{VC: uint16(f.VC)}) {
+	if !n.sh.wires.PutCredit(int(c.out), now, link.Credit{VC: uint16(f.VC)}) {
 		panic(fmt.Sprintf("%s at cycle %d: second credit sent in one cycle", n.Name(), now))
 	}
 	if f.Index+1 == f.Size {

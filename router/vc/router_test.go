@@ -260,7 +260,7 @@ func TestNILayout(t *testing.T) {
 		name string
 		end  uintptr
 	}{
-		{"wires", unsafe.Offsetof(n.wires) + unsafe.Sizeof(n.wires)},
+		{"sh", unsafe.Offsetof(n.sh) + unsafe.Sizeof(n.sh)},
 		{"nextGen", unsafe.Offsetof(n.nextGen) + unsafe.Sizeof(n.nextGen)},
 		{"gate", unsafe.Offsetof(n.gate) + unsafe.Sizeof(n.gate)},
 		{"ch.next", ch + unsafe.Offsetof(n.ch.next) + unsafe.Sizeof(n.ch.next)},
