@@ -108,9 +108,10 @@
 // bytes) in two per-router pools that start at 3 headers and 1 decision
 // per port and double when a run needs more, instead of a slot for every
 // VC's worst case. Settings every router shares are kept once per network.
-// A torus router with 4 VCs and its NI and wires take about 3.5 KB
-// (EstimateFootprint computes it exactly, without building), 4.5 KB of
-// heap with the node's collector and source.
+// A torus router with 4 VCs and its NI (256 bytes) and wires (72 bytes
+// each at latency 1) take about 3.3 KB (EstimateFootprint computes it
+// exactly, without building), 4.5 KB of heap with the node's collector and
+// source.
 //
 // The cycle loop still touches most of that every cycle: in cachegrind
 // (48 KiB L1, 32 MiB last level, the 32x32, 64x64 and 128x128 tori at the
