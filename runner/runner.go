@@ -368,15 +368,19 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	const checked = true
 	// Blocking on where a run cannot be blocked is refused before any run
 	// starts, not at that run.
+	// The router and the policies decide whether a network without tiles
+	// has links long enough to run in blocks (fabric.LeadTiling).
 	type blockShape struct {
 		n       study.Network
+		r       study.Router
+		p       study.Policy
 		m       study.Measure
 		process string
 	}
 	seenBlock := map[blockShape]bool{}
 	for i := range f.Points {
 		pt := &f.Points[i]
-		if s := (blockShape{pt.Config.Network, pt.Config.Measure, pt.Config.Traffic.Process}); opt.Blocking != study.BlockingOn || seenBlock[s] {
+		if s := (blockShape{pt.Config.Network, pt.Config.Router, pt.Config.Policy, pt.Config.Measure, pt.Config.Traffic.Process}); opt.Blocking != study.BlockingOn || seenBlock[s] {
 			continue
 		} else {
 			seenBlock[s] = true

@@ -645,3 +645,37 @@ over = ["traffic.pattern"]
 		t.Errorf("summary lacks reductions or deviations:\n%s", sum)
 	}
 }
+
+// TestBlockingOnRefusedBeforeRuns: blocking on over a study whose points
+// differ in what decides whether a dragonfly can run in blocks (its
+// routing: UGAL-G's group board allows no lead) is refused at the point
+// that cannot, before the first run, with nothing written.
+func TestBlockingOnRefusedBeforeRuns(t *testing.T) {
+	f := parse(t, `name = "df-blocks"
+[network]
+topology = "dragonfly"
+[network.dragonfly]
+routers_per_group = 4
+global_latency_cycles = 5
+[router.vc]
+vcs = 4
+[traffic]
+pattern = "uniform"
+process = "bernoulli"
+load_flits_per_node_cycle = 0.2
+[measure]
+warmup_cycles = 100
+measure_cycles = 100
+[[axis]]
+key = "router.routing"
+values = ["min", "ugal-g"]
+`)
+	out := filepath.Join(t.TempDir(), "out")
+	_, err := Run(context.Background(), f, Options{Exec: actor.Serial, Blocking: study.BlockingOn, Out: out, Jobs: 1})
+	if err == nil || !strings.Contains(err.Error(), "ugal-g") || !strings.Contains(err.Error(), "cannot run in blocks") {
+		t.Fatalf("error %v, want the refusal of blocking on at the ugal-g point", err)
+	}
+	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
+		t.Errorf("%s exists after a refusal before the first run (%v)", out, statErr)
+	}
+}

@@ -24,13 +24,17 @@ type Blocking string
 const (
 	// BlockingAuto blocks a torus or mesh of VC routers whose state
 	// outgrows the cache (vc.Network.StateBytes at least
-	// BlockingStateBytes), and nothing else: not a fat-tree, whose split
+	// BlockingStateBytes), and a network of VC routers without tiles whose
+	// links allow a lead (fabric.LeadTiling: a dragonfly's groups over its
+	// long global links) once its state outgrows a core's L2 cache
+	// (LeadBlockingStateBytes); nothing else: not a fat-tree, whose split
 	// tiling gains too little to be worth it (see fattree.FatTree.TileSplit).
 	BlockingAuto Blocking = "auto"
 	// BlockingOff never blocks.
 	BlockingOff Blocking = "off"
 	// BlockingOn blocks any torus, mesh or fat-tree, of either router
-	// kind, and refuses a topology it cannot tile.
+	// kind, and any other network whose links allow a lead, whatever its
+	// state, and refuses one that has neither.
 	BlockingOn Blocking = "on"
 )
 
@@ -69,9 +73,10 @@ const BlockingStateBytes = 16 << 20
 const ActorsCannotBlock = "blocking = on: the actors executor runs one goroutine per actor, all of them a cycle at a time, and has no temporal blocks (the serial and shards executors have them); use blocking off or auto with it"
 
 // blockingRefusal is why blocking mode cannot be done on a run of executor
-// exec whose hook runs every chunk cycles, on topology t: nil where it can
-// (or need not: auto and off are never refused).
-func blockingRefusal(mode Blocking, exec actor.Kind, chunk int64, t topology.Topology) error {
+// exec whose hook runs every chunk cycles, whatever the network: nil where
+// it can (or need not: auto and off are never refused). Whether a network
+// without tiles can is the built network's (noBlocksRefusal).
+func blockingRefusal(mode Blocking, exec actor.Kind, chunk int64) error {
 	switch {
 	case mode != BlockingOn:
 		return nil
@@ -79,27 +84,16 @@ func blockingRefusal(mode Blocking, exec actor.Kind, chunk int64, t topology.Top
 		return errors.New(ActorsCannotBlock)
 	case chunk < 2:
 		return errors.New("blocking = on: this run stops every cycle (its warm-up, measurement, batch and sample cycles have no common divisor above 1, or every cycle is checked), so a block cannot span two cycles; use blocking off or auto, or lengths with a common divisor")
-	case !fabric.Tileable(t) && !longLinks(t):
-		return fmt.Errorf("blocking = on: %s cannot be tiled (tori, meshes and fat-trees, and networks whose links are long enough for groups of routers to run cycles apart: dragonflies with global links longer than their local ones)", t)
 	}
 	return nil
 }
 
-// longLinks reports whether some link of t is longer than the others
-// (topology.PortLatencies), which may let groups of routers run cycles
-// apart (fabric.LeadTiling); whether they can depends on the latencies
-// and policies of the built network.
-func longLinks(t topology.Topology) bool {
-	_, ok := t.(topology.PortLatencies)
-	return ok
-}
-
 // CheckBlocking reports what Run would refuse of opt's blocking for cfg:
 // blocking on with the actors executor, in a run that stops every cycle,
-// on a topology that cannot be tiled, or on a network whose links allow no
-// lead (fabric.LeadTiling). Only for that last one, on a topology with
-// links of their own latencies, does it build the network (with its
-// policies, whose lanes decide it), under ctx.
+// or on a network that has no tiles and whose links allow no lead
+// (fabric.LeadTiling). For that last one, on a topology without tiles, it
+// builds the network (with its policies, whose lanes decide it; without
+// the channel-dependency check, which is not its to make), under ctx.
 func CheckBlocking(ctx context.Context, cfg Config, opt Options) error {
 	if opt.Blocking != BlockingOn {
 		return nil
@@ -113,36 +107,36 @@ func CheckBlocking(ctx context.Context, cfg Config, opt Options) error {
 	if err != nil {
 		return err
 	}
-	if err := blockingRefusal(opt.Blocking, exec, chunk, t); err != nil || fabric.Tileable(t) {
+	if err := blockingRefusal(opt.Blocking, exec, chunk); err != nil || fabric.Tileable(t) {
 		return err
 	}
-	b, err := Build(ctx, cfg)
+	b, err := build(ctx, cfg, true)
 	if err != nil {
 		return err
 	}
 	if !fabric.LeadTileable(b.Fabric) {
-		return noLeadRefusal(t)
+		return noBlocksRefusal(t)
 	}
 	return nil
 }
 
-// noLeadRefusal is the refusal of blocking on over a network whose links
-// allow no lead.
-func noLeadRefusal(t topology.Topology) error {
-	return fmt.Errorf("blocking = on: no link of this %s is long enough for its two ends to run two cycles apart (a link of L cycles allows min(L, S-L), S its wires' ring slots: 6 for 10 cycles; a network with a policy's control lanes or UGAL-G's group board allows 1), so it cannot run in blocks; use blocking off or auto", t)
+// noBlocksRefusal is the refusal of blocking on over a network that has no
+// tiles and whose links allow no lead.
+func noBlocksRefusal(t topology.Topology) error {
+	return fmt.Errorf("blocking = on: this %s cannot be tiled (tori, meshes and fat-trees can), and no link of it lets its two ends run two cycles apart (a link of L cycles whose wires' rings have S slots allows min(L, S-L): 6 for a 10-cycle link; a policy's control lanes, UGAL-G's group board and the ioq router kind allow 1), so it cannot run in blocks; use blocking off or auto", t)
 }
 
 // Schedule returns the temporal-blocking schedule of a run with executor
 // exec and the given workers, whose hook runs every chunk cycles; nil when
 // it runs cycle by cycle. Blocking on is refused where it cannot be done:
-// on the actors executor, in a run that stops every cycle, on a topology
-// that cannot be tiled.
+// on the actors executor, in a run that stops every cycle, on a network
+// that has no tiles and whose links allow no lead.
 func Schedule(f fabric.Fabric, exec actor.Kind, opt Options, chunk int64) (*actor.Schedule, error) {
 	mode := opt.Blocking
 	if mode == "" {
 		mode = BlockingAuto
 	}
-	if err := blockingRefusal(mode, exec, chunk, f.Topology()); err != nil {
+	if err := blockingRefusal(mode, exec, chunk); err != nil {
 		return nil, err
 	}
 	if mode == BlockingOff || exec == actor.Actors || chunk < 2 {
@@ -187,7 +181,7 @@ const LeadBlockingStateBytes = 1 << 20
 func leadSchedule(f fabric.Fabric, mode Blocking, opt Options, chunk int64, parts int) (*actor.Schedule, error) {
 	if !fabric.LeadTileable(f) {
 		if mode == BlockingOn {
-			return nil, noLeadRefusal(f.Topology())
+			return nil, noBlocksRefusal(f.Topology())
 		}
 		return nil, nil
 	}

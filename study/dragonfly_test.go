@@ -450,3 +450,33 @@ func TestDragonflyLeadBlocking(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadBlockingAnyLongLinks: a network without tiles runs in blocks
+// wherever its links allow a lead, not only a dragonfly: a HyperX of
+// 2-cycle links (rings of 4 slots, a lead of 2) in pieces of one router
+// with its nodes, blocking on accepted by CheckBlocking and by the run,
+// with serial's digest; of 1-cycle links refused by both alike.
+func TestLeadBlockingAnyLongLinks(t *testing.T) {
+	long := hyperxSmall("min", func(c *Config) { c.Router.LinkLatencyCycles, c.Router.CreditLatencyCycles = 2, 2 })
+	b, err := Build(context.Background(), long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := fabric.LeadTiling(b.Fabric, 20, 1)
+	if err != nil || sc.Steps() != 2 || sc.Pieces() != b.Fabric.Topology().Routers() {
+		t.Fatalf("schedule %v, %v; want blocks of 2 cycles, one piece per router", sc, err)
+	}
+	on := Options{Exec: actor.Serial, Blocking: BlockingOn}
+	if err := CheckBlocking(context.Background(), long, on); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustRun(t, long, on).Digest(), mustRun(t, long, Options{Exec: actor.Serial, Blocking: BlockingOff}).Digest(); got != want {
+		t.Fatalf("blocked digest %s, serial %s", got, want)
+	}
+	short := hyperxSmall("min", nil)
+	checkErr := CheckBlocking(context.Background(), short, on)
+	_, runErr := Run(context.Background(), short, on)
+	if checkErr == nil || runErr == nil || checkErr.Error() != runErr.Error() {
+		t.Fatalf("1-cycle links: CheckBlocking %v, run %v; want one refusal from both", checkErr, runErr)
+	}
+}

@@ -209,7 +209,7 @@ func TestBlockingOnRefusedAlike(t *testing.T) {
 		name string
 		cfg  Config
 		want string
-	}{{"hyperx", hyperx, "cannot be tiled"}, {"dragonfly, 1-cycle global links", dragonfly, "no link of this"}} {
+	}{{"hyperx", hyperx, "cannot be tiled"}, {"dragonfly, 1-cycle global links", dragonfly, "no link of it lets"}} {
 		c.cfg.Measure.WarmupCycles, c.cfg.Measure.MeasureCycles = 100, 100
 		for _, exec := range []actor.Kind{actor.Serial, actor.Shards} {
 			if _, err := Run(context.Background(), c.cfg, Options{Exec: exec, Blocking: BlockingOn}); err == nil || !strings.Contains(err.Error(), c.want) {
