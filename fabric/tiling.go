@@ -124,7 +124,7 @@ func scheduleOf(t topology.Topology, plan actor.Plan, lead func(r, p int) int) (
 	return sc, sc.Assign(plan.Workers, plan.Worker)
 }
 
-// leadsOf is f's LinkLead, nil where f has none.
+// leadsOf is the lead function of f's links (LinkLeads), nil where f has none.
 func leadsOf(f Fabric) func(r, p int) int {
 	if l, ok := f.(LinkLeads); ok {
 		return l.LinkLeads()
