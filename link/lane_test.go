@@ -1,6 +1,7 @@
 package link
 
 import (
+	"math/bits"
 	"testing"
 
 	"github.com/icnsim/icnsim/clock"
@@ -202,11 +203,18 @@ func TestPollMask(t *testing.T) {
 				}
 			}
 			// The readers take what they saw (wires 0 and 1 by themselves,
-			// the rest as a router's ports), so the writers can send again.
+			// the rest as a router's ports take what its poll reports), so
+			// the writers can send again.
 			for w := range 2 {
 				ws.Take(w, c)
 			}
-			ws.ConsumeMask(2, 0b11_1111_1111, c)
+			flits, credits := ws.PollMask(2, 0b11_1111_1111, c)
+			for ; flits != 0; flits &= flits - 1 {
+				ws.TakeFlit(2+bits.TrailingZeros64(flits), c)
+			}
+			for ; credits != 0; credits &= credits - 1 {
+				ws.TakeCredit(2+bits.TrailingZeros64(credits), c)
+			}
 			for w := range 12 {
 				if _, _, hasFlit, hasCredit := ws.Poll(w, c); hasFlit || hasCredit {
 					t.Fatalf("cycle %d: wire %d still shows what it was taken", c, w)

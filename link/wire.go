@@ -35,7 +35,7 @@ import (
 // a flit's line is read only when a flit is there. A wire of latency 1 is
 // 72 bytes. The writer sets a word's flag when it sends; the reader
 // clears the flags of the slot it read, by the end of its cycle (Take,
-// Recv, ConsumeMask), so a flag is never stale: a slot is written again
+// TakeFlit, TakeCredit, Recv), so a flag is never stale: a slot is written again
 // only a ring's length of cycles later, after its reader's cycle. Wires
 // are named by the actors that read and write them, in their errors.
 type Wires struct {
@@ -54,7 +54,6 @@ type Wires struct {
 const (
 	ctlFlit   = 1 << 31 // a flit is there, not yet read
 	ctlCredit = 1 << 30 // a credit is there, not yet read; its VC is the low 16 bits
-	ctlFlags  = ctlFlit | ctlCredit
 )
 
 // A wireRing is the place and extra latency of one wire whose latency may
@@ -246,8 +245,8 @@ func (ws *Wires) Recv(w int, now clock.Cycle) (f *Flit, c Credit, hasCredit bool
 // once in a cycle: it returns the place of the flit visible on wire w at
 // cycle now, which always exists, the VC of the credit (meaningful only
 // when hasCredit), and whether each was sent for now, and takes nothing:
-// the reader takes what it read by the end of its cycle (Take,
-// ConsumeMask). Reader only.
+// the reader takes what it read by the end of its cycle (Take, TakeFlit,
+// TakeCredit). Reader only.
 func (ws *Wires) Poll(w int, now clock.Cycle) (f *Flit, creditVC uint16, hasFlit, hasCredit bool) {
 	i := ws.slot(w, now)
 	x := ws.ctl[i]
@@ -267,8 +266,9 @@ func (ws *Wires) Take(w int, now clock.Cycle) (f *Flit, creditVC uint16, hasFlit
 // PollMask reports, for each bit p of ports, whether wire first+p shows
 // a flit (bit p of flits) and a credit (bit p of credits) at cycle now:
 // a router's poll of all its input wires in one call, the arena's fields
-// read once rather than once a wire. Like Poll it takes nothing
-// (ConsumeMask does). Reader only.
+// read once rather than once a wire. Like Poll it takes nothing: the
+// reader takes each flit and credit it reports (TakeFlit, TakeCredit).
+// Reader only.
 func (ws *Wires) PollMask(first int, ports uint64, now clock.Cycle) (flits, credits uint64) {
 	if ports == 0 {
 		return 0, 0
@@ -335,23 +335,6 @@ func (ws *Wires) Seen(w int, now clock.Cycle) *Flit {
 // check of its own.
 func (ws *Wires) flitAt(i int) *Flit {
 	return (*Flit)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(ws.flits)), uintptr(i)*unsafe.Sizeof(Flit{})))
-}
-
-// ConsumeMask takes, for each bit p of ports, what wire first+p shows at
-// cycle now (Take): a router's input wires that had a flit or a credit,
-// at the end of its cycle. Reader only.
-func (ws *Wires) ConsumeMask(first int, ports uint64, now clock.Cycle) {
-	if ws.rings != nil {
-		for ; ports != 0; ports &= ports - 1 {
-			r := &ws.rings[first+bits.TrailingZeros64(ports)]
-			ws.ctl[r.start+int(now&r.mask)] = 0
-		}
-		return
-	}
-	shift, at := ws.shift&63, int(now&ws.mask)
-	for ; ports != 0; ports &= ports - 1 {
-		ws.ctl[(first+bits.TrailingZeros64(ports))<<shift|at] = 0
-	}
 }
 
 // InTransit calls flit and credit (either may be nil) for every value sent
