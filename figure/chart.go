@@ -23,6 +23,10 @@ type Line struct {
 	Name   string
 	XY     [][2]float64
 	Lo, Hi []float64
+	// Unfinished marks points (one flag per point, or none) whose runs did
+	// not finish: each is ringed in red, and the legend says what the
+	// ring means.
+	Unfinished []bool
 }
 
 // Chart is a line chart.
@@ -95,6 +99,9 @@ func spanShade(i int) color.Color {
 	return [...]color.Color{color.Gray{Y: 0xe8}, color.Gray{Y: 0xd0}, color.Gray{Y: 0xf2}}[i%3]
 }
 
+// unfinishedColor rings the points of runs that did not finish.
+var unfinishedColor = color.RGBA{R: 0xd0, G: 0x10, B: 0x10, A: 0xff}
+
 // overflow is a point above a chart's cut.
 type overflow struct {
 	line int
@@ -148,6 +155,7 @@ func (c *Chart) Save(base string, out Output) error {
 	}
 	var all []plotter.XY // what the legend must not cover
 	var above []overflow
+	var unfinished plotter.XYs
 	entries := 0
 	for i, l := range c.Lines {
 		xys := make(plotter.XYs, 0, len(l.XY))
@@ -162,6 +170,9 @@ func (c *Chart) Save(base string, out Output) error {
 				in = append(in, xys[len(xys)-1])
 			} else {
 				above = append(above, overflow{line: i, x: pt[0], y: pt[1]})
+			}
+			if j < len(l.Unfinished) && l.Unfinished[j] {
+				unfinished = append(unfinished, plotter.XY{X: pt[0], Y: min(pt[1], cut)})
 			}
 			if lo, hi, ok := l.interval(j); ok {
 				bars.add(pt[0], lo, min(hi, cut), drawable)
@@ -227,6 +238,16 @@ func (c *Chart) Save(base string, out Output) error {
 			}
 		}
 		p.Legend.Add("beyond "+strconv.FormatFloat(cut, 'g', 4, 64)+": at the top edge, with its value", &overflowMarks{})
+		entries++
+	}
+	if len(unfinished) > 0 {
+		ring, err := plotter.NewScatter(unfinished)
+		if err != nil {
+			return fmt.Errorf("figure %s: unfinished runs: %w", base, err)
+		}
+		ring.Shape, ring.Color, ring.Radius = draw.RingGlyph{}, unfinishedColor, vg.Points(6)
+		p.Add(edgeGlyphs{ring})
+		p.Legend.Add("run not finished (summary.txt says why)", ring)
 		entries++
 	}
 	for _, m := range marks {

@@ -60,6 +60,10 @@ type Page struct {
 	PaperFigures []Figure
 	Figures      []Figure
 	Runs         []Run
+	// Unfinished are the runs that did not finish (undelivered measured
+	// packets, a collective stopped, batches not stable), one line each:
+	// shown as a warning at the top of the page.
+	Unfinished []string
 }
 
 // Reference is one published value beside ours.
@@ -382,6 +386,7 @@ figcaption { font-size: 14px; color: #333; margin-top: 6px; max-width: 960px; }
 .files { font-size: 12px; }
 details > summary { cursor: pointer; }
 footer { color: #666; font-size: 12px; margin-top: 24px; }
+.warn { background: #fff4e5; border: 1px solid #f0a040; padding: 4px 12px; margin: 12px 0; }
 @media print { .scroll { overflow: visible; } pre { white-space: pre-wrap; } figure { break-inside: avoid; } }
 `
 
@@ -398,6 +403,9 @@ var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{with .Words}}<p class="words">{{.}}</p>{{end}}
 {{if .Purpose}}<section id="purpose" class="purpose">{{range .Purpose}}<p>{{.}}</p>
 {{end}}</section>{{end}}
+{{if .Unfinished}}<section id="unfinished" class="warn"><p><b>⚠ {{len .Unfinished}} of {{len .Runs}} runs did not finish.</b> Their numbers cover what they measured before they stopped; each figure marks their points with a red ring, and summary.txt and results.csv (column <code>unfinished</code>) say why.</p>
+<ul>{{range .Unfinished}}<li>{{.}}</li>
+{{end}}</ul></section>{{end}}
 <nav><a href="#figures">Figures ({{.Count}})</a>{{if .Refs}}<a href="#references">Published values ({{len .Refs}})</a>{{end}}<a href="#summary">Summary</a><a href="#study">Study file</a><a href="#runs">Runs ({{len .Runs}})</a></nav>
 <details open class="toc" id="figures"><summary>List of figures</summary>
 {{if or .Paper .Other}}<ol>

@@ -230,7 +230,7 @@ func MetricRow(r *Result, ms []Metric) []string {
 	for _, m := range ms {
 		row = append(row, FormatFloat(m.Value(r)))
 	}
-	return append(row, strconv.FormatBool(r.Completed), r.Digest())
+	return append(row, strconv.FormatBool(r.Completed), r.Unfinished(), r.Digest())
 }
 
 // MetricHeader names MetricRow's columns for metrics ms.
@@ -239,5 +239,5 @@ func MetricHeader(ms []Metric) []string {
 	for _, m := range ms {
 		names = append(names, m.Name)
 	}
-	return append(names, "completed", "digest")
+	return append(names, "completed", "unfinished", "digest")
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"text/tabwriter"
@@ -12,8 +13,8 @@ import (
 // WriteText prints a readable table of results, then one digest line per run.
 func WriteText(w io.Writer, rs []*Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\tpattern\tprocess\tcycles\toffered\taccepted\tlat mean\tp50\tp99\tmax\tnet lat\thops\tduration\tjain\t")
-	fmt.Fprintln(tw, "\t\t\t\tflits/node/cyc\tflits/node/cyc\tcycles\tcycles\tcycles\tcycles\tcycles\t\tcycles\t\t")
+	fmt.Fprintln(tw, "scenario\tpattern\tprocess\tcycles\toffered\taccepted\tlat mean\tp50\tp99\tmax\tnet lat\thops\tduration\tjain\tfinished\t")
+	fmt.Fprintln(tw, "\t\t\t\tflits/node/cyc\tflits/node/cyc\tcycles\tcycles\tcycles\tcycles\tcycles\t\tcycles\t\t\t")
 	for _, r := range rs {
 		dur := "-"
 		if r.Process == "collective" {
@@ -22,16 +23,20 @@ func WriteText(w io.Writer, rs []*Result) error {
 				dur = "incomplete"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.4f\t%.4f\t%.1f\t%d\t%d\t%d\t%.1f\t%.2f\t%s\t%.4f\t\n",
+		finished := "yes"
+		if r.Unfinished() != "" {
+			finished = "NO"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.4f\t%.4f\t%s\t%d\t%d\t%d\t%s\t%.2f\t%s\t%s\t%s\t\n",
 			r.Scenario, r.Pattern, r.Process, r.CyclesSimulated, r.OfferedFlitsPerNodeCycle, r.AcceptedFlitsPerNodeCycle,
-			r.Latency.Mean, r.Latency.P50, r.Latency.P99, r.Latency.Max, r.NetworkLatency.Mean, r.MeanHops, dur, r.PerNodeAccepted.Jain)
+			fixed(r.Latency.Mean, 1), r.Latency.P50, r.Latency.P99, r.Latency.Max, fixed(r.NetworkLatency.Mean, 1), r.MeanHops, dur, fixed(r.PerNodeAccepted.Jain, 4), finished)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, r := range rs {
-		if r.Process != "collective" && r.MeasuredUndelivered > 0 {
-			fmt.Fprintf(w, "note: %s: %d measured packets were still undelivered after the drain phase (the network is saturated; latency is a lower bound)\n", r.Scenario, r.MeasuredUndelivered)
+		if why := r.Unfinished(); why != "" {
+			fmt.Fprintf(w, "NOT FINISHED: %s: %s\n", r.Scenario, why)
 		}
 	}
 	for _, r := range rs {
@@ -153,4 +158,13 @@ func WriteMatrixCSV(w io.Writer, r *Result) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// fixed is v with prec decimals, or "-" where it is not a number (a mean
+// of no packets): a table cell never reads NaN.
+func fixed(v float64, prec int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
 }

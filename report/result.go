@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Stats summarises a latency histogram, in cycles.
@@ -191,9 +193,13 @@ type Result struct {
 	CircuitLagCycles float64 `json:"circuit_lag_cycles,omitempty"`
 	// CriticalLoadFlitsPerNodeCycle is the ramp-load method's critical load
 	// (see study.criticalLoad); -1 when the throughput never degraded.
-	CriticalLoadFlitsPerNodeCycle float64  `json:"critical_load_flits_per_node_cycle,omitempty"`
-	Completed                     bool     `json:"completed"`
-	Series                        []Sample `json:"series,omitempty"`
+	CriticalLoadFlitsPerNodeCycle float64 `json:"critical_load_flits_per_node_cycle,omitempty"`
+	Completed                     bool    `json:"completed"`
+	// BatchesUnstable: measure.method = "batches" stopped at max_batches
+	// with the batch means not yet stable within the tolerance (derived
+	// from the batches; not in the digest).
+	BatchesUnstable bool     `json:"batches_unstable,omitempty"`
+	Series          []Sample `json:"series,omitempty"`
 	// NodeAccepted is each node's accepted throughput (flits/cycle), by node id.
 	NodeAccepted []float64 `json:"node_accepted_flits_per_cycle,omitempty"`
 	// SilentNodes are the nodes that never send (traffic.self = "skip": the
@@ -290,7 +296,7 @@ type NodeViews struct {
 
 // Digest is the SHA-256 of the result's canonical JSON encoding, without
 // what came after the digests that studies and benchmarks compare against:
-// NodeViews, the series' InjectionMemoryPackets (it would change the
+// NodeViews, BatchesUnstable, the series' InjectionMemoryPackets (it would change the
 // digest of every input/output-buffered switch's run with a time series),
 // RECN's whole-run SAQ peaks and Xoff threshold (SAQResult's *Run, Peak*
 // and XoffFlits) and the series' SAQ flit counts. Leaving them out keeps
@@ -298,7 +304,7 @@ type NodeViews struct {
 // them across executors separately.
 func (r *Result) Digest() string {
 	c := *r
-	c.NodeViews = nil
+	c.NodeViews, c.BatchesUnstable = nil, false
 	if c.SAQs != nil {
 		q := *c.SAQs
 		q.MaxPerPortIngressRun, q.MaxPerPortEgressRun, q.PeakFlitsIngress, q.PeakFlitsEgress, q.XoffFlits = 0, 0, 0, 0, 0
@@ -339,4 +345,25 @@ func Ratio(a, b float64) float64 {
 		return 0
 	}
 	return round(a / b)
+}
+
+// Unfinished says why a run's numbers are not those of a finished run, or
+// "" for a finished one: a collective stopped before its last delivery,
+// measured packets still undelivered after the drain (the latency then
+// covers only those delivered), or batch means that were not stable when
+// max_batches stopped them.
+func (r *Result) Unfinished() string {
+	var why []string
+	switch {
+	case r.Process == "collective" && !r.Completed:
+		why = append(why, fmt.Sprintf("collective stopped with %d of %d packets delivered", r.PacketsDelivered, r.PacketsGenerated))
+	case r.MeasuredUndelivered > 0:
+		why = append(why, fmt.Sprintf("%d measured packets undelivered after the drain (latency covers the delivered only)", r.MeasuredUndelivered))
+	case !r.Completed:
+		why = append(why, "stopped before every measured packet was delivered")
+	}
+	if r.BatchesUnstable {
+		why = append(why, "batch means not stable at max_batches")
+	}
+	return strings.Join(why, "; ")
 }

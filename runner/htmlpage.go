@@ -149,6 +149,7 @@ func WriteReport(dir string, f *study.File, recs []*Record) error {
 	}
 	p := &htmlreport.Page{Title: f.Name, Purpose: studyPurpose(f.Source), Words: f.FixedWords(), Version: version.String(), Study: string(f.Source), Summary: string(summary)}
 	pts := pointMeans(f, recs)
+	p.Unfinished = unfinishedRuns(pts)
 	for _, r := range refRows(f, pts) {
 		p.References = append(p.References, htmlreport.Reference{Source: r.ref.Source, Metric: report.Label(r.ref.Metric), MetricName: r.ref.Metric, At: atWords(f, r.ref),
 			Published: r.ref.Value, Ours: r.ours, Difference: r.rel, Note: r.ref.Note})

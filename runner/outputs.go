@@ -225,7 +225,7 @@ func writeReplicatesCSV(w io.Writer, f *study.File, pts []*pointStats) error {
 		all = append(all, ps.results...)
 	}
 	names := report.MetricHeader(report.MetricsFor(all))
-	names = names[:len(names)-2] // not completed, digest
+	names = names[:len(names)-3] // not completed, unfinished, digest
 	for _, m := range names {
 		head = append(head, m+"_mean", m+"_std")
 	}
@@ -283,6 +283,10 @@ func writeSummary(w io.Writer, f *study.File, runs int, pts []*pointStats, table
 	for _, c := range cols {
 		head = append(head, c.title)
 	}
+	unfinished := unfinishedRuns(pts)
+	if len(unfinished) > 0 {
+		head = append(head, "finished")
+	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, ps := range pts {
 		var row []string
@@ -291,16 +295,28 @@ func writeSummary(w io.Writer, f *study.File, runs int, pts []*pointStats, table
 			row = append(row, v)
 		}
 		for _, c := range cols {
-			s := strconv.FormatFloat(ps.mean[c.metric], 'g', 5, 64)
-			if ps.n > 1 {
-				s += " ±" + strconv.FormatFloat(ps.std[c.metric], 'g', 3, 64)
+			s := "-" // no value: a mean of nothing, an unfinished collective
+			if v := ps.mean[c.metric]; !math.IsNaN(v) {
+				s = strconv.FormatFloat(v, 'g', 5, 64)
+				if ps.n > 1 && !math.IsNaN(ps.std[c.metric]) {
+					s += " ±" + strconv.FormatFloat(ps.std[c.metric], 'g', 3, 64)
+				}
 			}
 			row = append(row, s)
+		}
+		if len(unfinished) > 0 {
+			row = append(row, finishedCell(ps))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(unfinished) > 0 {
+		fmt.Fprintf(w, "NOT FINISHED: %d of %d runs; their numbers cover what they measured before they stopped:\n", len(unfinished), runs)
+		for _, u := range unfinished {
+			fmt.Fprintf(w, "  %s\n", u)
+		}
 	}
 	units := "units: offered and accepted in flits/node/cycle; latencies (from generation) and duration in cycles; jain: per-node accepted fairness"
 	if fairness {
@@ -317,6 +333,45 @@ func writeSummary(w io.Writer, f *study.File, runs int, pts []*pointStats, table
 	writeSaturations(w, saturations(f, pts))
 	writeReferences(w, f, refRows(f, pts))
 	return nil
+}
+
+// unfinishedRuns lists the runs of pts that did not finish
+// (report.Result.Unfinished), one line each: point, replicate, why.
+func unfinishedRuns(pts []*pointStats) []string {
+	var out []string
+	for _, ps := range pts {
+		for rep, r := range ps.results {
+			if why := r.Unfinished(); why != "" {
+				where := fmt.Sprintf("point %d", ps.point.Index)
+				if l := ps.point.Label(); l != "" {
+					where += " (" + l + ")"
+				}
+				if len(ps.results) > 1 {
+					where += fmt.Sprintf(", replicate %d", rep)
+				}
+				out = append(out, where+": "+why)
+			}
+		}
+	}
+	return out
+}
+
+// finishedCell is a point's cell of the finished column: yes, or NO with
+// how many of its runs did not finish.
+func finishedCell(ps *pointStats) string {
+	n := 0
+	for _, r := range ps.results {
+		if r.Unfinished() != "" {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return "yes"
+	case len(ps.results) == 1:
+		return "NO"
+	}
+	return fmt.Sprintf("NO %d/%d", n, len(ps.results))
 }
 
 // table is a reduction's output.
@@ -567,6 +622,12 @@ func sanitize(s string) string {
 // holds one record. The time its shipped-study test saved (61 s -> 35 s)
 // came with streaming into the file (atomicfile.WriteFrom); this alone
 // changed it little.
+// WriteResultsJSON writes what a study directory's results.json holds:
+// the study's name, its axes and every record, in run order.
+func WriteResultsJSON(w io.Writer, f *study.File, recs []*Record) error {
+	return writeResultsJSON(w, f.Name, nonNil(f.AxisKeys()), recs)
+}
+
 func writeResultsJSON(w io.Writer, study string, axes []string, recs []*Record) error {
 	head, err := json.MarshalIndent(struct {
 		Study string   `json:"study"`

@@ -87,6 +87,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 					slices.SortStableFunc(ms, func(a, b *pointStats) int { return cmp.Compare(xOf(a), xOf(b)) })
 					for _, ps := range ms {
 						l.XY = append(l.XY, [2]float64{xOf(ps), ps.mean[m]})
+						l.Unfinished = append(l.Unfinished, finishedCell(ps) != "yes")
 						// The 95% interval of the mean over the point's
 						// replicates, where it has two or more.
 						hw := report.CIHalfWidth95(ps.std[m], ps.n)
@@ -203,10 +204,14 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		}
 	}
 	name := func(rec *Record) string {
-		if l := pointWords(&f.Points[rec.Point], f.AxisKeys()); l != "" {
-			return l
+		l := pointWords(&f.Points[rec.Point], f.AxisKeys())
+		if l == "" {
+			l = f.Name
 		}
-		return f.Name
+		if rec.Result.Unfinished() != "" {
+			l += " (not finished)"
+		}
+		return l
 	}
 	series := []seriesPlot{
 		{name: "in_flight_packets", get: func(s report.Sample) float64 { return float64(s.InFlightPackets) }},

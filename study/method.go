@@ -271,6 +271,7 @@ type batchMeans struct {
 	prevLatN   uint64
 	means      []float64 // accepted flits per node per cycle, per batch
 	latencies  []float64
+	unstable   bool // stopped at max_batches, not stable
 }
 
 func (*batchMeans) end(*Measure, clock.Cycle) clock.Cycle { return clock.Never }
@@ -290,12 +291,15 @@ func (b *batchMeans) closes(r *run, next clock.Cycle, tot fabric.Totals) bool {
 		b.latencies = append(b.latencies, float64(sum-b.prevLatSum)/float64(n-b.prevLatN))
 	}
 	b.prev, b.prevLatSum, b.prevLatN = tot, sum, n
-	return (len(b.means) >= m.MinBatches && len(b.latencies) >= 2 && stable(b.means, m.Tolerance) && stable(b.latencies, m.Tolerance)) ||
-		len(b.means) >= m.MaxBatches
+	if len(b.means) >= m.MinBatches && len(b.latencies) >= 2 && stable(b.means, m.Tolerance) && stable(b.latencies, m.Tolerance) {
+		return true
+	}
+	b.unstable = len(b.means) >= m.MaxBatches
+	return b.unstable
 }
 
-func (*batchMeans) closed(*run)                 {}
-func (*batchMeans) result(*run, *report.Result) {}
+func (*batchMeans) closed(*run)                         {}
+func (b *batchMeans) result(_ *run, res *report.Result) { res.BatchesUnstable = b.unstable }
 
 // packetBatches is measure.method = "packet-batches" (the fat-tree
 // fairness paper's): batches of measure.batch_packets delivered packets,
