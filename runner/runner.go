@@ -290,7 +290,11 @@ func prepare(dir string, f *study.File, resume bool) error {
 		return fmt.Errorf("cannot make the study directory %s: %w", dir, err)
 	}
 	if old, err := os.ReadFile(filepath.Join(dir, "study.toml")); err == nil && !bytes.Equal(old, f.Source) && !sameRuns(old, f) {
-		return fmt.Errorf("%s holds the results of a different study (its study.toml differs from %s in its runs); use another --out", dir, f.Path)
+		hint := "use another --out"
+		if bytes.Contains(old, []byte(study.SetMark)) {
+			hint = "its study.toml has keys set with --set (marked \"" + study.SetMark + "\"): give the same --set again, or use another --out"
+		}
+		return fmt.Errorf("%s holds the results of a different study (its study.toml differs from %s in its runs); %s", dir, f.Path, hint)
 	}
 	entries, err := os.ReadDir(filepath.Join(dir, "points"))
 	if err != nil {

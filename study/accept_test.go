@@ -242,7 +242,7 @@ func TestAcceptedConfigurationsRun(t *testing.T) {
 // cappedDefault is the built-in configuration with its runs capped at
 // 200 cycles, as the acceptance draws run.
 func cappedDefault() Config {
-	cfg := Default()
+	cfg := BuiltIn()
 	cfg.Measure.MaxCycles, cfg.Measure.WarmupCycles, cfg.Measure.MeasureCycles, cfg.Measure.DrainCycles = 200, 50, 100, 50
 	cfg.Measure.StallCycles = 150
 	return cfg

@@ -34,19 +34,22 @@ type Config struct {
 // addFunc records one problem: the key path, its value and what is allowed.
 type addFunc func(key string, v any, allowed string)
 
-// Default is the built-in configuration: a 32x32 torus with dimension-order
-// routing and datelines, a collective burst of 10 eight-flit packets per node
-// under tornado traffic, as in the extended entropy paper (whose routers have
-// 15-flit buffers; 16 here, a power of two like BookSim2's defaults).
+// Default is what a file gets for every key it leaves out: a 32x32 torus
+// with dimension-order routing and datelines, 3 VCs x 16 flits (BookSim2's
+// defaults are powers of two too), under neutral traffic: uniform
+// destinations with Bernoulli arrivals at load_flits_per_node_cycle (0.1),
+// measured in a window. A file that states a load and nothing else about
+// its traffic gets that load, never a burst (BuiltIn is the burst).
+// config --default prints it, key by key (DefaultTOML).
 func Default() Config {
 	return Config{
-		Name:    "torus32-tornado-collective",
+		Name:    "torus32-uniform-bernoulli",
 		Seed:    1,
 		Network: defaultNetwork(),
 		Router: Router{Kind: "vc", HAR: HAR{Free: "tail-sent"}, Routing: "dor-dateline",
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
 			kinds: kinds{VC: vc.DefaultTable(), IOQ: ioq.DefaultTable()}},
-		Traffic: Traffic{Pattern: "tornado", Process: "collective", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8, Self: "loopback",
+		Traffic: Traffic{Pattern: "uniform", Process: "bernoulli", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8, Self: "loopback",
 			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
 		Policy: Policy{Injection: "none", RthPercent: 70, ROnPercent: 70, ROffPercent: 90, RnPercent: 25, GuardCycles: 8,
 			Circuit: "auto", CircuitLanes: "dedicated", CircuitLatencyCycles: 1, SATHopLatencyCycles: 1, SATNodeLatencyCycles: 1,
@@ -55,6 +58,18 @@ func Default() Config {
 			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100, WatchdogCycles: 100000,
 			StallCycles: 20000, SmoothSamples: 400, PacketBatches: 5},
 	}
+}
+
+// BuiltIn is the built-in scenario, what icnsim run runs without a file:
+// Default's network under a collective burst of 10 eight-flit packets per
+// node with tornado destinations, as in the extended entropy paper (whose
+// routers have 15-flit buffers; 16 here). The command runs it under
+// tornado and, with Traffic.Pattern set, uniform destinations side by side.
+func BuiltIn() Config {
+	c := Default()
+	c.Traffic.Pattern, c.Traffic.Process = "tornado", "collective"
+	c.Name = ImpliedName(c, nil)
+	return c
 }
 
 // Validate checks every value and returns all problems, table by table.

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -51,4 +52,76 @@ func (f *File) FixedWords() string {
 		parts = append(parts, "injection policy "+c.Policy.Injection)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// EffectiveTOML is the configuration point i of the study runs, every key
+// with its value (a key the file leaves out shows its default), as TOML
+// that icnsim reads back to the same configuration: icnsim config FILE.
+// A header of comments names the file, the point and its axis values, and
+// the network in words; a size the family derives when it is left out
+// (a dragonfly's p, h and g) is a comment with the value the words give,
+// since 0 written in a file is refused.
+func (f *File) EffectiveTOML(i int) (string, error) {
+	if i < 0 || i >= len(f.Points) {
+		return "", fmt.Errorf("--point = %d: allowed: 0..%d (%s has %d points)", i, len(f.Points)-1, f.Path, len(f.Points))
+	}
+	pt := &f.Points[i]
+	c := pt.Config
+	var b strings.Builder
+	fmt.Fprintf(&b, "# The configuration of %s", f.Path)
+	if len(f.Points) > 1 {
+		fmt.Fprintf(&b, ", point %d of 0..%d (%s)", i, len(f.Points)-1, pt.Label())
+	}
+	b.WriteString(": every key, those the file leaves out at their defaults.\n")
+	if t, _ := c.Network.table(); t != nil {
+		if w := t.Words(); w != "" {
+			fmt.Fprintf(&b, "# network: %s\n", w)
+		}
+	}
+	if f.Study.Replicates > 1 {
+		fmt.Fprintf(&b, "# replicate 0's seed; the study runs %d replicates (seeds %q)\n", f.Study.Replicates, f.Study.Seeds)
+	}
+	b.WriteString(readableTOML(c))
+	return strings.TrimRight(b.String(), "\n") + "\n", nil
+}
+
+// readableTOML is c.TOML() as a file may hold it: a size left out for the
+// family to derive (0 in c) is a comment, since 0 written is refused.
+func readableTOML(c Config) string {
+	zeros := leftOutKeys()
+	table := ""
+	var b strings.Builder
+	for _, line := range strings.Split(c.TOML(), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			table = strings.Trim(t, "[]")
+		}
+		if key, val, ok := strings.Cut(t, " = "); ok && val == "0" {
+			if _, left := zeros[table+"."+key]; left {
+				line = strings.Replace(line, t, "# "+key+" left out: the family's derived value", 1)
+			}
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// WithSets is cfg (a bench scenario: name its origin) with sets written
+// in, checked as a file holding cfg would be.
+func WithSets(name string, cfg Config, sets []Set) (Config, error) {
+	if len(sets) == 0 {
+		return cfg, nil
+	}
+	a, err := applySets([]byte(readableTOML(cfg)), sets)
+	if err != nil {
+		return Config{}, err
+	}
+	f, err := ParseFile(name, a.src)
+	if err != nil {
+		return Config{}, relocateSetErrors(err, a, sets)
+	}
+	if len(f.Points) != 1 {
+		return Config{}, fmt.Errorf("%s: %d points; one configuration expected", name, len(f.Points))
+	}
+	return f.Points[0].Config, nil
 }

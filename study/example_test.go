@@ -12,7 +12,7 @@ import (
 // 0 and the run ends when all are delivered. The digest is the same under
 // every executor.
 func ExampleRun() {
-	cfg := study.Default()
+	cfg := study.BuiltIn()
 	cfg.Network.Torus.K = 4
 	cfg.Traffic.PacketsPerNode = 4
 	r, err := study.Run(context.Background(), cfg, study.Options{Exec: actor.Serial})

@@ -9,12 +9,13 @@ import "testing"
 func TestImpliedName(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"", Default().Name},
-		{"", "torus32-tornado-collective"},
+		{"", "torus32-uniform-bernoulli"},
+		{"[traffic]\npattern = \"tornado\"\nprocess = \"collective\"\n", BuiltIn().Name},
 		{"[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 8\n[router]\nrouting = \"dor\"\n[traffic]\nprocess = \"bernoulli\"\npattern = \"uniform\"\n", "mesh8-uniform-bernoulli"},
-		{"[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\nconcentration = 4\n[router]\nrouting = \"dor\"\n", "mesh4c4-tornado-collective"},
+		{"[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\nconcentration = 4\n[router]\nrouting = \"dor\"\n", "mesh4c4-uniform-bernoulli"},
 		{"[network]\ntopology = \"fattree\"\n\n[network.fattree]\nk = 4\nlevels = 3\n[router]\nrouting = \"fattree-static\"\n[traffic]\npattern = \"uniform\"\nprocess = \"saturation\"\n", "fattree64-uniform-saturation"},
 		{"[network]\n\n[network.torus]\nk = 16\n[traffic]\nprocess = \"bernoulli\"\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n", "torus16-bernoulli"},
-		{"[traffic]\nprocess = \"bernoulli\"\n[[axis]]\nkey = \"network.torus.k\"\nvalues = [8, 16]\n", "torus-tornado-bernoulli"},
+		{"[traffic]\nprocess = \"bernoulli\"\n[[axis]]\nkey = \"network.torus.k\"\nvalues = [8, 16]\n", "torus-uniform-bernoulli"},
 		{"name = \"mine\"\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 8\n[router]\nrouting = \"dor\"\n", "mine"},
 	} {
 		for _, path := range []string{"some/where/my-study.toml", "out/x/study.toml"} {

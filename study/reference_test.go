@@ -93,7 +93,7 @@ func TestFixedWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := f.FixedWords(), "4x4 mesh, collective injection, dor routing, VCT"; got != want {
+	if got, want := f.FixedWords(), "4x4 mesh, bernoulli injection, dor routing, VCT"; got != want {
 		t.Errorf("FixedWords() = %q, want %q", got, want)
 	}
 }

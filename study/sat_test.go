@@ -179,7 +179,7 @@ func TestSATBadInput(t *testing.T) {
 		{"[policy]\nsat_structure = \"star\"", "policy.sat_structure = \"star\": allowed: ring"},
 		{"[policy]\nsat_hop_latency_cycles = 0", "policy.sat_hop_latency_cycles = 0"},
 		{"[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 5\n[router]\nrouting = \"dor\"\n[policy]\ninjection = \"sat(2,2,ring)\"", "a 5x5 mesh has none"},
-		{"[measure]\nmethod = \"packet-batches\"", "not a collective"},
+		{"[measure]\nmethod = \"packet-batches\"\n[traffic]\nprocess = \"collective\"", "not a collective"},
 		{"[measure]\nmethod = \"packet-batches\"\npacket_batches = 0\n[traffic]\nprocess = \"saturation\"", "measure.packet_batches = 0"},
 		{"[measure]\nbatch_packets = -1", "measure.batch_packets = -1"},
 	} {

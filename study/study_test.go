@@ -23,7 +23,7 @@ import (
 // tests only after every sequential one has returned.
 
 func small(mod func(*Config)) Config {
-	c := Default()
+	c := BuiltIn()
 	setLeaf(&c.Network, "k", 8)
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 500, 1000, 20000
 	mod(&c)

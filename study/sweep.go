@@ -53,6 +53,10 @@ type File struct {
 	Source []byte `toml:"-"`
 	// Points are the expanded sweep, in order.
 	Points []Point `toml:"-"`
+	// Warnings are what the file says that does nothing: keys without
+	// effect under the rest of the configuration (noEffectWarnings), each
+	// "FILE:LINE: warning: ...". validate and run print them.
+	Warnings []string `toml:"-"`
 	// graphs read the topology files the points name, once each.
 	graphs *graphLoader
 }
@@ -404,6 +408,9 @@ func ParseFileContext(ctx context.Context, name string, src []byte) (*File, erro
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	f.Warnings = f.noEffectWarnings(func(key string) bool {
+		return md.IsDefined(strings.Split(key, ".")...) || slices.ContainsFunc(f.Axes, func(a Axis) bool { return a.Key == key })
+	})
 	return f, nil
 }
 

@@ -35,7 +35,7 @@ func benchCommand(out io.Writer, f sharedFlags) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array instead of a table"},
 			&cli.StringFlag{Name: "sizes", Usage: "comma-separated network sizes to sweep: k of a torus or mesh, levels of a fat-tree", DefaultText: "the scenario's size only"},
 			&cli.BoolFlag{Name: "fixed-load", Usage: "with --sizes, keep the offered load per node instead of the load per channel"},
-			f.mem,
+			f.mem, f.set,
 		},
 		Action: func(c *cli.Context) error { return benchCmd(c, out) },
 	}
@@ -46,7 +46,7 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 	if path := c.String("config"); path != "" {
 		// Loaded as run loads it, so that a file without a name is named
 		// alike (study.ImpliedName).
-		f, err := study.LoadFile(c.Context, path)
+		f, err := loadFile(c, path)
 		if err != nil {
 			return stopped(c.Context, err, "reading "+path+" and the topology files it names", "nothing measured")
 		}
@@ -58,6 +58,13 @@ func benchCmd(c *cli.Context, out io.Writer) error {
 		var ok bool
 		if cfg, ok = study.BenchScenarios()[c.String("scenario")]; !ok {
 			return fmt.Errorf("--scenario = %q: allowed: %s", c.String("scenario"), strings.Join(study.BenchScenarioNames(), ", "))
+		}
+		sets, err := study.ParseSets(c.StringSlice("set"))
+		if err != nil {
+			return err
+		}
+		if cfg, err = study.WithSets("scenario "+c.String("scenario"), cfg, sets); err != nil {
+			return err
 		}
 	}
 	var execs []actor.Kind

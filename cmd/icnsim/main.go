@@ -22,6 +22,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/internal/version"
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -95,6 +96,17 @@ func interruptible() (context.Context, func() os.Signal) {
 type sharedFlags struct {
 	exec, blocking, mem *cli.StringFlag
 	workers             *cli.IntFlag
+	set                 *cli.StringSliceFlag
+}
+
+// loadFile reads a study file with the command's --set overrides written
+// in (study.LoadFileSets).
+func loadFile(c *cli.Context, path string) (*study.File, error) {
+	sets, err := study.ParseSets(c.StringSlice("set"))
+	if err != nil {
+		return nil, err
+	}
+	return study.LoadFileSets(c.Context, path, sets)
 }
 
 // newApp is the command line, one command per file (run.go, validate.go,
@@ -109,12 +121,22 @@ func newApp(out io.Writer) *cli.App {
 		DefaultText: fmt.Sprintf("%.0f%% of this machine's memory", 100*study.DefaultMemoryShare)}
 	f.workers = &cli.IntFlag{Name: "workers", Usage: "shard workers per run (with --exec shards)",
 		DefaultText: fmt.Sprintf("GOMAXPROCS (%d here) for a single run, 1 per run in a study", runtime.GOMAXPROCS(0))}
+	f.set = &cli.StringSliceFlag{Name: "set", Usage: "set `KEY=VALUE` in the file (repeatable): a configuration key (measure.measure_cycles=2000, traffic.pattern=uniform, seed=7) or a [study] or [plot] key, checked as the file's own; the study directory's study.toml records it"}
 	app := &cli.App{
-		Name:            "icnsim",
-		Usage:           "cycle-accurate interconnection-network simulator",
-		Writer:          out,
-		ErrWriter:       os.Stderr,
-		HideHelpCommand: true,
+		Name: "icnsim",
+		// --set values hold commas (plot.formats=["svg","pdf"]): one
+		// flag, one KEY=VALUE.
+		DisableSliceFlagSeparator: true,
+		// --version: the module version and the commit it was built from
+		// ("+dirty" for a work tree with changes), as reports record it.
+		Version: version.String(),
+		// Shell completion of commands and flags: source the urfave/cli
+		// script (README, "Shell completion").
+		EnableBashCompletion: true,
+		Usage:                "cycle-accurate interconnection-network simulator",
+		Writer:               out,
+		ErrWriter:            os.Stderr,
+		HideHelpCommand:      true,
 		// A mistyped flag or command is one line on stderr and exit 1,
 		// like every other bad input, not a page of help.
 		OnUsageError: usageError,

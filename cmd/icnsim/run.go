@@ -1,12 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/icnsim/icnsim/actor"
@@ -22,13 +24,15 @@ func runCommand(out io.Writer, f sharedFlags) *cli.Command {
 		Name:      "run",
 		Usage:     "run a study or configuration FILE.toml, or the built-in default scenario when no file is given",
 		ArgsUsage: "[FILE.toml]",
-		Flags: []cli.Flag{f.exec, f.blocking, f.workers, f.mem,
+		Flags: []cli.Flag{f.set, f.exec, f.blocking, f.workers, f.mem,
 			&cli.IntFlag{Name: "jobs", Usage: "runs of a study at once", DefaultText: fmt.Sprintf("GOMAXPROCS, %d here", runtime.GOMAXPROCS(0))},
-			&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (not with --out: a study directory is a function of its file)", DefaultText: "the file's seed"},
+			&cli.Uint64Flag{Name: "seed", Usage: "override the file's seed (as --set seed=N: with --out, the study directory's study.toml records it)", DefaultText: "the file's seed"},
 			&cli.StringFlag{Name: "out", Usage: "study directory `DIR` for results, tables, plots and the report index.html", DefaultText: "out/NAME for a study with axes or replicates; none for a single run"},
 			&cli.BoolFlag{Name: "resume", Usage: "continue the study in --out: skip finished runs, redo missing or corrupt ones"},
 			&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs; \"slurm\": the shard of this Slurm array task (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)", DefaultText: "every run"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress bar"},
+			&cli.BoolFlag{Name: "json", Usage: "print the results as JSON (results.json's form: every run's record) instead of the table"},
+			&cli.BoolFlag{Name: "csv", Usage: "print the results as CSV (results.csv's form: a row per run) instead of the table"},
 			&cli.BoolFlag{Name: "checks", Usage: "verify network invariants after every cycle (slow)"},
 			&cli.BoolFlag{Name: "no-reuse", Usage: "simulate every run of a threshold sweep, even those whose result an equivalent run (the same throttling decisions in every cycle) already gives; the results are the same"},
 		},
@@ -54,6 +58,9 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	if c.IsSet("jobs") && c.Int("jobs") < 1 {
 		return fmt.Errorf("--jobs = %d: allowed: 1 or more (leave it out for the default: GOMAXPROCS)", c.Int("jobs"))
 	}
+	if c.Bool("json") && c.Bool("csv") {
+		return errors.New("--json or --csv, not both: each is the whole of stdout")
+	}
 	switch c.NArg() {
 	case 0:
 		if c.IsSet("out") || c.IsSet("resume") || c.IsSet("shard") {
@@ -65,15 +72,20 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		return errors.New("run takes at most one FILE.toml")
 	}
 	file := c.Args().First()
-	f, err := study.LoadFile(c.Context, file)
+	if c.IsSet("seed") {
+		if slices.ContainsFunc(c.StringSlice("set"), func(s string) bool { k, _, _ := strings.Cut(s, "="); return strings.TrimSpace(k) == "seed" }) {
+			return errors.New("--seed and --set seed=...: give the seed once")
+		}
+		if err := c.Set("set", fmt.Sprintf("seed=%d", c.Uint64("seed"))); err != nil {
+			return err
+		}
+	}
+	f, err := loadFile(c, file)
 	if err != nil {
 		return stopped(c.Context, err, "reading "+file+" and the topology files it names", "nothing written, nothing run")
 	}
-	if c.IsSet("seed") {
-		if c.IsSet("out") {
-			return errors.New("--seed with --out: a study directory holds its study file, so set seed in the file instead")
-		}
-		f.Seed = c.Uint64("seed")
+	for _, w := range f.Warnings {
+		fmt.Fprintln(os.Stderr, "icnsim: "+w)
 	}
 	runs := len(f.Points) * f.Study.Replicates
 	limit, err := study.ParseMemoryLimit(c.String("max-memory"))
@@ -85,7 +97,7 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	if runs == 1 && opt.Workers == 0 {
 		opt.Workers = runtime.GOMAXPROCS(0) // one run: all cores to it
 	}
-	if opt.Out == "" && (len(f.Axes) > 0 || runs > 1) && !c.IsSet("seed") {
+	if opt.Out == "" && (len(f.Axes) > 0 || runs > 1) {
 		opt.Out = filepath.Join("out", sanitizeName(f.Name))
 	}
 	if opt.Resume && opt.Out == "" {
@@ -126,12 +138,29 @@ func runCmd(c *cli.Context, out io.Writer) error {
 			opt.Shard, o.Resumed+o.Ran, o.Share, o.Dir, o.Resumed)
 		return nil
 	}
-	if len(f.Axes) == 0 && runs == 1 {
+	switch {
+	case c.Bool("json"):
+		if err := runner.WriteResultsJSON(out, f, o.Records); err != nil {
+			return err
+		}
+	case c.Bool("csv"):
+		if err := runner.WriteResultsCSV(out, f, o.Records); err != nil {
+			return err
+		}
+	case len(f.Axes) == 0 && runs == 1:
 		if err := report.WriteText(out, o.Results); err != nil {
 			return err
 		}
-	} else if err := runner.WriteSummary(out, f, o.Records); err != nil {
-		return err
+	default:
+		if err := runner.WriteSummary(out, f, o.Records); err != nil {
+			return err
+		}
+	}
+	if c.Bool("json") || c.Bool("csv") {
+		if o.Dir != "" { // stdout holds the data only
+			fmt.Fprintf(os.Stderr, "icnsim: results in %s\n", o.Dir)
+		}
+		return nil
 	}
 	if o.Dir != "" {
 		fmt.Fprintf(out, "results in %s: the report %s (open it in a browser), results.csv, results.json, summary.txt, plots/\n",
@@ -154,23 +183,23 @@ func sanitizeName(s string) string {
 	return s
 }
 
-// runDefault runs the built-in scenario: the default configuration under
-// tornado and uniform traffic, side by side.
+// runDefault runs the built-in scenario (study.BuiltIn) under tornado and
+// uniform traffic, side by side.
 func runDefault(c *cli.Context, out io.Writer, exec actor.Kind, blocking study.Blocking) error {
 	var rs []*report.Result
 	limit, err := study.ParseMemoryLimit(c.String("max-memory"))
 	if err != nil {
 		return err
 	}
-	if err := study.CheckMemory(study.Default(), 1, limit); err != nil { // as run does with a file
+	if err := study.CheckMemory(study.BuiltIn(), 1, limit); err != nil { // as run does with a file
 		return err
 	}
 	fmt.Fprintln(out, "icnsim: built-in scenario: 32x32 torus, dor-dateline, 3 VCs x 16 flits, virtual cut-through,")
 	fmt.Fprintln(out, "collective burst of 10 eight-flit packets per node under tornado and uniform traffic")
 	for _, pat := range []string{"tornado", "uniform"} {
-		cfg := study.Default()
+		cfg := study.BuiltIn()
 		cfg.Traffic.Pattern = pat
-		cfg.Name = "torus32-" + pat + "-collective"
+		cfg.Name = study.ImpliedName(cfg, nil)
 		if c.IsSet("seed") {
 			cfg.Seed = c.Uint64("seed")
 		}
@@ -183,6 +212,14 @@ func runDefault(c *cli.Context, out io.Writer, exec actor.Kind, blocking study.B
 			return stopped(c.Context, fmt.Errorf("%s: %w", cfg.Name, err), "building or simulating the built-in scenario's "+cfg.Name, kept)
 		}
 		rs = append(rs, r)
+	}
+	switch {
+	case c.Bool("json"):
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", " ")
+		return enc.Encode(rs)
+	case c.Bool("csv"):
+		return report.WriteCSV(out, rs)
 	}
 	return report.WriteText(out, rs)
 }

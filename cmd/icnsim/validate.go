@@ -16,7 +16,7 @@ func validateCommand(out io.Writer, f sharedFlags) *cli.Command {
 		Name:      "validate",
 		Usage:     "check a configuration or study file without running it, and estimate the memory and build time of its networks",
 		ArgsUsage: "FILE.toml",
-		Flags: []cli.Flag{&cli.StringFlag{Name: "max-memory", Usage: "judge the estimates against `LIMIT`, as run and bench would: a size of at least 4KiB (8GiB, 512MiB, 16GB), a share of this machine's memory (50%), or off",
+		Flags: []cli.Flag{f.set, &cli.StringFlag{Name: "max-memory", Usage: "judge the estimates against `LIMIT`, as run and bench would: a size of at least 4KiB (8GiB, 512MiB, 16GB), a share of this machine's memory (50%), or off",
 			DefaultText: f.mem.DefaultText}},
 		Action: func(c *cli.Context) error { return validateCmd(c, out) },
 	}
@@ -33,7 +33,7 @@ func validateCmd(c *cli.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f, err := study.LoadFile(c.Context, c.Args().First())
+	f, err := loadFile(c, c.Args().First())
 	if err != nil {
 		return stopped(c.Context, err, "reading "+c.Args().First()+" and the topology files it names", "nothing written, nothing run")
 	}
@@ -63,6 +63,9 @@ func validateCmd(c *cli.Context, out io.Writer) error {
 			verdict = "not checked against a limit: " + limit.Why
 		}
 		fmt.Fprintf(out, "  network%s: %s; %s\n", where, e, verdict)
+	}
+	for _, w := range f.Warnings {
+		fmt.Fprintln(out, w)
 	}
 	return nil
 }

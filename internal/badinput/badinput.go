@@ -150,7 +150,7 @@ func MechanismConfigs() []Config {
 		{"wire capacity NaN", bernBase + "load_of_wire_capacity = nan\n", []string{"traffic.load_of_wire_capacity = NaN", "share of the wire capacity"}},
 		{"wire capacity 1e308", bernBase + "load_of_wire_capacity = 1e308\n", []string{"traffic.load_of_wire_capacity = 1e+308", "<= 1"}},
 		{"wire capacity negative tiny", bernBase + "load_of_wire_capacity = -1e-300\n", []string{"traffic.load_of_wire_capacity = -1e-300", "<= 1"}},
-		{"wire capacity of a collective", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nrouting = \"dor\"\nvc.vcs = 2\n[traffic]\nload_of_wire_capacity = 0.5\n", []string{"traffic.load_of_wire_capacity = 0.5", "bernoulli and poisson"}},
+		{"wire capacity of a collective", "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nrouting = \"dor\"\nvc.vcs = 2\n[traffic]\nprocess = \"collective\"\nload_of_wire_capacity = 0.5\n", []string{"traffic.load_of_wire_capacity = 0.5", "bernoulli and poisson"}},
 		{"bisection NaN", bernBase + "load_of_bisection = nan\n", []string{"traffic.load_of_bisection = NaN", "allowed: 0 (off"}},
 		{"bisection 1e308", bernBase + "load_of_bisection = 1e308\n", []string{"traffic.load_of_bisection = 1e+308", "at most"}},
 		{"load NaN", bernBase + "load_flits_per_node_cycle = nan\n", []string{"traffic.load_flits_per_node_cycle = NaN", "> 0 and <= 1"}},

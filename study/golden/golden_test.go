@@ -64,9 +64,9 @@ type goldenCase struct {
 func goldenCases(t *testing.T) []goldenCase {
 	var cs []goldenCase
 	for _, pat := range []string{"tornado", "uniform"} {
-		cfg := study.Default()
+		cfg := study.BuiltIn()
 		cfg.Traffic.Pattern = pat
-		cfg.Name = "torus32-" + pat + "-collective"
+		cfg.Name = study.ImpliedName(cfg, nil)
 		cs = append(cs, goldenCase{"builtin/" + cfg.Name, cfg})
 	}
 	for _, name := range study.BenchScenarioNames() {

@@ -1,0 +1,116 @@
+package study
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLeftOutTrafficIsNeutral: a file that states a network, a routing
+// and a load, and nothing else of its traffic, runs uniform Bernoulli
+// arrivals at that load, not the built-in scenario's burst; the built-in
+// scenario is BuiltIn, and Default differs from it in the traffic only.
+func TestLeftOutTrafficIsNeutral(t *testing.T) {
+	src := "[network]\ntopology = \"mesh\"\n[network.mesh]\nk = 8\n[router]\nrouting = \"dor\"\n[traffic]\nload_flits_per_node_cycle = 0.3\n"
+	f, err := ParseFile("m.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := f.Points[0].Config.Traffic
+	if tr.Pattern != "uniform" || tr.Process != "bernoulli" || tr.Load != 0.3 {
+		t.Errorf("left-out traffic keys: pattern %q, process %q, load %v; want uniform, bernoulli, 0.3", tr.Pattern, tr.Process, tr.Load)
+	}
+	if f.Name != "mesh8-uniform-bernoulli" || len(f.Warnings) != 0 {
+		t.Errorf("name %q, warnings %q", f.Name, f.Warnings)
+	}
+	b, d := BuiltIn(), Default()
+	if b.Traffic.Process != "collective" || b.Traffic.Pattern != "tornado" || b.Name != "torus32-tornado-collective" {
+		t.Errorf("BuiltIn: %q %q %q", b.Traffic.Process, b.Traffic.Pattern, b.Name)
+	}
+	b.Traffic, b.Name = d.Traffic, d.Name
+	if b.TOML() != d.TOML() {
+		t.Errorf("BuiltIn differs from Default beyond its traffic:\n%s\n---\n%s", b.TOML(), d.TOML())
+	}
+}
+
+// TestNoEffectWarnings: a key that does nothing under the rest of the
+// configuration is a warning naming it, its line and the key that
+// decides; a key that takes effect at some point of a sweep is not.
+func TestNoEffectWarnings(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string // substrings, one warning each, in order
+	}{
+		{"load under a collective", "[traffic]\nprocess = \"collective\"\nload_flits_per_node_cycle = 0.3\n",
+			[]string{`w.toml:3: warning: traffic.load_flits_per_node_cycle = 0.3 has no effect under traffic.process = "collective"`}},
+		{"burst size under bernoulli", "[traffic]\npackets_per_node = 4\n",
+			[]string{`w.toml:2: warning: traffic.packets_per_node = 4 has no effect under traffic.process = "bernoulli"`}},
+		{"batch keys under the window", "[measure]\ntolerance = 0.05\nbatch_packets = 100\n",
+			[]string{`w.toml:2: warning: measure.tolerance = 0.05 has no effect under measure.method = "window"`,
+				`w.toml:3: warning: measure.batch_packets = 100 has no effect under measure.method = "window"`}},
+		{"a swept hot-spot share under uniform", "[[axis]]\nkey = \"traffic.hotspot_fraction\"\nvalues = [0.1, 0.2]\n",
+			[]string{`w.toml:2: warning: traffic.hotspot_fraction (swept by axis[0]) has no effect under traffic.pattern = "uniform"`}},
+		{"SAT keys under entropy", "[policy]\ninjection = \"base\"\nsat_k = 8\n",
+			[]string{`w.toml:3: warning: policy.sat_k = 8 has no effect under policy.injection = "base"`}},
+		{"the decider swept: in effect at one point", "[traffic]\nhotspot_fraction = 0.1\n[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"hotspot\"]\n", nil},
+		{"the decider swept: in effect at none", "[traffic]\npackets_per_node = 3\n[[axis]]\nkey = \"traffic.process\"\nvalues = [\"bernoulli\", \"poisson\"]\n",
+			[]string{`w.toml:2: warning: traffic.packets_per_node = 3 has no effect under traffic.process (at every value its axis sweeps)`}},
+		{"in effect", "[traffic]\nprocess = \"collective\"\npackets_per_node = 4\n", nil},
+	}
+	for _, tc := range cases {
+		f, err := ParseFile("w.toml", []byte(tc.src))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(f.Warnings) != len(tc.want) {
+			t.Errorf("%s: %d warnings, want %d: %q", tc.name, len(f.Warnings), len(tc.want), f.Warnings)
+			continue
+		}
+		for i, w := range tc.want {
+			if !strings.HasPrefix(f.Warnings[i], w) {
+				t.Errorf("%s: warning %d:\n%s\nwant it to start with\n%s", tc.name, i, f.Warnings[i], w)
+			}
+		}
+	}
+}
+
+// TestEffectiveTOMLReadsBack: for the first and last point of every
+// shipped study, the effective configuration (icnsim config FILE) reads
+// back, as a file of its own, to the same configuration, and shows every
+// key of the tables it selects.
+func TestEffectiveTOMLReadsBack(t *testing.T) {
+	files, err := filepath.Glob("../studies/*.toml")
+	if err != nil || len(files) < 30 {
+		t.Fatalf("shipped studies: %d, %v", len(files), err)
+	}
+	for _, p := range files {
+		f, err := LoadFile(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range slices.Compact([]int{0, len(f.Points) - 1}) {
+			text, err := f.EffectiveTOML(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := ParseFileContext(context.Background(), p+".effective", []byte(text))
+			if err != nil {
+				t.Fatalf("%s point %d: effective configuration does not read back: %v\n%s", p, i, err, text)
+			}
+			want := f.Points[i].Config
+			if got := g.Points[0].Config; got.TOML() != want.TOML() {
+				t.Errorf("%s point %d: read back differs:\n%s\n---\n%s", p, i, got.TOML(), want.TOML())
+			}
+			for _, k := range []string{"measure.stall_cycles", "traffic.self", "router.credit_latency_cycles", "policy.injection"} {
+				if lineOf([]byte(text), strings.Split(k, ".")) == 0 {
+					t.Errorf("%s point %d: %s not shown", p, i, k)
+				}
+			}
+		}
+	}
+	if _, err := (&File{Path: "x.toml"}).EffectiveTOML(0); err == nil || !strings.Contains(err.Error(), "--point = 0") {
+		t.Errorf("point out of range: %v", err)
+	}
+}
