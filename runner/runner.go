@@ -47,7 +47,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/internal/atomicfile"
@@ -113,8 +112,14 @@ type Options struct {
 	Resume   bool   // skip runs already finished in Out
 	Shard    Shard
 	Checks   bool // verify network invariants after every cycle (slow)
-	// Progress, when not nil, gets a progress bar (runs done, rate, ETA).
+	// Progress, when not nil, gets a progress bar that advances with the
+	// cycles the runs in flight simulate (runs done, cycles per second,
+	// time left).
 	Progress io.Writer
+	// Heartbeat, when positive, writes a line to Log at this interval:
+	// runs finished and in flight, their cycles, the rate and the time
+	// left (for a study off a terminal: a batch job's log).
+	Heartbeat time.Duration
 	// Log, when not nil, gets one-line notes (resumed runs, shard share).
 	Log io.Writer
 	// NoReuse simulates every run, even one whose result an equivalent run
@@ -424,19 +429,9 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		fmt.Fprintf(opt.Log, "icnsim: study %q: %d runs%s; %d already finished, %d to run\n",
 			f.Name, out.Total, share, out.Resumed, len(pending))
 	}
-	var bar *progressbar.ProgressBar
-	if opt.Progress != nil && len(pending) > 0 {
-		bar = progressbar.NewOptions(len(pending),
-			progressbar.OptionSetWriter(opt.Progress),
-			progressbar.OptionSetDescription(f.Name),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("runs"),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionShowElapsedTimeOnFinish(),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opt.Progress) }),
-			progressbar.OptionSetWidth(30))
+	var prog *progress
+	if (opt.Progress != nil || opt.Heartbeat > 0 && opt.Log != nil) && len(pending) > 0 {
+		prog = newProgress(f, runs, pending, opt.Progress, opt.Log, opt.Heartbeat)
 	}
 	workers := max(opt.Workers, 1)
 	finish := func(i int, res *report.Result) error {
@@ -447,14 +442,18 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 			}
 		}
 		out.Records[i] = rec
-		if bar != nil {
-			bar.Add(1)
+		if prog != nil {
+			prog.finished(i)
 		}
 		return nil
 	}
 	simulate := func(ctx context.Context, i int) (*report.Result, *study.Equivalence, error) {
 		r := &runs[i]
-		res, eq, err := study.RunEquivalent(ctx, r.Config, study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks, DeadlockChecked: checked, Blocking: opt.Blocking})
+		so := study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks, DeadlockChecked: checked, Blocking: opt.Blocking}
+		if prog != nil {
+			so.OnCycle = func(c int64) { prog.at(i, c) }
+		}
+		res, eq, err := study.RunEquivalent(ctx, r.Config, so)
 		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				return nil, nil, err
@@ -472,6 +471,9 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 		err = runAll(ctx, pending, jobs, simulate, finish)
 	} else {
 		err = runReusing(ctx, runs, pending, jobs, simulate, finish, &out.Reproduced)
+	}
+	if prog != nil {
+		prog.close()
 	}
 	for _, i := range pending {
 		if out.Records[i] != nil {

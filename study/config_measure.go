@@ -53,6 +53,33 @@ func (m *Measure) Warmup() int64 {
 	return defaultWarmupCycles
 }
 
+// ExpectedCycles is about how many cycles a run of c simulates, for
+// progress reports: the warm-up and the window (window method), the
+// warm-up and min_batches batches (batches), the warm-up and the batches
+// at the offered load (packet-batches); a drain adds to each. 0 where it
+// cannot be told before the run (a collective).
+func (c Config) ExpectedCycles() int64 {
+	m, t := &c.Measure, &c.Traffic
+	switch {
+	case t.Process == "collective":
+		return 0
+	case m.Method == "batches":
+		return m.Warmup() + int64(m.MinBatches)*m.BatchCycles
+	case m.Method == "packet-batches":
+		load := t.Load
+		if t.Process == "saturation" || load <= 0 {
+			load = 1
+		}
+		nodes := c.Nodes()
+		if nodes <= 0 || t.PacketFlits <= 0 {
+			return m.Warmup()
+		}
+		perBatch := float64(m.PacketsPerBatch(nodes)) * float64(t.PacketFlits) / (float64(nodes) * load)
+		return m.Warmup() + int64(perBatch)*int64(m.PacketBatches)
+	}
+	return m.Warmup() + m.MeasureCycles
+}
+
 // PacketsPerBatch is the packet-batches method's batch size for a network
 // of the given number of nodes.
 func (m *Measure) PacketsPerBatch(nodes int) int64 {

@@ -35,6 +35,11 @@ type Options struct {
 	// the network is paused: for a soak test to sample the heap. It may
 	// read the network (Built.Fabric) but must not change it.
 	OnCheck func(cycle int64)
+	// OnCycle, when not nil, is called with the next cycle to run at every
+	// step of the run (at most every 1,024 cycles) from the goroutine that
+	// drives it: for progress reports. It must return quickly and may not
+	// touch the network; it changes no result.
+	OnCycle func(cycle int64)
 	// DeadlockChecked says the caller has already run the channel-dependency
 	// check on this configuration's network (File.CheckBuild does, once per
 	// distinct network of a study), so Run skips repeating it.
@@ -410,6 +415,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 		if now%step != 0 && next < clock.Cycle(m.MaxCycles) {
 			return false
+		}
+		if opt.OnCycle != nil {
+			opt.OnCycle(now)
 		}
 		tot := net.Totals()
 		if m.WatchdogCycles > 0 {

@@ -66,6 +66,8 @@ func TestBadCommandLines(t *testing.T) {
 		{"bench --max-memory 0", []string{"bench", "--max-memory", "0GiB"}, []string{`--max-memory "0GiB"`, "use off for no limit"}},
 		{"validate --max-memory half a byte", []string{"validate", studyFile, "--max-memory", "0.5B"}, []string{`--max-memory "0.5B"`, "less than one page"}},
 		{"run --seed negative", []string{"run", studyFile, "--seed", "-1"}, []string{`invalid value "-1" for flag --seed`}},
+		{"run --heartbeat too short", []string{"run", studyFile, "--heartbeat", "1ms"}, []string{"--heartbeat = 1ms", "100ms or more"}},
+		{"run --json and --csv", []string{"run", studyFile, "--json", "--csv"}, []string{"--json or --csv, not both"}},
 		{"run --seed and --set seed", []string{"run", studyFile, "--seed", "3", "--set", "seed=4"}, []string{"--seed and --set seed=...", "give the seed once"}},
 		{"run --set of a swept key", []string{"run", studyFile, "--set", "router.vc.vcs=3", "--out", filepath.Join(dir, "set")}, []string{"--set router.vc.vcs=3", "axis[0] of " + studyFile + " sweeps router.vc.vcs"}},
 		{"run --set of no key", []string{"run", studyFile, "--set", "router.vc.buffer=3"}, []string{"--set router.vc.buffer=3", "not a key a file can set", "nearest: router.vc.buffer_flits"}},

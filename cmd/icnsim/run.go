@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/report"
@@ -31,6 +32,7 @@ func runCommand(out io.Writer, f sharedFlags) *cli.Command {
 			&cli.BoolFlag{Name: "resume", Usage: "continue the study in --out: skip finished runs, redo missing or corrupt ones"},
 			&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs; \"slurm\": the shard of this Slurm array task (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)", DefaultText: "every run"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress bar"},
+			&cli.DurationFlag{Name: "heartbeat", Usage: "a progress line on stderr every `INTERVAL` (30s, 5m): runs finished and in flight, their cycles, cycles/s and time left; for logs off a terminal, where no bar is drawn", DefaultText: "none"},
 			&cli.BoolFlag{Name: "json", Usage: "print the results as JSON (results.json's form: every run's record) instead of the table"},
 			&cli.BoolFlag{Name: "csv", Usage: "print the results as CSV (results.csv's form: a row per run) instead of the table"},
 			&cli.BoolFlag{Name: "checks", Usage: "verify network invariants after every cycle (slow)"},
@@ -54,6 +56,9 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	}
 	if c.IsSet("workers") && c.Int("workers") < 1 {
 		return fmt.Errorf("--workers = %d: allowed: 1 or more (leave it out for the default: GOMAXPROCS for a single run, 1 per run in a study)", c.Int("workers"))
+	}
+	if c.IsSet("heartbeat") && c.Duration("heartbeat") < 100*time.Millisecond {
+		return fmt.Errorf("--heartbeat = %s: allowed: 100ms or more (30s, 5m)", c.Duration("heartbeat"))
 	}
 	if c.IsSet("jobs") && c.Int("jobs") < 1 {
 		return fmt.Errorf("--jobs = %d: allowed: 1 or more (leave it out for the default: GOMAXPROCS)", c.Int("jobs"))
@@ -129,6 +134,7 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	if !c.Bool("quiet") && isTerminal(os.Stderr) {
 		opt.Progress = os.Stderr
 	}
+	opt.Heartbeat = c.Duration("heartbeat")
 	o, err := runner.Run(c.Context, f, opt)
 	if err != nil {
 		return err
