@@ -47,7 +47,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/internal/atomicfile"
 	"github.com/icnsim/icnsim/report"
