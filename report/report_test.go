@@ -89,6 +89,10 @@ func TestDigestAndCSV(t *testing.T) {
 	if d1 != r2.Digest() || len(d1) != 64 {
 		t.Fatalf("digest %q not stable", d1)
 	}
+	r2.Scenario = "renamed"
+	if r2.Digest() != d1 {
+		t.Fatal("the study's name changes the digest of the same results")
+	}
 	r2.AcceptedFlitsPerNodeCycle = 0.2500001
 	if r2.Digest() == d1 {
 		t.Fatal("digest ignores a changed value")

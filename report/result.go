@@ -295,8 +295,9 @@ type NodeViews struct {
 }
 
 // Digest is the SHA-256 of the result's canonical JSON encoding, without
-// what came after the digests that studies and benchmarks compare against:
-// NodeViews, BatchesUnstable, the series' InjectionMemoryPackets (it would change the
+// the study's name (Scenario: two studies of the same runs under other
+// names have the same digests), and what came after the digests that
+// studies and benchmarks compare against: NodeViews, BatchesUnstable, the series' InjectionMemoryPackets (it would change the
 // digest of every input/output-buffered switch's run with a time series),
 // RECN's whole-run SAQ peaks and Xoff threshold (SAQResult's *Run, Peak*
 // and XoffFlits) and the series' SAQ flit counts. Leaving them out keeps
@@ -305,6 +306,7 @@ type NodeViews struct {
 func (r *Result) Digest() string {
 	c := *r
 	c.NodeViews, c.BatchesUnstable = nil, false
+	c.Scenario = "" // the study's name: renaming a study changes none of its results
 	if c.SAQs != nil {
 		q := *c.SAQs
 		q.MaxPerPortIngressRun, q.MaxPerPortEgressRun, q.PeakFlitsIngress, q.PeakFlitsEgress, q.XoffFlits = 0, 0, 0, 0, 0
