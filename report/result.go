@@ -198,8 +198,11 @@ type Result struct {
 	// BatchesUnstable: measure.method = "batches" stopped at max_batches
 	// with the batch means not yet stable within the tolerance (derived
 	// from the batches; not in the digest).
-	BatchesUnstable bool     `json:"batches_unstable,omitempty"`
-	Series          []Sample `json:"series,omitempty"`
+	BatchesUnstable bool `json:"batches_unstable,omitempty"`
+	// Links are the per-link statistics of measure.link_stats (nil
+	// without).
+	Links  *LinkStats `json:"links,omitempty"`
+	Series []Sample   `json:"series,omitempty"`
 	// NodeAccepted is each node's accepted throughput (flits/cycle), by node id.
 	NodeAccepted []float64 `json:"node_accepted_flits_per_cycle,omitempty"`
 	// SilentNodes are the nodes that never send (traffic.self = "skip": the

@@ -53,6 +53,12 @@ func captionOf(f *study.File, name string) string {
 	if s, ok := strings.CutPrefix(name, "series-"); ok {
 		return report.Label(s) + " against the simulated cycle, one line per " + pointLineWords(f) + "; shaded, the warm-up before the measurement window and the drain after it."
 	}
+	if name == "links-by-class" {
+		return "Utilisation of the router output channels (flits/cycle, the share of cycles each was busy) by link class, one bar per " + pointLineWords(f) + " from the least to the busiest link of the class, its glyph at the class's mean; a cross marks the channel-load bound's busiest link of the class at the offered load, where the routing's routes could be traced (summary.txt, links/*.csv)."
+	}
+	if name == "links-map" {
+		return "The busiest output channel to another router of each router (flits/cycle) as colours over the grid of routers (x across, y up), one panel per " + pointLineWords(f) + "."
+	}
 	if name == "node-throughput" {
 		return "Accepted throughput of each node (flits/cycle) by node id, one line per " + pointLineWords(f) + "; a node that never sends is left out."
 	}

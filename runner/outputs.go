@@ -94,6 +94,14 @@ func WriteOutputs(ctx context.Context, dir string, f *study.File, recs []*Record
 		}
 	}
 	for _, rec := range recs {
+		if rec.Result.Links == nil {
+			continue
+		}
+		if err := write(filepath.Join("links", rec.Run+".csv"), func(w io.Writer) error { return report.WriteLinksCSV(w, rec.Result.Links) }); err != nil {
+			return err
+		}
+	}
+	for _, rec := range recs {
 		if len(rec.Result.Series) == 0 {
 			continue
 		}
@@ -332,7 +340,56 @@ func writeSummary(w io.Writer, f *study.File, runs int, pts []*pointStats, table
 	}
 	writeSaturations(w, saturations(f, pts))
 	writeReferences(w, f, refRows(f, pts))
+	writeLinkClasses(w, f, pts)
 	return nil
+}
+
+// writeLinkClasses prints, for the studies that count their links, the
+// utilisation of each link class at each point (its first replicate):
+// mean and busiest link, the channel-load bound's busiest where the
+// routing's routes could be traced, and the share of cycles ready flits
+// waited for a credit.
+func writeLinkClasses(w io.Writer, f *study.File, pts []*pointStats) {
+	var rows [][]string
+	note := ""
+	for _, ps := range pts {
+		if len(ps.results) == 0 || ps.results[0].Links == nil {
+			continue
+		}
+		ls := ps.results[0].Links
+		if !ls.Bound && note == "" {
+			note = ls.BoundNote
+		}
+		for _, c := range ls.Classes() {
+			bound := "-"
+			if !math.IsNaN(c.BoundMaxFlitsPerCycle) {
+				bound = strconv.FormatFloat(c.BoundMaxFlitsPerCycle, 'f', 4, 64)
+			}
+			rows = append(rows, []string{strconv.Itoa(ps.point.Index), ps.point.Label(), c.Class, strconv.Itoa(c.Links),
+				strconv.FormatFloat(c.MeanFlitsPerCycle, 'f', 4, 64), strconv.FormatFloat(c.MaxFlitsPerCycle, 'f', 4, 64), bound,
+				strconv.FormatFloat(c.MeanStallShare, 'f', 4, 64)})
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nlink utilisation per class (flits/cycle = busy share; replicate 0 of each point; links/RUN.csv has every link and VC)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "point\tat\t"
+	if len(f.Axes) == 0 { // one point: no axis values to show
+		head = ""
+	}
+	fmt.Fprintln(tw, head+"class\tlinks\tmean\tbusiest\tbound busiest\tcredit stall\t")
+	for _, r := range rows {
+		if len(f.Axes) == 0 {
+			r = r[2:]
+		}
+		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+	}
+	tw.Flush()
+	if note != "" {
+		fmt.Fprintln(w, note)
+	}
 }
 
 // unfinishedRuns lists the runs of pts that did not finish

@@ -316,6 +316,9 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			return err
 		}
 	}
+	if err := linkFigures(ctx, f, first, pdir); err != nil {
+		return err
+	}
 	// The fat-tree fairness paper's Fig. 5: each node's injection rate, by
 	// node id, one line per point; with plot.lines, one figure per value of
 	// the other axes and one line per value of plot.lines.

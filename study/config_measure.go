@@ -32,6 +32,12 @@ type Measure struct {
 	// PacketBatches the number of batches.
 	BatchPackets  int64 `toml:"batch_packets"`
 	PacketBatches int   `toml:"packet_batches"`
+	// LinkStats counts, over the window (a collective: the whole run), the
+	// flits of every router output channel and of each of its VCs and the
+	// cycles its ready flits waited for a credit, with the routing's
+	// channel-load bound where it can be traced (links.go); the result's
+	// Links.
+	LinkStats bool `toml:"link_stats"`
 }
 
 // Method defaults of the warm-up.
@@ -100,6 +106,9 @@ func (c *Config) validateMeasure(add addFunc) {
 	}
 	if m.MeasureCycles < 1 {
 		add("measure.measure_cycles", m.MeasureCycles, "allowed: >= 1")
+	}
+	if m.LinkStats && r.Kind == "ioq" {
+		add("measure.link_stats", m.LinkStats, `counted by the VC router only (router.kind = "vc"); the ioq switch reports its queues instead`)
 	}
 	if m.Method != "window" && m.Method != "batches" && m.Method != "packet-batches" {
 		add("measure.method", m.Method, "allowed: window, batches, packet-batches"+didYouMean(m.Method, []string{"window", "batches", "packet-batches"}))

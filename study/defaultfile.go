@@ -201,6 +201,11 @@ func writeMeasureTOML(p tomlPrinter, d Config) {
 	p("# ramp process: the critical load is the offered load at the first sample where the accepted throughput,")
 	p("# both as moving averages of smooth_samples samples, falls 10%% below the offered load")
 	p("smooth_samples = %d", d.Measure.SmoothSamples)
+	p("# per-link statistics over the window (a collective: the whole run): flits per cycle and busy share of every")
+	p("# router output channel and of each VC, the share of cycles its ready flits waited for a credit, summarised per")
+	p("# link class (grid direction, fat-tree level, dragonfly local/global, HyperX dimension) beside the routing's")
+	p("# channel-load bound where the routing is deterministic; links/*.csv per run (VC router only)")
+	p("link_stats = %v", d.Measure.LinkStats)
 }
 
 // StudyTOML documents the tables a study file adds to a configuration, as

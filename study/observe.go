@@ -45,6 +45,11 @@ func observersOf(b *Built) []observer {
 	if kind := b.Cfg.routerKind(); kind.observers != nil {
 		obs = append(obs, kind.observers(b)...)
 	}
+	if b.Cfg.Measure.LinkStats {
+		if o := newLinkObserver(b); o != nil {
+			obs = append(obs, o)
+		}
+	}
 	return obs
 }
 

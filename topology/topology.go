@@ -96,3 +96,25 @@ func Describe(t Topology, err error) string {
 	}
 	return t.String()
 }
+
+// PortClasses is implemented by topologies whose router-to-router links
+// fall into classes that a study summarises apart (link statistics): the
+// class of the link out of port p of router r, e.g. "x+" on a grid, "up 1"
+// on a fat-tree (from level 1 to 2), "global" on a dragonfly, "dim 0" on a
+// HyperX. Ports to nodes are "ejection" whatever the topology.
+type PortClasses interface {
+	PortClass(r, p int) string
+}
+
+// PortClass is the class of the link out of port p of router r: PortClasses'
+// where t has it, "ejection" for a port to a node, "network" otherwise.
+func PortClass(t Topology, r, p int) string {
+	peer := t.Peer(r, p)
+	if peer.Node >= 0 {
+		return "ejection"
+	}
+	if c, ok := t.(PortClasses); ok {
+		return c.PortClass(r, p)
+	}
+	return "network"
+}

@@ -87,6 +87,10 @@ type PatternSpec struct {
 	Topology string
 	New      func(g Geometry, p PatternParams) Pattern
 	Permutes bool // a permutation (deterministic, one destination per source)
+	// Spread, where set, visits every destination src sends to with the
+	// share of its packets that go there (the shares sum to 1): what the
+	// channel-load bound needs of a random pattern beside uniform.
+	Spread func(g Geometry, p PatternParams, src int, visit func(dst int, share float64))
 }
 
 // PatternParams are the parameters some patterns take.
@@ -182,6 +186,12 @@ func Patterns() map[string]PatternSpec {
 				return patternFunc(func(src int, rng *rand.Rand) int {
 					return (src/g.GroupNodes+1)%g.Groups*g.GroupNodes + rng.IntN(g.GroupNodes)
 				})
+			},
+			Spread: func(g Geometry, _ PatternParams, src int, visit func(dst int, share float64)) {
+				first := (src/g.GroupNodes + 1) % g.Groups * g.GroupNodes
+				for d := range g.GroupNodes {
+					visit(first+d, 1/float64(g.GroupNodes))
+				}
 			}},
 		"dimension-shift": {Name: "dimension-shift", Topology: "hyperx", Lines: true,
 			Doc: "HyperX adversarial shift: every node of the router at coordinate x of dimension 0 sends to a node, drawn uniformly, of the router at x+1 mod k (the other coordinates kept), so minimal routing funnels each router's nodes through one link",
@@ -191,6 +201,13 @@ func Patterns() map[string]PatternSpec {
 					r += (r%g.Line+1)%g.Line - r%g.Line
 					return r*g.RouterNodes + rng.IntN(g.RouterNodes)
 				})
+			},
+			Spread: func(g Geometry, _ PatternParams, src int, visit func(dst int, share float64)) {
+				r := src / g.RouterNodes
+				r += (r%g.Line+1)%g.Line - r%g.Line
+				for d := range g.RouterNodes {
+					visit(r*g.RouterNodes+d, 1/float64(g.RouterNodes))
+				}
 			}},
 		"hotspot": {Name: "hotspot", Doc: "a share hotspot_fraction of packets to the hot-spot node (default: the centre), the rest uniform",
 			New: func(g Geometry, p PatternParams) Pattern {

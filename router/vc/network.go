@@ -757,3 +757,38 @@ func (n *Network) CheckDelivery() error {
 	}
 	return fabric.DeliveryCheck(inj, del, sent, recv)
 }
+
+// CountLinkStats makes every router count, from now on, the flits of each
+// output VC and the cycles in which a ready flit waited for a credit at
+// each output port (LinkCounts); called before the run, it allocates
+// once, so that the cycles allocate nothing.
+func (n *Network) CountLinkStats() {
+	V := 0
+	if len(n.Routers) > 0 {
+		V = int(n.Routers[0].vcs)
+	}
+	ports := 0
+	for _, r := range n.Routers {
+		ports += int(r.ports)
+	}
+	vcs, stalls := make([]uint64, ports*V), make([]uint64, ports)
+	counts := make([]linkCounts, len(n.Routers))
+	for i, r := range n.Routers {
+		P := int(r.ports)
+		counts[i] = linkCounts{vcFlits: vcs[: P*V : P*V], stallCycles: stalls[:P:P]}
+		vcs, stalls = vcs[P*V:], stalls[P:]
+		r.links = &counts[i]
+	}
+}
+
+// LinkCounts are router r's counters so far: flits sent out of each port,
+// of each output VC (port*V + vc; nil unless CountLinkStats was called)
+// and the cycles each port's ready flits waited for a credit (likewise).
+// The slices are the router's own: read them while the network is paused.
+func (n *Network) LinkCounts(r int) (portFlits, vcFlits, stallCycles []uint64) {
+	rt := n.Routers[r]
+	if rt.links == nil {
+		return rt.PortFlits, nil, nil
+	}
+	return rt.PortFlits, rt.links.vcFlits, rt.links.stallCycles
+}

@@ -102,6 +102,7 @@ type Router struct {
 	// moved this cycle (the entropy papers' N_v and N_a).
 	valid, validInj   int32
 	active, activeInj int32
+	candFree          uint16 // first free candidate pool entry, noCand for none (here: it fills the line's padding before plane)
 	// plane is the control-plane logic stepped at the end of every cycle
 	// (nil: none).
 	plane fabric.ControlPlane
@@ -110,15 +111,14 @@ type Router struct {
 	id    int32
 	ports int32
 
-	ivc      []inVC
-	pkts     []pktDesc  // packet pool
-	pktFree  uint32     // first free packet pool entry, noPkt for none
-	selRR    uint32     // tie-break rotation of the selection function
-	candFree uint16     // first free candidate pool entry, noCand for none
-	cands    []candSlot // candidate pool
-	port     []portState
-	outs     []outVC // per output VC
-	reqs     []vaReq // VC allocation requests of this cycle (scratch)
+	ivc     []inVC
+	pkts    []pktDesc  // packet pool
+	pktFree uint32     // first free packet pool entry, noPkt for none
+	selRR   uint32     // tie-break rotation of the selection function
+	cands   []candSlot // candidate pool
+	port    []portState
+	outs    []outVC // per output VC
+	reqs    []vaReq // VC allocation requests of this cycle (scratch)
 	// vaPorts has bit p set when input port p has a VC with flits but no
 	// output VC (a head to route or allocate), saPorts when it has a VC
 	// with flits and an output VC. Both are kept up to date as flits
@@ -136,6 +136,9 @@ type Router struct {
 	SumValid, SumActive uint64
 	// PortFlits counts the flits sent out of each port.
 	PortFlits []uint64
+	// links are the link statistics Network.CountLinkStats asked for; nil
+	// otherwise.
+	links *linkCounts
 	// sq is the output and credit queues of internal speedup; nil without
 	// (speedup.go).
 	sq *speedup
@@ -520,6 +523,9 @@ func (r *Router) Tick(now clock.Cycle) {
 		if r.vaPorts != 0 {
 			r.allocateVCs(now, r.vaPorts)
 		}
+		if r.links != nil {
+			r.countStalls()
+		}
 		if r.sq == nil {
 			r.allocateSwitch(now, r.saPorts)
 		} else {
@@ -756,6 +762,31 @@ func (r *Router) selectVC(s *routing.Candidates, need int32) (best int32, bestPo
 	return best, bestPort, bestV
 }
 
+// linkCounts are a router's link statistics beyond PortFlits: the flits
+// of each output VC (port*V + vc) and, per output port, the cycles in
+// which a front flit ready to leave by it waited for a credit.
+type linkCounts struct {
+	vcFlits, stallCycles []uint64
+}
+
+// countStalls adds one to the stall cycles of each output port that some input
+// VC's front flit, ready to leave and holding an output VC of the port,
+// waits for with no credit this cycle (link statistics only).
+func (r *Router) countStalls() {
+	V := int(r.vcs)
+	var stalled uint64
+	for pm := r.saPorts; pm != 0; pm &= pm - 1 {
+		p := bits.TrailingZeros64(pm)
+		pt := &r.port[p]
+		for vm := pt.fr & pt.active &^ pt.credOK; vm != 0; vm &= vm - 1 {
+			stalled |= 1 << (r.ivc[p*V+bits.TrailingZeros64(vm)].outPort & 63)
+		}
+	}
+	for sm := stalled; sm != 0; sm &= sm - 1 {
+		r.links.stallCycles[bits.TrailingZeros64(sm)]++
+	}
+}
+
 // allocateSwitch runs separable input-first switch allocation and moves the
 // winning flits. Traversal is written out in the output loop rather than
 // called: a call makes Go spill every live register, and this loop runs for
@@ -818,6 +849,9 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		ov.credits--
 		ipt.credOK &^= b2u(ov.credits == 0) << (v & 63)
 		r.PortFlits[op]++
+		if r.links != nil {
+			r.links.vcFlits[o]++
+		}
 		s.flits--
 		r.buffered--
 		emptied := b2u(s.flits == 0)

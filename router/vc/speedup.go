@@ -261,6 +261,9 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int, arrived uint64) {
 	ov.credits--
 	ipt.credOK &^= b2u(ov.credits == 0) << (v & 63)
 	r.PortFlits[op]++
+	if r.links != nil {
+		r.links.vcFlits[o]++
+	}
 	s.flits--
 	r.buffered--
 	emptied := b2u(s.flits == 0)

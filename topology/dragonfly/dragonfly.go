@@ -306,3 +306,11 @@ func (d *Dragonfly) Groups() int { return d.G }
 
 // GroupNodes is the nodes per group, p*a (traffic.Grouped).
 func (d *Dragonfly) GroupNodes() int { return d.P * d.A }
+
+// PortClass is "local" or "global" (topology.PortClasses).
+func (d *Dragonfly) PortClass(_, p int) string {
+	if p < d.GlobalPort0() {
+		return "local"
+	}
+	return "global"
+}

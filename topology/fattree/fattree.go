@@ -164,3 +164,14 @@ func (f *FatTree) NCALevel(a, b int) int {
 	}
 	return L
 }
+
+// PortClass is the level and direction of network port p of router r
+// (topology.PortClasses): "up L" from level L to L+1, "down L" from level
+// L to L-1 (level 0 holds the leaves).
+func (f *FatTree) PortClass(r, p int) string {
+	l, _ := f.Switch(r)
+	if p < f.K {
+		return "down " + strconv.Itoa(l)
+	}
+	return "up " + strconv.Itoa(l)
+}

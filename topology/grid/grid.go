@@ -189,3 +189,19 @@ func (g *Grid2D) Units() []int {
 // coordinates per router and a router and port per node
 // (topology.RouteTables).
 func (g *Grid2D) RouteTableBytes() int64 { return 8*int64(g.Routers()) + 8*int64(g.Nodes()) }
+
+// PortClass is the direction of network port p (topology.PortClasses):
+// x+, x-, y+ or y-.
+func (g *Grid2D) PortClass(_, p int) string {
+	switch p {
+	case PortXPlus:
+		return "x+"
+	case PortXMinus:
+		return "x-"
+	case PortYPlus:
+		return "y+"
+	case PortYMinus:
+		return "y-"
+	}
+	return "network"
+}

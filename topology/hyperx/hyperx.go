@@ -173,3 +173,10 @@ func (h *HyperX) LineRouters() int { return h.S }
 
 // RouterNodes is p, the nodes per router (traffic.Lined).
 func (h *HyperX) RouterNodes() int { return h.P }
+
+// PortClass is the dimension of network port p of router r
+// (topology.PortClasses): "dim 0", "dim 1", ...
+func (h *HyperX) PortClass(r, p int) string {
+	d, _, _ := h.PortDim(r, p)
+	return "dim " + strconv.Itoa(d)
+}
