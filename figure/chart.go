@@ -333,7 +333,11 @@ func (c *Chart) Save(base string, out Output) error {
 	}
 	drawn := *c
 	drawn.Marks, drawn.Levels, drawn.Spans = marks, levels, spans
-	if err := drawn.table(cut, drawable).writeCSV(base); err != nil {
+	tb := drawn.table(cut, drawable)
+	if err := tb.writeCSV(base); err != nil {
+		return err
+	}
+	if err := drawn.writeTeX(base, tb, out, xLog, yLog, cut); err != nil {
 		return err
 	}
 	top, left, covered := legendCorner(all, entries)

@@ -35,6 +35,7 @@ func ExampleChart_Save() {
 	// PNG at 300 dpi: 1800 x 1200
 	// throughput.csv
 	// throughput.pdf
+	// throughput.pgfplots.tex
 	// throughput.png
 	// throughput.svg
 	// series,kind,x,y,y_low,y_high

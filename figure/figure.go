@@ -29,9 +29,10 @@ const MaxLegendInside = 8
 // saveLegendOutside draws p with its legend in a column to the right of
 // the plot, top-aligned with the plot area, so that it covers no data; a
 // legend wider than WideLegendShare of the figure (long line names: a
-// study's every axis value) goes below the plot instead, the figure growing
-// by its height, so that the plot area keeps its size, and in a smaller
-// font if it would not fit across the figure.
+// study's every axis value) goes below the plot instead, taking its height
+// from the plot (the figure keeps the size asked for), in a smaller font
+// if it would not fit across the figure or would take more than
+// maxLegendShare of its height.
 func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 	leg := p.Legend
 	p.Legend = plot.NewLegend()
@@ -48,8 +49,14 @@ func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 		size = leg.Rectangle(draw.Canvas{})
 	}
 	h, lh := out.Height, size.Max.Y-size.Min.Y+gap+vg.Points(6)
-	if below {
-		h += lh
+	// The figure keeps the size asked for (two figures of a study stand
+	// side by side in a paper): a legend below takes its height from the
+	// plot, and where it would take more than maxLegendShare of it, its
+	// font shrinks to fit (to 5 points at least).
+	if most := vg.Length(maxLegendShare) * out.Height; below && lh > most {
+		leg.TextStyle.Font.Size = max(leg.TextStyle.Font.Size*(most-gap-vg.Points(6))/(lh-gap-vg.Points(6)), vg.Points(5))
+		size = leg.Rectangle(draw.Canvas{})
+		lh = size.Max.Y - size.Min.Y + gap + vg.Points(6)
 	}
 	return render(base, out, out.Width, h, func(dc draw.Canvas) {
 		// The title centred over the whole figure.
@@ -70,6 +77,10 @@ func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 		leg.Draw(draw.Crop(body, body.Max.X-body.Min.X-lw+vg.Points(8), 0, 0, -vg.Points(6)))
 	})
 }
+
+// maxLegendShare is the most of a figure's height a legend below the plot
+// takes.
+const maxLegendShare = 0.45
 
 // WideLegendShare is the share of the figure's width beyond which a legend
 // outside the plot goes below it rather than to its right.

@@ -84,9 +84,10 @@ func TestGoldenNodeMap(t *testing.T) {
 }
 
 // TestGoldenWideLegend: more lines than fit inside, named by every axis
-// value of a study: the legend goes below the plot, the figure taller by
-// its height, the plot area as wide as without a legend; names too long
-// to fit across the figure get a smaller font.
+// value of a study: the legend goes below the plot, taking its height
+// from the plot (the figure keeps the size asked for), the plot area as
+// wide as without a legend; names too long to fit across the figure, or
+// a legend too tall, get a smaller font.
 func TestGoldenWideLegend(t *testing.T) {
 	for _, c := range []struct{ name, prefix string }{
 		{"wide-legend", "k=4 concentration=1 hotspot_node=10"},
@@ -114,8 +115,8 @@ func TestGoldenWideLegend(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w, h := float64(cfg.Width), float64(cfg.Height); w != DefaultWidth.Dots(96) || h <= DefaultHeight.Dots(96) {
-			t.Errorf("%s: figure %vx%v dots, want %v wide and taller than %v", c.name, w, h, DefaultWidth.Dots(96), DefaultHeight.Dots(96))
+		if w, h := float64(cfg.Width), float64(cfg.Height); w != DefaultWidth.Dots(96) || h != DefaultHeight.Dots(96) {
+			t.Errorf("%s: figure %vx%v dots, want %vx%v, the size asked for", c.name, w, h, DefaultWidth.Dots(96), DefaultHeight.Dots(96))
 		}
 	}
 }

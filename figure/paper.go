@@ -558,8 +558,8 @@ func panelHeight(out Output, rows int) vg.Length {
 }
 
 // renderPanels draws the title, the panels (cols to a row, aligned on
-// their data areas) and the legend below them, the figure growing with
-// the rows and the legend.
+// their data areas) and the legend below them: one panel at the size
+// asked for, several growing with the rows and the legend.
 func renderPanels(base string, out Output, title string, cols int, plots []*plot.Plot, leg *flowLegend) error {
 	rows := (len(plots) + cols - 1) / cols
 	ts := text.Style{Color: color.Black, Font: plot.DefaultFont, XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
@@ -571,6 +571,16 @@ func renderPanels(base string, out Output, title string, cols int, plots []*plot
 	margin := vg.Points(6)
 	legH := leg.height(out.Width - 2*margin)
 	h := titleH + vg.Length(rows)*panelHeight(out, rows) + legH
+	if rows == 1 {
+		// One panel: the figure keeps the size asked for, the legend and
+		// title taking their height from the plot, the legend's font
+		// shrinking where it would take more than maxLegendShare of it.
+		if most := vg.Length(maxLegendShare) * out.Height; legH > most && leg != nil {
+			leg.font = max(leg.font*most/legH, vg.Points(5))
+			legH = leg.height(out.Width - 2*margin)
+		}
+		h = out.Height
+	}
 	// One x and one y label for a grid, centred on it: a long label on
 	// each panel would shrink the panels that carry it, and the data
 	// areas would no longer align.

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/icnsim/icnsim/figure"
 	"github.com/icnsim/icnsim/htmlreport"
 	"github.com/icnsim/icnsim/internal/atomicfile"
 	"github.com/icnsim/icnsim/internal/version"
@@ -73,9 +74,13 @@ func figureNames(dir string, f *study.File) []string {
 // under its caption, addressed from the study directory.
 func figureFiles(dir, name string) []htmlreport.File {
 	var out []htmlreport.File
-	for _, ext := range []string{"svg", "png", "pdf", "csv"} {
+	for _, ext := range []string{"svg", "png", "pdf", "csv", strings.TrimPrefix(figure.TeXSuffix, ".")} {
 		if st, err := os.Stat(filepath.Join(dir, "plots", name+"."+ext)); err == nil && st.Mode().IsRegular() {
-			out = append(out, htmlreport.File{Format: strings.ToUpper(ext), Href: path.Join("plots", name+"."+ext)})
+			format := strings.ToUpper(ext)
+			if strings.HasSuffix(ext, "tex") {
+				format = "pgfplots"
+			}
+			out = append(out, htmlreport.File{Format: format, Href: path.Join("plots", name+"."+ext)})
 		}
 	}
 	return out

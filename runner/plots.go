@@ -43,7 +43,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	pdir := filepath.Join(dir, "plots")
 	// The figures are redrawn whole: none of an earlier drawing stays
 	// (a figure that options or code no longer draw would mislead).
-	for _, ext := range []string{"png", "svg", "pdf", "csv"} {
+	for _, ext := range []string{"png", "svg", "pdf", "csv", "tex"} {
 		old, _ := filepath.Glob(filepath.Join(pdir, "*."+ext))
 		for _, o := range old {
 			if err := os.Remove(o); err != nil {

@@ -1,0 +1,65 @@
+package figure
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+)
+
+// TestFigureSizeAsAsked: a figure asked at 3.5 x 2.6 in is 3.5 x 2.6 in in
+// its SVG (points), its PNG (pixels at its DPI) and its PDF (the media
+// box), whether its legend sits inside the plot, beside it or below it
+// (long line names), and so are range bars with their legend below.
+func TestFigureSizeAsAsked(t *testing.T) {
+	dir := t.TempDir()
+	out := Output{Formats: ImageFormats(), Width: 3.5 * vg.Inch, Height: 2.6 * vg.Inch, FontSize: vg.Points(8), DPI: 200}
+	line := func(name string, k float64) Line {
+		return Line{Name: name, XY: [][2]float64{{0.1, k}, {0.2, 2 * k}, {0.3, 4 * k}}}
+	}
+	few := &Chart{Title: "few lines", XLabel: "Offered load", YLabel: "Latency", Points: true, Lines: []Line{line("a", 1), line("b", 2)}}
+	many := &Chart{Title: "many long names", XLabel: "Offered load", YLabel: "Latency", Points: true}
+	for i := range 12 {
+		many.Lines = append(many.Lines, line(fmt.Sprintf("Traffic pattern = bit-complement, routing = dor-dateline, %d VCs", i), float64(i+1)))
+	}
+	bars := &RangeBars{Title: "bars", XLabel: "Class", YLabel: "Utilisation", Groups: []string{"x+", "y+"}, Series: []string{"a long series name one", "a long series name two", "three"},
+		Min: [][]float64{{0, 0}, {0, 0}, {0, 0}}, Mean: [][]float64{{0.2, 0.3}, {0.2, 0.3}, {0.2, 0.3}}, Max: [][]float64{{0.5, 0.6}, {0.5, 0.6}, {0.5, 0.6}}}
+	for name, save := range map[string]func(string, Output) error{"few": few.Save, "many": many.Save, "bars": bars.Save} {
+		base := filepath.Join(dir, name)
+		if err := save(base, out); err != nil {
+			t.Fatal(err)
+		}
+		svg, _ := os.ReadFile(base + ".svg")
+		m := regexp.MustCompile(`<svg width="([0-9.]+)pt" height="([0-9.]+)pt"`).FindSubmatch(svg)
+		if m == nil {
+			t.Fatalf("%s.svg: no size", name)
+		}
+		w, _ := strconv.ParseFloat(string(m[1]), 64)
+		h, _ := strconv.ParseFloat(string(m[2]), 64)
+		if math.Abs(w-252) > 0.01 || math.Abs(h-187.2) > 0.01 {
+			t.Errorf("%s.svg: %g x %g pt, want 252 x 187.2 (3.5 x 2.6 in)", name, w, h)
+		}
+		b, _ := os.ReadFile(base + ".png")
+		cfg, err := png.DecodeConfig(bytes.NewReader(b))
+		if err != nil || cfg.Width != 700 || cfg.Height != 520 {
+			t.Errorf("%s.png: %d x %d px (%v), want 700 x 520 at 200 dpi", name, cfg.Width, cfg.Height, err)
+		}
+		pdf, _ := os.ReadFile(base + ".pdf")
+		mb := regexp.MustCompile(`/MediaBox \[0 0 ([0-9.]+) ([0-9.]+)\]`).FindSubmatch(pdf)
+		if mb == nil {
+			t.Fatalf("%s.pdf: no media box", name)
+		}
+		pw, _ := strconv.ParseFloat(string(mb[1]), 64)
+		ph, _ := strconv.ParseFloat(string(mb[2]), 64)
+		if math.Abs(pw-252) > 0.5 || math.Abs(ph-187.2) > 0.5 {
+			t.Errorf("%s.pdf: %g x %g pt, want 252 x 187.2", name, pw, ph)
+		}
+	}
+}
