@@ -175,7 +175,7 @@ func (c *Chart) Save(base string, out Output) error {
 				unfinished = append(unfinished, plotter.XY{X: pt[0], Y: min(pt[1], cut)})
 			}
 			if lo, hi, ok := l.interval(j); ok {
-				bars.add(pt[0], lo, min(hi, cut), drawable)
+				bars.add(pt[0], lo, hi, cut, drawable)
 				all = append(all, plotter.XY{X: pt[0], Y: min(hi, cut)})
 			}
 		}
@@ -221,7 +221,11 @@ func (c *Chart) Save(base string, out Output) error {
 		}
 	}
 	if c.IntervalName != "" && slices.ContainsFunc(c.Lines, func(l Line) bool { return len(l.Lo) > 0 }) {
-		p.Legend.Add(c.IntervalName, &errorBars{style: draw.LineStyle{Color: color.Gray{Y: 64}, Width: vg.Points(0.8)}})
+		name := c.IntervalName
+		if slices.ContainsFunc(c.Lines, func(l Line) bool { return clipsInterval(l, cut, yLog) }) {
+			name += "; an arrowhead: it runs beyond the axis"
+		}
+		p.Legend.Add(name, &errorBars{style: draw.LineStyle{Color: color.Gray{Y: 64}, Width: vg.Points(0.8)}})
 		entries++
 	}
 	if len(above) > 0 {
@@ -433,17 +437,30 @@ func (c *Chart) table(cut float64, drawable func(x, y float64) bool) *table {
 	return t
 }
 
+// clipsInterval reports whether an interval of l runs beyond the y axis:
+// above the cut, or to 0 or below on a log axis.
+func clipsInterval(l Line, cut float64, yLog bool) bool {
+	for j := range l.XY {
+		if lo, hi, ok := l.interval(j); ok && (hi > cut && lo < cut || yLog && lo <= 0 && hi > 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // errorBars are vertical bars with caps from lo to hi at each x.
 type errorBars struct {
 	x, lo, hi []float64
+	cut       []bool // the bar's top was cut at the axis's cut
 	style     draw.LineStyle
 }
 
-func (b *errorBars) add(x, lo, hi float64, drawable func(x, y float64) bool) {
+// add adds a bar from lo to hi at x, its top cut at cut.
+func (b *errorBars) add(x, lo, hi, cut float64, drawable func(x, y float64) bool) {
 	if !drawable(x, lo) { // below a log axis: the bar starts at its foot
 		lo = math.NaN()
 	}
-	b.x, b.lo, b.hi = append(b.x, x), append(b.lo, lo), append(b.hi, hi)
+	b.x, b.lo, b.hi, b.cut = append(b.x, x), append(b.lo, lo), append(b.hi, min(hi, cut)), append(b.cut, hi > cut)
 }
 
 func (b *errorBars) Plot(c draw.Canvas, plt *plot.Plot) {
@@ -460,11 +477,18 @@ func (b *errorBars) Plot(c draw.Canvas, plt *plot.Plot) {
 			continue
 		}
 		c.StrokeLine2(b.style, xp, y0, xp, y1)
+		// A cap where the interval ends; an arrowhead where the axis cuts
+		// it (below a log axis, above a cut), so that a clipped bar does
+		// not read as a short one.
 		if !math.IsNaN(b.lo[i]) && trY(b.lo[i]) >= c.Min.Y {
 			c.StrokeLine2(b.style, xp-capW, y0, xp+capW, y0)
+		} else {
+			c.StrokeLines(b.style, []vg.Point{{X: xp - capW, Y: y0 + capW}, {X: xp, Y: y0}, {X: xp + capW, Y: y0 + capW}})
 		}
-		if trY(b.hi[i]) <= c.Max.Y {
+		if trY(b.hi[i]) <= c.Max.Y && !b.cut[i] {
 			c.StrokeLine2(b.style, xp-capW, y1, xp+capW, y1)
+		} else {
+			c.StrokeLines(b.style, []vg.Point{{X: xp - capW, Y: y1 - capW}, {X: xp, Y: y1}, {X: xp + capW, Y: y1 - capW}})
 		}
 	}
 }

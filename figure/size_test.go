@@ -63,3 +63,28 @@ func TestFigureSizeAsAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestClippedIntervalsMarked: an interval that runs below a log axis (a
+// mean of 74 +- 110 cycles) or above the cut ends in an arrowhead, and the
+// legend says what the arrowhead means; intervals within the axis do not
+// add that note.
+func TestClippedIntervalsMarked(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name    string
+		lo, hi  float64
+		ymax    float64
+		clipped bool
+	}{{"below-log", -36, 184, 0, true}, {"above-cut", 60, 140, 100, true}, {"inside", 60, 90, 0, false}} {
+		ch := &Chart{Title: c.name, XLabel: "x", YLabel: "latency", YLog: true, Points: true, YMax: c.ymax, IntervalName: "95% CI of the mean",
+			Lines: []Line{{Name: "a", XY: [][2]float64{{1, 74}, {2, 80}, {3, 120}}, Lo: []float64{c.lo, 70, 110}, Hi: []float64{c.hi, 90, 130}}}}
+		base := filepath.Join(dir, c.name)
+		if err := ch.Save(base, Output{Formats: []string{"svg"}}); err != nil {
+			t.Fatal(err)
+		}
+		svg, _ := os.ReadFile(base + ".svg")
+		if got := bytes.Contains(svg, []byte("an arrowhead: it runs beyond the axis")); got != c.clipped {
+			t.Errorf("%s: legend notes a clipped interval: %v, want %v", c.name, got, c.clipped)
+		}
+	}
+}

@@ -71,7 +71,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		for _, grp := range groupsOf(pts, rest) {
 			for _, m := range metrics {
 				c := &figure.Chart{Title: title(f, noUnit(report.Label(m))+" vs "+lowerFirst(noUnit(study.KeyLabel(x))), groupWords(grp.members[0], rest)), XLabel: study.KeyLabel(x), YLabel: report.Label(m), Points: true,
-					YInteger: isCount(m), XInteger: integerAxis(f, x)}
+					YInteger: isCount(m), XInteger: integerAxis(f, x), YFromZero: isThroughput(m)}
 				replicates := 0
 				for _, ln := range groupsOf(grp.members, nonEmpty(lines)) {
 					l := figure.Line{Name: groupWords(ln.members[0], lineKeys)}
@@ -110,6 +110,12 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 				}
 				if replicates > 0 {
 					c.IntervalName = fmt.Sprintf("95%% CI of the mean (%d replicates)", replicates)
+					if replicates < 3 {
+						// Student's t of one degree of freedom is 12.7: two
+						// replicates give an interval six times as wide as
+						// the normal's.
+						c.IntervalName = fmt.Sprintf("95%% CI of the mean, %d replicates only: wide (t = %.1f)", replicates, report.CIHalfWidth95(1, replicates)*math.Sqrt(float64(replicates)))
+					}
 				}
 				if len(c.Marks) > 0 {
 					c.MarkName = "saturation load"

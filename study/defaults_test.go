@@ -58,6 +58,7 @@ func TestNoEffectWarnings(t *testing.T) {
 		{"the decider swept: in effect at none", "[traffic]\npackets_per_node = 3\n[[axis]]\nkey = \"traffic.process\"\nvalues = [\"bernoulli\", \"poisson\"]\n",
 			[]string{`w.toml:2: warning: traffic.packets_per_node = 3 has no effect under traffic.process (at every value its axis sweeps)`}},
 		{"in effect", "[traffic]\nprocess = \"collective\"\npackets_per_node = 4\n", nil},
+		{"two replicates", "[study]\nreplicates = 2\n", []string{"w.toml:2: warning: study.replicates = 2: the 95% intervals of the figures rest on two runs"}},
 	}
 	for _, tc := range cases {
 		f, err := ParseFile("w.toml", []byte(tc.src))
