@@ -65,6 +65,9 @@ type Chart struct {
 	// Refs are published values, drawn as black crosses (one glyph per
 	// source) and named in the legend by source.
 	Refs []Ref
+	// Notes are lines of words at the end of the legend, with no glyph
+	// (what a mark in the lines' names means).
+	Notes []string
 }
 
 // Mark is a vertical line at X in the colour of Lines[Line].
@@ -115,6 +118,9 @@ func (c *Chart) Save(base string, out Output) error {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.XLabel, c.YLabel
 	out.style(p)
+	// A title line wider than the figure breaks at spaces, measured in its
+	// font (figure.Title wraps by a count of characters, for any width).
+	p.Title.Text = wrapText(p.Title.TextStyle, p.Title.Text, out.Width-vg.Points(16))
 	// A y label longer than the plot is high would run into the title:
 	// it takes two lines.
 	titleH := vg.Length(0)
@@ -301,6 +307,10 @@ func (c *Chart) Save(base string, out Output) error {
 		p.Add(edgeGlyphs{sc})
 		p.Legend.Add("Published: "+src, sc)
 		all = append(all, xys...)
+		entries++
+	}
+	for _, n := range c.Notes {
+		p.Legend.Add(n)
 		entries++
 	}
 	// After every Add, which widens the ranges to the data.

@@ -54,9 +54,18 @@ func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 	// plot, and where it would take more than maxLegendShare of it, its
 	// font shrinks to fit (to 5 points at least).
 	if most := vg.Length(maxLegendShare) * out.Height; below && lh > most {
-		leg.TextStyle.Font.Size = max(leg.TextStyle.Font.Size*(most-gap-vg.Points(6))/(lh-gap-vg.Points(6)), vg.Points(5))
+		leg.TextStyle.Font.Size = max(leg.TextStyle.Font.Size*(most-gap-vg.Points(6))/(lh-gap-vg.Points(6)), minLegendFont)
+		// Rows of a small font a little apart: gonum spaces them by the
+		// font's height, which a browser's glyph boxes exceed.
+		leg.Padding = max(leg.Padding, leg.TextStyle.Font.Size*0.25)
 		size = leg.Rectangle(draw.Canvas{})
 		lh = size.Max.Y - size.Min.Y + gap + vg.Points(6)
+		if lh > most {
+			// Too many entries to read at the smallest font within the
+			// share: the figure grows by what is left over, rather than
+			// the plot vanishing.
+			h += lh - most
+		}
 	}
 	return render(base, out, out.Width, h, func(dc draw.Canvas) {
 		// The title centred over the whole figure.
@@ -79,8 +88,11 @@ func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 }
 
 // maxLegendShare is the most of a figure's height a legend below the plot
-// takes.
+// takes, in a font down to minLegendFont; a longer legend grows the figure.
 const maxLegendShare = 0.45
+
+// minLegendFont is the smallest legend font a figure shrinks to.
+const minLegendFont = vg.Length(6)
 
 // WideLegendShare is the share of the figure's width beyond which a legend
 // outside the plot goes below it rather than to its right.

@@ -566,6 +566,7 @@ func renderPanels(base string, out Output, title string, cols int, plots []*plot
 	ts.Font.Size = out.titleSize()
 	titleH := vg.Length(0)
 	if !out.NoTitle && title != "" {
+		title = wrapText(ts, title, out.Width-vg.Points(16))
 		titleH = ts.Height(title) + vg.Points(8)
 	}
 	margin := vg.Points(6)

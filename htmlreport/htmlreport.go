@@ -50,6 +50,10 @@ type Page struct {
 	// leading comment).
 	Purpose []string
 	Words   string // the parameters every point shares, in words
+	// Lengths says how the runs were measured (run lengths, loads, --set
+	// keys), generated from the study's points, beside Purpose (which a
+	// shortened copy of a study leaves stale).
+	Lengths string
 	Version string // the icnsim build that wrote the page
 	Study   string // the study file's text
 	Summary string // summary.txt
@@ -401,6 +405,7 @@ var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <body>
 <h1>{{.Title}}</h1>
 {{with .Words}}<p class="words">{{.}}</p>{{end}}
+{{with .Lengths}}<p class="words">Runs: {{.}}.</p>{{end}}
 {{if .Purpose}}<section id="purpose" class="purpose">{{range .Purpose}}<p>{{.}}</p>
 {{end}}</section>{{end}}
 {{if .Unfinished}}<section id="unfinished" class="warn"><p><b>⚠ {{len .Unfinished}} of {{len .Runs}} runs did not finish.</b> Their numbers cover what they measured before they stopped; each figure marks their points with a red ring, and summary.txt and results.csv (column <code>unfinished</code>) say why.</p>

@@ -28,6 +28,7 @@ type Collector struct {
 	AcceptedFlits uint64 // flits of packets whose tail arrived in the window
 	first         ClassHistograms
 	others        *[MaxClasses - 1]ClassHistograms
+	flows         *flowCounts // per-flow counts (CountFlows); nil: none
 }
 
 // ClassHistograms are the latency histograms of one message class at one node.
@@ -95,5 +96,8 @@ func (c *Collector) Delivered(now clock.Cycle, f *link.Flit) {
 		h.Latency.Record(uint64(int64(now) - f.Gen))
 		h.NetLatency.Record(uint64(int64(now) - f.Inj()))
 		c.Hops += uint64(f.Hops)
+		if c.flows != nil {
+			c.flows.countFlow(f.Src, uint64(f.Size), uint64(int64(now)-f.Gen))
+		}
 	}
 }

@@ -201,8 +201,11 @@ type Result struct {
 	BatchesUnstable bool `json:"batches_unstable,omitempty"`
 	// Links are the per-link statistics of measure.link_stats (nil
 	// without).
-	Links  *LinkStats `json:"links,omitempty"`
-	Series []Sample   `json:"series,omitempty"`
+	Links *LinkStats `json:"links,omitempty"`
+	// Flows are the per-flow statistics of measure.flow_stats or
+	// measure.flows (nil without).
+	Flows  []Flow   `json:"flows,omitempty"`
+	Series []Sample `json:"series,omitempty"`
 	// NodeAccepted is each node's accepted throughput (flits/cycle), by node id.
 	NodeAccepted []float64 `json:"node_accepted_flits_per_cycle,omitempty"`
 	// SilentNodes are the nodes that never send (traffic.self = "skip": the

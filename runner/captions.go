@@ -247,10 +247,14 @@ func meanWords(f *study.File) string {
 
 // sharedWords is the sentence on the parameters every point shares.
 func sharedWords(f *study.File) string {
+	s := ""
 	if w := f.FixedWords(); w != "" {
-		return " Every point: " + w + "."
+		s = " Every point: " + w + "."
 	}
-	return ""
+	if w := f.RunWords(); w != "" {
+		s += " Runs: " + w + "."
+	}
+	return s
 }
 
 // groupPhrase is ", for GROUP" with the part of a split figure.

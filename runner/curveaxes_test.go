@@ -33,7 +33,7 @@ func TestCurveAxesZipped(t *testing.T) {
 			"[[axis]]\nkey = \"traffic.packet_flits\"\nvalues = [2, 4, 8]\nzip = \"b\"\n" +
 			"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n",
 			"router.vc.buffer_flits", "traffic.pattern", nil,
-			map[string]map[string]int{"latency_mean_cycles-vs-buffer_flits": {"Traffic pattern = uniform": 3, "Traffic pattern = transpose": 3}}},
+			map[string]map[string]int{"latency_mean_cycles-vs-buffer_flits": {"uniform": 3, "transpose": 3}}},
 		{"lines zipped", "[[axis]]\nkey = \"network.mesh.k\"\nvalues = [4, 6]\nzip = \"c\"\n" +
 			"[[axis]]\nkey = \"traffic.hotspot_node\"\nvalues = [5, 14]\nzip = \"c\"\n" +
 			"[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, 0.2]\n" +

@@ -152,7 +152,7 @@ func WriteReport(dir string, f *study.File, recs []*Record) error {
 	if err != nil {
 		return fmt.Errorf("report: %w (write the study's outputs first: icnsim plot %s)", err, dir)
 	}
-	p := &htmlreport.Page{Title: f.Name, Purpose: studyPurpose(f.Source), Words: f.FixedWords(), Version: version.String(), Study: string(f.Source), Summary: string(summary)}
+	p := &htmlreport.Page{Title: f.Name, Purpose: studyPurpose(f.Source), Words: f.FixedWords(), Lengths: f.RunWords(), Version: version.String(), Study: string(f.Source), Summary: string(summary)}
 	pts := pointMeans(f, recs)
 	p.Unfinished = unfinishedRuns(pts)
 	for _, r := range refRows(f, pts) {

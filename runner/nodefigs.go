@@ -113,7 +113,7 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 				var panels []figure.Panel
 				for _, rec := range chunk {
 					p := &f.Points[rec.Point]
-					name := strings.Join(pointValues(p, panelKeys), ", ")
+					name := pointWords(p, panelKeys)
 					z := layout(p.Config.Network, blankSilent(rec.Result, q.get(rec.Result)))
 					if !slices.ContainsFunc(z, func(row []float64) bool {
 						return slices.ContainsFunc(row, func(v float64) bool { return !math.IsNaN(v) })

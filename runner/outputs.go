@@ -94,6 +94,14 @@ func WriteOutputs(ctx context.Context, dir string, f *study.File, recs []*Record
 		}
 	}
 	for _, rec := range recs {
+		if rec.Result.Flows == nil {
+			continue
+		}
+		if err := write(filepath.Join("flows", rec.Run+".csv"), func(w io.Writer) error { return report.WriteFlowsCSV(w, rec.Result.Flows) }); err != nil {
+			return err
+		}
+	}
+	for _, rec := range recs {
 		if rec.Result.Links == nil {
 			continue
 		}

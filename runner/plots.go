@@ -215,7 +215,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			l = f.Name
 		}
 		if rec.Result.Unfinished() != "" {
-			l += " (not finished)"
+			l += " " + unfinishedMark
 		}
 		return l
 	}
@@ -291,6 +291,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			noteUnfinished(c)
 			if err := c.Save(filepath.Join(pdir, "series-"+s.name), out); err != nil {
 				return err
 			}
@@ -313,6 +314,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		return err
 	}
 	if f.Plot.NodeFigures != "topology" {
+		noteUnfinished(nodes)
 		if err := nodes.Save(filepath.Join(pdir, "node-throughput"), out); err != nil {
 			return err
 		}
@@ -363,6 +365,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	noteUnfinished(cdf)
 	return cdf.Save(filepath.Join(pdir, "latency-cdf"), out)
 }
 
@@ -442,8 +445,7 @@ func groupWords(ps *pointStats, keys []string) string { return pointWords(ps.poi
 func pointWords(p *study.Point, keys []string) string {
 	var parts []string
 	for _, k := range keys {
-		v, _ := p.Value(k)
-		parts = append(parts, noUnit(study.KeyLabel(k))+" = "+v)
+		parts = append(parts, p.Phrase(k))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -505,6 +507,9 @@ func perPoint(ctx context.Context, f *study.File, first []*Record, pdir, file, w
 		if l.Name == "" {
 			l.Name = f.Name
 		}
+		if rec.Result.Unfinished() != "" {
+			l.Name += " " + unfinishedMark
+		}
 		l.XY = xy(rec.Result)
 		c.Lines = append(c.Lines, l)
 	}
@@ -513,6 +518,7 @@ func perPoint(ctx context.Context, f *study.File, first []*Record, pdir, file, w
 			return err
 		}
 		form(charts[label])
+		noteUnfinished(charts[label])
 		if err := charts[label].Save(filepath.Join(pdir, fileName(file, label)), plotOutput(f)); err != nil {
 			return err
 		}
@@ -635,4 +641,16 @@ func groupsOf(pts []*pointStats, keys []string) []pointGroup {
 		out[i].members = append(out[i].members, ps)
 	}
 	return out
+}
+
+// unfinishedMark ends the name of a line of a run that did not finish, in
+// the figures of one line per run; noteUnfinished says what it means.
+const unfinishedMark = "*"
+
+// noteUnfinished adds the legend's note on unfinishedMark to c where a
+// line carries it.
+func noteUnfinished(c *figure.Chart) {
+	if slices.ContainsFunc(c.Lines, func(l figure.Line) bool { return strings.HasSuffix(l.Name, " "+unfinishedMark) }) {
+		c.Notes = append(c.Notes, unfinishedMark+" run not finished (summary.txt says why)")
+	}
 }

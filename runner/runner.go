@@ -329,7 +329,7 @@ func prepare(dir string, f *study.File, resume bool) error {
 // writing and renaming left in the study directory's own folders (see
 // atomicfile); nothing else under dir is touched.
 func removeTemps(dir string) error {
-	for _, sub := range []string{".", "points", "series", "plots"} {
+	for _, sub := range []string{".", "points", "series", "plots", "links", "flows", "matrices"} {
 		entries, err := os.ReadDir(filepath.Join(dir, sub))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

@@ -155,7 +155,18 @@ func writeSaturations(w io.Writer, sats []saturation) {
 		return
 	}
 	fmt.Fprintf(w, "\nsaturation throughput (the highest load up to which, at every load, the accepted throughput is within %g%% of the load the sources generated in the window and every packet generated in it was delivered by the end of the drain)\n", SaturationShare*100)
-	t := &table{head: []string{"figure", "line", "saturation load", "accepted there", "note"}}
+	// The figure (the other axes' values) and line columns only where a
+	// study has more than one of them.
+	groups := slices.ContainsFunc(sats, func(s saturation) bool { return s.group != "" })
+	lines := slices.ContainsFunc(sats, func(s saturation) bool { return s.line != "" })
+	t := &table{}
+	if groups {
+		t.head = append(t.head, "figure")
+	}
+	if lines {
+		t.head = append(t.head, "line")
+	}
+	t.head = append(t.head, "saturation load", "accepted there", "note")
 	for _, s := range sats {
 		load, acc, note := fmtG(s.load), fmtG(s.accepted), ""
 		switch {
@@ -164,7 +175,14 @@ func writeSaturations(w io.Writer, sats []saturation) {
 		case s.notReached:
 			note = "not saturated at the highest load"
 		}
-		t.rows = append(t.rows, []string{orDash(s.group), orDash(s.line), load, acc, note})
+		var row []string
+		if groups {
+			row = append(row, orDash(s.group))
+		}
+		if lines {
+			row = append(row, orDash(s.line))
+		}
+		t.rows = append(t.rows, append(row, load, acc, note))
 	}
 	t.writeText(w)
 }

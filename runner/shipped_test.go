@@ -87,6 +87,11 @@ func TestShippedStudiesDraw(t *testing.T) {
 			if err := WriteReport(d, f, recs); err != nil {
 				t.Fatal(err)
 			}
+			if keep := os.Getenv("ICNSIM_SHIPPED_DIR"); keep != "" { // to look at the drawings
+				if err := os.CopyFS(filepath.Join(keep, filepath.Base(file)), os.DirFS(d)); err != nil {
+					t.Fatal(err)
+				}
+			}
 			svgs, _ := filepath.Glob(filepath.Join(d, "plots", "*.svg"))
 			csvs, _ := filepath.Glob(filepath.Join(d, "plots", "*.csv"))
 			// A study with no curve axis, no heatmap, no published values

@@ -1,6 +1,10 @@
 package study
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Measure is how a run is measured.
 type Measure struct {
@@ -38,6 +42,31 @@ type Measure struct {
 	// channel-load bound where it can be traced (links.go); the result's
 	// Links.
 	LinkStats bool `toml:"link_stats"`
+	// FlowStats counts every source-destination pair's measured packets
+	// (networks of at most MaxFlowStatsNodes nodes), Flows only the pairs
+	// it lists, "SRC:DST" separated by commas ("0:63, 5:9"); the result's
+	// Flows.
+	FlowStats bool   `toml:"flow_stats"`
+	Flows     string `toml:"flows"`
+}
+
+// MaxFlowStatsNodes bounds measure.flow_stats: its counts take nodes^2 x
+// 32 bytes (32 MiB at 1,024 nodes).
+const MaxFlowStatsNodes = 1024
+
+// FlowPairs are measure.flows's pairs, in order.
+func (m *Measure) FlowPairs() ([][2]int, error) {
+	var out [][2]int
+	for _, f := range strings.FieldsFunc(m.Flows, func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+		s, d, ok := strings.Cut(f, ":")
+		src, err1 := strconv.Atoi(s)
+		dst, err2 := strconv.Atoi(d)
+		if !ok || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%q is not a pair SRC:DST of node numbers", f)
+		}
+		out = append(out, [2]int{src, dst})
+	}
+	return out, nil
 }
 
 // Method defaults of the warm-up.
@@ -106,6 +135,22 @@ func (c *Config) validateMeasure(add addFunc) {
 	}
 	if m.MeasureCycles < 1 {
 		add("measure.measure_cycles", m.MeasureCycles, "allowed: >= 1")
+	}
+	if pairs, err := m.FlowPairs(); err != nil {
+		add("measure.flows", m.Flows, "allowed: pairs SRC:DST of node numbers, separated by commas (\"0:63, 5:9\"): "+err.Error())
+	} else if nodes := c.Nodes(); nodes > 0 {
+		for _, p := range pairs {
+			if p[0] < 0 || p[0] >= nodes || p[1] < 0 || p[1] >= nodes {
+				add("measure.flows", m.Flows, fmt.Sprintf("pair %d:%d: nodes are 0..%d", p[0], p[1], nodes-1))
+				break
+			}
+		}
+		switch {
+		case m.FlowStats && len(pairs) > 0:
+			add("measure.flow_stats", m.FlowStats, "every pair, or the pairs of measure.flows: not both")
+		case m.FlowStats && nodes > MaxFlowStatsNodes:
+			add("measure.flow_stats", m.FlowStats, fmt.Sprintf("counts every pair of at most %d nodes (this network has %d: %d pairs); list the pairs to count in measure.flows", MaxFlowStatsNodes, nodes, nodes*nodes))
+		}
 	}
 	if m.LinkStats && r.Kind == "ioq" {
 		add("measure.link_stats", m.LinkStats, `counted by the VC router only (router.kind = "vc"); the ioq switch reports its queues instead`)

@@ -67,7 +67,13 @@ func (c *Config) validateVC(add addFunc) {
 	r, n := &c.Router, &c.Network
 	spec, known := Routings()[r.Routing]
 	if !known {
-		add("router.routing", r.Routing, "allowed: "+strings.Join(routingNames(), ", ")+didYouMean(r.Routing, routingNames()))
+		// The routings of this topology (the others would be refused in
+		// turn), with a near name from all of them.
+		if here := routingsFor(n.Topology); len(here) > 0 {
+			add("router.routing", r.Routing, fmt.Sprintf("allowed on a %s: %s", n.Topology, strings.Join(here, ", "))+didYouMean(r.Routing, routingNames()))
+		} else {
+			add("router.routing", r.Routing, "allowed: "+strings.Join(routingNames(), ", ")+didYouMean(r.Routing, routingNames()))
+		}
 	} else if !slices.Contains(spec.Topologies, n.Topology) {
 		add("router.routing", r.Routing, fmt.Sprintf("defined on %s only; for a %s use %s",
 			strings.Join(spec.Topologies, ", "), n.Topology, strings.Join(routingsFor(n.Topology), ", ")))

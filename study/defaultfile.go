@@ -206,6 +206,10 @@ func writeMeasureTOML(p tomlPrinter, d Config) {
 	p("# link class (grid direction, fat-tree level, dragonfly local/global, HyperX dimension) beside the routing's")
 	p("# channel-load bound where the routing is deterministic; links/*.csv per run (VC router only)")
 	p("link_stats = %v", d.Measure.LinkStats)
+	p("# per-flow statistics of the measured packets (packets, flits per cycle, mean and largest latency per")
+	p("# source-destination pair; flows/*.csv per run): every pair (networks of at most %d nodes) ...", MaxFlowStatsNodes)
+	p("flow_stats = %v", d.Measure.FlowStats)
+	p("flows = %q  # ... or only these pairs, \"SRC:DST\" separated by commas: \"0:63, 5:9\"", d.Measure.Flows)
 }
 
 // StudyTOML documents the tables a study file adds to a configuration, as
@@ -291,6 +295,9 @@ func writePlotTOML(p tomlPrinter, kv func(line, comment string), more func(comme
 	more("by leaf switch on a fat-tree), line (over node ids) or both")
 	kv(`node_scale = "auto"`, "per-node heatmaps' colour scale: auto (one for all panels unless a panel")
 	more("spans less than a third of their range), shared, or panel (one each)")
+	kv("labels = { \"traffic.long_volume_percent\" = \"P = {}%\", \"dor\" = \"DOR\" }", "display names in legends, panels and captions: a key's words,")
+	more("a phrase with {} for a key's values, or a value's name; built in: routings, mechanisms and")
+	more("processes by their papers' names (DOR, Hybrid-HAR, UGAL-L, RECN, ...), P = {}% for long_volume_percent")
 	kv(fmt.Sprintf("paper_form = %q", pl.PaperForm), "the paper's own form too (plots/paper-*): izu-fig3, izu-fig4[:STUDY], izu-fig5, recn-fig1/2/3, har-fig6/9, entropy-table2")
 	p("")
 }

@@ -115,3 +115,50 @@ func TestEffectiveTOMLReadsBack(t *testing.T) {
 		t.Errorf("point out of range: %v", err)
 	}
 }
+
+// TestRunWords: the report's line of run lengths comes from the points,
+// with the loads swept and the keys --set wrote, not from the comments.
+func TestRunWords(t *testing.T) {
+	src := "# 50,000 warm-up cycles (stale)\n[measure]\nwarmup_cycles = 100\n[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, 0.3]\n"
+	sets, err := ParseSets([]string{"measure.measure_cycles=700", "seed=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := applySets([]byte(src), sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ParseFile("r.toml", a.src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "warm-up 100 cycles, window 700 cycles, drain up to 100000 cycles; offered load 0.1 to 0.3 flits/node/cycle; set on the command line: seed = 3, measure.measure_cycles = 700"
+	if got := f.RunWords(); got != want {
+		t.Errorf("RunWords:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestPhraseOf: figures name a routing or mechanism by its papers' name,
+// long_volume_percent as P = x%, other keys as "words = value", and a
+// study's [plot.labels] first.
+func TestPhraseOf(t *testing.T) {
+	labels := map[string]string{"traffic.packet_flits": "L = {} flits", "router.vc.vcs": "VCs", "4": "four"}
+	for _, c := range []struct{ key, v, want string }{
+		{"router.routing", "dor", "DOR"},
+		{"router.routing", "hybrid-har", "Hybrid-HAR"},
+		{"router.ioq.queues", "recn", "RECN"},
+		{"traffic.pattern", "transpose", "transpose"},
+		{"traffic.long_volume_percent", "25", "P = 25%"},
+		{"traffic.load_flits_per_node_cycle", "0.2", "Offered load = 0.2"},
+		{"traffic.packet_flits", "8", "L = 8 flits"},
+		{"router.vc.vcs", "4", "VCs = four"},
+	} {
+		if got := PhraseOf(labels, c.key, c.v); got != c.want {
+			t.Errorf("PhraseOf(%s, %s) = %q, want %q", c.key, c.v, got, c.want)
+		}
+	}
+	if _, err := ParseFile("l.toml", []byte("[plot.labels]\n\"dor\" = \"\"\n\"nokey\" = \"x {}\"\n")); err == nil ||
+		!strings.Contains(err.Error(), `plot.labels.dor = ""`) || !strings.Contains(err.Error(), `"nokey" is none`) {
+		t.Errorf("bad labels: %v", err)
+	}
+}

@@ -125,3 +125,75 @@ func WithSets(name string, cfg Config, sets []Set) (Config, error) {
 	}
 	return f.Points[0].Config, nil
 }
+
+// RunWords says how the study's runs were measured, generated from its
+// points (not from its comments, which a shortened copy leaves stale):
+// the method and its lengths in cycles, the offered load or its range,
+// the replicates, and the keys set on the command line (--set).
+func (f *File) RunWords() string {
+	if len(f.Points) == 0 {
+		return ""
+	}
+	c := f.Points[0].Config
+	same := func(get func(c *Config) string) (string, bool) {
+		v := get(&f.Points[0].Config)
+		for i := range f.Points {
+			if get(&f.Points[i].Config) != v {
+				return v, false
+			}
+		}
+		return v, true
+	}
+	var parts []string
+	lengths, fixed := same(func(c *Config) string {
+		m, t := &c.Measure, &c.Traffic
+		switch {
+		case t.Process == "collective":
+			return fmt.Sprintf("a burst of %d packets of %d flits per node, run to its last delivery", t.PacketsPerNode, t.PacketFlits)
+		case m.Method == "batches":
+			return fmt.Sprintf("warm-up %d cycles, then batches of %d cycles until stable (%d to %d batches, tolerance %g), drain up to %d cycles", m.Warmup(), m.BatchCycles, m.MinBatches, m.MaxBatches, m.Tolerance, m.DrainCycles)
+		case m.Method == "packet-batches":
+			return fmt.Sprintf("warm-up %d cycles, then %d batches of %d delivered packets", m.Warmup(), m.PacketBatches, m.PacketsPerBatch(c.Nodes()))
+		}
+		return fmt.Sprintf("warm-up %d cycles, window %d cycles, drain up to %d cycles", m.Warmup(), m.MeasureCycles, m.DrainCycles)
+	})
+	if !fixed {
+		lengths += " at the first point (the lengths vary by point)"
+	}
+	parts = append(parts, lengths)
+	if t := c.Traffic; t.Process != "collective" && t.Process != "saturation" {
+		var loads []float64
+		for i := range f.Points {
+			loads = append(loads, f.Points[i].Config.Traffic.Load)
+		}
+		lo, hi := slices.Min(loads), slices.Max(loads)
+		switch {
+		case t.LoadOfWireCapacity > 0 || t.LoadOfBisection > 0:
+		case lo == hi:
+			parts = append(parts, fmt.Sprintf("offered load %g flits/node/cycle", lo))
+		default:
+			parts = append(parts, fmt.Sprintf("offered load %g to %g flits/node/cycle", lo, hi))
+		}
+	}
+	if f.Study.Replicates > 1 {
+		parts = append(parts, fmt.Sprintf("%d replicates", f.Study.Replicates))
+	}
+	var sets []string
+	table := ""
+	for _, line := range strings.Split(string(f.Source), "\n") {
+		if t := strings.TrimSpace(stripComment(line)); strings.HasPrefix(t, "[") {
+			table = strings.Trim(t, "[] ") + "."
+		}
+		if i := strings.Index(line, SetMark); i > 0 {
+			set := strings.Join(strings.Fields(line[:i]), " ")
+			if !strings.HasPrefix(strings.TrimSpace(line), "[") && table != "" && !strings.HasPrefix(set, table) {
+				set = table + set
+			}
+			sets = append(sets, set)
+		}
+	}
+	if len(sets) > 0 {
+		parts = append(parts, "set on the command line: "+strings.Join(sets, ", "))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -134,7 +134,7 @@ func namesAKey(msg string, keys []string) bool {
 		}
 	}
 	// A value that smuggles in another line names that line's key.
-	return strings.Contains(msg, "axis[0]") || strings.Contains(msg, "(unknown key)")
+	return strings.Contains(msg, "axis[0]") || strings.Contains(msg, "unknown key")
 }
 
 // defaultValue is key's default as TOML text.

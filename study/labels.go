@@ -1,6 +1,7 @@
 package study
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/icnsim/icnsim/report"
@@ -57,4 +58,72 @@ func KeyLabel(key string) string {
 // (network.mesh.k, network.torus.k, ...), by leaf.
 func familyKeyLabels() map[string]string {
 	return map[string]string{"k": "Radix k", "levels": "Levels n", "concentration": "Endnodes per switch"}
+}
+
+// nameKeys are the keys whose values are names (a routing, a pattern, a
+// mechanism): a figure names a point by the value's display name alone
+// ("DOR", not "Routing = dor").
+func nameKeys() []string {
+	return []string{"router.routing", "traffic.pattern", "traffic.process", "policy.injection", "router.ioq.queues", "router.kind",
+		"router.vc.switching", "network.topology", "router.vc.selection"}
+}
+
+// valueNames are the display names of values as the papers write them.
+func valueNames() map[string]string {
+	return map[string]string{
+		// routings
+		"dor": "DOR", "dor-dateline": "DOR (datelines)", "dor-2class": "DOR (2 classes)", "duato": "Duato", "hybrid-har": "Hybrid-HAR", "har-dor": "HAR-DOR",
+		"min": "MIN", "val": "VAL", "ugal-l": "UGAL-L", "ugal-g": "UGAL-G", "par": "PAR", "fattree-static": "static (D-mod-k)", "fattree-adaptive": "adaptive",
+		"shortest": "shortest path", "shortest-hops": "shortest path (hop classes)", "min-adaptive": "minimal adaptive",
+		// mechanisms and switches
+		"none": "no throttling", "noth": "no throttling", "recn": "RECN", "voq-net": "VOQnet", "voq-sw": "VOQsw", "1q": "one queue",
+		"vct": "VCT", "wormhole": "wormhole", "ioq": "I/O-buffered switch", "vc": "VC router",
+		// processes
+		"bernoulli": "Bernoulli", "poisson": "Poisson", "saturation": "saturation", "collective": "collective", "ramp": "ramp",
+	}
+}
+
+// keyPhrases are the phrases of keys that papers write with a symbol.
+func keyPhrases() map[string]string {
+	return map[string]string{
+		"traffic.long_volume_percent": "P = {}%",
+	}
+}
+
+// PhraseOf is how figures name the value v of key key: labels (a study's
+// [plot.labels]) first, then the built-in names. A phrase with {} for the
+// key ("P = {}%") takes the value's place; a key whose values are names
+// shows the value's name alone ("DOR", "Hybrid-HAR"); any other key reads
+// "words = value" (labels may name both).
+func PhraseOf(labels map[string]string, key, v string) string {
+	if t, ok := labels[key]; ok && strings.Contains(t, "{}") {
+		return strings.ReplaceAll(t, "{}", v)
+	}
+	name := v
+	if l, ok := labels[v]; ok {
+		name = l
+	} else if l, ok := valueNames()[v]; ok && slices.Contains(nameKeys(), key) {
+		name = l
+	}
+	if slices.Contains(nameKeys(), key) {
+		return name
+	}
+	if _, ok := labels[key]; !ok {
+		if t, ok := keyPhrases()[key]; ok {
+			return strings.ReplaceAll(t, "{}", name)
+		}
+	}
+	words := noUnitLabel(KeyLabel(key))
+	if l, ok := labels[key]; ok {
+		words = l
+	}
+	return words + " = " + name
+}
+
+// noUnitLabel is a label without its unit in brackets.
+func noUnitLabel(l string) string {
+	if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
+		return l[:i]
+	}
+	return l
 }

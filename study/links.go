@@ -252,3 +252,67 @@ func traceRoute(topo topology.Topology, rf routing.Func, src, dst int, use func(
 	}
 	return fmt.Errorf("the route from node %d to %d does not end", src, dst)
 }
+
+// flowObserver gives a run its per-flow statistics: the destinations'
+// collectors count measured packets by source (report.Collector.CountFlows,
+// set up before the run), and the result lists every pair that received
+// any (flow_stats) or every listed pair (flows), over the window.
+type flowObserver struct {
+	b     *Built
+	pairs [][2]int // nil: every pair
+}
+
+// newFlowObserver starts the counting on b's collectors.
+func newFlowObserver(b *Built) *flowObserver {
+	o := &flowObserver{b: b}
+	nodes := len(b.Collectors)
+	if b.Cfg.Measure.FlowStats {
+		for _, c := range b.Collectors {
+			c.CountFlows(nodes, nil)
+		}
+		return o
+	}
+	o.pairs, _ = b.Cfg.Measure.FlowPairs() // validated
+	srcs := make([][]int, nodes)
+	for _, p := range o.pairs {
+		srcs[p[1]] = append(srcs[p[1]], p[0])
+	}
+	for d, s := range srcs {
+		if s != nil {
+			b.Collectors[d].CountFlows(nodes, s)
+		}
+	}
+	return o
+}
+
+func (o *flowObserver) begin(clock.Cycle)               {}
+func (o *flowObserver) check(clock.Cycle) error         { return nil }
+func (o *flowObserver) sample(*report.Sample, float64)  {}
+func (o *flowObserver) opened()                         {}
+func (o *flowObserver) closed(clock.Cycle, clock.Cycle) {}
+func (o *flowObserver) result(_ *run, _ clock.Cycle, res *report.Result) {
+	cycles := float64(res.MeasureToCycle - res.MeasureFromCycle)
+	flow := func(s, d int) (report.Flow, bool) {
+		fc, ok := o.b.Collectors[d].FlowFrom(s)
+		if !ok {
+			return report.Flow{}, false
+		}
+		return report.Flow{Src: s, Dst: d, Packets: fc.Packets, Flits: fc.Flits, FlitsPerCycle: report.Ratio(float64(fc.Flits), cycles),
+			LatencyMeanCycles: report.Ratio(float64(fc.LatencySum), float64(fc.Packets)), LatencyMaxCycles: fc.LatencyMax}, true
+	}
+	if o.pairs != nil {
+		for _, p := range o.pairs {
+			if f, ok := flow(p[0], p[1]); ok {
+				res.Flows = append(res.Flows, f)
+			}
+		}
+		return
+	}
+	for s := range o.b.Collectors {
+		for d := range o.b.Collectors {
+			if f, ok := flow(s, d); ok && f.Packets > 0 {
+				res.Flows = append(res.Flows, f)
+			}
+		}
+	}
+}

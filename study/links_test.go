@@ -1,7 +1,9 @@
 package study
 
 import (
+	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
@@ -118,6 +120,57 @@ func TestLinkUtilisationDragonflyWorstCase(t *testing.T) {
 	for _, l := range ls.Links {
 		if l.BoundFlitsPerCycle > want+1e-9 {
 			t.Errorf("%s: bound %g above the global links' %g", l.Name, l.BoundFlitsPerCycle, want)
+		}
+	}
+}
+
+// TestFlowStats: per-flow statistics count each pair's measured packets:
+// under transpose every source sends to its one destination, so every pair
+// counted is (s, transpose(s)) and their packets sum to the run's measured
+// packets, each pair's throughput near the offered load; listed pairs are
+// reported in their order, a pair that sends nothing with zeros; and
+// counting changes nothing else of the run.
+func TestFlowStats(t *testing.T) {
+	c := small(func(c *Config) {
+		c.Network = netOf("mesh", "k", 4, "concentration", 1)
+		c.Router.Routing = "dor"
+		c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.PacketFlits = "transpose", "bernoulli", 0.2, 4
+		c.Measure.WarmupCycles, c.Measure.MeasureCycles = 500, 5000
+	})
+	plain := mustRun(t, c, Options{Exec: actor.Serial})
+	all := c
+	all.Measure.FlowStats = true
+	r := mustRun(t, all, Options{Exec: actor.Shards, Workers: 2})
+	bare := *r
+	bare.Flows = nil
+	if bare.Digest() != plain.Digest() {
+		t.Fatal("counting flows changed the run")
+	}
+	var packets uint64
+	for _, f := range r.Flows {
+		x, y := f.Src%4, f.Src/4
+		if f.Dst != x*4+y {
+			t.Errorf("flow %d -> %d under transpose", f.Src, f.Dst)
+		}
+		if f.Src != f.Dst && math.Abs(f.FlitsPerCycle-0.2) > 0.05 { // 250 packets: 4 sd
+			t.Errorf("flow %d -> %d: %.4f flits/cycle, offered 0.2", f.Src, f.Dst, f.FlitsPerCycle)
+		}
+		packets += f.Packets
+	}
+	if len(r.Flows) != 16 || packets != r.Latency.Count {
+		t.Errorf("%d flows with %d packets; want 16 with the %d measured", len(r.Flows), packets, r.Latency.Count)
+	}
+	some := c
+	some.Measure.Flows = "1:4, 0:5"
+	r = mustRun(t, some, Options{Exec: actor.Serial})
+	if len(r.Flows) != 2 || r.Flows[0].Src != 1 || r.Flows[0].Dst != 4 || r.Flows[0].Packets == 0 || r.Flows[1].Packets != 0 || r.Flows[1].LatencyMeanCycles != 0 {
+		t.Errorf("listed flows: %+v", r.Flows)
+	}
+	for _, bad := range []struct{ flows, want string }{{"1-4", "not a pair SRC:DST"}, {"1:16", "pair 1:16: nodes are 0..15"}} {
+		b := c
+		b.Measure.Flows = bad.flows
+		if errs := b.Validate(); len(errs) == 0 || !strings.Contains(errors.Join(errs...).Error(), bad.want) {
+			t.Errorf("flows = %q: %v, want %q", bad.flows, errs, bad.want)
 		}
 	}
 }

@@ -81,7 +81,7 @@ func Parse(name string, src []byte) (Config, error) {
 		if allowed == "" {
 			allowed = unknownKey(k, "configuration key")
 		}
-		errs = append(errs, &FieldError{File: name, Line: lineOf(src, k), Key: k.String(), Value: "(unknown key)", Allowed: allowed})
+		errs = append(errs, &FieldError{File: name, Line: lineOf(src, k), Key: k.String(), Value: valueAt(src, lineOf(src, k)), Allowed: allowed})
 	}
 	for _, s := range selectors() {
 		unselectedTables(md, s, []string{s.selected(&cfg)}, func(key []string, allowed string) {
@@ -334,7 +334,7 @@ func rangeErr(key string, v any, allowed string) error {
 // and the table a key of that name belongs in, or the nearest keys.
 func unknownKey(k toml.Key, what string) string {
 	allowed := allowedKeys(k)
-	msg := "not a " + what + "; allowed here: " + allowed
+	msg := "unknown key, not a " + what + "; allowed here: " + allowed
 	leaf, full := k[len(k)-1], k.String()
 	all := configKeys()
 	slices.Sort(all)
@@ -383,4 +383,24 @@ func (c Config) TOML() string {
 		panic(err) // a Config always encodes
 	}
 	return buf.String()
+}
+
+// valueAt is the value written on line n (1-based) of src, as written
+// ("unifrom", 3, [1, 2]), for the message of an unknown key; "(table)" for
+// a table's header and "(unknown key)" where the line holds no value.
+func valueAt(src []byte, n int) rawValue {
+	lines := strings.Split(string(src), "\n")
+	if n < 1 || n > len(lines) {
+		return "(unknown key)"
+	}
+	t := strings.TrimSpace(lines[n-1])
+	if strings.HasPrefix(t, "[") {
+		return "(table)"
+	}
+	if _, v, ok := strings.Cut(t, "="); ok {
+		if v = strings.TrimSpace(stripComment(v)); v != "" {
+			return rawValue(v)
+		}
+	}
+	return "(unknown key)"
 }

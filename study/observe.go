@@ -50,6 +50,9 @@ func observersOf(b *Built) []observer {
 			obs = append(obs, o)
 		}
 	}
+	if m := &b.Cfg.Measure; m.FlowStats || m.Flows != "" {
+		obs = append(obs, newFlowObserver(b))
+	}
 	return obs
 }
 

@@ -107,6 +107,11 @@ type PlotSpec struct {
 	// Formats of the image files: svg, png, pdf. Every figure also writes a
 	// CSV of the points it draws.
 	Formats []string `toml:"formats"`
+	// Labels are display names in figures (PhraseOf): a configuration
+	// key's words ("router.routing" = "Routing"), a phrase for a key's
+	// values with {} for the value ("traffic.long_volume_percent" =
+	// "P = {}%"), or a value's name ("dor" = "DOR").
+	Labels map[string]string `toml:"labels"`
 	// WidthIn and HeightIn are a figure's print size in inches, FontPt its
 	// axis labels' size in points, DPI the PNG files' resolution.
 	WidthIn  float64 `toml:"width_in"`
@@ -207,6 +212,15 @@ type Point struct {
 	Index  int
 	Params []Param
 	Config Config
+	// labels are the study's [plot.labels] (Phrase).
+	labels map[string]string
+}
+
+// Phrase is how figures name the point's value on axis key (PhraseOf
+// with the study's [plot.labels]).
+func (p *Point) Phrase(key string) string {
+	v, _ := p.Value(key)
+	return PhraseOf(p.labels, key, v)
 }
 
 // Label is the point's axis values, "key=value" joined by spaces.
@@ -348,7 +362,7 @@ func ParseFileContext(ctx context.Context, name string, src []byte) (*File, erro
 		if allowed == "" {
 			allowed = unknownKey(k, "study or configuration key")
 		}
-		add(lineOf(src, k), k.String(), "(unknown key)", allowed)
+		add(lineOf(src, k), k.String(), valueAt(src, lineOf(src, k)), allowed)
 	}
 	for i := range f.Axes {
 		f.Axes[i].line = blockLine(src, "axis", i, "key")
@@ -602,7 +616,7 @@ func (f *File) expand() []error {
 	seen := map[string]bool{}
 	idx := make([]int, len(groups)) // odometer over the groups, last fastest
 	for p := range total {
-		pt := Point{Index: p, Config: f.Config}
+		pt := Point{Index: p, Config: f.Config, labels: f.Plot.Labels}
 		for g, axes := range groups {
 			for _, ai := range axes {
 				pt.Params = append(pt.Params, Param{Key: f.Axes[ai].Key, Value: f.Axes[ai].Values[idx[g]]})
@@ -877,6 +891,15 @@ func (f *File) checkPlotAndReduce() []error {
 
 // checkPlot checks the [plot] table against the study's axes.
 func (f *File) checkPlot(axes []string, axisList string, add addFunc) {
+	for _, k := range slices.Sorted(maps.Keys(f.Plot.Labels)) {
+		v := f.Plot.Labels[k]
+		switch {
+		case strings.TrimSpace(v) == "":
+			add("plot.labels."+k, v, "allowed: the words figures show for "+strconv.Quote(k)+" (not empty)")
+		case strings.Contains(v, "{}") && !slices.Contains(configKeys(), k):
+			add("plot.labels."+k, v, "a phrase with {} names the values of a configuration key (\"traffic.long_volume_percent\" = \"P = {}%\"); "+strconv.Quote(k)+" is none")
+		}
+	}
 	metrics := report.MetricNames()
 	for _, k := range []struct{ key, v string }{{"plot.x", f.Plot.X}, {"plot.lines", f.Plot.Lines}, {"plot.heatmap_x", f.Plot.HeatmapX}, {"plot.heatmap_y", f.Plot.HeatmapY}} {
 		if k.v != "" && !slices.Contains(axes, k.v) {
