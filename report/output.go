@@ -40,6 +40,11 @@ func WriteText(w io.Writer, rs []*Result) error {
 		}
 	}
 	for _, r := range rs {
+		if s := r.WarmupWords(); s != "" {
+			fmt.Fprintf(w, "%s: %s\n", r.Scenario, s)
+		}
+	}
+	for _, r := range rs {
 		writeFairness(w, r)
 	}
 	for _, r := range rs {
@@ -167,4 +172,17 @@ func fixed(v float64, prec int) string {
 		return "-"
 	}
 	return strconv.FormatFloat(v, 'f', prec, 64)
+}
+
+// WarmupWords states the warm-up measure.warmup_detect found ("" where
+// none was sought), and whether the window began after it.
+func (r *Result) WarmupWords() string {
+	if r.WarmupDetectedCycles <= 0 {
+		return ""
+	}
+	s := fmt.Sprintf("warm-up check (MSER-5 on the packets in the system): the transient ends at about cycle %d; the window began at cycle %d", r.WarmupDetectedCycles, r.MeasureFromCycle)
+	if r.WarmupDetectedCycles > r.MeasureFromCycle {
+		return s + ", inside the transient: lengthen measure.warmup_cycles"
+	}
+	return s + ", after it"
 }

@@ -204,8 +204,12 @@ type Result struct {
 	Links *LinkStats `json:"links,omitempty"`
 	// Flows are the per-flow statistics of measure.flow_stats or
 	// measure.flows (nil without).
-	Flows  []Flow   `json:"flows,omitempty"`
-	Series []Sample `json:"series,omitempty"`
+	Flows []Flow `json:"flows,omitempty"`
+	// WarmupDetectedCycles is where measure.warmup_detect = "mser-5" finds
+	// the transient over (0: not checked); the run's window began at
+	// MeasureFromCycle.
+	WarmupDetectedCycles int64    `json:"warmup_detected_cycles,omitempty"`
+	Series               []Sample `json:"series,omitempty"`
 	// NodeAccepted is each node's accepted throughput (flits/cycle), by node id.
 	NodeAccepted []float64 `json:"node_accepted_flits_per_cycle,omitempty"`
 	// SilentNodes are the nodes that never send (traffic.self = "skip": the

@@ -334,6 +334,7 @@ func writeSummary(w io.Writer, f *study.File, runs int, pts []*pointStats, table
 			fmt.Fprintf(w, "  %s\n", u)
 		}
 	}
+	writeWarmupChecks(w, pts)
 	units := "units: offered and accepted in flits/node/cycle; latencies (from generation) and duration in cycles; jain: per-node accepted fairness"
 	if fairness {
 		units = "units: node throughput (injected) in flits/node/cycle; net lat: mean delay from injection and sat interval in cycles; jain: per-node injected fairness"
@@ -419,6 +420,31 @@ func unfinishedRuns(pts []*pointStats) []string {
 		}
 	}
 	return out
+}
+
+// writeWarmupChecks prints, for the runs that sought their warm-up
+// (measure.warmup_detect), those whose window began inside the transient,
+// or that every one began after it.
+func writeWarmupChecks(w io.Writer, pts []*pointStats) {
+	checked, inside := 0, []string{}
+	for _, ps := range pts {
+		for _, r := range ps.results {
+			if r.WarmupDetectedCycles <= 0 {
+				continue
+			}
+			checked++
+			if r.WarmupDetectedCycles > r.MeasureFromCycle {
+				inside = append(inside, fmt.Sprintf("  point %d (%s): transient to about cycle %d, window from cycle %d", ps.point.Index, ps.point.Label(), r.WarmupDetectedCycles, r.MeasureFromCycle))
+			}
+		}
+	}
+	switch {
+	case checked == 0:
+	case len(inside) == 0:
+		fmt.Fprintf(w, "warm-up check (MSER-5): every one of %d runs began its window after the transient\n", checked)
+	default:
+		fmt.Fprintf(w, "warm-up check (MSER-5): %d of %d runs began their window inside the transient (lengthen measure.warmup_cycles):\n%s\n", len(inside), checked, strings.Join(inside, "\n"))
+	}
 }
 
 // finishedCell is a point's cell of the finished column: yes, or NO with

@@ -56,7 +56,7 @@ func Default() Config {
 			SATL: 16, SATK: 16, SATStructure: "ring"},
 		Measure: Measure{WarmupCycles: -1, MeasureCycles: 10000, Method: "window", BatchCycles: 2000,
 			MinBatches: 5, MaxBatches: 50, Tolerance: 0.02, DrainCycles: 100000, MaxCycles: 10000000, SampleCycles: 100, WatchdogCycles: 100000,
-			StallCycles: 20000, SmoothSamples: 400, PacketBatches: 5},
+			StallCycles: 20000, SmoothSamples: 400, PacketBatches: 5, WarmupDetect: "none"},
 	}
 }
 

@@ -48,6 +48,11 @@ type Measure struct {
 	// Flows.
 	FlowStats bool   `toml:"flow_stats"`
 	Flows     string `toml:"flows"`
+	// WarmupDetect checks the warm-up after the run: "mser-5" finds where
+	// the transient of the packets in the system ends (MSER-5 over the
+	// time series; warmup.go) and the result states it; "none" (the
+	// default) does not.
+	WarmupDetect string `toml:"warmup_detect"`
 }
 
 // MaxFlowStatsNodes bounds measure.flow_stats: its counts take nodes^2 x
@@ -151,6 +156,14 @@ func (c *Config) validateMeasure(add addFunc) {
 		case m.FlowStats && nodes > MaxFlowStatsNodes:
 			add("measure.flow_stats", m.FlowStats, fmt.Sprintf("counts every pair of at most %d nodes (this network has %d: %d pairs); list the pairs to count in measure.flows", MaxFlowStatsNodes, nodes, nodes*nodes))
 		}
+	}
+	switch {
+	case m.WarmupDetect != "none" && m.WarmupDetect != "mser-5":
+		add("measure.warmup_detect", m.WarmupDetect, "allowed: none, mser-5 (the truncation point of MSER over batch means of 5 samples)")
+	case m.WarmupDetect == "mser-5" && m.SampleCycles <= 0:
+		add("measure.warmup_detect", m.WarmupDetect, "reads the time series: needs measure.sample_cycles > 0")
+	case m.WarmupDetect == "mser-5" && t.Process == "collective":
+		add("measure.warmup_detect", m.WarmupDetect, "a collective has no warm-up (its packets are queued at cycle 0)")
 	}
 	if m.LinkStats && r.Kind == "ioq" {
 		add("measure.link_stats", m.LinkStats, `counted by the VC router only (router.kind = "vc"); the ioq switch reports its queues instead`)

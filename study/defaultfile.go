@@ -210,6 +210,10 @@ func writeMeasureTOML(p tomlPrinter, d Config) {
 	p("# source-destination pair; flows/*.csv per run): every pair (networks of at most %d nodes) ...", MaxFlowStatsNodes)
 	p("flow_stats = %v", d.Measure.FlowStats)
 	p("flows = %q  # ... or only these pairs, \"SRC:DST\" separated by commas: \"0:63, 5:9\"", d.Measure.Flows)
+	p("# after the run, where the transient of the packets in the system (in flight and queued at the sources) ends:")
+	p("# mser-5 (MSER over batch means of 5 samples of the time series, up to the window's end); the result states it")
+	p("# beside warmup_cycles; none: no check")
+	p("warmup_detect = %q", d.Measure.WarmupDetect)
 }
 
 // StudyTOML documents the tables a study file adds to a configuration, as

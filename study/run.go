@@ -552,6 +552,7 @@ func (b *Built) result(r *run, meth method, end clock.Cycle) (*report.Result, er
 	for _, o := range r.observers {
 		o.result(r, end, res)
 	}
+	detectWarmup(m, r.series, res)
 	for _, pt := range lat.CDF() {
 		res.LatencyCDF = append(res.LatencyCDF, [2]float64{pt[0], report.Ratio(pt[1], 1)})
 	}
