@@ -257,7 +257,7 @@ func (c *Chart) Save(base string, out Output) error {
 		}
 		ring.Shape, ring.Color, ring.Radius = draw.RingGlyph{}, unfinishedColor, vg.Points(6)
 		p.Add(edgeGlyphs{ring})
-		p.Legend.Add("run not finished (summary.txt says why)", ring)
+		p.Legend.Add("not finished", ring)
 		entries++
 	}
 	for _, m := range marks {

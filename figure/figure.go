@@ -54,17 +54,20 @@ func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 	// plot, and where it would take more than maxLegendShare of it, its
 	// font shrinks to fit (to 5 points at least).
 	if most := vg.Length(maxLegendShare) * out.Height; below && lh > most {
-		leg.TextStyle.Font.Size = max(leg.TextStyle.Font.Size*(most-gap-vg.Points(6))/(lh-gap-vg.Points(6)), minLegendFont)
+		font, padding, full := leg.TextStyle.Font.Size, leg.Padding, lh
+		leg.TextStyle.Font.Size = max(font*(most-gap-vg.Points(6))/(lh-gap-vg.Points(6)), minLegendFont)
 		// Rows of a small font a little apart: gonum spaces them by the
 		// font's height, which a browser's glyph boxes exceed.
 		leg.Padding = max(leg.Padding, leg.TextStyle.Font.Size*0.25)
 		size = leg.Rectangle(draw.Canvas{})
 		lh = size.Max.Y - size.Min.Y + gap + vg.Points(6)
 		if lh > most {
-			// Too many entries to read at the smallest font within the
-			// share: the figure grows by what is left over, rather than
-			// the plot vanishing.
-			h += lh - most
+			// Too many entries to fit the share even at the smallest
+			// font: the legend keeps its font and the figure grows by
+			// it, the plot keeping the height asked for, rather than the
+			// plot shrinking to a strip.
+			leg.TextStyle.Font.Size, leg.Padding, lh = font, padding, full
+			h += lh
 		}
 	}
 	return render(base, out, out.Width, h, func(dc draw.Canvas) {
@@ -88,7 +91,8 @@ func saveLegendOutside(p *plot.Plot, base string, out Output) error {
 }
 
 // maxLegendShare is the most of a figure's height a legend below the plot
-// takes, in a font down to minLegendFont; a longer legend grows the figure.
+// takes, in a font down to minLegendFont; a longer legend keeps its font
+// and grows the figure by its height.
 const maxLegendShare = 0.45
 
 // minLegendFont is the smallest legend font a figure shrinks to.

@@ -408,9 +408,9 @@ var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{with .Lengths}}<p class="words">Runs: {{.}}.</p>{{end}}
 {{if .Purpose}}<section id="purpose" class="purpose">{{range .Purpose}}<p>{{.}}</p>
 {{end}}</section>{{end}}
-{{if .Unfinished}}<section id="unfinished" class="warn"><p><b>⚠ {{len .Unfinished}} of {{len .Runs}} runs did not finish.</b> Their numbers cover what they measured before they stopped; each figure marks their points with a red ring, and summary.txt and results.csv (column <code>unfinished</code>) say why.</p>
-<ul>{{range .Unfinished}}<li>{{.}}</li>
-{{end}}</ul></section>{{end}}
+{{if .Unfinished}}<section id="unfinished" class="warn"><p><b>⚠ {{len .Unfinished}} of {{len .Runs}} runs did not finish.</b> Their numbers cover what they measured before they stopped (past saturation, a run whose measured packets cannot drain is expected); each figure marks their points with a red ring, and summary.txt and results.csv (column <code>unfinished</code>) say why.</p>
+{{if gt (len .Unfinished) 8}}<details><summary>The {{len .Unfinished}} runs, each with why</summary>{{end}}<ul>{{range .Unfinished}}<li>{{.}}</li>
+{{end}}</ul>{{if gt (len .Unfinished) 8}}</details>{{end}}</section>{{end}}
 <nav><a href="#figures">Figures ({{.Count}})</a>{{if .Refs}}<a href="#references">Published values ({{len .Refs}})</a>{{end}}<a href="#summary">Summary</a><a href="#study">Study file</a><a href="#runs">Runs ({{len .Runs}})</a></nav>
 <details open class="toc" id="figures"><summary>List of figures</summary>
 {{if or .Paper .Other}}<ol>

@@ -651,6 +651,6 @@ const unfinishedMark = "*"
 // line carries it.
 func noteUnfinished(c *figure.Chart) {
 	if slices.ContainsFunc(c.Lines, func(l figure.Line) bool { return strings.HasSuffix(l.Name, " "+unfinishedMark) }) {
-		c.Notes = append(c.Notes, unfinishedMark+" run not finished (summary.txt says why)")
+		c.Notes = append(c.Notes, unfinishedMark+" not finished")
 	}
 }

@@ -89,7 +89,7 @@ values = [0.05, 0.9]
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bytes.Contains(b, []byte("run not finished")) {
+		if bytes.Contains(b, []byte(">not finished<")) {
 			ringed++
 		}
 	}
