@@ -32,10 +32,15 @@ type Link struct {
 	Class  string `json:"class"`
 	Flits  uint64 `json:"flits"`
 	// FlitsPerCycle is Flits over the cycles: the share of them the
-	// channel was busy (it carries at most one flit a cycle).
+	// channel was busy (it carries at most one flit a cycle; with internal
+	// speedup a flit is counted as it crosses into the output queue, so a
+	// window may count up to a queue's depth more).
 	FlitsPerCycle float64 `json:"flits_per_cycle"`
-	// StallShare is the share of the cycles in which a flit ready to leave
-	// by the channel waited for a credit.
+	// StallShare is the share of the cycles in which a flit that holds an
+	// output VC of the channel and is ready to leave waited for a credit.
+	// Under virtual cut-through a packet takes an output VC only with room
+	// for all of it, so its wait is in VC allocation and this reads 0; it
+	// measures wormhole's credit stalls.
 	StallShare float64  `json:"stall_share"`
 	VCFlits    []uint64 `json:"vc_flits"`
 	// BoundFlitsPerCycle is the channel-load bound's load on the channel

@@ -706,6 +706,12 @@ func sanitize(s string) string {
 	}, s)
 }
 
+// WriteResultsJSON writes what a study directory's results.json holds:
+// the study's name, its axes and every record, in run order.
+func WriteResultsJSON(w io.Writer, f *study.File, recs []*Record) error {
+	return writeResultsJSON(w, f.Name, nonNil(f.AxisKeys()), recs)
+}
+
 // writeResultsJSON writes {"study", "axes", "runs"} indented by one space a
 // level, the bytes json.Encoder with SetIndent("", " ") writes for them,
 // one record at a time: the encoder holds the whole document in memory,
@@ -713,12 +719,6 @@ func sanitize(s string) string {
 // holds one record. The time its shipped-study test saved (61 s -> 35 s)
 // came with streaming into the file (atomicfile.WriteFrom); this alone
 // changed it little.
-// WriteResultsJSON writes what a study directory's results.json holds:
-// the study's name, its axes and every record, in run order.
-func WriteResultsJSON(w io.Writer, f *study.File, recs []*Record) error {
-	return writeResultsJSON(w, f.Name, nonNil(f.AxisKeys()), recs)
-}
-
 func writeResultsJSON(w io.Writer, study string, axes []string, recs []*Record) error {
 	head, err := json.MarshalIndent(struct {
 		Study string   `json:"study"`

@@ -162,3 +162,41 @@ func TestPhraseOf(t *testing.T) {
 		t.Errorf("bad labels: %v", err)
 	}
 }
+
+// TestApplySetsForms: --set rewrites the key's line in its table, or adds
+// it to the table (headers written with spaces too), or before the first
+// table; a key set in an inline table is refused, and a key under an
+// array of tables ([[axis]]) is never taken for a configuration key.
+func TestApplySetsForms(t *testing.T) {
+	for _, c := range []struct {
+		name, src, set, want, err string
+	}{
+		{"in its table", "[router]\nvc.vcs = 2\n", "router.vc.vcs=4", "vc.vcs = 4  # --set", ""},
+		{"added to a spaced header", "[ traffic ]\npattern = \"uniform\"\n", "traffic.load_flits_per_node_cycle=0.2", "[ traffic ]\nload_flits_per_node_cycle = 0.2", ""},
+		{"before the first table", "[network]\ntopology = \"torus\"\n", "seed=9", "seed = 9  # --set", ""},
+		{"inline table", "[router]\nvc = { vcs = 2 }\n", "router.vc.vcs=4", "", "inline table"},
+		{"not an axis key", "[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1]\n", "measure.measure_cycles=500", "measure.measure_cycles = 500", ""},
+	} {
+		sets, err := ParseSets([]string{c.set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := applySets([]byte(c.src), sets)
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: %v, want an error with %q", c.name, err, c.err)
+			}
+			continue
+		case err != nil:
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if !strings.Contains(string(a.src), c.want) {
+			t.Errorf("%s: %q lacks %q", c.name, a.src, c.want)
+		}
+		if _, err := ParseFile(c.name, a.src); err != nil {
+			t.Errorf("%s: the rewritten file does not read: %v\n%s", c.name, err, a.src)
+		}
+	}
+}

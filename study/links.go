@@ -122,6 +122,12 @@ func (o *linkObserver) result(_ *run, end clock.Cycle, res *report.Result) {
 	res.Links = ls
 }
 
+// maxBoundRoutes bounds the routes a channel-load bound traces, per run
+// (a million routes take about a second): uniform traffic traces every
+// pair's, so networks of up to about 1,400 nodes; a permutation one per
+// node; a pattern that spreads its destinations, as many as it spreads.
+const maxBoundRoutes = 2 << 20
+
 // linkLoadBound is the load, in flits per cycle, that the offered load
 // (flits/node/cycle) puts on each router output channel (router, port)
 // when every packet follows its routing function's route: the channel-load
@@ -139,8 +145,8 @@ func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]i
 		return nil, "no channel-load bound: the pattern changes during the run (phase_cycle)"
 	case !ok || c.Traffic.Pattern != "uniform" && !spec.Permutes && spec.Spread == nil:
 		return nil, fmt.Sprintf("no channel-load bound: traced for uniform, group-shift, dimension-shift and permutation patterns, not %q", c.Traffic.Pattern)
-	case topo.Nodes() > 4096:
-		return nil, fmt.Sprintf("no channel-load bound: traced for networks of at most 4096 nodes (this one has %d)", topo.Nodes())
+	case c.Traffic.Pattern == "uniform" && topo.Nodes()*topo.Nodes() > maxBoundRoutes:
+		return nil, fmt.Sprintf("no channel-load bound: uniform traffic traces every pair's route, at most %d (this network has %d nodes: %d pairs)", maxBoundRoutes, topo.Nodes(), topo.Nodes()*topo.Nodes())
 	case offered <= 0:
 		return nil, "no channel-load bound: no offered load"
 	}
@@ -154,13 +160,32 @@ func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]i
 	}
 	nodes := topo.Nodes()
 	load := map[[2]int]float64{}
+	// Per router output channel, at port base[r] + p: a flat array, as
+	// a route adds to one channel at every hop.
+	base := make([]int, topo.Routers()+1)
+	for r := range topo.Routers() {
+		base[r+1] = base[r] + topo.Ports(r)
+	}
+	flat := make([]float64, base[len(base)-1])
 	add := func(src, dst int, rate float64) error {
-		if rate == 0 {
+		// A packet to its own node crosses its router to the ejection
+		// channel under self = "loopback"; "skip" never sends it (a
+		// permutation's fixed point is silent) and "redraw" is refused
+		// above for permutations and never draws it under uniform.
+		if rate == 0 || src == dst && self != traffic.SelfLoopback {
 			return nil
 		}
-		// (a packet to its own node, under self = "loopback", crosses its
-		// router to the ejection channel too)
-		return traceRoute(topo, rf, src, dst, func(r, p int) { load[[2]int{r, p}] += rate })
+		return traceRoute(topo, rf, src, dst, func(r, p int) { flat[base[r]+p] += rate })
+	}
+	collect := func() map[[2]int]float64 {
+		for r := range topo.Routers() {
+			for p := range topo.Ports(r) {
+				if v := flat[base[r]+p]; v != 0 {
+					load[[2]int{r, p}] = v
+				}
+			}
+		}
+		return load
 	}
 	if c.Traffic.Pattern == "uniform" {
 		// Each node spreads its load over every node (loopback: itself
@@ -176,10 +201,18 @@ func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]i
 				}
 			}
 		}
-		return load, ""
+		return collect(), ""
 	}
 	geo, params := traffic.GeometryOf(topo), c.TrafficConfig().PatternParams
+	params.Seed = c.Seed // random-pair draws its permutation from the run's seed (Build)
 	if spec.Spread != nil {
+		routes := 0
+		for s := range nodes {
+			spec.Spread(geo, params, s, func(int, float64) { routes++ })
+		}
+		if routes > maxBoundRoutes {
+			return nil, fmt.Sprintf("no channel-load bound: %q spreads over %d routes, more than the %d traced", c.Traffic.Pattern, routes, maxBoundRoutes)
+		}
 		var err error
 		for s := range nodes {
 			spec.Spread(geo, params, s, func(d int, share float64) {
@@ -191,7 +224,7 @@ func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]i
 		if err != nil {
 			return nil, "no channel-load bound: " + err.Error()
 		}
-		return load, ""
+		return collect(), ""
 	}
 	pat := spec.New(geo, params)
 	rng := rand.New(rand.NewPCG(1, 2)) // a permutation draws nothing
@@ -204,13 +237,15 @@ func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]i
 			return nil, "no channel-load bound: " + err.Error()
 		}
 	}
-	return load, ""
+	return collect(), ""
 }
 
 // traceRoute calls use for every router output channel (router, port) a
 // packet from src to dst takes, the ejection channel included, following
 // rf's single candidate port at every hop; an error where rf offers more
-// than one (an adaptive or randomised routing).
+// than one (an adaptive or randomised routing). The packet takes the
+// lowest of the VCs offered: the deterministic routings offer the VCs of
+// one class at a hop, whose next hops agree.
 func traceRoute(topo topology.Topology, rf routing.Func, src, dst int, use func(r, p int)) error {
 	f := link.Flit{Src: int32(src), Dst: int32(dst), Size: 1}
 	if inj, ok := rf.(routing.Injector); ok {
@@ -226,7 +261,7 @@ func traceRoute(topo topology.Topology, rf routing.Func, src, dst int, use func(
 	for hop := 0; hop <= 4*topo.Routers()+8; hop++ {
 		var c routing.Candidates
 		rf.Route(r, in, &f, &c)
-		if c.N == 0 || bits.OnesCount64(c.G[0].Ports) != 1 || c.N > 1 && c.G[1].Ports != c.G[0].Ports {
+		if c.N == 0 || bits.OnesCount64(c.Ports()) != 1 {
 			return fmt.Errorf("the routing offers %d ports at router %s: traced for deterministic routings only", bits.OnesCount64(c.Ports()), topo.RouterName(r))
 		}
 		p := bits.TrailingZeros64(c.G[0].Ports)

@@ -174,3 +174,29 @@ func TestFlowStats(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkBoundSeedAndSelf: the bound follows the run's own random
+// permutation (random-pair draws it from the seed) and its self mode: a
+// node skips itself under uniform traffic with self = "skip", so its
+// ejection channel carries the offered load, not n/(n-1) of it.
+func TestLinkBoundSeedAndSelf(t *testing.T) {
+	for _, tc := range []struct{ pattern, self string }{{"random-pair", "loopback"}, {"uniform", "skip"}, {"transpose", "skip"}} {
+		c := small(func(c *Config) {
+			c.Seed = 5
+			c.Network = netOf("mesh", "k", 4, "concentration", 1)
+			c.Router.Routing = "dor"
+			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load, c.Traffic.PacketFlits, c.Traffic.Self = tc.pattern, "bernoulli", 0.2, 1, tc.self
+			c.Measure.WarmupCycles, c.Measure.MeasureCycles = 1000, 20000
+		})
+		ls := linkRun(t, c).Links
+		if !ls.Bound {
+			t.Fatalf("%s: no bound: %s", tc.pattern, ls.BoundNote)
+		}
+		for _, l := range ls.Links {
+			noise := 4*math.Sqrt(l.BoundFlitsPerCycle/float64(ls.Cycles)) + 1e-9
+			if math.Abs(l.FlitsPerCycle-l.BoundFlitsPerCycle) > noise {
+				t.Errorf("%s, self %s: %s carries %.4f flits/cycle, the bound %.4f", tc.pattern, tc.self, l.Name, l.FlitsPerCycle, l.BoundFlitsPerCycle)
+			}
+		}
+	}
+}

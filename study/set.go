@@ -117,14 +117,35 @@ func (a applied) fileLine(n int) int {
 	return n - shift
 }
 
+// headerName is the table a line opens ("[router.vc]" -> "router.vc"),
+// and false for any other line (an array of tables' "[[axis]]" too).
+func headerName(line string) (string, bool) {
+	t := strings.TrimSpace(stripComment(line))
+	if !strings.HasPrefix(t, "[") || strings.HasPrefix(t, "[[") || !strings.HasSuffix(t, "]") {
+		return "", false
+	}
+	parts := strings.Split(strings.TrimSpace(t[1:len(t)-1]), ".")
+	for i := range parts {
+		parts[i] = strings.Trim(strings.TrimSpace(parts[i]), `"`)
+	}
+	return strings.Join(parts, "."), true
+}
+
 // applySets writes sets into src (see the package comment above).
 func applySets(src []byte, sets []Set) (applied, error) {
+	var md toml.MetaData
+	var doc map[string]any
+	md, _ = toml.Decode(string(src), &doc) // the file's syntax was checked before
 	lines := strings.Split(string(src), "\n")
 	var a applied
 	for _, s := range sets {
 		parts := strings.Split(s.Key, ".")
 		mark := "  " + SetMark
-		if i, eq := exactKeyLine(lines, parts); i >= 0 {
+		i, eq := exactKeyLine(lines, parts)
+		if i < 0 && md.IsDefined(parts...) {
+			return applied{}, fmt.Errorf("--set %s: the file sets %s in an inline table or a form --set does not rewrite: edit the file", s.Arg, s.Key)
+		}
+		if i >= 0 {
 			old := strings.TrimSpace(stripComment(lines[i][eq+1:]))
 			if !isTOMLValue(old) {
 				return applied{}, fmt.Errorf("--set %s: the file sets %s over several lines (line %d): edit the file", s.Arg, s.Key, i+1)
@@ -134,8 +155,8 @@ func applySets(src []byte, sets []Set) (applied, error) {
 		}
 		at, text := -1, ""
 		for n := len(parts) - 1; n >= 1 && at < 0; n-- {
-			header := "[" + strings.Join(parts[:n], ".") + "]"
-			if h := slices.IndexFunc(lines, func(l string) bool { return strings.TrimSpace(stripComment(l)) == header }); h >= 0 {
+			table := strings.Join(parts[:n], ".")
+			if h := slices.IndexFunc(lines, func(l string) bool { name, ok := headerName(l); return ok && name == table }); h >= 0 {
 				at, text = h+1, strings.Join(parts[n:], ".")
 			}
 		}
@@ -165,7 +186,10 @@ func exactKeyLine(lines []string, parts []string) (int, int) {
 	for i, line := range lines {
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, "[") {
-			table = strings.Trim(strings.TrimSpace(stripComment(t)), "[] \t")
+			table, _ = headerName(t) // "" for an array of tables: no key of ours
+			if strings.HasPrefix(t, "[[") {
+				table = "[[" // keys under [[axis]] are never a configuration key
+			}
 			continue
 		}
 		eq := strings.Index(line, "=")

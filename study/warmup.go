@@ -8,9 +8,9 @@ import "github.com/icnsim/icnsim/report"
 // into batches of 5 samples, and the truncation point is the batch d that
 // minimises the standard error of the mean of the batches from d on,
 // sum over j >= d of (x_j - mean)^2 / (n - d)^2, searched over the first
-// half of the batches (a minimum in the second half means the series has
-// not settled; the second half's end is returned). It returns the cycle
-// of the first sample kept, and 0 with fewer than 4 batches.
+// half of the batches (the usual rule: a truncation past the middle
+// leaves too few batches to judge). It returns the cycle of the first
+// sample kept, and 0 with fewer than 4 batches.
 func mser5(xs []float64, firstCycle, sampleCycles int64) int64 {
 	const b = 5
 	n := len(xs) / b

@@ -66,6 +66,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"bench --max-memory 0", []string{"bench", "--max-memory", "0GiB"}, []string{`--max-memory "0GiB"`, "use off for no limit"}},
 		{"validate --max-memory half a byte", []string{"validate", studyFile, "--max-memory", "0.5B"}, []string{`--max-memory "0.5B"`, "less than one page"}},
 		{"run --seed negative", []string{"run", studyFile, "--seed", "-1"}, []string{`invalid value "-1" for flag --seed`}},
+		{"run --set without a file", []string{"run", "--set", "traffic.pattern=uniform"}, []string{"--set and --heartbeat need a FILE.toml"}},
 		{"run --heartbeat too short", []string{"run", studyFile, "--heartbeat", "1ms"}, []string{"--heartbeat = 1ms", "100ms or more"}},
 		{"run --json and --csv", []string{"run", studyFile, "--json", "--csv"}, []string{"--json or --csv, not both"}},
 		{"run --seed and --set seed", []string{"run", studyFile, "--seed", "3", "--set", "seed=4"}, []string{"--seed and --set seed=...", "give the seed once"}},

@@ -33,7 +33,7 @@ func runCommand(out io.Writer, f sharedFlags) *cli.Command {
 			&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the runs; \"slurm\": the shard of this Slurm array task (SLURM_ARRAY_TASK_ID, _COUNT, _MIN)", DefaultText: "every run"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress bar"},
 			&cli.DurationFlag{Name: "heartbeat", Usage: "a progress line on stderr every `INTERVAL` (30s, 5m): runs finished and in flight, their cycles, cycles/s and time left; for logs off a terminal, where no bar is drawn", DefaultText: "none"},
-			&cli.BoolFlag{Name: "json", Usage: "print the results as JSON (results.json's form: every run's record) instead of the table"},
+			&cli.BoolFlag{Name: "json", Usage: "print the results as JSON instead of the table: results.json's form for a FILE, an array of results for the built-in scenario"},
 			&cli.BoolFlag{Name: "csv", Usage: "print the results as CSV (results.csv's form: a row per run) instead of the table"},
 			&cli.BoolFlag{Name: "checks", Usage: "verify network invariants after every cycle (slow)"},
 			&cli.BoolFlag{Name: "no-reuse", Usage: "simulate every run of a threshold sweep, even those whose result an equivalent run (the same throttling decisions in every cycle) already gives; the results are the same"},
@@ -70,6 +70,9 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	case 0:
 		if c.IsSet("out") || c.IsSet("resume") || c.IsSet("shard") {
 			return errors.New("--out, --resume and --shard need a study FILE.toml")
+		}
+		if c.IsSet("set") || c.IsSet("heartbeat") {
+			return errors.New("--set and --heartbeat need a FILE.toml: the built-in scenario is fixed (icnsim config --default > my.toml gives a file to start from)")
 		}
 		return runDefault(c, out, exec, blocking)
 	case 1:
@@ -140,6 +143,9 @@ func runCmd(c *cli.Context, out io.Writer) error {
 		return err
 	}
 	if !o.Complete {
+		if c.Bool("json") || c.Bool("csv") {
+			out = os.Stderr // a shard's results are its directory's; stdout holds data only
+		}
 		fmt.Fprintf(out, "shard %s: %d of %d runs finished in %s (%d resumed); join the shards with: icnsim merge --out DIR SHARD_DIRS...\n",
 			opt.Shard, o.Resumed+o.Ran, o.Share, o.Dir, o.Resumed)
 		return nil
@@ -200,8 +206,12 @@ func runDefault(c *cli.Context, out io.Writer, exec actor.Kind, blocking study.B
 	if err := study.CheckMemory(study.BuiltIn(), 1, limit); err != nil { // as run does with a file
 		return err
 	}
-	fmt.Fprintln(out, "icnsim: built-in scenario: 32x32 torus, dor-dateline, 3 VCs x 16 flits, virtual cut-through,")
-	fmt.Fprintln(out, "collective burst of 10 eight-flit packets per node under tornado and uniform traffic")
+	banner := out
+	if c.Bool("json") || c.Bool("csv") {
+		banner = os.Stderr // stdout holds the data only
+	}
+	fmt.Fprintln(banner, "icnsim: built-in scenario: 32x32 torus, dor-dateline, 3 VCs x 16 flits, virtual cut-through,")
+	fmt.Fprintln(banner, "collective burst of 10 eight-flit packets per node under tornado and uniform traffic")
 	for _, pat := range []string{"tornado", "uniform"} {
 		cfg := study.BuiltIn()
 		cfg.Traffic.Pattern = pat
