@@ -322,16 +322,25 @@ func matchGroup(f *study.File, name string, file func(label string) string, keys
 		if len(keys) == 0 {
 			return "", false
 		}
+		short := make([]string, len(keys))
+		for j, k := range keys {
+			short[j] = study.ShortKey(k)
+		}
 		for i := range f.Points {
 			p := &f.Points[i]
-			var pairs, values, words []string
-			for _, k := range keys {
+			var pairs, values []string
+			for j, k := range keys {
 				v, _ := p.Value(k)
-				pairs = append(pairs, study.ShortKey(k)+"="+v)
+				pairs = append(pairs, short[j]+"="+v)
 				values = append(values, v)
-				words = append(words, keyWords(k)+" = "+v)
 			}
 			if name == file(strings.Join(pairs, " ")) || name == file(strings.Join(values, ", ")) {
+				// The words only for the point that matches: KeyLabel
+				// per point of a study of thousands took seconds.
+				var words []string
+				for j, k := range keys {
+					words = append(words, keyWords(k)+" = "+values[j])
+				}
 				return strings.Join(words, ", "), true
 			}
 		}

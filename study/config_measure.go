@@ -51,7 +51,7 @@ type Measure struct {
 	// WarmupDetect checks the warm-up after the run: "mser-5" finds where
 	// the transient of the packets in the system ends (MSER-5 over the
 	// time series; warmup.go) and the result states it; "none" (the
-	// default) does not.
+	// default; "" alike) does not.
 	WarmupDetect string `toml:"warmup_detect"`
 }
 
@@ -158,7 +158,7 @@ func (c *Config) validateMeasure(add addFunc) {
 		}
 	}
 	switch {
-	case m.WarmupDetect != "none" && m.WarmupDetect != "mser-5":
+	case m.WarmupDetect != "" && m.WarmupDetect != "none" && m.WarmupDetect != "mser-5":
 		add("measure.warmup_detect", m.WarmupDetect, "allowed: none, mser-5 (the truncation point of MSER over batch means of 5 samples)")
 	case m.WarmupDetect == "mser-5" && m.SampleCycles <= 0:
 		add("measure.warmup_detect", m.WarmupDetect, "reads the time series: needs measure.sample_cycles > 0")

@@ -77,14 +77,17 @@ func TestNoEffectWarnings(t *testing.T) {
 	}
 }
 
-// TestEffectiveTOMLReadsBack: for the first and last point of every
-// shipped study, the effective configuration (icnsim config FILE) reads
-// back, as a file of its own, to the same configuration, and shows every
-// key of the tables it selects.
+// TestEffectiveTOMLReadsBack: for the first and last point of a shipped
+// study of every topology family, router kind and mechanism, the
+// effective configuration (icnsim config FILE) reads back, as a file of
+// its own, to the same configuration, and shows every key of the tables it
+// selects. (Loading every shipped study took 8 s of the suite; these cover
+// each table a configuration can select.)
 func TestEffectiveTOMLReadsBack(t *testing.T) {
-	files, err := filepath.Glob("../studies/*.toml")
-	if err != nil || len(files) < 30 {
-		t.Fatalf("shipped studies: %d, %v", len(files), err)
+	var files []string
+	for _, name := range []string{"dragonfly1k-saturation", "entropy-collective-steal", "fattree64-fig5-sat", "hyperx1k-saturation",
+		"mesh-recn-fig1", "mesh16-har-fig5", "mesh8-latency-throughput", "torus32-dor-2class", "entropy-ramp"} {
+		files = append(files, filepath.Join("..", "studies", name+".toml"))
 	}
 	for _, p := range files {
 		f, err := LoadFile(context.Background(), p)
