@@ -92,10 +92,10 @@ func (s *LinkStats) Classes() []LinkClass {
 
 // Busiest is the index of the link with the most flits (the first of
 // equals), -1 for none.
-func (s *LinkStats) Busiest(class string) int {
+func (s *LinkStats) Busiest() int {
 	best := -1
 	for i, l := range s.Links {
-		if (class == "" || l.Class == class) && (best < 0 || l.Flits > s.Links[best].Flits) {
+		if best < 0 || l.Flits > s.Links[best].Flits {
 			best = i
 		}
 	}

@@ -146,7 +146,7 @@ func curveCaption(f *study.File, name string) (string, bool) {
 	}
 	s := report.Label(m) + " against " + keyWords(x)
 	if lines != "" {
-		s += ", one line per value of " + lowerFirst(noUnit(study.KeyLabel(lines)))
+		s += ", one line per value of " + lowerFirst(study.NoUnit(study.KeyLabel(lines)))
 	}
 	s += groupPhrase(g, part) + "." + meanWords(f)
 	if study.IsLoadKey(x) && (isLatency(m) || isThroughput(m)) {
@@ -230,7 +230,7 @@ func perPointLines(f *study.File) string {
 	if f.Plot.Lines == "" {
 		return pointLineWords(f)
 	}
-	what := "value of " + lowerFirst(noUnit(study.KeyLabel(f.Plot.Lines)))
+	what := "value of " + lowerFirst(study.NoUnit(study.KeyLabel(f.Plot.Lines)))
 	if f.Study.Replicates > 1 {
 		what += " (the first replicate of each point)"
 	}

@@ -77,7 +77,7 @@ func topologyFigures(ctx context.Context, f *study.File, first []*Record, pdir s
 		if len(panelKeys) > 0 {
 			var short []string
 			for _, k := range panelKeys {
-				short = append(short, lowerFirst(noUnit(study.KeyLabel(k))))
+				short = append(short, lowerFirst(study.NoUnit(study.KeyLabel(k))))
 			}
 			w += ", panels by " + strings.Join(short, ", ")
 		}

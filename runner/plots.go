@@ -70,7 +70,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		}
 		for _, grp := range groupsOf(pts, rest) {
 			for _, m := range metrics {
-				c := &figure.Chart{Title: title(f, noUnit(report.Label(m))+" vs "+lowerFirst(noUnit(study.KeyLabel(x))), groupWords(grp.members[0], rest)), XLabel: study.KeyLabel(x), YLabel: report.Label(m), Points: true,
+				c := &figure.Chart{Title: title(f, study.NoUnit(report.Label(m))+" vs "+lowerFirst(study.NoUnit(study.KeyLabel(x))), groupWords(grp.members[0], rest)), XLabel: study.KeyLabel(x), YLabel: report.Label(m), Points: true,
 					YInteger: isCount(m), XInteger: integerAxis(f, x), YFromZero: isThroughput(m)}
 				replicates := 0
 				for _, ln := range groupsOf(grp.members, nonEmpty(lines)) {
@@ -146,7 +146,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	// one column per reference point (one value is a row of the report's
 	// table, not a figure).
 	for _, m := range refMetrics(f) {
-		c := &figure.Compare{Title: title(f, noUnit(report.Label(m))+": ours and published", ""), YLabel: report.Label(m)}
+		c := &figure.Compare{Title: title(f, study.NoUnit(report.Label(m))+": ours and published", ""), YLabel: report.Label(m)}
 		var sources []string
 		for _, r := range refs {
 			if r.ref.Metric != m {
@@ -177,7 +177,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		}
 		xs, ys := axisValues(f, hx), axisValues(f, hy)
 		for _, grp := range groupsOf(pts, without(axes, []string{hx, hy})) {
-			h := &figure.Heatmap{Title: title(f, noUnit(report.Label(m)), grp.label), XLabel: study.KeyLabel(hx), YLabel: study.KeyLabel(hy), ZLabel: report.Label(m), XTicks: xs, YTicks: ys, Z: make([][]float64, len(ys))}
+			h := &figure.Heatmap{Title: title(f, study.NoUnit(report.Label(m)), grp.label), XLabel: study.KeyLabel(hx), YLabel: study.KeyLabel(hy), ZLabel: report.Label(m), XTicks: xs, YTicks: ys, Z: make([][]float64, len(ys))}
 			for r := range h.Z {
 				h.Z[r] = make([]float64, len(xs))
 				for c := range h.Z[r] {
@@ -277,7 +277,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	}
 	if slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.Series) > 0 }) {
 		for _, s := range series {
-			c := &figure.Chart{Title: title(f, noUnit(report.Label(s.name))+" over time (replicate 0)", ""), XLabel: "Cycle", YLabel: report.Label(s.name),
+			c := &figure.Chart{Title: title(f, study.NoUnit(report.Label(s.name))+" over time (replicate 0)", ""), XLabel: "Cycle", YLabel: report.Label(s.name),
 				YFromZero: true, YInteger: isCount(s.name), Spans: phaseSpans(first)}
 			for _, rec := range first {
 				l := figure.Line{Name: name(rec)}
@@ -551,15 +551,6 @@ func part[T any](of func(report.Sample) *T, get func(*T) float64) func(report.Sa
 		}
 		return math.NaN()
 	}
-}
-
-// noUnit is a label without its unit ("Offered load (flits/node/cycle)"
-// -> "Offered load").
-func noUnit(label string) string {
-	if i := strings.LastIndex(label, " ("); i > 0 && strings.HasSuffix(label, ")") {
-		return label[:i]
-	}
-	return label
 }
 
 // lowerFirst lowers a label's first letter for the middle of a title.

@@ -113,15 +113,16 @@ func PhraseOf(labels map[string]string, key, v string) string {
 			return strings.ReplaceAll(t, "{}", name)
 		}
 	}
-	words := noUnitLabel(KeyLabel(key))
+	words := NoUnit(KeyLabel(key))
 	if l, ok := labels[key]; ok {
 		words = l
 	}
 	return words + " = " + name
 }
 
-// noUnitLabel is a label without its unit in brackets.
-func noUnitLabel(l string) string {
+// NoUnit is a label without its unit in brackets ("Offered load
+// (flits/node/cycle)" -> "Offered load").
+func NoUnit(l string) string {
 	if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
 		return l[:i]
 	}

@@ -114,13 +114,31 @@ func (o *linkObserver) result(_ *run, end clock.Cycle, res *report.Result) {
 				l.StallShare = float64(delta(2, p)) / float64(cycles)
 			}
 			if bound != nil {
-				l.BoundFlitsPerCycle = bound[[2]int{r, p}]
+				l.BoundFlitsPerCycle = bound.at(r, p)
 			}
 			ls.Links = append(ls.Links, l)
 		}
 	}
 	res.Links = ls
 }
+
+// channelLoads are flits per cycle on every router output channel, that
+// of port p of router r at base[r] + p (a route adds to one at every hop).
+type channelLoads struct {
+	base []int
+	load []float64
+}
+
+func newChannelLoads(topo topology.Topology) *channelLoads {
+	base := make([]int, topo.Routers()+1)
+	for r := range topo.Routers() {
+		base[r+1] = base[r] + topo.Ports(r)
+	}
+	return &channelLoads{base: base, load: make([]float64, base[len(base)-1])}
+}
+
+// at is the load on the channel out of port p of router r.
+func (c *channelLoads) at(r, p int) float64 { return c.load[c.base[r]+p] }
 
 // maxBoundRoutes bounds the routes a channel-load bound traces, per run
 // (a million routes take about a second): uniform traffic traces every
@@ -138,7 +156,7 @@ const maxBoundRoutes = 2 << 20
 // whose destinations are known (uniform, the permutations, and those that
 // spread them by a rule: traffic.PatternSpec.Spread); otherwise
 // nil and why not.
-func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]int]float64, string) {
+func linkLoadBound(c *Config, topo topology.Topology, offered float64) (*channelLoads, string) {
 	spec, ok := traffic.Patterns()[c.Traffic.Pattern]
 	switch {
 	case c.Traffic.PhaseCycle > 0:
@@ -159,14 +177,8 @@ func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]i
 		return nil, "no channel-load bound: " + err.Error()
 	}
 	nodes := topo.Nodes()
-	load := map[[2]int]float64{}
-	// Per router output channel, at port base[r] + p: a flat array, as
-	// a route adds to one channel at every hop.
-	base := make([]int, topo.Routers()+1)
-	for r := range topo.Routers() {
-		base[r+1] = base[r] + topo.Ports(r)
-	}
-	flat := make([]float64, base[len(base)-1])
+	cl := newChannelLoads(topo)
+	base, flat := cl.base, cl.load
 	add := func(src, dst int, rate float64) error {
 		// A packet to its own node crosses its router to the ejection
 		// channel under self = "loopback"; "skip" never sends it (a
@@ -176,16 +188,6 @@ func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]i
 			return nil
 		}
 		return traceRoute(topo, rf, src, dst, func(r, p int) { flat[base[r]+p] += rate })
-	}
-	collect := func() map[[2]int]float64 {
-		for r := range topo.Routers() {
-			for p := range topo.Ports(r) {
-				if v := flat[base[r]+p]; v != 0 {
-					load[[2]int{r, p}] = v
-				}
-			}
-		}
-		return load
 	}
 	if c.Traffic.Pattern == "uniform" {
 		// Each node spreads its load over every node (loopback: itself
@@ -201,7 +203,7 @@ func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]i
 				}
 			}
 		}
-		return collect(), ""
+		return cl, ""
 	}
 	geo, params := traffic.GeometryOf(topo), c.TrafficConfig().PatternParams
 	params.Seed = c.Seed // random-pair draws its permutation from the run's seed (Build)
@@ -224,7 +226,7 @@ func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]i
 		if err != nil {
 			return nil, "no channel-load bound: " + err.Error()
 		}
-		return collect(), ""
+		return cl, ""
 	}
 	pat := spec.New(geo, params)
 	rng := rand.New(rand.NewPCG(1, 2)) // a permutation draws nothing
@@ -237,7 +239,7 @@ func linkLoadBound(c *Config, topo topology.Topology, offered float64) (map[[2]i
 			return nil, "no channel-load bound: " + err.Error()
 		}
 	}
-	return collect(), ""
+	return cl, ""
 }
 
 // traceRoute calls use for every router output channel (router, port) a

@@ -52,7 +52,7 @@ func TestLinkUtilisationMeshTranspose(t *testing.T) {
 		if !ls.Bound {
 			t.Fatalf("load %g: no bound: %s", load, ls.BoundNote)
 		}
-		busiest := ls.Links[ls.Busiest("")]
+		busiest := ls.Links[ls.Busiest()]
 		boundMax := 0.0
 		for _, l := range ls.Links {
 			boundMax = max(boundMax, l.BoundFlitsPerCycle)
@@ -115,7 +115,7 @@ func TestLinkUtilisationDragonflyWorstCase(t *testing.T) {
 	if rel := mean/want - 1; math.Abs(rel) > 0.02 {
 		t.Errorf("the 33 global links G -> G+1 carry %.4f flits/cycle on average, want %.4f (%+.1f%%)", mean, want, 100*rel)
 	}
-	b := ls.Links[ls.Busiest("")]
+	b := ls.Links[ls.Busiest()]
 	t.Logf("global links G -> G+1: mean %.4f flits/cycle (want %.4f); busiest link %s %.4f", mean, want, b.Name, b.FlitsPerCycle)
 	if b.Class != "global" || d.GlobalTarget(b.Router, b.Port) != (d.Group(b.Router)+1)%33 {
 		t.Errorf("the busiest link is %s (%s, %.4f flits/cycle), not a global link G -> G+1", b.Name, b.Class, b.FlitsPerCycle)
