@@ -1,8 +1,10 @@
 package figure
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -14,6 +16,7 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 )
 
 // Line is one named line of a chart: points (x, y) in order, and where
@@ -161,6 +164,7 @@ func (c *Chart) Save(base string, out Output) error {
 	}
 	var all []plotter.XY // what the legend must not cover
 	var above []overflow
+	var overflows *overflowMarks
 	var unfinished plotter.XYs
 	entries := 0
 	for i, l := range c.Lines {
@@ -240,14 +244,9 @@ func (c *Chart) Save(base string, out Output) error {
 		// edge is the plot area's boundary).
 		ts := p.Legend.TextStyle
 		ts.Font.Size = out.smallSize() * 0.85
-		p.Add(&overflowMarks{marks: above, style: ts})
-		for _, o := range above {
-			// The labels hang below the edge: the legend avoids them.
-			for k := 0; k <= 2; k++ {
-				all = append(all, plotter.XY{X: o.x, Y: cut * (1 - 0.04*float64(k))})
-			}
-		}
-		p.Legend.Add("beyond "+strconv.FormatFloat(cut, 'g', 4, 64)+": at the top edge, with its value", &overflowMarks{})
+		overflows = &overflowMarks{marks: above, style: ts, widthGuess: out.Width - yAxisRoom(out)}
+		p.Add(overflows)
+		p.Legend.Add("beyond "+strconv.FormatFloat(cut, 'g', 4, 64)+": on the top edge (grey: several lines)", &overflowMarks{})
 		entries++
 	}
 	if len(unfinished) > 0 {
@@ -354,13 +353,55 @@ func (c *Chart) Save(base string, out Output) error {
 	if err := drawn.writeTeX(base, tb, out, xLog, yLog, cut); err != nil {
 		return err
 	}
-	top, left, covered := legendCorner(all, entries)
-	if covered > 0 || entries > MaxLegendInside {
+	if entries > MaxLegendInside {
+		return saveLegendOutside(p, base, out)
+	}
+	fitTicks(&p.X, out.Width-yAxisRoom(out))
+	top, left, covered, yOffs := chartLegendCorner(p, out, all, overflows)
+	if covered > 0 {
 		return saveLegendOutside(p, base, out)
 	}
 	p.Legend.Top, p.Legend.Left = top, left
-	fitTicks(&p.X, out.Width-yAxisRoom(out))
+	if top {
+		p.Legend.YOffs = yOffs
+	}
 	return save(p, base, out)
+}
+
+// chartLegendCorner is legendCorner for a chart about to be saved at
+// out's size: the legend's box and the plot area measured in points, the
+// points it must not cover placed by the axes' scales, and the overflow
+// marks' triangles on the top edge counted as points too. A legend at the
+// top moves by yOffs to the plot area's top edge (gonum draws it from the
+// top of the area above the axes, which takes in the overflow labels).
+func chartLegendCorner(p *plot.Plot, out Output, pts []plotter.XY, overflows *overflowMarks) (top, left bool, covered int, yOffs vg.Length) {
+	area := p.DataCanvas(draw.NewCanvas(new(recorder.Canvas), out.Width-rightMargin, out.Height))
+	pw, ph := area.Max.X-area.Min.X, area.Max.Y-area.Min.Y
+	if pw <= 0 || ph <= 0 {
+		return true, true, 1, 0
+	}
+	norm := make([]plotter.XY, 0, len(pts))
+	for _, pt := range pts {
+		norm = append(norm, plotter.XY{X: p.X.Norm(pt.X), Y: p.Y.Norm(pt.Y)})
+	}
+	if overflows != nil {
+		// The triangles' lower halves are in the plot area (their labels
+		// are above it).
+		trX := func(x float64) vg.Length { return area.Min.X + vg.Length(p.X.Norm(x))*pw }
+		glyphs, _ := overflows.layout(trX, overflowRows)
+		for _, g := range glyphs {
+			x := float64((g.x - area.Min.X) / pw)
+			norm = append(norm, plotter.XY{X: x, Y: 1}, plotter.XY{X: x, Y: 1 - float64(g.r/ph)})
+		}
+		above := out.Height
+		if p.Title.Text != "" {
+			above -= p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+		}
+		yOffs = area.Max.Y - above
+	}
+	box := p.Legend.Rectangle(draw.Canvas{})
+	top, left, covered = cornerFor(norm, float64((box.Max.X-box.Min.X)/pw), float64((box.Max.Y-box.Min.Y)/ph))
+	return top, left, covered, yOffs
 }
 
 // cut is where the y-axis stops: YMax when some point lies above it (but
@@ -524,56 +565,192 @@ func (b *errorBars) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(b.style, x-w, c.Max.Y, x+w, c.Max.Y)
 }
 
-// overflowMarks draws each point above the cut as an upward triangle on
-// the plot's top edge in its line's colour with its value below it. Each
-// line's labels take a row of their own under the edge, and a label that
-// would run into the one before it in its row is left out (the value is
-// in the CSV): labels never overlap.
+// overflowMarks draws the points above the cut on the plot's top edge.
+// The points of one x stand side by side as upward triangles, each in its
+// line's colour, in the order of the lines (smaller where neighbouring x
+// values leave little room), so that none hides another; where even small
+// ones would not stand apart, one grey triangle stands for them all. Above
+// them, over
+// the plot area where no line or legend is, one label per x: the value,
+// in the line's colour, where one line is beyond the cut there, or the
+// lowest and highest values, in grey, where several are. Labels take one
+// of two rows, and a label that would run into one beside it in both rows
+// is left out (the values are in the CSV): marks and labels never
+// overlap.
 type overflowMarks struct {
 	marks []overflow
 	style text.Style
+	// widthGuess is about how wide the plot area will be, to reserve the
+	// label rows the marks will need above it.
+	widthGuess vg.Length
+}
+
+// Sizes of the overflow marks.
+const (
+	overflowRadius    = vg.Length(3.5) // a triangle's radius, given room
+	overflowMinRadius = vg.Length(1.5) // the smallest it shrinks to
+	overflowGap       = vg.Length(1)   // between triangles, and labels
+	overflowRows      = 2              // rows of labels at most
+)
+
+// overflowGrey draws what stands for several lines beyond the cut.
+var overflowGrey = color.Gray{Y: 0x50}
+
+// overflowGlyph is one triangle of an overflow layout, centred at x on the
+// top edge: line's point, or (line -1) several lines' points.
+type overflowGlyph struct {
+	line   int
+	x, r   vg.Length
+	colour color.Color
+}
+
+// overflowLabel is one label of an overflow layout: its text centred at x
+// in row row above the edge.
+type overflowLabel struct {
+	text   string
+	x      vg.Length
+	row    int
+	width  vg.Length
+	colour color.Color
+}
+
+// layout places the marks given the x transform: the triangles, and the
+// labels in at most rows rows.
+func (o *overflowMarks) layout(trX func(float64) vg.Length, rows int) ([]overflowGlyph, []overflowLabel) {
+	marks := slices.Clone(o.marks)
+	slices.SortStableFunc(marks, func(a, b overflow) int {
+		if c := cmp.Compare(a.x, b.x); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.line, b.line)
+	})
+	type group struct {
+		x      vg.Length
+		lo, hi float64
+		lines  []int
+	}
+	var groups []group
+	for _, m := range marks {
+		if n := len(groups); n > 0 && groups[n-1].x == trX(m.x) {
+			g := &groups[n-1]
+			g.lo, g.hi = min(g.lo, m.y), max(g.hi, m.y)
+			g.lines = append(g.lines, m.line)
+			continue
+		}
+		groups = append(groups, group{x: trX(m.x), lo: m.y, hi: m.y, lines: []int{m.line}})
+	}
+	var glyphs []overflowGlyph
+	var labels []overflowLabel
+	rowEnd := make([]vg.Length, rows)
+	for i := range rowEnd {
+		rowEnd[i] = vg.Length(math.Inf(-1))
+	}
+	for i, g := range groups {
+		// The triangles of an x take at most 70% of the room to the
+		// nearest other x, so that the groups stay apart.
+		room := vg.Length(math.Inf(1))
+		if i > 0 {
+			room = min(room, g.x-groups[i-1].x)
+		}
+		if i+1 < len(groups) {
+			room = min(room, groups[i+1].x-g.x)
+		}
+		n := vg.Length(len(g.lines))
+		text, colour := overflowText(g.lo, g.hi), seriesColor(g.lines[0])
+		if len(g.lines) > 1 {
+			colour = overflowGrey
+		}
+		if r := min(overflowRadius, (0.7*room-(n-1)*overflowGap)/(2*n)); r >= overflowMinRadius || n == 1 {
+			for k, line := range g.lines {
+				x := g.x + (vg.Length(k)-(n-1)/2)*(2*r+overflowGap)
+				glyphs = append(glyphs, overflowGlyph{line: line, x: x, r: max(r, overflowMinRadius), colour: seriesColor(line)})
+			}
+		} else {
+			// Too many to stand apart: one grey triangle for them all
+			// (the lines leaving the edge show which).
+			r := max(overflowMinRadius, min(overflowRadius, 0.35*room))
+			glyphs = append(glyphs, overflowGlyph{line: -1, x: g.x, r: r, colour: overflowGrey})
+		}
+		w := o.style.Width(text)
+		for row := range rowEnd {
+			if g.x-w/2 < rowEnd[row]+2*overflowGap {
+				continue
+			}
+			rowEnd[row] = g.x + w/2
+			labels = append(labels, overflowLabel{text: text, x: g.x, row: row, width: w, colour: colour})
+			break
+		}
+	}
+	return glyphs, labels
+}
+
+// labelRise is how far above the top edge row row of labels begins.
+func (o *overflowMarks) labelRise(row int) vg.Length {
+	return overflowRadius + 2*overflowGap + vg.Length(row)*o.style.Height("0")
+}
+
+// rowsNeeded is the number of label rows the marks need on a plot area
+// about widthGuess wide.
+func (o *overflowMarks) rowsNeeded(plt *plot.Plot) int {
+	_, labels := o.layout(func(x float64) vg.Length { return vg.Length(plt.X.Norm(x)) * o.widthGuess }, overflowRows)
+	rows := 1
+	for _, l := range labels {
+		rows = max(rows, l.row+1)
+	}
+	return rows
 }
 
 func (o *overflowMarks) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, _ := plt.Transforms(&c)
-	rows := map[int]vg.Length{} // line: right end of its last label
-	lines := []int{}
-	for _, m := range o.marks {
-		if !slices.Contains(lines, m.line) {
-			lines = append(lines, m.line)
-		}
+	glyphs, labels := o.layout(trX, o.rowsNeeded(plt))
+	for _, g := range glyphs {
+		c.DrawGlyphNoClip(draw.GlyphStyle{Color: g.colour, Radius: g.r, Shape: draw.TriangleGlyph{}}, vg.Point{X: g.x, Y: c.Max.Y})
 	}
-	for _, m := range o.marks {
-		col := seriesColor(m.line)
-		x := trX(m.x)
-		c.DrawGlyphNoClip(draw.GlyphStyle{Color: col, Radius: vg.Points(3.5), Shape: draw.TriangleGlyph{}}, vg.Point{X: x, Y: c.Max.Y})
+	for _, l := range labels {
 		ts := o.style
-		ts.Color, ts.XAlign, ts.YAlign = col, draw.XCenter, draw.YTop
-		label := shortValue(m.y)
-		w := ts.Width(label)
-		if end, ok := rows[m.line]; ok && x-w/2 < end+vg.Points(2) {
-			continue
-		}
-		rows[m.line] = x + w/2
-		row := vg.Length(slices.Index(lines, m.line))
-		c.FillText(ts, vg.Point{X: x, Y: c.Max.Y - vg.Points(5) - row*ts.Height(label)}, label)
+		ts.Color, ts.XAlign, ts.YAlign = l.colour, draw.XCenter, draw.YBottom
+		c.FillText(ts, vg.Point{X: l.x, Y: c.Max.Y + o.labelRise(l.row)}, l.text)
 	}
 }
 
-// GlyphBoxes are the triangles and labels, so that the plot area leaves
-// room for those at its ends.
+// overflowText is the label of the points beyond the cut at one x: their
+// value, or their lowest and highest.
+func overflowText(lo, hi float64) string {
+	if shortValue(lo) == shortValue(hi) {
+		return shortValue(lo)
+	}
+	return shortValue(lo) + "–" + shortValue(hi)
+}
+
+// GlyphBoxes are the triangles and the labels above them, so that the plot
+// area leaves room for them above and at its ends.
 func (o *overflowMarks) GlyphBoxes(plt *plot.Plot) []plot.GlyphBox {
-	var boxes []plot.GlyphBox
+	type group struct {
+		lo, hi float64
+		n      int
+	}
+	groups := map[float64]group{}
 	for _, m := range o.marks {
-		w := o.style.Width(shortValue(m.y))/2 + vg.Points(1)
-		boxes = append(boxes, plot.GlyphBox{X: plt.X.Norm(m.x), Y: 1, Rectangle: vg.Rectangle{Min: vg.Point{X: -w, Y: -vg.Points(4)}, Max: vg.Point{X: w, Y: vg.Points(4)}}})
+		g, ok := groups[m.x]
+		if !ok {
+			g = group{lo: m.y, hi: m.y}
+		}
+		g.lo, g.hi, g.n = min(g.lo, m.y), max(g.hi, m.y), g.n+1
+		groups[m.x] = g
+	}
+	top := o.labelRise(o.rowsNeeded(plt)) + overflowGap
+	var boxes []plot.GlyphBox
+	for _, x := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[x]
+		w := max(o.style.Width(overflowText(g.lo, g.hi))/2, vg.Length(g.n)*(overflowRadius+overflowGap)) + vg.Points(1)
+		boxes = append(boxes, plot.GlyphBox{X: plt.X.Norm(x), Y: 1, Rectangle: vg.Rectangle{Min: vg.Point{X: -w, Y: -overflowRadius}, Max: vg.Point{X: w, Y: top}}})
 	}
 	return boxes
 }
 
 // Thumbnail is the triangle in grey (each line's are in its colour).
 func (o *overflowMarks) Thumbnail(c *draw.Canvas) {
-	c.DrawGlyph(draw.GlyphStyle{Color: color.Gray{Y: 64}, Radius: vg.Points(3.5), Shape: draw.TriangleGlyph{}}, c.Center())
+	c.DrawGlyph(draw.GlyphStyle{Color: color.Gray{Y: 64}, Radius: overflowRadius, Shape: draw.TriangleGlyph{}}, c.Center())
 }
 
 // shortValue writes v to three significant digits without an exponent

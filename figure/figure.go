@@ -152,7 +152,9 @@ func emptyCorner(p *plot.Plot, pts []plotter.XY, n int) (top, left bool) {
 }
 
 // legendCorner is emptyCorner with the number of points the legend would
-// cover there.
+// cover there, for a legend whose size is guessed from its entries: a
+// third of the width, a line of about 1/16 of the height per entry, over
+// the points' extent.
 func legendCorner(pts []plotter.XY, n int) (top, left bool, covered int) {
 	if len(pts) == 0 {
 		return true, true, 0
@@ -161,21 +163,36 @@ func legendCorner(pts []plotter.XY, n int) (top, left bool, covered int) {
 	for _, pt := range pts {
 		xmin, xmax, ymin, ymax = min(xmin, pt.X), max(xmax, pt.X), min(ymin, pt.Y), max(ymax, pt.Y)
 	}
-	// The legend's share of the area: a third of the width, a line of
-	// about 1/16 of the height per entry.
-	w := (xmax - xmin) * 0.35
-	h := (ymax - ymin) * min(1, 0.07*float64(n)+0.04)
+	norm := make([]plotter.XY, len(pts))
+	for i, pt := range pts {
+		norm[i] = plotter.XY{X: unitShare(pt.X, xmin, xmax), Y: unitShare(pt.Y, ymin, ymax)}
+	}
+	return cornerFor(norm, 0.35, min(1, 0.07*float64(n)+0.04))
+}
+
+// unitShare is where v lies from lo (0) to hi (1); 0 where lo = hi.
+func unitShare(v, lo, hi float64) float64 {
+	if hi <= lo {
+		return 0
+	}
+	return (v - lo) / (hi - lo)
+}
+
+// cornerFor picks the corner of the unit square in which a box w wide and
+// h high covers the fewest of pts (ties: top left, top right, bottom
+// left, bottom right), with that count.
+func cornerFor(pts []plotter.XY, w, h float64) (top, left bool, covered int) {
 	best, bestCount := 0, -1
 	for k, corner := range [4][2]bool{{true, true}, {true, false}, {false, true}, {false, false}} {
 		count := 0
 		for _, pt := range pts {
-			inX := pt.X <= xmin+w
+			inX := pt.X <= w
 			if !corner[1] {
-				inX = pt.X >= xmax-w
+				inX = pt.X >= 1-w
 			}
-			inY := pt.Y >= ymax-h
+			inY := pt.Y >= 1-h
 			if !corner[0] {
-				inY = pt.Y <= ymin+h
+				inY = pt.Y <= h
 			}
 			if inX && inY {
 				count++

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -88,6 +90,66 @@ func TestClippedIntervalsMarked(t *testing.T) {
 		svg, _ := os.ReadFile(base + ".svg")
 		if got := bytes.Contains(svg, []byte("an arrowhead: it runs beyond the axis")); got != c.clipped {
 			t.Errorf("%s: legend notes a clipped interval: %v, want %v", c.name, got, c.clipped)
+		}
+	}
+}
+
+// TestOverflowMarksApart: lines beyond the cut at every one of nine close
+// loads of a small figure. Three lines: each point has its own triangle;
+// eight: one grey triangle per load. No two triangles overlap, each
+// load's label gives the value or the range of the values there, no two
+// labels of a row overlap, and the drawn figure carries the labels.
+func TestOverflowMarksApart(t *testing.T) {
+	const loads = 9
+	for _, c := range []struct{ lines, triangles int }{{1, loads}, {3, 3 * loads}, {8, loads}} {
+		var marks []overflow
+		ch := &Chart{Title: "overflow", XLabel: "load", YLabel: "latency", Points: true, YMax: 100}
+		for i := range c.lines {
+			l := Line{Name: fmt.Sprintf("line %d", i)}
+			for j := range loads {
+				x, y := 0.1+0.05*float64(j), 200+100*float64(j)+10*float64(i)
+				l.XY = append(l.XY, [2]float64{x, y})
+				marks = append(marks, overflow{line: i, x: x, y: y})
+			}
+			ch.Lines = append(ch.Lines, l)
+		}
+		o := &overflowMarks{marks: marks, style: plot.New().Legend.TextStyle}
+		o.style.Font.Size = vg.Points(8)
+		// A plot area 180 points wide from x = 0.1 to 0.5.
+		trX := func(x float64) vg.Length { return vg.Length((x - 0.1) / 0.4 * 180) }
+		glyphs, labels := o.layout(trX, overflowRows)
+		if len(glyphs) != c.triangles {
+			t.Fatalf("%d lines: %d triangles, want %d", c.lines, len(glyphs), c.triangles)
+		}
+		for i := 1; i < len(glyphs); i++ {
+			a, b := glyphs[i-1], glyphs[i]
+			if b.x-a.x < a.r+b.r {
+				t.Errorf("%d lines: triangles of lines %d and %d overlap: centres at %.1f and %.1f pt, radii %.1f and %.1f", c.lines, a.line, b.line, a.x, b.x, a.r, b.r)
+			}
+		}
+		if len(labels) < loads/2 {
+			t.Errorf("%d lines: %d labels for %d loads: fewer than every other", c.lines, len(labels), loads)
+		}
+		end := map[int]vg.Length{}
+		for _, l := range labels {
+			if e, ok := end[l.row]; ok && l.x-l.width/2 < e {
+				t.Errorf("%d lines: label %q overlaps the one before it in row %d", c.lines, l.text, l.row)
+			}
+			end[l.row] = l.x + l.width/2
+			if got := strings.Contains(l.text, "–"); got != (c.lines > 1) {
+				t.Errorf("%d lines: label %q is a range: %v", c.lines, l.text, got)
+			}
+		}
+		base := filepath.Join(t.TempDir(), "overflow")
+		if err := ch.Save(base, Output{Formats: []string{"svg"}, Width: 3.5 * vg.Inch, Height: 2.6 * vg.Inch}); err != nil {
+			t.Fatal(err)
+		}
+		svg, err := os.ReadFile(base + ".svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := overflowText(200, 200+10*float64(c.lines-1)); !bytes.Contains(svg, []byte(">"+want+"<")) {
+			t.Errorf("%d lines: the first load's label %s is not in the figure", c.lines, want)
 		}
 	}
 }
