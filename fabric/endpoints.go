@@ -14,6 +14,23 @@ type Source interface {
 	Generate(now clock.Cycle, q *SourceQueue) (next clock.Cycle)
 }
 
+// ClosedLoop is implemented by a source whose packets answer what its node
+// receives (a rank of a job, package workload): it is also its node's
+// Sink. Its NI gives each packet the sequence number the source chose
+// (Packet.Seq: the source numbers its packets per destination, so that
+// the destination can tell which message a packet belongs to, in whatever
+// order the packets arrive), and calls Generate again in every cycle in
+// which a packet is delivered to the node, after the sink has seen it,
+// whatever cycle Generate last asked for. Sequence numbers must be unique
+// per source and destination and increase per destination in the order
+// the packets are pushed.
+type ClosedLoop interface {
+	Source
+	Sink
+	// ClosedLoop marks the capability; it does nothing.
+	ClosedLoop()
+}
+
 // Sink observes delivered packets at one NI (package report implements it).
 // It is owned by that NI alone.
 type Sink interface {

@@ -13,6 +13,10 @@ type Packet struct {
 	Dst   int32
 	Size  uint16 // flits
 	Class uint8
+	// Seq is the packet's sequence number where its source numbers its
+	// packets itself (a ClosedLoop source); other sources leave it 0 and
+	// the NI numbers their packets.
+	Seq uint32
 }
 
 // SourceQueue is a NI's unbounded FIFO of generated packets. It grows by
@@ -30,6 +34,12 @@ func (q *SourceQueue) Len() int { return int(q.size) }
 
 // Push appends a packet generated at cycle now.
 func (q *SourceQueue) Push(now clock.Cycle, dst int, sizeFlits int, class uint8) {
+	q.PushSeq(now, dst, sizeFlits, class, 0)
+}
+
+// PushSeq appends a packet generated at cycle now with sequence number seq
+// (a ClosedLoop source's).
+func (q *SourceQueue) PushSeq(now clock.Cycle, dst int, sizeFlits int, class uint8, seq uint32) {
 	if class > 0 && q.split != nil {
 		q = q.split
 	}
@@ -44,7 +54,7 @@ func (q *SourceQueue) Push(now clock.Cycle, dst int, sizeFlits int, class uint8)
 		}
 		q.ring, q.head = ring, 0
 	}
-	q.ring[(int(q.head)+int(q.size))%len(q.ring)] = Packet{Gen: int64(now), Dst: int32(dst), Size: uint16(sizeFlits), Class: class}
+	q.ring[(int(q.head)+int(q.size))%len(q.ring)] = Packet{Gen: int64(now), Dst: int32(dst), Size: uint16(sizeFlits), Class: class, Seq: seq}
 	q.size++
 }
 

@@ -28,6 +28,9 @@ type Adapter struct {
 	src     fabric.Source
 	sink    fabric.Sink
 	staging fabric.SourceQueue
+	// closed: src is a fabric.ClosedLoop, which numbers its packets and
+	// is woken by deliveries.
+	closed bool
 
 	// adm holds the admission queues, one per destination, of packets
 	// whose descriptors (head flits, nothing arrived) are in admPool,
@@ -149,7 +152,7 @@ func (a *Adapter) Tick(now clock.Cycle) {
 func (a *Adapter) admit(p fabric.Packet) {
 	a.admBlocked = false
 	d := a.admPool.alloc()
-	a.admPool.p[d].hdr = link.Flit{Src: a.id, Dst: p.Dst, Size: p.Size, Class: p.Class, Gen: p.Gen}
+	a.admPool.p[d].hdr = link.Flit{Src: a.id, Dst: p.Dst, Size: p.Size, Class: p.Class, Gen: p.Gen, Seq: p.Seq}
 	a.adm.push(&a.admPool, int(p.Dst), d, 0) // admission counts packets, not flits
 }
 
@@ -179,7 +182,9 @@ func (a *Adapter) startTransfer(now clock.Cycle) {
 			m.pop(&a.admPool, dst)
 			id := a.pl.alloc()
 			p := &a.pl.p[id]
-			hdr.Seq = a.seq
+			if !a.closed {
+				hdr.Seq = a.seq
+			}
 			p.hdr, p.have, p.sent = hdr, 0, 0
 			a.seq++
 			a.inj.push(&a.pl, iq, id, size)
@@ -214,6 +219,9 @@ func (a *Adapter) receive(now clock.Cycle, f *link.Flit) {
 		a.recvHash += fabric.PacketHash(f.Src, f.Seq, f.Dst)
 		if a.sink != nil {
 			a.sink.Delivered(now, f)
+		}
+		if a.closed {
+			a.nextGen = min(a.nextGen, now)
 		}
 	}
 }

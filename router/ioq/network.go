@@ -165,6 +165,7 @@ func Build(ctx context.Context, t topology.Topology, cfg Config, sources []fabri
 		if sinks != nil {
 			a.sink = sinks[i]
 		}
+		_, a.closed = sources[i].(fabric.ClosedLoop)
 		a.link = outLink{wire: int32(n.base[r] + p), cur: -1, toSwitch: false, credits: credits(true)}
 		if ctrl != nil {
 			a.ctrl = ctrl

@@ -460,6 +460,11 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 		for v := range vcs {
 			vcs[v].credits = int32(B)
 		}
+		if _, ok := sources[i].(fabric.ClosedLoop); ok {
+			for c := &nis[i].ch; c != nil; c = c.next {
+				c.closed = true
+			}
+		}
 		n.NIs[i] = &nis[i]
 	}
 	// Wires are indexed by their reader, so that a cycle walks memory in

@@ -58,10 +58,13 @@ func (n *NI) PacketsGenerated() uint64 { return n.PacketsInjected + uint64(n.Que
 type niChannel struct {
 	in, out int32
 	sending bool
-	next    *niChannel // class 1 and up's channel after channel 0 (NI.ch); nil after the last
-	q       fabric.SourceQueue
-	cur     link.Flit // next flit of the packet being injected
-	vc      []niVC
+	// closed: the node's source is a fabric.ClosedLoop, which numbers its
+	// packets and is woken by deliveries.
+	closed bool
+	next   *niChannel // class 1 and up's channel after channel 0 (NI.ch); nil after the last
+	q      fabric.SourceQueue
+	cur    link.Flit // next flit of the packet being injected
+	vc     []niVC
 }
 
 // CountPerDestination makes the NI count the packets it starts per
@@ -151,8 +154,12 @@ func (n *NI) inject(now clock.Cycle, c *niChannel, gate fabric.Gate) {
 		if vc < 0 {
 			return
 		}
+		seq := n.seq
+		if c.closed {
+			seq = p.Seq
+		}
 		c.q.Pop()
-		c.cur = link.Flit{Src: n.id, Dst: p.Dst, Seq: n.seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
+		c.cur = link.Flit{Src: n.id, Dst: p.Dst, Seq: seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
 		if inj := n.sh.inj; inj != nil {
 			c.cur.Route = inj.InjectRoute(int(n.id), int(p.Dst))
 		}
@@ -229,6 +236,9 @@ func (n *NI) receive(now clock.Cycle, f *link.Flit, c *niChannel) {
 		n.recvHash += fabric.PacketHash(f.Src, f.Seq, f.Dst)
 		if n.sink != nil {
 			n.sink.Delivered(now, f)
+		}
+		if c.closed {
+			n.nextGen = min(n.nextGen, now)
 		}
 	}
 }
