@@ -36,6 +36,7 @@ var layerRules = map[string][]string{
 	"traffic":          {"fabric", "topology", "link", "clock"},
 	"policies":         {"fabric", "topology", "link", "clock"},
 	"policies/*":       {"policies", "fabric", "topology", "link", "clock"},
+	"workload":         {"traffic", "fabric", "topology", "link", "clock"},
 	"report":           {"link", "clock"},
 	"repro":            {"study", "report", "figure", "policies", "policies/entropy", "policies/sat"},
 }
