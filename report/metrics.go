@@ -65,6 +65,11 @@ func Metrics() []Metric {
 			}
 			return float64(r.CollectiveDurationCycles)
 		}, nil},
+		// An unfinished job has no completion time either.
+		{"job_completion_cycles", jobMetric(func(j *JobResult) float64 { return float64(j.CompletionCycles) }, true), hasJob},
+		{"job_iteration_mean_cycles", jobMetric(func(j *JobResult) float64 { return j.IterationMeanCycles() }, true), hasJob},
+		{"message_latency_mean_cycles", jobMetric(func(j *JobResult) float64 { return j.MessageLatencyMeanCycles }, false), hasJob},
+		{"message_latency_max_cycles", jobMetric(func(j *JobResult) float64 { return float64(j.MessageLatencyMaxCycles) }, false), hasJob},
 		{"throttled_node_cycle_share", func(r *Result) float64 { return r.ThrottledNodeCycleShare }, nil},
 		{"circuit_lag_cycles", func(r *Result) float64 { return r.CircuitLagCycles }, nil},
 		{"critical_load_flits_per_node_cycle", func(r *Result) float64 { return r.CriticalLoadFlitsPerNodeCycle }, nil},
@@ -177,6 +182,19 @@ func classMetric(name string, k int, get func(Stats) float64) Metric {
 }
 
 func hasSAT(r *Result) bool { return r.SAT != nil }
+
+func hasJob(r *Result) bool { return r.Job != nil }
+
+// jobMetric reads a job's figure, NaN in a run without a job, and, where
+// whole is set, in one whose job did not finish.
+func jobMetric(get func(*JobResult) float64, whole bool) func(*Result) float64 {
+	return func(r *Result) float64 {
+		if r.Job == nil || whole && !r.Completed {
+			return math.NaN()
+		}
+		return get(r.Job)
+	}
+}
 
 // satMetric reads a SAT measurement, NaN for a run without SAT (in a table
 // mixing runs with and without it, so that no zero passes for a value).

@@ -17,11 +17,14 @@ func WriteText(w io.Writer, rs []*Result) error {
 	fmt.Fprintln(tw, "\t\t\t\tflits/node/cyc\tflits/node/cyc\tcycles\tcycles\tcycles\tcycles\tcycles\t\tcycles\t\t\t")
 	for _, r := range rs {
 		dur := "-"
-		if r.Process == "collective" {
+		switch {
+		case r.Process == "collective":
 			dur = strconv.FormatInt(r.CollectiveDurationCycles, 10)
-			if !r.Completed {
-				dur = "incomplete"
-			}
+		case r.Job != nil:
+			dur = strconv.FormatInt(r.Job.CompletionCycles, 10)
+		}
+		if (r.Process == "collective" || r.Job != nil) && !r.Completed {
+			dur = "incomplete"
 		}
 		finished := "yes"
 		if r.Unfinished() != "" {

@@ -183,6 +183,8 @@ type Result struct {
 	ClassLatencyCDF          [][][2]float64 `json:"class_packet_latency_cdf,omitempty"`
 	MeanHops                 float64        `json:"mean_hops"`
 	CollectiveDurationCycles int64          `json:"collective_duration_cycles,omitempty"`
+	// Job is a job's figures (traffic.process = "job").
+	Job *JobResult `json:"job,omitempty"`
 	// Injection is the entropy-throttling model as the papers write it, e.g.
 	// "hyst(70,90,30)", when the circuit runs.
 	Injection string `json:"injection,omitempty"`
@@ -378,4 +380,34 @@ func (r *Result) Unfinished() string {
 		why = append(why, "batch means not stable at max_batches")
 	}
 	return strings.Join(why, "; ")
+}
+
+// JobResult is what a job's ranks recorded (package workload).
+type JobResult struct {
+	Motif         string `json:"motif"`
+	Ranks         int    `json:"ranks"`
+	RanksFinished int    `json:"ranks_finished"`
+	// CompletionCycles is the cycle the last rank's program ended (every
+	// rank starts at cycle 0).
+	CompletionCycles int64 `json:"completion_cycles"`
+	// IterationCycles is each iteration's time: the cycle its last rank
+	// ended it, less the cycle the last rank ended the one before.
+	IterationCycles []int64 `json:"iteration_cycles"`
+	// Messages received, and their latency from the send's posting to the
+	// arrival of their last packet.
+	Messages                 int64   `json:"messages"`
+	MessageLatencyMeanCycles float64 `json:"message_latency_mean_cycles"`
+	MessageLatencyMaxCycles  int64   `json:"message_latency_max_cycles"`
+}
+
+// IterationMeanCycles is the mean of IterationCycles.
+func (j *JobResult) IterationMeanCycles() float64 {
+	if len(j.IterationCycles) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for _, c := range j.IterationCycles {
+		s += float64(c)
+	}
+	return s / float64(len(j.IterationCycles))
 }

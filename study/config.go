@@ -27,8 +27,10 @@ type Config struct {
 	Network Network `toml:"network"`
 	Router  Router  `toml:"router"`
 	Traffic Traffic `toml:"traffic"`
-	Policy  Policy  `toml:"policy"`
-	Measure Measure `toml:"measure"`
+	// Workload is the job traffic.process = "job" runs.
+	Workload Workload `toml:"workload"`
+	Policy   Policy   `toml:"policy"`
+	Measure  Measure  `toml:"measure"`
 }
 
 // addFunc records one problem: the key path, its value and what is allowed.
@@ -51,6 +53,7 @@ func Default() Config {
 			kinds: kinds{VC: vc.DefaultTable(), IOQ: ioq.DefaultTable()}},
 		Traffic: Traffic{Pattern: "uniform", Process: "bernoulli", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8, Self: "loopback",
 			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
+		Workload: defaultWorkload(),
 		Policy: Policy{Injection: "none", RthPercent: 70, ROnPercent: 70, ROffPercent: 90, RnPercent: 25, GuardCycles: 8,
 			Circuit: "auto", CircuitLanes: "dedicated", CircuitLatencyCycles: 1, SATHopLatencyCycles: 1, SATNodeLatencyCycles: 1,
 			SATL: 16, SATK: 16, SATStructure: "ring"},
@@ -80,6 +83,7 @@ func (c *Config) Validate() []error {
 	c.validateRouter(add)
 	c.validateHAR(add)
 	c.validateTraffic(add)
+	c.validateWorkload(add)
 	c.validateLoadUnits(add)
 	c.validatePolicy(add)
 	c.validateSAT(add)

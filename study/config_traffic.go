@@ -60,7 +60,9 @@ type Traffic struct {
 // have validateLoadUnits.
 func (c *Config) validateTraffic(add addFunc) {
 	n, t := &c.Network, &c.Traffic
-	c.checkPattern(add, "traffic.pattern", t.Pattern)
+	if t.Process != "job" { // a job's ranks name their peers
+		c.checkPattern(add, "traffic.pattern", t.Pattern)
+	}
 	if !slices.Contains(traffic.ProcessNames(), t.Process) {
 		add("traffic.process", t.Process, "allowed: "+strings.Join(traffic.ProcessNames(), ", ")+didYouMean(t.Process, traffic.ProcessNames()))
 	}
@@ -112,7 +114,7 @@ func (c *Config) validateTraffic(add addFunc) {
 	}
 	if t.PhaseCycle < 0 {
 		add("traffic.phase_cycle", t.PhaseCycle, "allowed: 0 (no phase change) or a cycle > 0")
-	} else if t.PhaseCycle > 0 {
+	} else if t.PhaseCycle > 0 && t.Process != "job" {
 		c.checkPattern(add, "traffic.phase_pattern", t.PhasePattern)
 	}
 }
@@ -208,6 +210,9 @@ func (c *Config) maxPacketFlits() int {
 
 // minPacketFlits is the smallest packet the traffic sends.
 func (c *Config) minPacketFlits() int {
+	if c.Traffic.Process == "job" {
+		return 1 // a message's last packet holds what is left of it
+	}
 	switch s := c.longShare(); {
 	case s >= 1:
 		return c.Traffic.LongPacketFlits

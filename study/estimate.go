@@ -12,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/traffic"
+	"github.com/icnsim/icnsim/workload"
 )
 
 // Estimate is what running a configuration takes, computed from its
@@ -95,6 +96,9 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	}
 	zl := vc.ZeroLoadLatency(cfg.RouterConfig(), diameter(), tc.MaxPacketFlits())
 	e.MeasureBytes = int64(e.Nodes) * (report.CollectorBytes(latencyRangeCycles(zl)) + traffic.SourceBytes(tc))
+	if cfg.Traffic.Process == "job" {
+		e.MeasureBytes += workload.Bytes(cfg.Workload.Motif, cfg.workloadParams())
+	}
 	policySeconds := 0.0
 	if ps, err := cfg.policies(); err == nil {
 		for _, p := range ps {

@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
@@ -88,6 +89,8 @@ func methodOf(cfg Config, net fabric.Fabric, senders int) method {
 	switch {
 	case cfg.Traffic.Process == "collective":
 		return &collective{expect: uint64(senders) * uint64(cfg.Traffic.PacketsPerNode)}
+	case cfg.Traffic.Process == "job":
+		return &jobRun{collective{expect: math.MaxUint64}} // never reached: the job decides
 	case cfg.Measure.Method == "batches":
 		return &windowed{rule: &batchMeans{}}
 	case cfg.Measure.Method == "packet-batches":
@@ -144,6 +147,37 @@ func (c *collective) finish(r *run, _ clock.Cycle, res *report.Result) error {
 	res.NodeViews = &report.NodeViews{InjectedFlitsPerCycle: injected}
 	res.AcceptedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsDelivered), float64(dur+1)*r.senders)
 	res.InjectedFlitsPerNodeCycle = report.Ratio(float64(tot.FlitsInjected), float64(dur+1)*r.senders)
+	return nil
+}
+
+// jobRun measures a job (traffic.process = "job"): the run ends when every
+// rank has finished its program, or when nothing has moved for
+// measure.stall_cycles (a program that waits for what never comes).
+type jobRun struct {
+	collective // its stall rule and its throughput figures
+}
+
+func (j *jobRun) advance(r *run, next clock.Cycle, tot fabric.Totals) bool {
+	if r.b.job.Done() && tot.PacketsDelivered == tot.PacketsGenerated {
+		r.completed = true
+		return true
+	}
+	return j.collective.advance(r, next, tot)
+}
+
+func (j *jobRun) phase(r *run, _ clock.Cycle) string {
+	return fmt.Sprintf("the job (at most %d cycles)", r.m.MaxCycles)
+}
+
+func (j *jobRun) finish(r *run, end clock.Cycle, res *report.Result) error {
+	if err := j.collective.finish(r, end, res); err != nil {
+		return err
+	}
+	res.CollectiveDurationCycles = 0
+	jr := r.b.job.Result()
+	res.Job = &report.JobResult{Motif: r.b.Cfg.Workload.Motif, Ranks: jr.Ranks, RanksFinished: jr.Finished,
+		CompletionCycles: jr.CompletionCycles, IterationCycles: jr.IterationCycles, Messages: jr.Messages,
+		MessageLatencyMeanCycles: jr.MessageLatencyMeanCycles, MessageLatencyMaxCycles: jr.MessageLatencyMaxCycles}
 	return nil
 }
 

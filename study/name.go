@@ -25,7 +25,13 @@ func ImpliedName(c Config, axes []Axis) string {
 		net = t.Name(func(key string) bool { return swept(path + "." + key) })
 	}
 	parts = append(parts, net)
-	if !swept("traffic.pattern") {
+	switch {
+	case c.Traffic.Process == "job":
+		// A job's ranks name their peers: its motif stands for the pattern.
+		if !swept("workload.motif") {
+			parts = append(parts, c.Workload.Motif)
+		}
+	case !swept("traffic.pattern"):
 		parts = append(parts, c.Traffic.Pattern)
 	}
 	if !swept("traffic.process") {

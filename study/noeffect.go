@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -62,6 +63,13 @@ func noEffectRules() []noEffectRule {
 		{"policy.r_off_percent", "policy.injection", entropy, "an entropy-throttling model (base, hyst, gt.a, gt.x)"},
 		{"policy.r_n_percent", "policy.injection", entropy, "an entropy-throttling model (base, hyst, gt.a, gt.x)"},
 		{"measure.smooth_samples", "traffic.process", process("ramp"), `"ramp"`},
+	}
+	notJob := func(c *Config) bool { return c.Traffic.Process != "job" }
+	for _, k := range []string{"pattern", "phase_cycle"} {
+		rules = append(rules, noEffectRule{"traffic." + k, "traffic.process", notJob, `not "job" (a job's ranks send to the peers their program names)`})
+	}
+	for _, k := range tagsOf(reflect.TypeOf(Workload{})) {
+		rules = append(rules, noEffectRule{"workload." + k, "traffic.process", process("job"), `"job"`})
 	}
 	for _, k := range []string{"batch_cycles", "min_batches", "max_batches", "tolerance"} {
 		rules = append(rules, noEffectRule{"measure." + k, "measure.method", method("batches"), `"batches"`})

@@ -16,6 +16,7 @@ import (
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/traffic"
+	"github.com/icnsim/icnsim/workload"
 )
 
 // Options say how to execute a run; they never change its result.
@@ -69,6 +70,8 @@ type Built struct {
 	// pattern's fixed points); nil when every node sends. They are left
 	// out of the per-node statistics and averages.
 	silent []bool
+	// job is the job's ranks under traffic.process = "job" (nil otherwise).
+	job *workload.Job
 	// rebuild builds the configuration again for a serial re-run after a
 	// blocked run panicked (nil: build it from Cfg; tests that inject
 	// faults set it to inject them again).
@@ -103,20 +106,38 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 		return nil, err
 	}
 	tc := cfg.trafficConfig(units)
-	srcs, err := traffic.New(tc, traffic.GeometryOf(topo), cfg.Seed)
-	if err != nil {
-		return nil, err
-	}
-	silent, err := traffic.Silent(tc, traffic.GeometryOf(topo), cfg.Seed)
-	if err != nil {
-		return nil, err
-	}
 	cols := report.NewCollectors(topo.Nodes(), report.Window{From: 0, To: clock.Never})
 	sinks := make([]fabric.Sink, len(cols))
 	for i, c := range cols {
 		sinks[i] = c
 	}
-	b := &Built{Cfg: cfg, Collectors: cols, traffic: tc, units: units, silent: silent}
+	var (
+		srcs   []fabric.Source
+		silent []bool
+		job    *workload.Job
+	)
+	if tc.Process == "job" {
+		if job, err = cfg.buildJob(topo); err != nil {
+			return nil, err
+		}
+		// The ranks are the senders: per-node figures are over them.
+		srcs, sinks = job.Endpoints(sinks)
+		silent = make([]bool, topo.Nodes())
+		for i := range silent {
+			silent[i] = true
+		}
+		for _, rk := range job.Ranks() {
+			silent[rk.Node()] = false
+		}
+	} else {
+		if srcs, err = traffic.New(tc, traffic.GeometryOf(topo), cfg.Seed); err != nil {
+			return nil, err
+		}
+		if silent, err = traffic.Silent(tc, traffic.GeometryOf(topo), cfg.Seed); err != nil {
+			return nil, err
+		}
+	}
+	b := &Built{Cfg: cfg, Collectors: cols, traffic: tc, units: units, silent: silent, job: job}
 	if err := cfg.routerKind().build(ctx, b, topo, srcs, sinks, deadlockChecked); err != nil {
 		return nil, err
 	}
@@ -236,7 +257,11 @@ func checkTraffic(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	if err := traffic.Check(cfg.TrafficConfig(), traffic.GeometryOf(topo)); err != nil {
+	if cfg.Traffic.Process == "job" {
+		if _, err := cfg.buildJob(topo); err != nil {
+			return err
+		}
+	} else if err := traffic.Check(cfg.TrafficConfig(), traffic.GeometryOf(topo)); err != nil {
 		return err
 	}
 	ps, err := cfg.policies()
@@ -491,6 +516,9 @@ func (b *Built) result(r *run, meth method, end clock.Cycle) (*report.Result, er
 		Process: cfg.Traffic.Process, Seed: cfg.Seed, Nodes: nodes, Routers: net.Topology().Routers(),
 		CyclesSimulated: int64(end), PacketsGenerated: tot.PacketsGenerated, PacketsDelivered: tot.PacketsDelivered,
 		Completed: r.completed, Series: r.series,
+	}
+	if b.job != nil {
+		res.Pattern = cfg.Workload.Motif // a job's ranks name their peers
 	}
 	if cfg.Traffic.Process == "ramp" {
 		res.OfferedFlitsPerNodeCycle = cfg.Traffic.Load

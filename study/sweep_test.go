@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -99,7 +100,7 @@ func TestConfigFileIsOnePointStudy(t *testing.T) {
 	}
 	f := mustParseFile(t, sweepBase)
 	runs := f.Runs()
-	if len(runs) != 1 || runs[0].Config != cfg {
+	if len(runs) != 1 || !reflect.DeepEqual(runs[0].Config, cfg) {
 		t.Fatalf("runs %d, config %+v, want %+v", len(runs), runs[0].Config, cfg)
 	}
 }

@@ -20,12 +20,13 @@ func processDocs() map[string]string {
 		"saturation": "the source is always backlogged: a new packet is generated whenever the source queue is empty",
 		"collective": "packets_per_node packets are queued at every node at cycle 0, and nothing after",
 		"ramp":       "the ramp-load method: Bernoulli arrivals whose offered load rises linearly from 0 at cycle 0 to load at ramp_cycles, then stays",
+		"job":        "closed loop: the ranks of a job send as their programs say (package workload makes these sources; New refuses it)",
 	}
 }
 
 // ProcessNames lists the arrival processes in a fixed order.
 func ProcessNames() []string {
-	return []string{"bernoulli", "poisson", "saturation", "collective", "ramp"}
+	return []string{"bernoulli", "poisson", "saturation", "collective", "ramp", "job"}
 }
 
 // ProcessDoc describes an arrival process.
@@ -87,6 +88,9 @@ func (c *Config) longPacketShare() float64 {
 
 // New returns one Source per node. Node i draws from PCG stream (seed, i).
 func New(c Config, g Geometry, seed uint64) ([]fabric.Source, error) {
+	if c.Process == "job" {
+		return nil, errors.New(`traffic: process "job": a job's sources are its ranks (package workload)`)
+	}
 	pat, phase, err := check(c, g, seed)
 	if err != nil {
 		return nil, err
@@ -136,7 +140,7 @@ func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 		}
 	}
 	if _, ok := processDocs()[c.Process]; !ok {
-		errs = append(errs, fmt.Errorf("unknown process %q (allowed: bernoulli, poisson, saturation, collective, ramp)", c.Process))
+		errs = append(errs, fmt.Errorf("unknown process %q (allowed: %s)", c.Process, strings.Join(ProcessNames(), ", ")))
 	}
 	if c.Process == "ramp" && c.RampCycles < 1 {
 		errs = append(errs, fmt.Errorf("ramp process needs ramp_cycles >= 1, got %d", c.RampCycles))

@@ -1,0 +1,309 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/router/vc"
+	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/workload"
+)
+
+// zeroLoadCompletion is a job's completion time on an idle network by
+// the program's critical path: a rank runs its steps in order; a send
+// posted at t leaves its node's interface when the interface has sent what
+// was posted before it, one flit per cycle, and its last flit arrives
+// latency(src, dst, flits) after it left (the zero-load latency of one
+// packet of that many flits: the packets of a message follow each other
+// without a gap); a receive completes when its message has arrived; a wait
+// ends when the receives posted so far have; compute adds its cycles.
+func zeroLoadCompletion(prog workload.Program, nodes []int, latency func(src, dst, flits int) int) (int64, []modelMessage, error) {
+	var msgs []modelMessage
+	type pr struct{ from, to int }
+	arrival := map[pr][]int64{}
+	taken := map[pr]int{}
+	P := len(prog)
+	pc := make([]int, P)
+	now := make([]int64, P)
+	nicFree := make([]int64, P)
+	posted := make([][]int64, P) // arrival times of the receives posted, -1 unknown yet
+	var pending [][]pr           // which pair and index each posted receive waits for
+	pending = make([][]pr, P)
+	idx := make([][]int, P)
+	done := 0
+	for done < P {
+		progress := false
+		done = 0
+		for r := range P {
+		run:
+			for pc[r] < len(prog[r]) {
+				op := prog[r][pc[r]]
+				switch op.Kind {
+				case workload.Compute:
+					now[r] += op.Cycles
+				case workload.Send:
+					start := max(now[r], nicFree[r])
+					nicFree[r] = start + op.Flits
+					k := pr{r, op.Peer}
+					arrival[k] = append(arrival[k], start+int64(latency(nodes[r], nodes[op.Peer], int(op.Flits))))
+					msgs = append(msgs, modelMessage{src: nodes[r], dst: nodes[op.Peer], flits: op.Flits, start: start})
+				case workload.Recv:
+					k := pr{op.Peer, r}
+					pending[r] = append(pending[r], k)
+					idx[r] = append(idx[r], taken[k])
+					taken[k]++
+					posted[r] = append(posted[r], -1)
+				case workload.Wait:
+					for i, k := range pending[r] {
+						if idx[r][i] >= len(arrival[k]) {
+							break run // the sender has not sent it yet
+						}
+						now[r] = max(now[r], arrival[k][idx[r][i]])
+					}
+					pending[r], idx[r], posted[r] = nil, nil, nil
+				}
+				pc[r]++
+				progress = true
+			}
+			if pc[r] == len(prog[r]) {
+				done++
+			}
+		}
+		if done < P && !progress {
+			return 0, nil, fmt.Errorf("the program deadlocks")
+		}
+	}
+	end := int64(0)
+	for r := range P {
+		end = max(end, now[r])
+	}
+	return end, msgs, nil
+}
+
+// modelMessage is a message of the model: its nodes, size, and the cycle
+// its first flit leaves its node.
+type modelMessage struct {
+	src, dst int
+	flits    int64
+	start    int64
+}
+
+// meetings counts the pairs of the model's messages that could meet: both
+// take a router output channel (the ejection channel included) in
+// overlapping cycles (two of one source excepted), a message taking the channel out of the i-th router
+// of its route from when its head would leave that router on an idle
+// network (after the injection link, i+1 routing delays and i links) for
+// as many cycles as it has flits, a cycle more either side. Where none
+// meet, no message of the job waits for another, and the model is exact.
+func meetings(t *testing.T, b *Built, msgs []modelMessage) int {
+	t.Helper()
+	rf, err := routing.New(b.Cfg.routingSpec(), b.Net.Topo, b.Cfg.Router.VC.VCs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	L, R := int64(b.Cfg.Router.LinkLatencyCycles), int64(b.Cfg.Router.RoutingDelayCycles)
+	lat, _ := b.Net.Topo.(topology.PortLatencies)
+	type use struct {
+		msg      int
+		from, to int64
+	}
+	users := map[[2]int][]use{} // channel -> its uses
+	for i, m := range msgs {
+		head := m.start + L + R // leaves the first router
+		err := traceRoute(b.Net.Topo, rf, m.src, m.dst, func(r, p int) {
+			users[[2]int{r, p}] = append(users[[2]int{r, p}], use{i, head - 1, head + m.flits})
+			l := L
+			if lat != nil && lat.LatencyCycles(r, p) > 0 {
+				l = int64(lat.LatencyCycles(r, p))
+			}
+			head += l + R
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	for _, us := range users {
+		for i, a := range us {
+			for _, c := range us[i+1:] {
+				// Messages of one source keep their order through the
+				// channels they share (its interface sends them one after
+				// the other): they do not hold each other up.
+				if msgs[a.msg].src != msgs[c.msg].src && a.from <= c.to && c.from <= a.to {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// TestJobZeroLoadCompletion: on an idle network every motif's completion
+// time is its program's critical path over the zero-load latencies of its
+// messages, to the cycle, on a mesh, a torus, a fat-tree and a dragonfly,
+// with jobs of 8 to 64 ranks, messages of one packet and of several, and
+// compute steps between iterations.
+func TestJobZeroLoadCompletion(t *testing.T) {
+	networks := []struct{ name, toml string }{
+		{"mesh", "[network]\ntopology = \"mesh\"\n[network.mesh]\nk = 4\n[router]\nrouting = \"dor\"\n"},
+		{"torus", "[network]\ntopology = \"torus\"\n[network.torus]\nk = 4\n[router]\nrouting = \"dor-dateline\"\n"},
+		{"fattree", "[network]\ntopology = \"fattree\"\n[network.fattree]\nk = 4\nlevels = 3\n[router]\nrouting = \"fattree-static\"\n"},
+		{"dragonfly", "[network]\ntopology = \"dragonfly\"\n[network.dragonfly]\nrouters_per_group = 4\n[router]\nrouting = \"min\"\n"},
+	}
+	motifs := workload.MotifNames()
+	exact := 0
+	defer func() { t.Logf("%d cases contention-free and exact", exact) }()
+	for _, nw := range networks {
+		for _, m := range motifs {
+			ranks := 16
+			if nw.name == "dragonfly" && m != "alltoall-linear" {
+				ranks = 32
+			}
+			for _, size := range []int64{4, 40} {
+				name := fmt.Sprintf("%s/%s/%d-flits", nw.name, m, size)
+				t.Run(name, func(t *testing.T) {
+					src := nw.toml + fmt.Sprintf("[traffic]\nprocess = \"job\"\npacket_flits = 8\n[workload]\nmotif = %q\nranks = %d\nmessage_flits = %d\niterations = 2\ncompute_cycles = 7\nplacement = \"contiguous\"\n", m, ranks, size)
+					cfg, err := Parse(name, []byte(src))
+					if err != nil {
+						t.Fatal(err)
+					}
+					b, err := Build(context.Background(), cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					res, err := b.Run(context.Background(), Options{Exec: "serial"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !res.Completed || res.Job == nil {
+						t.Fatalf("job not completed: %+v", res.Job)
+					}
+					prog, err := workload.Build(m, cfg.workloadParams())
+					if err != nil {
+						t.Fatal(err)
+					}
+					prog = prog.Repeat(cfg.Workload.Iterations)
+					var nodes []int
+					for _, rk := range b.job.Ranks() {
+						nodes = append(nodes, rk.Node())
+					}
+					want, msgs, err := zeroLoadCompletion(prog, nodes, func(s, d, f int) int { return b.Net.ZeroLoadLatency(s, d, f) })
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := res.Job.CompletionCycles
+					if meet := meetings(t, b, msgs); meet == 0 {
+						exact++
+						t.Logf("exact: no messages meet; completion %d cycles", got)
+						if got != want {
+							t.Errorf("completion %d cycles, the critical path %d: no two messages meet, so they should agree (%d steps of %d ranks)", got, want, workload.Motifs()[m].Steps(cfg.workloadParams()), ranks)
+						}
+					} else if got < want {
+						t.Errorf("completion %d cycles, below the critical path of %d (%d message pairs may meet)", got, want, meet)
+					} else {
+						t.Logf("%d pairs of messages may meet: completion %d cycles, the critical path %d (x%.2f)", meet, got, want, float64(got)/float64(want))
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestJobDeterminism: a job's result, its digest with its completion time
+// and iteration times, is the same under serial, actors and shards with
+// 1, 2 and 3 workers and temporal blocking, on adaptive routings (whose
+// packets of one message arrive out of order, so that the receiver must
+// place each by its number) and on the input/output-buffered switch.
+func TestJobDeterminism(t *testing.T) {
+	t.Parallel()
+	job := func(name, motif string, ranks int, mod func(c *Config)) Config {
+		return small(func(c *Config) {
+			c.Name = name
+			c.Traffic.Process, c.Traffic.PacketFlits = "job", 4
+			c.Workload.Motif, c.Workload.Ranks, c.Workload.MessageFlits, c.Workload.Iterations = motif, ranks, 37, 2
+			c.Workload.ComputeCycles, c.Workload.Placement = 5, "random"
+			mod(c)
+		})
+	}
+	cases := []Config{
+		job("torus-min-adaptive-alltoall", "alltoall-pairwise", 64, func(c *Config) {
+			c.Router.Routing, c.Router.VC.VCs = "min-adaptive", 6
+		}),
+		job("torus-duato-halo", "halo-2d-diagonals", 36, func(c *Config) {
+			setLeaf(&c.Network, "k", 6)
+			c.Router.Routing, c.Router.VC.VCs = "duato", 5
+		}),
+		job("mesh-ioq-broadcast", "broadcast-binomial", 30, func(c *Config) {
+			c.Network = netOf("mesh", "k", 6, "concentration", 1)
+			c.Router.Routing, c.Router.Kind = "dor", "ioq"
+		}),
+		job("fattree-adaptive-allreduce", "allreduce-recursive-halving", 32, func(c *Config) {
+			c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
+			c.Router = Router{Routing: "fattree-adaptive", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+				kinds: kinds{VC: vc.Table{VCs: 2, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1}}}
+		}),
+		job("dragonfly-ugal-incast", "incast", 40, func(c *Config) {
+			c.Network = netOf("dragonfly", "routers_per_group", 4)
+			c.Router.Routing, c.Router.VC.VCs = "ugal-l", 3
+			c.Workload.Placement = "spread"
+		}),
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			r := sameDigestEverywhere(t, c)
+			if !r.Completed || r.Job == nil || r.Job.RanksFinished != r.Job.Ranks || len(r.Job.IterationCycles) != 2 {
+				t.Fatalf("job not finished: completed %v, %+v", r.Completed, r.Job)
+			}
+		})
+	}
+}
+
+// TestJobAllocatesNothing: a job's ranks run in place: after a warm-up in
+// which source queues and histograms reach their sizes, 3,000 cycles of a
+// 64-rank all-to-all allocate no more than 1,000 do (a message's packets
+// go into a source queue that grows by doubling and never shrinks; ranks
+// keep their per-peer state from the start).
+func TestJobAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("measures allocations; run without -race")
+	}
+	cfg := small(func(c *Config) {
+		c.Traffic.Process, c.Traffic.PacketFlits = "job", 8
+		c.Workload.Motif, c.Workload.MessageFlits, c.Workload.Iterations, c.Workload.ComputeCycles = "alltoall-pairwise", 20, 40, 10
+	})
+	b, err := Build(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts, units := b.Fabric.Actors()
+	at := clock.Cycle(0)
+	run := func(cycles clock.Cycle) uint64 {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		if _, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, From: at, To: at + cycles, Chunk: 1024}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&m1)
+		at += cycles
+		return m1.Mallocs - m0.Mallocs
+	}
+	run(6000)
+	var short, long uint64
+	for try := 1; try <= 3; try++ {
+		short, long = run(1000), run(3000)
+		if b.job.Done() {
+			t.Fatal("the job ended before the measurement did: make it longer")
+		}
+		t.Logf("try %d: allocations: %d in 1,000 cycles, %d in 3,000 cycles", try, short, long)
+		if long < short+20 {
+			return
+		}
+	}
+	t.Errorf("3,000 cycles allocated %d times, 1,000 cycles %d times: something allocates per cycle, packet or message", long, short)
+}
