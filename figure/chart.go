@@ -134,8 +134,9 @@ func (c *Chart) Save(base string, out Output) error {
 	p.Add(lightGrid())
 	p.X.Tick.Marker, p.Y.Tick.Marker = UnitTicks{Integer: c.XInteger}, UnitTicks{Integer: c.YInteger}
 	positive := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+	// A point with no finite y draws nothing, on any axis.
 	xLog := c.XLog && slices.ContainsFunc(c.Lines, func(l Line) bool {
-		return slices.ContainsFunc(l.XY, func(pt [2]float64) bool { return positive(pt[0]) })
+		return slices.ContainsFunc(l.XY, func(pt [2]float64) bool { return positive(pt[0]) && finite(pt[1]) })
 	})
 	// A log axis needs a positive value to draw; without one the figure
 	// falls back to a linear axis.

@@ -106,7 +106,8 @@ func TestRoundUp(t *testing.T) {
 }
 
 // TestLogTicks: a log axis over less than three decades labels 1, 2 and 5
-// times the powers of ten; over more, the powers alone.
+// times the powers of ten; over more, the powers alone; from 100,000 on by
+// their SI prefix, below 0.001 in exponent form.
 func TestLogTicks(t *testing.T) {
 	for _, c := range []struct {
 		lo, hi float64
@@ -114,7 +115,9 @@ func TestLogTicks(t *testing.T) {
 	}{
 		{20, 300, "[20 50 100 200]"},
 		{6, 3000, "[10 100 1000]"},
-		{0.5, 2e6, "[1 10 100 1000 10000 100000 1e+06]"},
+		{0.5, 2e6, "[1 10 100 1000 10000 100k 1M]"},
+		{1.5e4, 5e6, "[20000 50000 100k 200k 500k 1M 2M 5M]"},
+		{2e-5, 0.5, "[1e-04 0.001 0.01 0.1]"},
 		{30, 45, "[30 40]"},
 	} {
 		var labels []string

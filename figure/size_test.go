@@ -153,3 +153,14 @@ func TestOverflowMarksApart(t *testing.T) {
 		}
 	}
 }
+
+// TestLogAxisWithoutValues: a chart asked for a log x-axis whose points all
+// lack a value (every run unfinished, so NaN) draws an empty linear axis
+// rather than failing.
+func TestLogAxisWithoutValues(t *testing.T) {
+	ch := &Chart{Title: "empty", XLabel: "size", YLabel: "time", XLog: true, Points: true,
+		Lines: []Line{{Name: "a", XY: [][2]float64{{1024, math.NaN()}, {1 << 20, math.NaN()}}}}}
+	if err := ch.Save(filepath.Join(t.TempDir(), "empty"), Output{Formats: []string{"svg"}}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -217,8 +217,17 @@ func logTickSet(lo, hi float64, mants []float64, every int, minor bool) (ts []pl
 // logLabel writes a log axis's tick: plainly from 0.001 to 100000, else
 // as a power of ten.
 func logLabel(v float64) string {
-	if v >= 1e-3 && v <= 1e5 {
+	if v >= 1e-3 && v < 1e5 {
 		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	// Large values by their SI prefix: 200k, 1M, 5G.
+	for _, p := range []struct {
+		scale  float64
+		prefix string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if v >= p.scale && v < 1e15 {
+			return strconv.FormatFloat(v/p.scale, 'f', -1, 64) + p.prefix
+		}
 	}
 	return strconv.FormatFloat(v, 'e', 0, 64)
 }
