@@ -67,6 +67,11 @@ func Metrics() []Metric {
 		}, nil},
 		// An unfinished job has no completion time either.
 		{"job_completion_cycles", jobMetric(func(j *JobResult) float64 { return float64(j.CompletionCycles) }, true), hasJob},
+		{"job_zero_load_cycles", jobMetric(func(j *JobResult) float64 { return zeroIsNaN(float64(j.ZeroLoadCycles)) }, false), hasJob},
+		// How far contention stretched the job: 1 where no messages met.
+		{"job_completion_over_zero_load", jobMetric(func(j *JobResult) float64 {
+			return Ratio(float64(j.CompletionCycles), zeroIsNaN(float64(j.ZeroLoadCycles)))
+		}, true), hasJob},
 		{"job_iteration_mean_cycles", jobMetric(func(j *JobResult) float64 { return j.IterationMeanCycles() }, true), hasJob},
 		{"message_latency_mean_cycles", jobMetric(func(j *JobResult) float64 { return j.MessageLatencyMeanCycles }, false), hasJob},
 		{"message_latency_max_cycles", jobMetric(func(j *JobResult) float64 { return float64(j.MessageLatencyMaxCycles) }, false), hasJob},
@@ -184,6 +189,14 @@ func classMetric(name string, k int, get func(Stats) float64) Metric {
 func hasSAT(r *Result) bool { return r.SAT != nil }
 
 func hasJob(r *Result) bool { return r.Job != nil }
+
+// zeroIsNaN is v, or NaN for 0 (a figure not computed).
+func zeroIsNaN(v float64) float64 {
+	if v == 0 {
+		return math.NaN()
+	}
+	return v
+}
 
 // jobMetric reads a job's figure, NaN in a run without a job, and, where
 // whole is set, in one whose job did not finish.

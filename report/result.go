@@ -390,6 +390,12 @@ type JobResult struct {
 	// CompletionCycles is the cycle the last rank's program ended (every
 	// rank starts at cycle 0).
 	CompletionCycles int64 `json:"completion_cycles"`
+	// ZeroLoadCycles is the job's completion time on an idle network by
+	// its critical path over zero-load latencies (workload.Program's
+	// ZeroLoadCycles): equal to CompletionCycles where no two messages
+	// meet, below it where they do; 0 where not computed (a job of more
+	// than workload.MaxZeroLoadMessages messages, or the ioq switch).
+	ZeroLoadCycles int64 `json:"zero_load_cycles,omitempty"`
 	// IterationCycles is each iteration's time: the cycle its last rank
 	// ended it, less the cycle the last rank ended the one before.
 	IterationCycles []int64 `json:"iteration_cycles"`

@@ -71,7 +71,7 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		for _, grp := range groupsOf(pts, rest) {
 			for _, m := range metrics {
 				c := &figure.Chart{Title: title(f, study.NoUnit(report.Label(m))+" vs "+lowerFirst(study.NoUnit(study.KeyLabel(x))), groupWords(grp.members[0], rest)), XLabel: study.KeyLabel(x), YLabel: report.Label(m), Points: true,
-					YInteger: isCount(m), XInteger: integerAxis(f, x), YFromZero: isThroughput(m)}
+					YInteger: isCount(m), XInteger: integerAxis(f, x), YFromZero: isThroughput(m), XLog: wideAxis(f, x)}
 				replicates := 0
 				for _, ln := range groupsOf(grp.members, nonEmpty(lines)) {
 					l := figure.Line{Name: groupWords(ln.members[0], lineKeys)}
@@ -367,6 +367,22 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 	}
 	noteUnfinished(cdf)
 	return cdf.Save(filepath.Join(pdir, "latency-cdf"), out)
+}
+
+// wideAxis reports whether axis key sweeps positive values over at least
+// two orders of magnitude (message sizes from 64 bytes to a MiB): its
+// curves take a logarithmic x-axis.
+func wideAxis(f *study.File, key string) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range f.Points {
+		v, ok := f.Points[i].Value(key)
+		x, err := strconv.ParseFloat(v, 64)
+		if !ok || err != nil || !(x > 0) {
+			return false
+		}
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return hi >= 100*lo
 }
 
 // cdfForm draws a latency distribution chart in plot.cdf's form: the share

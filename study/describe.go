@@ -26,11 +26,28 @@ func (f *File) FixedWords() string {
 		}
 	}
 	t := c.Traffic
-	if !swept("traffic.pattern") && t.Pattern != "" {
-		parts = append(parts, t.Pattern+" traffic")
-	}
-	if !swept("traffic.process") && t.Process != "" {
-		parts = append(parts, t.Process+" injection")
+	switch {
+	case t.Process == "job" && !swept("traffic.process"):
+		// A job: its motif and ranks stand for the pattern and process.
+		w := &c.Workload
+		job := "job"
+		if !swept("workload.motif") {
+			job = w.Motif + " job"
+		}
+		if !swept("workload.ranks") {
+			job += fmt.Sprintf(" of %d ranks", c.ranks())
+		}
+		if !swept("workload.placement") {
+			job += ", " + w.Placement + " placement"
+		}
+		parts = append(parts, job)
+	default:
+		if !swept("traffic.pattern") && t.Pattern != "" {
+			parts = append(parts, t.Pattern+" traffic")
+		}
+		if !swept("traffic.process") && t.Process != "" {
+			parts = append(parts, t.Process+" injection")
+		}
 	}
 	r := c.Router
 	if !swept("router.routing") && r.Routing != "" {
@@ -150,6 +167,8 @@ func (f *File) RunWords() string {
 		switch {
 		case t.Process == "collective":
 			return fmt.Sprintf("a burst of %d packets of %d flits per node, run to its last delivery", t.PacketsPerNode, t.PacketFlits)
+		case t.Process == "job":
+			return fmt.Sprintf("%d iterations, packets of up to %d flits, run until every rank has finished", c.Workload.Iterations, t.PacketFlits)
 		case m.Method == "batches":
 			return fmt.Sprintf("warm-up %d cycles, then batches of %d cycles until stable (%d to %d batches, tolerance %g), drain up to %d cycles", m.Warmup(), m.BatchCycles, m.MinBatches, m.MaxBatches, m.Tolerance, m.DrainCycles)
 		case m.Method == "packet-batches":
@@ -161,7 +180,7 @@ func (f *File) RunWords() string {
 		lengths += " at the first point (the lengths vary by point)"
 	}
 	parts = append(parts, lengths)
-	if t := c.Traffic; t.Process != "collective" && t.Process != "saturation" {
+	if t := c.Traffic; t.Process != "collective" && t.Process != "saturation" && t.Process != "job" {
 		var loads []float64
 		for i := range f.Points {
 			loads = append(loads, f.Points[i].Config.Traffic.Load)

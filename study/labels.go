@@ -33,6 +33,13 @@ func keyLabels() map[string]string {
 		"router.ioq.port_memory_bytes":      "Port memory (bytes)",
 		"policy.injection":                  "Injection policy",
 		"seed":                              "Seed",
+		"workload.motif":                    "Motif",
+		"workload.ranks":                    "Ranks",
+		"workload.message_flits":            "Message size (flits)",
+		"workload.message_bytes":            "Message size (bytes)",
+		"workload.iterations":               "Iterations",
+		"workload.compute_cycles":           "Compute step (cycles)",
+		"workload.placement":                "Placement",
 	}
 }
 
@@ -65,7 +72,7 @@ func familyKeyLabels() map[string]string {
 // ("DOR", not "Routing = dor").
 func nameKeys() []string {
 	return []string{"router.routing", "traffic.pattern", "traffic.process", "policy.injection", "router.ioq.queues", "router.kind",
-		"router.vc.switching", "network.topology", "router.vc.selection"}
+		"router.vc.switching", "network.topology", "router.vc.selection", "workload.motif", "workload.placement"}
 }
 
 // valueNames are the display names of values as the papers write them.

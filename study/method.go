@@ -178,6 +178,11 @@ func (j *jobRun) finish(r *run, end clock.Cycle, res *report.Result) error {
 	res.Job = &report.JobResult{Motif: r.b.Cfg.Workload.Motif, Ranks: jr.Ranks, RanksFinished: jr.Finished,
 		CompletionCycles: jr.CompletionCycles, IterationCycles: jr.IterationCycles, Messages: jr.Messages,
 		MessageLatencyMeanCycles: jr.MessageLatencyMeanCycles, MessageLatencyMaxCycles: jr.MessageLatencyMaxCycles}
+	if net := r.b.Net; net != nil {
+		if zl, err := r.b.job.ZeroLoadCycles(net.ZeroLoadLatency); err == nil {
+			res.Job.ZeroLoadCycles = zl
+		}
+	}
 	return nil
 }
 

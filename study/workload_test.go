@@ -14,77 +14,6 @@ import (
 	"github.com/icnsim/icnsim/workload"
 )
 
-// zeroLoadCompletion is a job's completion time on an idle network by
-// the program's critical path: a rank runs its steps in order; a send
-// posted at t leaves its node's interface when the interface has sent what
-// was posted before it, one flit per cycle, and its last flit arrives
-// latency(src, dst, flits) after it left (the zero-load latency of one
-// packet of that many flits: the packets of a message follow each other
-// without a gap); a receive completes when its message has arrived; a wait
-// ends when the receives posted so far have; compute adds its cycles.
-func zeroLoadCompletion(prog workload.Program, nodes []int, latency func(src, dst, flits int) int) (int64, []modelMessage, error) {
-	var msgs []modelMessage
-	type pr struct{ from, to int }
-	arrival := map[pr][]int64{}
-	taken := map[pr]int{}
-	P := len(prog)
-	pc := make([]int, P)
-	now := make([]int64, P)
-	nicFree := make([]int64, P)
-	posted := make([][]int64, P) // arrival times of the receives posted, -1 unknown yet
-	var pending [][]pr           // which pair and index each posted receive waits for
-	pending = make([][]pr, P)
-	idx := make([][]int, P)
-	done := 0
-	for done < P {
-		progress := false
-		done = 0
-		for r := range P {
-		run:
-			for pc[r] < len(prog[r]) {
-				op := prog[r][pc[r]]
-				switch op.Kind {
-				case workload.Compute:
-					now[r] += op.Cycles
-				case workload.Send:
-					start := max(now[r], nicFree[r])
-					nicFree[r] = start + op.Flits
-					k := pr{r, op.Peer}
-					arrival[k] = append(arrival[k], start+int64(latency(nodes[r], nodes[op.Peer], int(op.Flits))))
-					msgs = append(msgs, modelMessage{src: nodes[r], dst: nodes[op.Peer], flits: op.Flits, start: start})
-				case workload.Recv:
-					k := pr{op.Peer, r}
-					pending[r] = append(pending[r], k)
-					idx[r] = append(idx[r], taken[k])
-					taken[k]++
-					posted[r] = append(posted[r], -1)
-				case workload.Wait:
-					for i, k := range pending[r] {
-						if idx[r][i] >= len(arrival[k]) {
-							break run // the sender has not sent it yet
-						}
-						now[r] = max(now[r], arrival[k][idx[r][i]])
-					}
-					pending[r], idx[r], posted[r] = nil, nil, nil
-				}
-				pc[r]++
-				progress = true
-			}
-			if pc[r] == len(prog[r]) {
-				done++
-			}
-		}
-		if done < P && !progress {
-			return 0, nil, fmt.Errorf("the program deadlocks")
-		}
-	}
-	end := int64(0)
-	for r := range P {
-		end = max(end, now[r])
-	}
-	return end, msgs, nil
-}
-
 // modelMessage is a message of the model: its nodes, size, and the cycle
 // its first flit leaves its node.
 type modelMessage struct {
@@ -187,12 +116,16 @@ func TestJobZeroLoadCompletion(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					prog = prog.Repeat(cfg.Workload.Iterations)
 					var nodes []int
 					for _, rk := range b.job.Ranks() {
 						nodes = append(nodes, rk.Node())
 					}
-					want, msgs, err := zeroLoadCompletion(prog, nodes, func(s, d, f int) int { return b.Net.ZeroLoadLatency(s, d, f) })
+					var msgs []modelMessage
+					want, err := prog.ZeroLoadCycles(workload.ZeroLoad{Iterations: cfg.Workload.Iterations, Nodes: nodes,
+						Latency: b.Net.ZeroLoadLatency,
+						Sent: func(src, dst int, flits, start int64) {
+							msgs = append(msgs, modelMessage{src: src, dst: dst, flits: flits, start: start})
+						}})
 					if err != nil {
 						t.Fatal(err)
 					}

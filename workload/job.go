@@ -16,6 +16,8 @@ import (
 type Job struct {
 	sh    *jobShared
 	ranks []*Rank
+	prog  Program
+	nodes []int
 }
 
 // jobShared is what every rank of a job reads and none writes.
@@ -42,7 +44,7 @@ func NewJob(prog Program, iterations int, nodes []int, t topology.Topology, pack
 		return nil, err
 	}
 	sh := &jobShared{topo: t, packetFlits: int64(packetFlits), iterations: iterations}
-	j := &Job{sh: sh, ranks: make([]*Rank, len(prog))}
+	j := &Job{sh: sh, ranks: make([]*Rank, len(prog)), prog: prog, nodes: slices.Clone(nodes)}
 	for r, ops := range prog {
 		rk, err := newRank(sh, r, ops, nodes)
 		if err != nil {
@@ -51,6 +53,29 @@ func NewJob(prog Program, iterations int, nodes []int, t topology.Topology, pack
 		j.ranks[r] = rk
 	}
 	return j, nil
+}
+
+// MaxZeroLoadMessages is the most messages ZeroLoadCycles follows (it keeps
+// every message's arrival).
+const MaxZeroLoadMessages = 1 << 22
+
+// ZeroLoadCycles is the job's completion time on an idle network
+// (Program.ZeroLoadCycles) under latency, the zero-load latency of a
+// message between two nodes; an error for a job of more than
+// MaxZeroLoadMessages messages.
+func (j *Job) ZeroLoadCycles(latency func(src, dst, flits int) int) (int64, error) {
+	msgs := 0
+	for _, ops := range j.prog {
+		for _, o := range ops {
+			if o.Kind == Send {
+				msgs++
+			}
+		}
+	}
+	if msgs*j.sh.iterations > MaxZeroLoadMessages {
+		return 0, fmt.Errorf("%d messages: the zero-load bound follows at most %d", msgs*j.sh.iterations, MaxZeroLoadMessages)
+	}
+	return j.prog.ZeroLoadCycles(ZeroLoad{Iterations: j.sh.iterations, Nodes: j.nodes, Latency: latency})
 }
 
 // Ranks is the job's ranks in order.
@@ -206,7 +231,7 @@ type Rank struct {
 	node int32
 	ops  []op // one iteration
 	pc   int32
-	iter int32 // the iteration under way
+	iter int32       // the iteration under way
 	busy clock.Cycle // the end of the compute step under way; -1 none
 	// outstanding is the receives posted and not yet done.
 	outstanding int32

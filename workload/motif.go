@@ -148,8 +148,7 @@ func MotifNames() []string {
 
 // Build is one iteration of motif name's program under p: a compute step
 // of ComputeCycles first (where above 0), the motif's steps, and a Mark.
-// A job runs it p.Iterations times (NewJob; Program.Repeat writes them
-// out).
+// A job runs it p.Iterations times (NewJob).
 func Build(name string, p Params) (Program, error) {
 	m, ok := Motifs()[name]
 	if !ok {
@@ -170,17 +169,6 @@ func Build(name string, p Params) (Program, error) {
 		prog[r] = append(append(ops, m.body(p, r)...), Op{Kind: Mark})
 	}
 	return prog, nil
-}
-
-// Repeat is p's steps n times over, rank by rank.
-func (p Program) Repeat(n int) Program {
-	out := make(Program, len(p))
-	for r, ops := range p {
-		for range n {
-			out[r] = append(out[r], ops...)
-		}
-	}
-	return out
 }
 
 // check is what is wrong with p whatever the motif.

@@ -130,3 +130,91 @@ func sortedPairs(a, b map[pair][]int64) []pair {
 	})
 	return out
 }
+
+// ZeroLoad is what Program.ZeroLoadCycles needs: the iterations, each
+// rank's node, the zero-load latency of a message between two nodes, and
+// optionally a function told of every message (its nodes, size and the
+// cycle its first flit leaves its node).
+type ZeroLoad struct {
+	Iterations int
+	Nodes      []int
+	Latency    func(src, dst, flits int) int
+	Sent       func(src, dst int, flits, start int64)
+}
+
+// ZeroLoadCycles is the program's completion time on an idle network, by
+// its critical path: a rank runs its steps in order; a send posted at t
+// leaves its node's interface when the interface has sent what was posted
+// before it, one flit per cycle, and its last flit arrives Latency(src,
+// dst, flits) cycles after it left (the zero-load latency of one packet of
+// the message's size: packets follow each other without a gap); a receive
+// completes when its message has arrived; a wait ends when the receives
+// posted so far have; compute adds its cycles. Where no two messages meet
+// in the network it is the job's completion time to the cycle; where they
+// do, a lower bound (messages that share a channel only wait longer).
+func (p Program) ZeroLoadCycles(z ZeroLoad) (int64, error) {
+	P := len(p)
+	arrival := map[pair][]int64{}
+	taken := map[pair]int{}
+	pc, iter := make([]int, P), make([]int, P)
+	now, nicFree := make([]int64, P), make([]int64, P)
+	pending := make([][]pair, P)
+	index := make([][]int, P)
+	// arrived takes the receives posted by r so far into now[r], if all
+	// their messages have been sent.
+	arrived := func(r int) bool {
+		for i, k := range pending[r] {
+			if index[r][i] >= len(arrival[k]) {
+				return false
+			}
+		}
+		for i, k := range pending[r] {
+			now[r] = max(now[r], arrival[k][index[r][i]])
+		}
+		pending[r], index[r] = pending[r][:0], index[r][:0]
+		return true
+	}
+	for {
+		progress, done := false, 0
+		for r := range P {
+			for iter[r] < z.Iterations {
+				if pc[r] == len(p[r]) {
+					pc[r], iter[r] = 0, iter[r]+1
+					continue
+				}
+				op := p[r][pc[r]]
+				switch op.Kind {
+				case Compute:
+					now[r] += op.Cycles
+				case Send:
+					start := max(now[r], nicFree[r])
+					nicFree[r] = start + op.Flits
+					k := pair{r, op.Peer}
+					arrival[k] = append(arrival[k], start+int64(z.Latency(z.Nodes[r], z.Nodes[op.Peer], int(op.Flits))))
+					if z.Sent != nil {
+						z.Sent(z.Nodes[r], z.Nodes[op.Peer], op.Flits, start)
+					}
+				case Recv:
+					k := pair{op.Peer, r}
+					pending[r], index[r] = append(pending[r], k), append(index[r], taken[k])
+					taken[k]++
+				}
+				if op.Kind == Wait && !arrived(r) {
+					break // a message it waits for is not sent yet
+				}
+				pc[r]++
+				progress = true
+			}
+			// The program's end waits for its receives too.
+			if iter[r] == z.Iterations && arrived(r) {
+				done++
+			}
+		}
+		if done == P {
+			return slices.Max(now), nil
+		}
+		if !progress {
+			return 0, fmt.Errorf("the program waits for messages that are never sent")
+		}
+	}
+}
