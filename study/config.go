@@ -52,7 +52,7 @@ func Default() Config {
 			RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
 			kinds: kinds{VC: vc.DefaultTable(), IOQ: ioq.DefaultTable()}},
 		Traffic: Traffic{Pattern: "uniform", Process: "bernoulli", Load: 0.1, PacketsPerNode: 10, PacketFlits: 8, Self: "loopback",
-			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000},
+			HotspotFraction: 0.02, HotspotSourceFraction: 0.25, HotspotNode: -1, HotRegionFraction: 0.25, RampCycles: 1_000_000, OnCycles: 100, OffCycles: 100},
 		Workload: defaultWorkload(),
 		Policy: Policy{Injection: "none", RthPercent: 70, ROnPercent: 70, ROffPercent: 90, RnPercent: 25, GuardCycles: 8,
 			Circuit: "auto", CircuitLanes: "dedicated", CircuitLatencyCycles: 1, SATHopLatencyCycles: 1, SATNodeLatencyCycles: 1,

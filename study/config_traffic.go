@@ -28,6 +28,10 @@ type Traffic struct {
 	// RampCycles is the ramp process's length: the offered load rises
 	// linearly from 0 at cycle 0 to load_flits_per_node_cycle here.
 	RampCycles int64 `toml:"ramp_cycles"`
+	// OnCycles and OffCycles are the on-off process's mean ON and OFF
+	// period lengths.
+	OnCycles  float64 `toml:"on_cycles"`
+	OffCycles float64 `toml:"off_cycles"`
 	// LongPacketFlits and LongVolumePercent make sizes bimodal: that share
 	// of the traffic volume (flits, not packets) in long packets (class
 	// 1), the rest in packet_flits-flit short ones (class 0).
@@ -69,8 +73,17 @@ func (c *Config) validateTraffic(add addFunc) {
 	if t.RampCycles < 1 {
 		add("traffic.ramp_cycles", t.RampCycles, "allowed: >= 1 cycles")
 	}
-	if (t.Process == "bernoulli" || t.Process == "poisson" || t.Process == "ramp") && !(t.Load > 0 && t.Load <= 1) {
+	if traffic.OfferedLoad(t.Process) && !(t.Load > 0 && t.Load <= 1) {
 		add("traffic.load_flits_per_node_cycle", t.Load, "allowed: > 0 and <= 1 flits/node/cycle")
+	}
+	if !(t.OnCycles >= 1) {
+		add("traffic.on_cycles", t.OnCycles, "allowed: >= 1 cycle (the mean ON period)")
+	}
+	if !(t.OffCycles >= 1) {
+		add("traffic.off_cycles", t.OffCycles, "allowed: >= 1 cycle (the mean OFF period)")
+	} else if peak := t.Load * (t.OnCycles + t.OffCycles) / t.OnCycles; t.Process == "on-off" && t.OnCycles >= 1 && t.Load > 0 && t.Load <= 1 && peak > 1 &&
+		t.LoadOfWireCapacity == 0 && t.LoadOfBisection == 0 {
+		add("traffic.load_flits_per_node_cycle", t.Load, fmt.Sprintf("the on-off peak load, load x (on_cycles + off_cycles) / on_cycles = %.4g, is above 1 flit/node/cycle: at most %.4g with these periods", peak, t.OnCycles/(t.OnCycles+t.OffCycles)))
 	}
 	if t.PacketsPerNode < 1 {
 		add("traffic.packets_per_node", t.PacketsPerNode, "allowed: >= 1")
@@ -101,8 +114,8 @@ func (c *Config) validateTraffic(add addFunc) {
 	}
 	if t.SourceQueuePackets < 0 || t.SourceQueuePackets > traffic.MaxQueuePackets {
 		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("allowed: 0 (unbounded) or 1..%d packets", traffic.MaxQueuePackets))
-	} else if t.SourceQueuePackets > 0 && t.Process != "bernoulli" && t.Process != "poisson" && t.Process != "ramp" {
-		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("applies to the bernoulli, poisson and ramp processes (arrivals wait while the queue is full); the %s process never queues more than it needs: use 0", t.Process))
+	} else if t.SourceQueuePackets > 0 && !traffic.OfferedLoad(t.Process) {
+		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("applies to the bernoulli, poisson, ramp and on-off processes (arrivals wait while the queue is full); the %s process never queues more than it needs: use 0", t.Process))
 	} else if t.SourceQueuePackets > 0 && c.nodeChannels() == 2 {
 		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("bounds the one source queue of a node; with network.%s.node_channels = 2 (a queue per message class) use 0", n.Topology))
 	}
@@ -153,8 +166,8 @@ func (c *Config) validateLoadUnits(add addFunc) {
 		add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "allowed: 0 (off: load_flits_per_node_cycle applies) or > 0 and <= 1 (share of the wire capacity)")
 	} else if t.LoadOfWireCapacity > 0 {
 		switch spec, ok := pats[t.Pattern]; {
-		case t.Process != "bernoulli" && t.Process != "poisson":
-			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "applies to the bernoulli and poisson processes only")
+		case !traffic.SteadyLoad(t.Process):
+			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "applies to the bernoulli, poisson and on-off processes only")
 		case t.Load != Default().Traffic.Load:
 			add("traffic.load_of_wire_capacity", t.LoadOfWireCapacity, "give the offered load either here or in load_flits_per_node_cycle, not both")
 		case ok && t.Pattern != "uniform" && !spec.Permutes:
@@ -170,8 +183,8 @@ func (c *Config) validateLoadUnits(add addFunc) {
 		switch {
 		case !(v > 0):
 			add(key, v, "allowed: 0 (off: load_flits_per_node_cycle applies) or > 0 (share of twice the bisection bandwidth)")
-		case t.Process != "bernoulli" && t.Process != "poisson":
-			add(key, v, "applies to the bernoulli and poisson processes only")
+		case !traffic.SteadyLoad(t.Process):
+			add(key, v, "applies to the bernoulli, poisson and on-off processes only")
 		case t.Load != Default().Traffic.Load || t.LoadOfWireCapacity > 0:
 			add(key, v, "give the offered load in one key only: load_of_bisection, load_of_wire_capacity or load_flits_per_node_cycle")
 		case !isGrid(n):
@@ -270,6 +283,6 @@ func (c *Config) trafficConfig(u loadUnits) traffic.Config {
 	self, _ := traffic.ParseSelfMode(t.Self)
 	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: load, PacketsPerNode: t.PacketsPerNode,
 		PacketFlits: t.PacketFlits, LongFlits: long, LongVolumeShare: c.longShare(),
-		PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles, Self: self, QueuePackets: t.SourceQueuePackets,
+		PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles, OnCycles: t.OnCycles, OffCycles: t.OffCycles, Self: self, QueuePackets: t.SourceQueuePackets,
 		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotSourceFraction: t.HotspotSourceFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction}}
 }

@@ -120,6 +120,8 @@ func writeTrafficTOML(p tomlPrinter, d Config) {
 	p("# arrival process: bernoulli, poisson (at load_flits_per_node_cycle), saturation (always backlogged),")
 	p("# collective (packets_per_node packets queued at cycle 0; the run ends when all are delivered),")
 	p("# ramp (the ramp-load method: bernoulli at a load rising linearly from 0 to load_flits_per_node_cycle over ramp_cycles),")
+	p("# on-off (bursty: ON periods of bernoulli arrivals at the peak load load x (on + off) / on, then silent OFF periods,")
+	p("# of geometric lengths with means on_cycles and off_cycles; load_flits_per_node_cycle is the average),")
 	p("# job (closed loop: the ranks of the [workload] table run their programs; the run ends when every rank has finished)")
 	p("process = %q", d.Traffic.Process)
 	p("load_flits_per_node_cycle = %v  # offered load, (0, 1]", d.Traffic.Load)
@@ -136,6 +138,8 @@ func writeTrafficTOML(p tomlPrinter, d Config) {
 	p("phase_cycle = %d                 # > 0: packets generated from this cycle on use phase_pattern", d.Traffic.PhaseCycle)
 	p("phase_pattern = %q", d.Traffic.PhasePattern)
 	p("ramp_cycles = %d          # ramp process: the offered load rises linearly to load_flits_per_node_cycle over this many cycles", d.Traffic.RampCycles)
+	p("on_cycles = %v                 # on-off process: the mean ON period (cycles, >= 1)", d.Traffic.OnCycles)
+	p("off_cycles = %v                # on-off process: the mean OFF period (cycles, >= 1)", d.Traffic.OffCycles)
 	p("# a packet to its own source (a permutation's fixed points, or a random pattern drawing the source):")
 	for _, m := range traffic.SelfModeNames() {
 		p("#   %-9s %s", m, traffic.SelfModeDoc(m))

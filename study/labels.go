@@ -86,7 +86,7 @@ func valueNames() map[string]string {
 		"none": "no throttling", "noth": "no throttling", "recn": "RECN", "voq-net": "VOQnet", "voq-sw": "VOQsw", "1q": "one queue",
 		"vct": "VCT", "wormhole": "wormhole", "ioq": "I/O-buffered switch", "vc": "VC router",
 		// processes
-		"bernoulli": "Bernoulli", "poisson": "Poisson", "saturation": "saturation", "collective": "collective", "ramp": "ramp",
+		"bernoulli": "Bernoulli", "poisson": "Poisson", "saturation": "saturation", "collective": "collective", "ramp": "ramp", "on-off": "on-off",
 	}
 }
 

@@ -42,10 +42,12 @@ func noEffectRules() []noEffectRule {
 		return !sat(c) && inj != "none" && inj != "noth"
 	}
 	rules := []noEffectRule{
-		{"traffic.load_flits_per_node_cycle", "traffic.process", process("bernoulli", "poisson", "ramp"), `"bernoulli", "poisson" or "ramp" (collective queues a burst of packets_per_node packets; saturation keeps every source backlogged)`},
+		{"traffic.load_flits_per_node_cycle", "traffic.process", process("bernoulli", "poisson", "ramp", "on-off"), `"bernoulli", "poisson", "ramp" or "on-off" (collective queues a burst of packets_per_node packets; saturation keeps every source backlogged)`},
+		{"traffic.on_cycles", "traffic.process", process("on-off"), `"on-off"`},
+		{"traffic.off_cycles", "traffic.process", process("on-off"), `"on-off"`},
 		{"traffic.packets_per_node", "traffic.process", process("collective"), `"collective"`},
 		{"traffic.ramp_cycles", "traffic.process", process("ramp"), `"ramp"`},
-		{"traffic.source_queue_packets", "traffic.process", process("bernoulli", "poisson", "ramp"), `"bernoulli", "poisson" or "ramp"`},
+		{"traffic.source_queue_packets", "traffic.process", process("bernoulli", "poisson", "ramp", "on-off"), `"bernoulli", "poisson", "ramp" or "on-off"`},
 		{"traffic.hotspot_fraction", "traffic.pattern", pattern("hotspot"), `"hotspot" (or phase_pattern, from phase_cycle on)`},
 		{"traffic.hotspot_source_fraction", "traffic.pattern", pattern("hotspot-sources"), `"hotspot-sources" (or phase_pattern, from phase_cycle on)`},
 		{"traffic.hotspot_node", "traffic.pattern", pattern("hotspot", "hotspot-sources"), `"hotspot" or "hotspot-sources" (or phase_pattern, from phase_cycle on)`},

@@ -524,7 +524,7 @@ func (b *Built) result(r *run, meth method, end clock.Cycle) (*report.Result, er
 		res.OfferedFlitsPerNodeCycle = cfg.Traffic.Load
 		res.CriticalLoadFlitsPerNodeCycle = criticalLoad(r.series, m.SampleCycles, m.SmoothSamples, b.traffic.OfferedAt)
 	}
-	if cfg.Traffic.Process == "bernoulli" || cfg.Traffic.Process == "poisson" {
+	if traffic.SteadyLoad(cfg.Traffic.Process) {
 		res.OfferedFlitsPerNodeCycle = b.traffic.LoadFlits
 	} else if cfg.Traffic.Process == "saturation" {
 		res.OfferedFlitsPerNodeCycle = 1

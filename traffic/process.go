@@ -20,13 +20,26 @@ func processDocs() map[string]string {
 		"saturation": "the source is always backlogged: a new packet is generated whenever the source queue is empty",
 		"collective": "packets_per_node packets are queued at every node at cycle 0, and nothing after",
 		"ramp":       "the ramp-load method: Bernoulli arrivals whose offered load rises linearly from 0 at cycle 0 to load at ramp_cycles, then stays",
+		"on-off":     "bursty: each node alternates ON periods (Bernoulli arrivals at the peak rate load x (on + off) / on) and silent OFF periods, of geometric lengths with means on_cycles and off_cycles (a two-state Markov chain, started in its stationary state); load is the long-run average",
 		"job":        "closed loop: the ranks of a job send as their programs say (package workload makes these sources; New refuses it)",
 	}
 }
 
 // ProcessNames lists the arrival processes in a fixed order.
 func ProcessNames() []string {
-	return []string{"bernoulli", "poisson", "saturation", "collective", "ramp", "job"}
+	return []string{"bernoulli", "poisson", "saturation", "collective", "ramp", "on-off", "job"}
+}
+
+// OfferedLoad reports whether a process offers load_flits_per_node_cycle
+// (on average, in a ramp at its end); the others are closed (collective,
+// job) or backlogged (saturation).
+func OfferedLoad(process string) bool {
+	return process == "bernoulli" || process == "poisson" || process == "ramp" || process == "on-off"
+}
+
+// SteadyLoad reports whether a process offers a constant long-run load.
+func SteadyLoad(process string) bool {
+	return process == "bernoulli" || process == "poisson" || process == "on-off"
 }
 
 // ProcessDoc describes an arrival process.
@@ -49,6 +62,9 @@ type Config struct {
 	PhasePattern string
 	// RampCycles is the length of the ramp (ramp process).
 	RampCycles int64
+	// OnCycles and OffCycles are the mean lengths of the on-off process's
+	// ON and OFF periods.
+	OnCycles, OffCycles float64
 	// Self is what a node does with a packet to itself (SelfMode).
 	Self SelfMode
 	// QueuePackets > 0 bounds the source queue (bernoulli, poisson and
@@ -64,6 +80,9 @@ type Config struct {
 func (c *Config) OfferedAt(t float64) float64 {
 	return c.LoadFlits * min(max(t, 0), float64(c.RampCycles)) / float64(c.RampCycles)
 }
+
+// PeakLoad is the on-off process's load during an ON period, flits/node/cycle.
+func (c *Config) PeakLoad() float64 { return c.LoadFlits * (c.OnCycles + c.OffCycles) / c.OnCycles }
 
 // MaxPacketFlits is the largest packet the configuration generates.
 func (c *Config) MaxPacketFlits() int { return max(c.PacketFlits, c.LongFlits) }
@@ -101,6 +120,9 @@ func New(c Config, g Geometry, seed uint64) ([]fabric.Source, error) {
 	}
 	reg := Patterns()
 	rate := c.LoadFlits / c.MeanPacketFlits() // packets per node per cycle
+	if c.Process == "on-off" {
+		rate = c.PeakLoad() / c.MeanPacketFlits() // during an ON period
+	}
 	longP := c.longPacketShare()
 	srcs := make([]fabric.Source, g.Nodes)
 	for i := range srcs {
@@ -113,6 +135,9 @@ func New(c Config, g Geometry, seed uint64) ([]fabric.Source, error) {
 			rng: rand.New(rand.NewPCG(seed, uint64(i)))}
 		if rate > 0 && rate < 1 {
 			s.logq = math.Log1p(-rate)
+		}
+		if c.Process == "on-off" {
+			s.logOn, s.logOff = math.Log1p(-1/c.OnCycles), math.Log1p(-1/c.OffCycles)
 		}
 		srcs[i] = s
 	}
@@ -145,13 +170,20 @@ func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 	if c.Process == "ramp" && c.RampCycles < 1 {
 		errs = append(errs, fmt.Errorf("ramp process needs ramp_cycles >= 1, got %d", c.RampCycles))
 	}
-	if (c.Process == "bernoulli" || c.Process == "poisson" || c.Process == "ramp") && (c.LoadFlits <= 0 || c.LoadFlits > 1) {
+	if OfferedLoad(c.Process) && (c.LoadFlits <= 0 || c.LoadFlits > 1) {
 		errs = append(errs, fmt.Errorf("load = %g flits/node/cycle out of range (allowed: > 0 and <= 1)", c.LoadFlits))
+	}
+	if c.Process == "on-off" {
+		if !(c.OnCycles >= 1) || !(c.OffCycles >= 1) {
+			errs = append(errs, fmt.Errorf("on-off periods of %g and %g cycles (allowed: means >= 1 cycle)", c.OnCycles, c.OffCycles))
+		} else if peak := c.PeakLoad(); peak > 1 {
+			errs = append(errs, fmt.Errorf("on-off peak load %g flits/node/cycle (load %g x (on %g + off %g) / on) above 1", peak, c.LoadFlits, c.OnCycles, c.OffCycles))
+		}
 	}
 	if c.QueuePackets < 0 || c.QueuePackets > MaxQueuePackets {
 		errs = append(errs, fmt.Errorf("source queue bound of %d packets out of range (allowed: 0 for unbounded, or 1..%d)", c.QueuePackets, MaxQueuePackets))
-	} else if c.QueuePackets > 0 && c.Process != "bernoulli" && c.Process != "poisson" && c.Process != "ramp" {
-		errs = append(errs, fmt.Errorf("a bounded source queue applies to the bernoulli, poisson and ramp processes, not %q", c.Process))
+	} else if c.QueuePackets > 0 && !OfferedLoad(c.Process) {
+		errs = append(errs, fmt.Errorf("a bounded source queue applies to the bernoulli, poisson, ramp and on-off processes, not %q", c.Process))
 	}
 	if c.Process == "collective" && c.PacketsPerNode < 1 {
 		errs = append(errs, fmt.Errorf("packets_per_node = %d out of range (allowed: >= 1)", c.PacketsPerNode))
@@ -201,8 +233,14 @@ type source struct {
 	logq                    float64 // log(1-rate), for geometric gaps
 	longP                   float64
 	next                    float64     // Poisson: time of the next arrival
-	nextB                   clock.Cycle // Bernoulli: cycle of the next arrival
-	init                    bool
+	nextB                   clock.Cycle // Bernoulli, on-off: cycle of the next arrival
+	// on-off: whether an ON period is under way, and the cycle it or the
+	// OFF period ends (the first cycle of the next period).
+	on     bool
+	flipAt clock.Cycle
+	logOn  float64 // log(1 - 1/on_cycles), for geometric period lengths
+	logOff float64 // log(1 - 1/off_cycles)
+	init   bool
 	// pending: an arrival waits for room in a bounded source queue.
 	pending bool
 }
@@ -246,6 +284,62 @@ func (s *source) arrive(now clock.Cycle, q *fabric.SourceQueue) bool {
 	}
 	s.push(now, q)
 	return true
+}
+
+// periodGap draws a geometric period length (>= 1 cycle) of mean
+// 1/(1-exp(logq)) cycles; a mean of 1 is 1.
+func (s *source) periodGap(logq float64) clock.Cycle {
+	if logq == math.Inf(-1) || logq == 0 {
+		return 1
+	}
+	g := math.Floor(math.Log(1-s.rng.Float64()) / logq)
+	if !(g < float64(MaxGapCycles)) {
+		return MaxGapCycles
+	}
+	return 1 + clock.Cycle(g)
+}
+
+// onOff runs the on-off process at cycle now: the period flips when it
+// ends (a new length drawn), and during an ON period arrivals come at
+// the peak rate, Bernoulli.
+func (s *source) onOff(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
+	if !s.init {
+		// Stationary from cycle 0: ON with probability on / (on + off).
+		s.init = true
+		s.on = s.rng.Float64() < s.cfg.OnCycles/(s.cfg.OnCycles+s.cfg.OffCycles)
+		logq := s.logOff
+		if s.on {
+			logq = s.logOn
+		}
+		s.flipAt = now + s.periodGap(logq)
+		s.nextB = now + s.geometricGap() - 1
+	}
+	for now >= s.flipAt {
+		s.on = !s.on
+		logq := s.logOff
+		if s.on {
+			logq = s.logOn
+			// A new ON period's first arrival, counted from its start.
+			s.nextB = s.flipAt + s.geometricGap() - 1
+		}
+		s.flipAt += s.periodGap(logq)
+	}
+	if s.on && now >= s.nextB {
+		if !s.arrive(now, q) {
+			return now + 1
+		}
+		s.nextB = now + s.geometricGap()
+	}
+	return s.onOffNext(now)
+}
+
+// onOffNext is the next cycle the on-off process needs: the next arrival
+// within the ON period, else the period's end.
+func (s *source) onOffNext(now clock.Cycle) clock.Cycle {
+	if s.on && s.nextB < s.flipAt {
+		return max(s.nextB, now+1)
+	}
+	return max(s.flipAt, now+1)
 }
 
 // silentSource is a node that never sends: a fixed point of the pattern
@@ -315,6 +409,9 @@ func (s *source) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 		case "bernoulli":
 			s.nextB = now + s.geometricGap()
 			return s.nextB
+		case "on-off":
+			s.nextB = now + s.geometricGap()
+			return s.onOffNext(now)
 		}
 		return now + 1 // ramp: the next cycle's trial
 	}
@@ -337,6 +434,8 @@ func (s *source) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 			s.push(now, q)
 		}
 		return now + 1
+	case "on-off":
+		return s.onOff(now, q)
 	case "poisson":
 		if !s.init {
 			s.init = true

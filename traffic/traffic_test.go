@@ -3,6 +3,7 @@ package traffic
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/clock"
@@ -235,5 +236,67 @@ func TestTinyRates(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestOnOffBursts: the on-off process offers its load on average, and in
+// bursts: counts over windows of 1,000 cycles vary far more than a
+// Bernoulli process's at the same load (index of dispersion, variance over
+// mean, above 10 where Bernoulli's is below 1), the more so the longer the
+// periods; a peak load above 1 is refused.
+func TestOnOffBursts(t *testing.T) {
+	dispersion := func(c Config) (rate, index float64) {
+		srcs, err := New(c, Geometry{Nodes: 16}, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var q fabric.SourceQueue
+		const cycles, window = 10_000_000, 1000 // about 2,500 ON periods of the longer kind: the rate within 7% is 3 standard deviations
+		var counts []float64
+		next, got, in := clock.Cycle(0), 0, 0
+		for cy := clock.Cycle(0); cy < cycles; cy++ {
+			if cy >= next {
+				before := q.Len()
+				next = srcs[0].Generate(cy, &q)
+				got += q.Len() - before
+				in += q.Len() - before
+			}
+			if (cy+1)%window == 0 {
+				counts = append(counts, float64(in))
+				in = 0
+			}
+		}
+		mean, ss := 0.0, 0.0
+		for _, x := range counts {
+			mean += x
+		}
+		mean /= float64(len(counts))
+		for _, x := range counts {
+			ss += (x - mean) * (x - mean)
+		}
+		return float64(got) * float64(c.PacketFlits) / cycles, ss / float64(len(counts)-1) / mean
+	}
+	base := Config{Pattern: "uniform", Process: "bernoulli", LoadFlits: 0.2, PacketFlits: 1}
+	_, bern := dispersion(base)
+	if bern > 1 {
+		t.Errorf("Bernoulli's index of dispersion %.2f", bern)
+	}
+	prev := 0.0
+	for _, period := range []float64{100, 1000} {
+		c := base
+		c.Process, c.OnCycles, c.OffCycles = "on-off", period, 3*period
+		rate, idx := dispersion(c)
+		if rate < 0.2*0.93 || rate > 0.2*1.07 {
+			t.Errorf("on-off %g/%g: %.4f flits/cycle offered, want 0.2", period, 3*period, rate)
+		}
+		if idx < 10 || idx <= prev {
+			t.Errorf("on-off %g/%g: index of dispersion %.1f (Bernoulli %.2f, shorter periods %.1f)", period, 3*period, idx, bern, prev)
+		}
+		prev = idx
+	}
+	c := base
+	c.Process, c.OnCycles, c.OffCycles, c.LoadFlits = "on-off", 100, 500, 0.2
+	if err := Check(c, Geometry{Nodes: 16}); err == nil || !strings.Contains(err.Error(), "peak load 1.2") {
+		t.Errorf("peak load 1.2 accepted: %v", err)
 	}
 }
