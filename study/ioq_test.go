@@ -30,7 +30,16 @@ var ioqOrgs = []string{"1q", "voq-sw", "voq-net", "recn", "recn-feeders"}
 // every executor, over saturation with a hot spot.
 func TestIOQDeterminism(t *testing.T) {
 	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
-	for _, org := range ioqOrgs {
+	orgs := ioqOrgs
+	if raceEnabled {
+		// The race detector (ten times slower; this test took 447 s of
+		// CI's race pass) looks for unsynchronised memory, not for equal
+		// digests: the single queue and RECN with feeders cover the
+		// switch, the adapters, the SAQs and the control lanes that every
+		// organisation shares; the plain pass compares all five.
+		orgs = []string{"1q", "recn-feeders"}
+	}
+	for _, org := range orgs {
 		t.Run(org, func(t *testing.T) {
 			r := sameDigestEverywhere(t, ioqSmall(org, func(c *Config) { c.Traffic.LoadOfBisection = 0.8 }))
 			if r.PacketsDelivered == 0 || r.Bisection == nil {
@@ -67,6 +76,9 @@ func TestIOQInvariantsEveryCycle(t *testing.T) {
 // traffic case #1) below saturation, every organisation accepts the
 // offered load.
 func TestIOQAcceptedTracksOffered(t *testing.T) {
+	if raceEnabled {
+		t.Skip("checks rates, not concurrency (TestIOQDeterminism runs the switch's executors under the race detector); the plain pass runs it")
+	}
 	for _, org := range ioqOrgs {
 		for _, load := range []float64{0.3, 0.6} {
 			c := ioqSmall(org, func(c *Config) {
