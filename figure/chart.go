@@ -317,6 +317,14 @@ func (c *Chart) Save(base string, out Output) error {
 	if !math.IsInf(cut, 1) {
 		p.Y.Max = cut
 	}
+	// A log axis over one value: a factor of two either side (gonum would
+	// widen it by one either side, through 0).
+	if xLog && p.X.Min == p.X.Max {
+		p.X.Min, p.X.Max = p.X.Min/2, p.X.Max*2
+	}
+	if yLog && p.Y.Min == p.Y.Max {
+		p.Y.Min, p.Y.Max = p.Y.Min/2, p.Y.Max*2
+	}
 	if c.YFromZero || !math.IsInf(cut, 1) {
 		if !yLog {
 			p.Y.Min = min(p.Y.Min, 0)

@@ -154,13 +154,15 @@ func TestOverflowMarksApart(t *testing.T) {
 	}
 }
 
-// TestLogAxisWithoutValues: a chart asked for a log x-axis whose points all
-// lack a value (every run unfinished, so NaN) draws an empty linear axis
-// rather than failing.
+// TestLogAxisWithoutValues: a chart asked for log axes whose points all
+// lack a value (every run unfinished, so NaN) draws an empty linear axis,
+// and one with a single value a log axis a factor of two either side of
+// it, rather than failing.
 func TestLogAxisWithoutValues(t *testing.T) {
-	ch := &Chart{Title: "empty", XLabel: "size", YLabel: "time", XLog: true, Points: true,
-		Lines: []Line{{Name: "a", XY: [][2]float64{{1024, math.NaN()}, {1 << 20, math.NaN()}}}}}
-	if err := ch.Save(filepath.Join(t.TempDir(), "empty"), Output{Formats: []string{"svg"}}); err != nil {
-		t.Fatal(err)
+	for _, xy := range [][][2]float64{{{1024, math.NaN()}, {1 << 20, math.NaN()}}, {{1e-5, math.NaN()}, {0.01, 12}}} {
+		ch := &Chart{Title: "few", XLabel: "size", YLabel: "time", XLog: true, YLog: true, Points: true, Lines: []Line{{Name: "a", XY: xy}}}
+		if err := ch.Save(filepath.Join(t.TempDir(), "few"), Output{Formats: []string{"svg"}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
