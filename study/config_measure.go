@@ -101,7 +101,7 @@ func (m *Measure) Warmup() int64 {
 func (c Config) ExpectedCycles() int64 {
 	m, t := &c.Measure, &c.Traffic
 	switch {
-	case t.Process == "collective":
+	case t.Process == "collective" || t.Process == "job":
 		return 0
 	case m.Method == "batches":
 		return m.Warmup() + int64(m.MinBatches)*m.BatchCycles
@@ -193,10 +193,10 @@ func (c *Config) validateMeasure(add addFunc) {
 	}
 	if m.MaxCycles < 1 {
 		add("measure.max_cycles", m.MaxCycles, "allowed: >= 1")
-	} else if t.Process != "collective" && m.Method == "window" && m.WarmupCycles >= -1 && m.MeasureCycles >= 1 &&
+	} else if t.Process != "collective" && t.Process != "job" && m.Method == "window" && m.WarmupCycles >= -1 && m.MeasureCycles >= 1 &&
 		m.WarmupCycles <= MaxRunCycles && m.MeasureCycles <= MaxRunCycles && m.MaxCycles < m.Warmup()+m.MeasureCycles {
 		add("measure.max_cycles", m.MaxCycles, fmt.Sprintf("allowed: >= warmup_cycles + measure_cycles = %d (the run must reach the end of its measurement window)", m.Warmup()+m.MeasureCycles))
-	} else if need := float64(m.Warmup()) + float64(m.MinBatches)*float64(m.BatchCycles); t.Process != "collective" && m.Method == "batches" &&
+	} else if need := float64(m.Warmup()) + float64(m.MinBatches)*float64(m.BatchCycles); t.Process != "collective" && t.Process != "job" && m.Method == "batches" &&
 		m.WarmupCycles >= -1 && m.BatchCycles >= 1 && m.MinBatches >= 2 && float64(m.MaxCycles) < need {
 		add("measure.max_cycles", m.MaxCycles, fmt.Sprintf("allowed: >= warmup_cycles + min_batches x batch_cycles = %.0f (the run must reach the end of its fewest batches)", need))
 	}

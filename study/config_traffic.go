@@ -76,11 +76,11 @@ func (c *Config) validateTraffic(add addFunc) {
 	if traffic.OfferedLoad(t.Process) && !(t.Load > 0 && t.Load <= 1) {
 		add("traffic.load_flits_per_node_cycle", t.Load, "allowed: > 0 and <= 1 flits/node/cycle")
 	}
-	if !(t.OnCycles >= 1) {
-		add("traffic.on_cycles", t.OnCycles, "allowed: >= 1 cycle (the mean ON period)")
+	if !(t.OnCycles >= 1 && t.OnCycles <= MaxRunCycles) {
+		add("traffic.on_cycles", t.OnCycles, fmt.Sprintf("allowed: 1..%d cycles (the mean ON period)", MaxRunCycles))
 	}
-	if !(t.OffCycles >= 1) {
-		add("traffic.off_cycles", t.OffCycles, "allowed: >= 1 cycle (the mean OFF period)")
+	if !(t.OffCycles >= 1 && t.OffCycles <= MaxRunCycles) {
+		add("traffic.off_cycles", t.OffCycles, fmt.Sprintf("allowed: 1..%d cycles (the mean OFF period)", MaxRunCycles))
 	} else if peak := t.Load * (t.OnCycles + t.OffCycles) / t.OnCycles; t.Process == "on-off" && t.OnCycles >= 1 && t.Load > 0 && t.Load <= 1 && peak > 1 &&
 		t.LoadOfWireCapacity == 0 && t.LoadOfBisection == 0 {
 		add("traffic.load_flits_per_node_cycle", t.Load, fmt.Sprintf("the on-off peak load, load x (on_cycles + off_cycles) / on_cycles = %.4g, is above 1 flit/node/cycle: at most %.4g with these periods", peak, t.OnCycles/(t.OnCycles+t.OffCycles)))

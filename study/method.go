@@ -162,6 +162,10 @@ func (j *jobRun) advance(r *run, next clock.Cycle, tot fabric.Totals) bool {
 		r.completed = true
 		return true
 	}
+	if r.b.job.Computing(next) {
+		// Ranks computing move no flit but are not stalled.
+		j.stallAt, j.stallSince = tot, int64(next)
+	}
 	return j.collective.advance(r, next, tot)
 }
 

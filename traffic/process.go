@@ -174,8 +174,8 @@ func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 		errs = append(errs, fmt.Errorf("load = %g flits/node/cycle out of range (allowed: > 0 and <= 1)", c.LoadFlits))
 	}
 	if c.Process == "on-off" {
-		if !(c.OnCycles >= 1) || !(c.OffCycles >= 1) {
-			errs = append(errs, fmt.Errorf("on-off periods of %g and %g cycles (allowed: means >= 1 cycle)", c.OnCycles, c.OffCycles))
+		if !(c.OnCycles >= 1) || !(c.OffCycles >= 1) || math.IsInf(c.OnCycles, 0) || math.IsInf(c.OffCycles, 0) {
+			errs = append(errs, fmt.Errorf("on-off periods of %g and %g cycles (allowed: finite means >= 1 cycle)", c.OnCycles, c.OffCycles))
 		} else if peak := c.PeakLoad(); peak > 1 {
 			errs = append(errs, fmt.Errorf("on-off peak load %g flits/node/cycle (load %g x (on %g + off %g) / on) above 1", peak, c.LoadFlits, c.OnCycles, c.OffCycles))
 		}

@@ -109,6 +109,18 @@ func (j *Job) Done() bool {
 	return true
 }
 
+// Computing reports whether a rank is in a compute step at cycle now (read
+// only while the network is paused): a job whose ranks compute moves no
+// flit, and has not stalled.
+func (j *Job) Computing(now clock.Cycle) bool {
+	for _, rk := range j.ranks {
+		if rk.busy > now {
+			return true
+		}
+	}
+	return false
+}
+
 // Result is what a job's ranks recorded.
 type Result struct {
 	Ranks    int
@@ -122,10 +134,9 @@ type Result struct {
 	IterationCycles []int64
 	// Messages received, and their latency from the send's posting to the
 	// arrival of their last packet.
-	Messages                  int64
-	MessageLatencyMeanCycles  float64
-	MessageLatencyMaxCycles   int64
-	MessageFlitsPerRankAndRun int64 // flits each rank sent, at most
+	Messages                 int64
+	MessageLatencyMeanCycles float64
+	MessageLatencyMaxCycles  int64
 }
 
 // Result reads what the ranks recorded (only while the network is paused).
@@ -147,7 +158,6 @@ func (j *Job) Result() Result {
 		res.Messages += rk.messages
 		sum += float64(rk.latencySum)
 		res.MessageLatencyMaxCycles = max(res.MessageLatencyMaxCycles, rk.latencyMax)
-		res.MessageFlitsPerRankAndRun = max(res.MessageFlitsPerRankAndRun, rk.flitsSent)
 	}
 	if res.Messages > 0 {
 		res.MessageLatencyMeanCycles = sum / float64(res.Messages)
@@ -248,7 +258,6 @@ type Rank struct {
 	head   int
 
 	messages, latencySum, latencyMax int64
-	flitsSent                        int64
 }
 
 func newRank(sh *jobShared, r int, ops []Op, nodes []int) (*Rank, error) {
@@ -395,7 +404,6 @@ func (rk *Rank) step(now clock.Cycle) clock.Cycle {
 			rk.busy = -1
 		case Send:
 			rk.outbox = append(rk.outbox, pendingSend{dst: o.dst, slot: o.slot, left: o.n, posted: now})
-			rk.flitsSent += o.n
 		case Recv:
 			p := &rk.from[o.slot]
 			if g := uint64(rk.iter)*uint64(len(p.ends)) + uint64(o.msg); g >= p.base {

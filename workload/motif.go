@@ -112,7 +112,7 @@ func Motifs() map[string]Motif {
 			body:  binomialBcast,
 		},
 		"barrier-dissemination": {
-			Doc:   "dissemination barrier: in round k every rank sends message_flits (1 for a barrier's token) to rank r+2^k and waits for the one from r-2^k; ceil(log2 P) steps",
+			Doc:   "dissemination barrier: in round k every rank sends message_flits (set it to 1 for a barrier's token) to rank r+2^k and waits for the one from r-2^k; ceil(log2 P) steps",
 			Steps: func(p Params) int { return log2Ceil(p.Ranks) },
 			Check: none,
 			body:  dissemination,
@@ -334,21 +334,18 @@ func incast(p Params, r int) []Op {
 	return ops
 }
 
-// Cycle is the permutation exchange's single random cycle over the ranks
-// (Sattolo's algorithm with the seed): rank r sends to Cycle(...)[r].
+// Cycle is the permutation exchange's single random cycle over the ranks,
+// each of the (P-1)! cycles equally likely (Sattolo's algorithm with the
+// seed): rank r sends to Cycle(...)[r].
 func Cycle(ranks int, seed uint64) []int {
 	next := make([]int, ranks)
-	order := make([]int, ranks)
-	for i := range order {
-		order[i] = i
+	for i := range next {
+		next[i] = i
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x7065726d)) // "perm"
 	for i := ranks - 1; i > 0; i-- {
-		j := rng.IntN(i)
-		order[i], order[j] = order[j], order[i]
-	}
-	for i, r := range order {
-		next[r] = order[(i+1)%ranks]
+		j := rng.IntN(i) // j < i: the result, read as a map, is one cycle
+		next[i], next[j] = next[j], next[i]
 	}
 	return next
 }
@@ -499,25 +496,33 @@ func gridRank(g, coord, off []int, sign int, periodic bool) (int, bool) {
 }
 
 // Bytes is about the memory the ranks of motif name under p hold: their
-// steps (one iteration's) and, per peer they receive from, the messages
-// of an iteration (their sizes, arrivals and state; a sender running
-// further ahead grows the latter).
+// steps (one iteration's), per peer they receive from the messages of an
+// iteration (their sizes, arrivals and state; a sender running further
+// ahead grows the latter), and, for a rank that never waits (an incast's
+// senders), every iteration's sends in its outbox at once.
 func Bytes(name string, p Params) int64 {
 	m, ok := Motifs()[name]
 	if !ok || p.check() != "" || m.Check(p) != "" {
 		return 0
 	}
-	most, recvs := 0, 0
-	for _, r := range []int{0, p.Root, p.Ranks - 1} {
+	var total int64
+	for r := range p.Ranks {
 		body := m.body(p, r)
-		n := 0
+		recvs, sends, waits := 0, 0, 0
 		for _, o := range body {
-			if o.Kind == Recv {
-				n++
+			switch o.Kind {
+			case Recv:
+				recvs++
+			case Send:
+				sends++
+			case Wait:
+				waits++
 			}
 		}
-		most, recvs = max(most, len(body)), max(recvs, n)
+		total += int64(len(body)+2)*int64(unsafe.Sizeof(op{})) + int64(recvs)*(4+2*5) + int64(p.Iterations)*8 + int64(unsafe.Sizeof(Rank{}))
+		if waits == 0 {
+			total += int64(p.Iterations) * int64(sends) * int64(unsafe.Sizeof(pendingSend{}))
+		}
 	}
-	perRank := int64(most+2)*int64(unsafe.Sizeof(op{})) + int64(recvs)*(4+2*5) + int64(p.Iterations)*8
-	return int64(p.Ranks) * (perRank + int64(unsafe.Sizeof(Rank{})))
+	return total
 }
