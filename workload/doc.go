@@ -8,11 +8,13 @@
 // A message is any number of flits, split into packets of at most the
 // network's packet size; its receive completes when every one of its
 // packets has arrived, in whatever order they arrive. A send is posted in
-// one cycle: its packets enter the node's source queue at once (an eager
-// protocol with unbounded send buffers, as an MPI implementation's small
-// and medium messages); a rank never waits for its own sends, only for its
-// receives. Steps take no time beyond what they say: a receive that
-// completes at cycle t lets the rank's next send leave at t.
+// one cycle (an eager protocol with unbounded send buffers, as an MPI
+// implementation's small and medium messages): its packets, generated at
+// that cycle, join the node's source queue a few at a time on the rank's
+// own schedule, always before the interface could run out of them, so
+// that it sends them back to back. A rank never waits for its own sends,
+// only for its receives. Steps take no time beyond what they say: a
+// receive that completes at cycle t lets the rank's next send leave at t.
 //
 // A rank is its node's fabric.Source and fabric.Sink (fabric.ClosedLoop):
 // it numbers its packets per destination (Packet.Seq: a per-pair offset

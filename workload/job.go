@@ -256,12 +256,18 @@ type Rank struct {
 	// packets deep (queueDepth) rather than holding whole messages.
 	outbox []pendingSend
 	head   int
+	// fillAt is when the rank next tops the source queue up (clock.Never
+	// while the outbox is empty): on its own schedule, never because a
+	// packet arrived, so that what the interface holds does not depend on
+	// when deliveries happen (the ioq switch's adapter takes every packet
+	// it is given into its admission queues at once).
+	fillAt clock.Cycle
 
 	messages, latencySum, latencyMax int64
 }
 
 func newRank(sh *jobShared, r int, ops []Op, nodes []int) (*Rank, error) {
-	rk := &Rank{sh: sh, rank: int32(r), node: int32(nodes[r]), busy: -1, iterEnds: make([]int64, 0, sh.iterations)}
+	rk := &Rank{sh: sh, rank: int32(r), node: int32(nodes[r]), busy: -1, fillAt: clock.Never, iterEnds: make([]int64, 0, sh.iterations)}
 	sendSlot := map[int]int32{}
 	recvPeer := map[int]int{} // peer rank -> index in from (before sorting)
 	for _, o := range ops {
@@ -353,7 +359,10 @@ const queueDepth = 4
 // packets of its posted sends, and returns the cycle it next needs to.
 func (rk *Rank) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	next := rk.step(now)
-	return min(next, rk.fill(now, q))
+	if rk.head < len(rk.outbox) && (rk.fillAt == clock.Never || now >= rk.fillAt) {
+		rk.fillAt = rk.fill(now, q)
+	}
+	return min(next, rk.fillAt)
 }
 
 // fill tops the source queue up from the outbox and returns the cycle by
