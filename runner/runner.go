@@ -127,6 +127,9 @@ type Options struct {
 	// MaxMemory refuses the study, before anything runs, when Jobs of its
 	// largest runs at once are estimated to need more (zero Bytes: no limit).
 	MaxMemory study.MemoryLimit
+	// RecordTrace, when set, gets the trace of the study's one run, a job
+	// (study.Options.RecordTrace); a study of more runs is refused.
+	RecordTrace io.Writer
 }
 
 // Record is one finished run, as written to points/ID.json.
@@ -353,6 +356,9 @@ func removeTemps(dir string) error {
 func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	runs := f.Runs()
 	out := &Outcome{Dir: opt.Out, Total: len(runs), Records: make([]*Record, len(runs))}
+	if opt.RecordTrace != nil && len(runs) != 1 {
+		return nil, fmt.Errorf("recording a trace: %s has %d runs; a trace records one (drop the axes and replicates, or --set the swept keys in a copy)", f.Path, len(runs))
+	}
 	jobs := opt.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -448,7 +454,7 @@ func Run(ctx context.Context, f *study.File, opt Options) (*Outcome, error) {
 	}
 	simulate := func(ctx context.Context, i int) (*report.Result, *study.Equivalence, error) {
 		r := &runs[i]
-		so := study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks, DeadlockChecked: checked, Blocking: opt.Blocking}
+		so := study.Options{Exec: opt.Exec, Workers: workers, Checks: opt.Checks, DeadlockChecked: checked, Blocking: opt.Blocking, RecordTrace: opt.RecordTrace}
 		if prog != nil {
 			so.OnCycle = func(c int64) { prog.at(i, c) }
 		}

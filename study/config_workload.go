@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -29,11 +30,16 @@ type Workload struct {
 	Placement     string `toml:"placement"`
 	FirstNode     int    `toml:"first_node"`
 	Nodes         []int  `toml:"nodes"`
+	// TraceFile, when set, is the job instead of the motif: a trace
+	// (workload.ReadTrace), its ranks placed as it says, replayed as
+	// TraceTiming says.
+	TraceFile   string `toml:"trace_file"`
+	TraceTiming string `toml:"trace_timing"`
 }
 
 // defaultWorkload is what a [workload] table leaves out gets.
 func defaultWorkload() Workload {
-	return Workload{Motif: "allreduce-ring", MessageFlits: 1024, FlitBytes: 16, Iterations: 1, Placement: "contiguous"}
+	return Workload{Motif: "allreduce-ring", MessageFlits: 1024, FlitBytes: 16, Iterations: 1, Placement: "contiguous", TraceTiming: "dependencies"}
 }
 
 // ranks is the job's size on this configuration's network.
@@ -66,6 +72,12 @@ func (c *Config) validateWorkload(add addFunc) {
 		return
 	}
 	w := &c.Workload
+	if w.TraceTiming != "dependencies" && w.TraceTiming != "recorded" {
+		add("workload.trace_timing", w.TraceTiming, `allowed: dependencies (closed loop: each event after the messages it waited for) or recorded (open loop: at its recorded cycle)`)
+	}
+	if w.TraceFile != "" {
+		return // the trace is the job: its own errors come with building it (checkTraffic)
+	}
 	motif, ok := workload.Motifs()[w.Motif]
 	if !ok {
 		add("workload.motif", w.Motif, "allowed: "+strings.Join(workload.MotifNames(), ", ")+didYouMean(w.Motif, workload.MotifNames()))
@@ -132,18 +144,61 @@ func (c *Config) validateWorkload(add addFunc) {
 	}
 }
 
-// buildJob places the configured job on topo.
-func (c *Config) buildJob(topo topology.Topology) (*workload.Job, error) {
+// buildJob places the configured job on topo, and names it (the motif, or
+// the trace's).
+func (c *Config) buildJob(topo topology.Topology) (*workload.Job, string, error) {
 	w := &c.Workload
+	if w.TraceFile != "" {
+		job, name, err := c.traceJob(topo)
+		if err != nil {
+			return nil, "", fmt.Errorf("workload.trace_file = %q: %w", w.TraceFile, err)
+		}
+		return job, name, nil
+	}
 	prog, err := workload.Build(w.Motif, c.workloadParams())
 	if err != nil {
-		return nil, fmt.Errorf("workload: %w", err)
+		return nil, "", fmt.Errorf("workload: %w", err)
 	}
 	nodes, err := workload.Place(topo, c.ranks(), workload.Placement{Kind: w.Placement, First: w.FirstNode, Seed: c.Seed, Nodes: w.Nodes})
 	if err != nil {
-		return nil, fmt.Errorf("workload.placement = %q: %w", w.Placement, err)
+		return nil, "", fmt.Errorf("workload.placement = %q: %w", w.Placement, err)
 	}
-	return workload.NewJob(prog, w.Iterations, nodes, topo, c.Traffic.PacketFlits)
+	job, err := workload.NewJob(prog, w.Iterations, nodes, topo, c.Traffic.PacketFlits)
+	return job, w.Motif, err
+}
+
+// traceJob is the job of workload.trace_file on topo.
+func (c *Config) traceJob(topo topology.Topology) (*workload.Job, string, error) {
+	w := &c.Workload
+	f, err := os.Open(w.TraceFile)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	tr, err := workload.ReadTrace(w.TraceFile, f)
+	if err != nil {
+		return nil, "", err
+	}
+	seen := map[int]int{}
+	for r, n := range tr.Nodes {
+		if n >= topo.Nodes() {
+			return nil, "", fmt.Errorf("rank %d on node %d: the %s has nodes 0..%d", r, n, topo, topo.Nodes()-1)
+		}
+		if s, dup := seen[n]; dup {
+			return nil, "", fmt.Errorf("ranks %d and %d both on node %d: one rank per node", s, r, n)
+		}
+		seen[n] = r
+	}
+	prog, err := tr.Program(w.TraceTiming == "dependencies")
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", w.TraceFile, err)
+	}
+	job, err := workload.NewJob(prog, 1, tr.Nodes, topo, c.Traffic.PacketFlits)
+	name := tr.Motif
+	if name == "" {
+		name = "trace"
+	}
+	return job, name, err
 }
 
 // writeWorkloadTOML prints the [workload] table of DefaultTOML.
@@ -174,4 +229,8 @@ func writeWorkloadTOML(p tomlPrinter, d Config) {
 	p("placement = %q", w.Placement)
 	p("first_node = %d             # contiguous: the first rank's node", w.FirstNode)
 	p("nodes = []                 # list: each rank's node")
+	p("# a trace instead of a motif (its format is in the README): its ranks placed as it says, replayed")
+	p("trace_file = \"\"            # the trace's path; \"\": the motif above")
+	p("trace_timing = %q   # dependencies (closed loop: each event after the messages it waited for, and its delay)", w.TraceTiming)
+	p("                             # or recorded (open loop: each event at its recorded cycle)")
 }

@@ -179,7 +179,7 @@ func (j *jobRun) finish(r *run, end clock.Cycle, res *report.Result) error {
 	}
 	res.CollectiveDurationCycles = 0
 	jr := r.b.job.Result()
-	res.Job = &report.JobResult{Motif: r.b.Cfg.Workload.Motif, Ranks: jr.Ranks, RanksFinished: jr.Finished,
+	res.Job = &report.JobResult{Motif: r.b.jobName, Ranks: jr.Ranks, RanksFinished: jr.Finished,
 		CompletionCycles: jr.CompletionCycles, IterationCycles: jr.IterationCycles, Messages: jr.Messages,
 		MessageLatencyMeanCycles: jr.MessageLatencyMeanCycles, MessageLatencyMaxCycles: jr.MessageLatencyMaxCycles}
 	if net := r.b.Net; net != nil {

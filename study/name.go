@@ -28,7 +28,10 @@ func ImpliedName(c Config, axes []Axis) string {
 	switch {
 	case c.Traffic.Process == "job":
 		// A job's ranks name their peers: its motif stands for the pattern.
-		if !swept("workload.motif") {
+		switch {
+		case c.Workload.TraceFile != "":
+			parts = append(parts, "trace")
+		case !swept("workload.motif"):
 			parts = append(parts, c.Workload.Motif)
 		}
 	case !swept("traffic.pattern"):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 
@@ -50,6 +51,10 @@ type Options struct {
 	// the blocks' cycles and the tiles' side in routers (for tests).
 	Blocking              Blocking
 	BlockSteps, BlockSide int
+	// RecordTrace, when set, gets the trace of the run's job
+	// (workload.WriteTrace): replayed, closed or open loop, on the same
+	// network, it runs as the job did, to the same digest.
+	RecordTrace io.Writer
 }
 
 // Built is a configuration turned into a network with its collectors.
@@ -70,8 +75,10 @@ type Built struct {
 	// pattern's fixed points); nil when every node sends. They are left
 	// out of the per-node statistics and averages.
 	silent []bool
-	// job is the job's ranks under traffic.process = "job" (nil otherwise).
-	job *workload.Job
+	// job is the job's ranks under traffic.process = "job" (nil otherwise),
+	// and jobName its motif's name (or its trace's).
+	job     *workload.Job
+	jobName string
 	// rebuild builds the configuration again for a serial re-run after a
 	// blocked run panicked (nil: build it from Cfg; tests that inject
 	// faults set it to inject them again).
@@ -112,12 +119,13 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 		sinks[i] = c
 	}
 	var (
-		srcs   []fabric.Source
-		silent []bool
-		job    *workload.Job
+		srcs    []fabric.Source
+		silent  []bool
+		job     *workload.Job
+		jobName string
 	)
 	if tc.Process == "job" {
-		if job, err = cfg.buildJob(topo); err != nil {
+		if job, jobName, err = cfg.buildJob(topo); err != nil {
 			return nil, err
 		}
 		// The ranks are the senders: per-node figures are over them.
@@ -137,7 +145,7 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 			return nil, err
 		}
 	}
-	b := &Built{Cfg: cfg, Collectors: cols, traffic: tc, units: units, silent: silent, job: job}
+	b := &Built{Cfg: cfg, Collectors: cols, traffic: tc, units: units, silent: silent, job: job, jobName: jobName}
 	if err := cfg.routerKind().build(ctx, b, topo, srcs, sinks, deadlockChecked); err != nil {
 		return nil, err
 	}
@@ -258,7 +266,7 @@ func checkTraffic(ctx context.Context, cfg Config) error {
 		return err
 	}
 	if cfg.Traffic.Process == "job" {
-		if _, err := cfg.buildJob(topo); err != nil {
+		if _, _, err := cfg.buildJob(topo); err != nil {
 			return err
 		}
 	} else if err := traffic.Check(cfg.TrafficConfig(), traffic.GeometryOf(topo)); err != nil {
@@ -397,6 +405,12 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 	if opt.CheckEveryCycles < 0 {
 		return nil, fmt.Errorf("study: Options.CheckEveryCycles = %d: allowed 0 (never) or >= 1 cycles", opt.CheckEveryCycles)
 	}
+	if opt.RecordTrace != nil {
+		if b.job == nil {
+			return nil, fmt.Errorf("recording a trace: only a job (traffic.process = \"job\") has messages to record; this run's process is %q", b.Cfg.Traffic.Process)
+		}
+		b.job.Record()
+	}
 	cfg, net := b.Cfg, b.Fabric
 	nodes := net.Topology().Nodes()
 	r := &run{b: b, m: cfg.Measure, net: net, nodes: nodes, injFrom: make([]uint64, nodes), injTo: make([]uint64, nodes), observers: observersOf(b)}
@@ -503,7 +517,17 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 			return nil, err
 		}
 	}
-	return b.result(r, meth, end)
+	res, err := b.result(r, meth, end)
+	if err == nil && opt.RecordTrace != nil {
+		tr, terr := b.job.Trace(b.jobName)
+		if terr != nil {
+			return nil, terr
+		}
+		if werr := workload.WriteTrace(opt.RecordTrace, tr); werr != nil {
+			return nil, fmt.Errorf("recording the trace: %w", werr)
+		}
+	}
+	return res, err
 }
 
 // result is the result of run r, which ended at cycle end: what every
@@ -518,7 +542,7 @@ func (b *Built) result(r *run, meth method, end clock.Cycle) (*report.Result, er
 		Completed: r.completed, Series: r.series,
 	}
 	if b.job != nil {
-		res.Pattern = cfg.Workload.Motif // a job's ranks name their peers
+		res.Pattern = b.jobName // a job's ranks name their peers
 	}
 	if cfg.Traffic.Process == "ramp" {
 		res.OfferedFlitsPerNodeCycle = cfg.Traffic.Load

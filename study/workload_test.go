@@ -3,7 +3,10 @@ package study
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
@@ -266,5 +269,65 @@ func TestJobComputeIsNoStall(t *testing.T) {
 	cfg.Measure.MaxCycles = 40000
 	if r := mustRun(t, cfg, Options{Exec: "serial"}); r.Completed || r.Unfinished() == "" {
 		t.Fatalf("a job cut at 40,000 cycles: completed %v, unfinished %q", r.Completed, r.Unfinished())
+	}
+}
+
+// TestTraceReplaysTheJob: a job's recorded trace, replayed closed loop
+// (after its dependencies) and open loop (at its recorded cycles) on the
+// same network, gives the recording run's digest: for an allreduce under
+// adaptive routing (packets out of order), a halo exchange with compute
+// steps, and an incast whose senders never wait.
+func TestTraceReplaysTheJob(t *testing.T) {
+	for _, c := range []struct {
+		motif string
+		ranks int
+	}{{"allreduce-recursive-halving", 32}, {"halo-3d-diagonals", 27}, {"incast", 20}} {
+		t.Run(c.motif, func(t *testing.T) {
+			cfg := small(func(cf *Config) {
+				setLeaf(&cf.Network, "k", 6)
+				cf.Router.Routing, cf.Router.VC.VCs = "min-adaptive", 6
+				cf.Traffic.Process, cf.Traffic.PacketFlits = "job", 4
+				cf.Workload.Motif, cf.Workload.Ranks, cf.Workload.MessageFlits = c.motif, c.ranks, 23
+				cf.Workload.Iterations, cf.Workload.ComputeCycles, cf.Workload.Placement = 3, 9, "random"
+			})
+			var trace strings.Builder
+			rec := mustRun(t, cfg, Options{Exec: "serial", RecordTrace: &trace})
+			path := filepath.Join(t.TempDir(), "job.trace")
+			if err := os.WriteFile(path, []byte(trace.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, timing := range []string{"dependencies", "recorded"} {
+				replay := cfg
+				replay.Workload.TraceFile, replay.Workload.TraceTiming = path, timing
+				r := mustRun(t, replay, Options{Exec: "shards", Workers: 2})
+				if r.Digest() != rec.Digest() || !r.Completed {
+					t.Errorf("%s replay: completion %d (recorded %d), digest %s, the recording's %s", timing, r.Job.CompletionCycles, rec.Job.CompletionCycles, r.Digest(), rec.Digest())
+				}
+			}
+		})
+	}
+}
+
+// TestTraceFileErrors: a bad trace is an error of workload.trace_file that
+// names the trace's file and line, from validate as from run.
+func TestTraceFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ name, text, want string }{
+		{"cycle", "icnsim-trace 1\nrank 0 node 0\nrank 1 node 1\nsend 0 0 1 4 after 1\nsend 1 1 0 4 after 0\n", "cycle of dependencies"},
+		{"unknown-rank", "icnsim-trace 1\nrank 0 node 0\nrank 1 node 1\nsend 0 3 1 4\n", ":4: rank 3"},
+		{"negative-size", "icnsim-trace 1\nrank 0 node 0\nrank 1 node 1\nsend 0 0 1 -2\n", ":4: size (flits) -2"},
+		{"node-outside", "icnsim-trace 1\nrank 0 node 0\nrank 1 node 99\nsend 0 0 1 4\n", "rank 1 on node 99"},
+	} {
+		path := filepath.Join(dir, c.name+".trace")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := ParseFile("t.toml", []byte(fmt.Sprintf("[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nrouting = \"dor\"\n[traffic]\nprocess = \"job\"\n[workload]\ntrace_file = %q\n", path)))
+		if err == nil {
+			err = f.CheckBuild(context.Background())
+		}
+		if err == nil || !strings.Contains(err.Error(), "workload.trace_file") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want workload.trace_file and %q", c.name, err, c.want)
+		}
 	}
 }

@@ -192,10 +192,10 @@ func pairOffset(src, dst int32) uint32 {
 // a Recv's peer slot and message index within the iteration.
 type op struct {
 	kind OpKind
-	slot int32 // Send: index in sendSeq; Recv: index in from
-	msg  int32 // Recv: the message's index among those from its peer in one iteration
+	slot int32 // Send: index in sendSeq; Recv, Await: index in from
+	msg  int32 // Recv, Await: the message's index among those from its peer in one iteration; Send: the peer's rank
 	dst  int32 // Send: the peer's node
-	n    int64 // Send: flits; Compute: cycles
+	n    int64 // Send: flits; Compute: cycles; Until: the cycle
 }
 
 // peerIn is what a rank keeps of the messages from one peer. Within one
@@ -207,6 +207,7 @@ type op struct {
 // ahead), so a rank's memory does not grow with the iterations.
 type peerIn struct {
 	src   int32    // the peer's node
+	rank  int32    // the peer's rank
 	ends  []uint32 // per iteration
 	base  uint64   // the first message not done
 	got   []uint32 // ring: packets arrived of message g at g & (len-1)
@@ -264,6 +265,7 @@ type Rank struct {
 	fillAt clock.Cycle
 
 	messages, latencySum, latencyMax int64
+	rec                              *recorder // nil unless the job records a trace
 }
 
 func newRank(sh *jobShared, r int, ops []Op, nodes []int) (*Rank, error) {
@@ -280,13 +282,13 @@ func newRank(sh *jobShared, r int, ops []Op, nodes []int) (*Rank, error) {
 				sendSlot[o.Peer] = s
 				rk.sendSeq = append(rk.sendSeq, 0)
 			}
-			x.slot, x.dst, x.n = s, int32(nodes[o.Peer]), o.Flits
+			x.slot, x.dst, x.n, x.msg = s, int32(nodes[o.Peer]), o.Flits, int32(o.Peer)
 		case Recv:
 			i, ok := recvPeer[o.Peer]
 			if !ok {
 				i = len(rk.from)
 				recvPeer[o.Peer] = i
-				rk.from = append(rk.from, peerIn{src: int32(nodes[o.Peer])})
+				rk.from = append(rk.from, peerIn{src: int32(nodes[o.Peer]), rank: int32(o.Peer)})
 			}
 			p := &rk.from[i]
 			prev := uint64(0)
@@ -299,6 +301,10 @@ func newRank(sh *jobShared, r int, ops []Op, nodes []int) (*Rank, error) {
 			}
 			x.slot, x.msg = int32(i), int32(len(p.ends))
 			p.ends = append(p.ends, uint32(end))
+		case Await:
+			x.slot, x.msg = int32(recvPeer[o.Peer]), int32(o.Msg) // Check: its receive is posted before it
+		case Until:
+			x.n = o.Cycles
 		}
 		rk.ops = append(rk.ops, x)
 	}
@@ -322,7 +328,7 @@ func newRank(sh *jobShared, r int, ops []Op, nodes []int) (*Rank, error) {
 	}
 	rk.from = sorted
 	for i := range rk.ops {
-		if rk.ops[i].kind == Recv {
+		if k := rk.ops[i].kind; k == Recv || k == Await {
 			rk.ops[i].slot = at[rk.ops[i].slot]
 		}
 	}
@@ -413,6 +419,18 @@ func (rk *Rank) step(now clock.Cycle) clock.Cycle {
 			rk.busy = -1
 		case Send:
 			rk.outbox = append(rk.outbox, pendingSend{dst: o.dst, slot: o.slot, left: o.n, posted: now})
+			if rk.rec != nil {
+				rk.rec.event(now, int(o.msg), o.n)
+			}
+		case Until:
+			if now < clock.Cycle(o.n) {
+				return clock.Cycle(o.n)
+			}
+		case Await:
+			p := &rk.from[o.slot]
+			if g := uint64(rk.iter)*uint64(len(p.ends)) + uint64(o.msg); g >= p.base && p.state[p.slot(g)]&msgDone == 0 {
+				return clock.Never
+			}
 		case Recv:
 			p := &rk.from[o.slot]
 			if g := uint64(rk.iter)*uint64(len(p.ends)) + uint64(o.msg); g >= p.base {
@@ -427,6 +445,9 @@ func (rk *Rank) step(now clock.Cycle) clock.Cycle {
 			}
 		case Mark:
 			rk.iterEnds = append(rk.iterEnds, int64(now))
+			if rk.rec != nil {
+				rk.rec.event(now, -1, 0)
+			}
 		}
 		rk.pc++
 	}
@@ -471,6 +492,10 @@ func (rk *Rank) Delivered(now clock.Cycle, f *link.Flit) {
 		rk.outstanding--
 	}
 	p.state[at] |= msgDone
+	if rk.rec != nil {
+		rk.rec.since = append(rk.rec.since, MessageRef{From: int(p.rank), Index: int(g)})
+		rk.rec.sinceAt = max(rk.rec.sinceAt, now)
+	}
 	for mask := uint64(len(p.got) - 1); p.state[p.base&mask]&msgDone != 0; p.base++ {
 		p.got[p.base&mask], p.state[p.base&mask] = 0, 0
 	}
@@ -492,4 +517,104 @@ func sortSearch(ends []uint32, k uint32) int {
 		}
 	}
 	return lo
+}
+
+// MessageRef names a message by its sender and its index among the
+// sender's messages to the receiver.
+type MessageRef struct{ From, Index int }
+
+// RecordedEvent is a send (Peer >= 0) or a mark of one rank, as a recording
+// job saw it: the cycle, the messages that arrived since the rank's
+// previous event, and the cycles between the later of that event and
+// those arrivals and this one.
+type RecordedEvent struct {
+	Peer  int
+	Flits int64
+	At    int64
+	After []MessageRef
+	Delay int64
+}
+
+// recorder is what a rank of a recording job keeps.
+type recorder struct {
+	events  []RecordedEvent
+	since   []MessageRef
+	sinceAt clock.Cycle // the latest arrival in since
+	prevAt  clock.Cycle // the previous event's cycle
+}
+
+func (r *recorder) event(now clock.Cycle, peer int, flits int64) {
+	r.events = append(r.events, RecordedEvent{Peer: peer, Flits: flits, At: int64(now), After: r.since, Delay: int64(now - max(r.prevAt, r.sinceAt))})
+	r.since, r.sinceAt, r.prevAt = nil, 0, now
+}
+
+// Record makes every rank record its events from now on (before the run):
+// a trace of the job (Trace), which allocates per message.
+func (j *Job) Record() {
+	for _, rk := range j.ranks {
+		rk.rec = &recorder{}
+	}
+}
+
+// Trace is what the ranks recorded (read only while the network is
+// paused), as a trace whose results carry motif's name: each event with
+// its cycle and what it waited for, so that it replays open loop at the
+// recorded cycles or closed loop after its dependencies, and either way,
+// on the same network, as the job ran. Messages are numbered in the order
+// of their senders' ranks and sends.
+func (j *Job) Trace(motif string) (*Trace, error) {
+	if len(j.ranks) == 0 || j.ranks[0].rec == nil {
+		return nil, fmt.Errorf("workload: the job did not record (Job.Record before the run)")
+	}
+	tr := &Trace{Motif: motif, Nodes: slices.Clone(j.nodes)}
+	type pairIdx struct{ from, to, index int }
+	ids := map[pairIdx]int{}
+	next := 0
+	for r, rk := range j.ranks {
+		count := map[int]int{}
+		for _, ev := range rk.rec.events {
+			if ev.Peer >= 0 {
+				ids[pairIdx{r, ev.Peer, count[ev.Peer]}] = next
+				count[ev.Peer]++
+				next++
+			}
+		}
+	}
+	type placed struct {
+		ev        TraceEvent
+		rank, seq int
+	}
+	var all []placed
+	next = 0
+	for r, rk := range j.ranks {
+		for i, ev := range rk.rec.events {
+			te := TraceEvent{Rank: r, Peer: ev.Peer, Flits: ev.Flits, At: ev.At, Delay: ev.Delay, Timed: true, Dependent: true}
+			if ev.Peer >= 0 {
+				te.ID = next
+				next++
+			}
+			for _, m := range ev.After {
+				id, ok := ids[pairIdx{m.From, r, m.Index}]
+				if !ok {
+					return nil, fmt.Errorf("workload: rank %d received message %d from rank %d, which it never sent", r, m.Index, m.From)
+				}
+				te.After = append(te.After, id)
+			}
+			slices.Sort(te.After)
+			all = append(all, placed{te, r, i})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b placed) int {
+		if a.ev.At != b.ev.At {
+			return int(a.ev.At - b.ev.At)
+		}
+		if a.rank != b.rank {
+			return a.rank - b.rank
+		}
+		return a.seq - b.seq
+	})
+	for _, p := range all {
+		tr.Events = append(tr.Events, p.ev)
+	}
+	return tr, nil
 }

@@ -21,10 +21,15 @@ const (
 	Wait
 	// Mark ends an iteration: the rank records the cycle.
 	Mark
+	// Await waits until message Msg (counted from 0) of those Peer sends
+	// this rank has arrived; the rank must have posted its receive.
+	Await
+	// Until waits until cycle Cycles.
+	Until
 )
 
 func (k OpKind) String() string {
-	if names := [...]string{Compute: "compute", Send: "send", Recv: "recv", Wait: "wait", Mark: "mark"}; int(k) < len(names) {
+	if names := [...]string{Compute: "compute", Send: "send", Recv: "recv", Wait: "wait", Mark: "mark", Await: "await", Until: "until"}; int(k) < len(names) {
 		return names[k]
 	}
 	return fmt.Sprintf("op(%d)", k)
@@ -33,9 +38,10 @@ func (k OpKind) String() string {
 // Op is one step of a rank's program.
 type Op struct {
 	Kind   OpKind
-	Peer   int   // the other rank (Send, Recv)
+	Peer   int   // the other rank (Send, Recv, Await)
 	Flits  int64 // the message's size (Send, Recv)
-	Cycles int64 // Compute's length
+	Cycles int64 // Compute's length, Until's cycle
+	Msg    int   // Await's message among those from Peer
 }
 
 func (o Op) String() string {
@@ -46,6 +52,10 @@ func (o Op) String() string {
 		return fmt.Sprintf("recv %d flits from rank %d", o.Flits, o.Peer)
 	case Compute:
 		return fmt.Sprintf("compute %d cycles", o.Cycles)
+	case Await:
+		return fmt.Sprintf("await message %d from rank %d", o.Msg, o.Peer)
+	case Until:
+		return fmt.Sprintf("until cycle %d", o.Cycles)
 	}
 	return o.Kind.String()
 }
@@ -81,9 +91,16 @@ func (p Program) Check() error {
 				} else {
 					recvd[pair{op.Peer, r}] = append(recvd[pair{op.Peer, r}], op.Flits)
 				}
-			case Compute:
+			case Compute, Until:
 				if op.Cycles < 0 {
-					return fmt.Errorf("rank %d step %d: compute of %d cycles", r, i, op.Cycles)
+					return fmt.Errorf("rank %d step %d: %s of %d cycles", r, i, op.Kind, op.Cycles)
+				}
+			case Await:
+				if op.Peer < 0 || op.Peer >= len(p) || op.Msg < 0 {
+					return fmt.Errorf("rank %d step %d (%s): no such message", r, i, op)
+				}
+				if op.Msg >= posted(p[r][:i], op.Peer) {
+					return fmt.Errorf("rank %d step %d (%s): its receive is not posted before it", r, i, op)
 				}
 			case Wait, Mark:
 			default:
@@ -105,6 +122,17 @@ func (p Program) Check() error {
 		}
 	}
 	return nil
+}
+
+// posted is the number of receives from peer among ops.
+func posted(ops []Op, peer int) int {
+	n := 0
+	for _, o := range ops {
+		if o.Kind == Recv && o.Peer == peer {
+			n++
+		}
+	}
+	return n
 }
 
 // pair is a sender and a receiver.
@@ -198,9 +226,18 @@ func (p Program) ZeroLoadCycles(z ZeroLoad) (int64, error) {
 					k := pair{op.Peer, r}
 					pending[r], index[r] = append(pending[r], k), append(index[r], taken[k])
 					taken[k]++
+				case Until:
+					now[r] = max(now[r], op.Cycles)
 				}
 				if op.Kind == Wait && !arrived(r) {
 					break // a message it waits for is not sent yet
+				}
+				if op.Kind == Await {
+					k := pair{op.Peer, r}
+					if op.Msg >= len(arrival[k]) {
+						break
+					}
+					now[r] = max(now[r], arrival[k][op.Msg])
 				}
 				pc[r]++
 				progress = true

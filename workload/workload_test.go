@@ -374,3 +374,63 @@ func TestPermutationCycles(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceErrors: a malformed trace is refused with its file, line and
+// what is wrong.
+func TestTraceErrors(t *testing.T) {
+	head := "icnsim-trace 1\nrank 0 node 0\nrank 1 node 1\n"
+	for _, c := range []struct{ name, text, want string }{
+		{"no magic", "send 0 0 1 4\n", "t.trace:1: not an icnsim trace"},
+		{"empty", "# nothing\n", "empty"},
+		{"malformed line", head + "sned 0 0 1 4\n", `t.trace:4: "sned": a line is`},
+		{"short send", head + "send 0 0 1\n", "t.trace:4: a send line is"},
+		{"bad field", head + "send 0 0 1 4 at soon\n", `t.trace:4: cycle "soon": not a whole number`},
+		{"negative size", head + "send 0 0 1 -4\n", "t.trace:4: size (flits) -4: allowed >= 1"},
+		{"unknown rank", head + "send 0 2 1 4\n", "t.trace:4: rank 2: the trace has ranks 0..1"},
+		{"unknown peer", head + "send 0 0 5 4\n", "t.trace:4: peer 5: the trace has ranks 0..1"},
+		{"to itself", head + "send 0 1 1 4\n", "t.trace:4: message 0 from rank 1 to itself"},
+		{"duplicate id", head + "send 0 0 1 4\nsend 0 1 0 4\n", "t.trace:5: message id 0 already used on line 4"},
+		{"unknown dependency", head + "send 0 0 1 4 after 9\n", "t.trace:4: after message 9, which no send line has"},
+		{"cycle", head + "send 0 0 1 4 after 1\nsend 1 1 0 4 after 0\n", "a cycle of dependencies"},
+		{"rank out of order", "icnsim-trace 1\nrank 1 node 0\n", "t.trace:2: rank 1 out of order"},
+		{"no ranks", "icnsim-trace 1\n", "no rank lines"},
+	} {
+		_, err := ReadTrace("t.trace", strings.NewReader(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestTraceRoundTrip: a trace written and read back is the same trace,
+// and its program pairs every send with a receive.
+func TestTraceRoundTrip(t *testing.T) {
+	tr := &Trace{Motif: "test", Nodes: []int{4, 0, 7}, Events: []TraceEvent{
+		{ID: 0, Rank: 0, Peer: 1, Flits: 5, At: 0, Timed: true, Dependent: true},
+		{ID: 1, Rank: 1, Peer: 2, Flits: 9, At: 30, After: []int{0}, Delay: 4, Timed: true, Dependent: true},
+		{Rank: 2, Peer: -1, At: 60, After: []int{1}, Timed: true, Dependent: true},
+	}}
+	var b strings.Builder
+	if err := WriteTrace(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadTrace("rt", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	for i := range back.Events {
+		back.Events[i].Line = 0
+	}
+	if fmt.Sprint(back) != fmt.Sprint(tr) {
+		t.Errorf("read back\n%v\nwrote\n%v", back, tr)
+	}
+	for _, closed := range []bool{true, false} {
+		prog, err := back.Program(closed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := prog.Check(); err != nil {
+			t.Errorf("closed %v: %v", closed, err)
+		}
+	}
+}
