@@ -168,7 +168,11 @@ func (f *File) RunWords() string {
 		case t.Process == "collective":
 			return fmt.Sprintf("a burst of %d packets of %d flits per node, run to its last delivery", t.PacketsPerNode, t.PacketFlits)
 		case t.Process == "job":
-			return fmt.Sprintf("%d iterations, packets of up to %d flits, run until every rank has finished", c.Workload.Iterations, t.PacketFlits)
+			its := fmt.Sprintf("%d iterations", c.Workload.Iterations)
+			if c.Workload.Iterations == 1 {
+				its = "one iteration"
+			}
+			return fmt.Sprintf("%s, packets of up to %d flits, run until every rank has finished", its, t.PacketFlits)
 		case m.Method == "batches":
 			return fmt.Sprintf("warm-up %d cycles, then batches of %d cycles until stable (%d to %d batches, tolerance %g), drain up to %d cycles", m.Warmup(), m.BatchCycles, m.MinBatches, m.MaxBatches, m.Tolerance, m.DrainCycles)
 		case m.Method == "packet-batches":
