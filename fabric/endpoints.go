@@ -14,6 +14,12 @@ type Source interface {
 	Generate(now clock.Cycle, q *SourceQueue) (next clock.Cycle)
 }
 
+// Idle is the source of a node that sends nothing.
+type Idle struct{}
+
+// Generate generates nothing, ever.
+func (Idle) Generate(clock.Cycle, *SourceQueue) clock.Cycle { return clock.Never }
+
 // ClosedLoop is implemented by a source whose packets answer what its node
 // receives (a rank of a job, package workload): it is also its node's
 // Sink. Its NI gives each packet the sequence number the source chose

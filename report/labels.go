@@ -31,6 +31,8 @@ func metricLabels() map[string]string {
 		"collective_duration_cycles":         "Collective duration (cycles)",
 		"job_completion_cycles":              "Job completion time (cycles)",
 		"job_iteration_mean_cycles":          "Mean time per iteration (cycles)",
+		"job_slowdown":                       "Slowdown of the job in the mix",
+		"mix_slowdown_max":                   "Largest slowdown of a job in the mix",
 		"job_zero_load_cycles":               "Completion time on an idle network (cycles)",
 		"job_completion_over_zero_load":      "Completion time over its zero-load bound",
 		"message_latency_mean_cycles":        "Mean message latency (cycles)",

@@ -72,6 +72,17 @@ func Metrics() []Metric {
 		{"job_completion_over_zero_load", jobMetric(func(j *JobResult) float64 {
 			return Ratio(float64(j.CompletionCycles), zeroIsNaN(float64(j.ZeroLoadCycles)))
 		}, true), hasJob},
+		{"job_slowdown", jobMetric(func(j *JobResult) float64 { return round(j.Slowdown()) }, true), hasJob},
+		{"mix_slowdown_max", func(r *Result) float64 {
+			if r.Job == nil || !r.Completed || r.Job.AloneCycles == 0 {
+				return math.NaN()
+			}
+			m := r.Job.Slowdown()
+			for i := range r.Jobs {
+				m = max(m, r.Jobs[i].Slowdown())
+			}
+			return round(m)
+		}, hasJob},
 		{"job_iteration_mean_cycles", jobMetric(func(j *JobResult) float64 { return j.IterationMeanCycles() }, true), hasJob},
 		{"message_latency_mean_cycles", jobMetric(func(j *JobResult) float64 { return j.MessageLatencyMeanCycles }, false), hasJob},
 		{"message_latency_max_cycles", jobMetric(func(j *JobResult) float64 { return float64(j.MessageLatencyMaxCycles) }, false), hasJob},

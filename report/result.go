@@ -183,8 +183,10 @@ type Result struct {
 	ClassLatencyCDF          [][][2]float64 `json:"class_packet_latency_cdf,omitempty"`
 	MeanHops                 float64        `json:"mean_hops"`
 	CollectiveDurationCycles int64          `json:"collective_duration_cycles,omitempty"`
-	// Job is a job's figures (traffic.process = "job").
-	Job *JobResult `json:"job,omitempty"`
+	// Job is a job's figures (traffic.process = "job"), and Jobs those of
+	// the further jobs of a mix.
+	Job  *JobResult  `json:"job,omitempty"`
+	Jobs []JobResult `json:"jobs,omitempty"`
 	// Injection is the entropy-throttling model as the papers write it, e.g.
 	// "hyst(70,90,30)", when the circuit runs.
 	Injection string `json:"injection,omitempty"`
@@ -326,6 +328,10 @@ func (r *Result) Digest() string {
 		j := *c.Job
 		j.ZeroLoadCycles = 0
 		c.Job = &j
+		c.Jobs = slices.Clone(c.Jobs)
+		for i := range c.Jobs {
+			c.Jobs[i].ZeroLoadCycles = 0
+		}
 	}
 	if c.SAQs != nil {
 		q := *c.SAQs
@@ -404,6 +410,9 @@ type JobResult struct {
 	// meet, below it where they do; 0 where not computed (a job of more
 	// than workload.MaxZeroLoadMessages messages, or the ioq switch).
 	ZeroLoadCycles int64 `json:"zero_load_cycles,omitempty"`
+	// AloneCycles is, in a mix, the job's completion time alone on the
+	// same network and nodes (a companion run); 0 outside a mix.
+	AloneCycles int64 `json:"alone_cycles,omitempty"`
 	// IterationCycles is each iteration's time: the cycle its last rank
 	// ended it, less the cycle the last rank ended the one before.
 	IterationCycles []int64 `json:"iteration_cycles"`
@@ -412,6 +421,15 @@ type JobResult struct {
 	Messages                 int64   `json:"messages"`
 	MessageLatencyMeanCycles float64 `json:"message_latency_mean_cycles"`
 	MessageLatencyMaxCycles  int64   `json:"message_latency_max_cycles"`
+}
+
+// Slowdown is the job's completion time in its mix over its time alone;
+// NaN outside a mix.
+func (j *JobResult) Slowdown() float64 {
+	if j.AloneCycles <= 0 {
+		return math.NaN()
+	}
+	return float64(j.CompletionCycles) / float64(j.AloneCycles)
 }
 
 // IterationMeanCycles is the mean of IterationCycles.

@@ -64,7 +64,7 @@ type Traffic struct {
 // have validateLoadUnits.
 func (c *Config) validateTraffic(add addFunc) {
 	n, t := &c.Network, &c.Traffic
-	if t.Process != "job" { // a job's ranks name their peers
+	if t.Process != "job" || c.Workload.BackgroundLoad > 0 { // a job's ranks name their peers; its background has a pattern
 		c.checkPattern(add, "traffic.pattern", t.Pattern)
 	}
 	if !slices.Contains(traffic.ProcessNames(), t.Process) {

@@ -158,11 +158,12 @@ type jobRun struct {
 }
 
 func (j *jobRun) advance(r *run, next clock.Cycle, tot fabric.Totals) bool {
-	if r.b.job.Done() && tot.PacketsDelivered == tot.PacketsGenerated {
+	if r.b.jobsDone() && (tot.PacketsDelivered == tot.PacketsGenerated || r.b.Cfg.Workload.BackgroundLoad > 0) {
+		// (Background traffic never ends: the jobs' end is the run's.)
 		r.completed = true
 		return true
 	}
-	if r.b.job.Computing(next) {
+	if r.b.jobsComputing(next) {
 		// Ranks computing move no flit but are not stalled.
 		j.stallAt, j.stallSince = tot, int64(next)
 	}
@@ -178,13 +179,20 @@ func (j *jobRun) finish(r *run, end clock.Cycle, res *report.Result) error {
 		return err
 	}
 	res.CollectiveDurationCycles = 0
-	jr := r.b.job.Result()
-	res.Job = &report.JobResult{Motif: r.b.jobName, Ranks: jr.Ranks, RanksFinished: jr.Finished,
-		CompletionCycles: jr.CompletionCycles, IterationCycles: jr.IterationCycles, Messages: jr.Messages,
-		MessageLatencyMeanCycles: jr.MessageLatencyMeanCycles, MessageLatencyMaxCycles: jr.MessageLatencyMaxCycles}
-	if net := r.b.Net; net != nil {
-		if zl, err := r.b.job.ZeroLoadCycles(net.ZeroLoadLatency); err == nil {
-			res.Job.ZeroLoadCycles = zl
+	for i, job := range r.b.jobs {
+		jr := job.Result()
+		out := &report.JobResult{Motif: r.b.jobNames[i], Ranks: jr.Ranks, RanksFinished: jr.Finished,
+			CompletionCycles: jr.CompletionCycles, IterationCycles: jr.IterationCycles, Messages: jr.Messages,
+			MessageLatencyMeanCycles: jr.MessageLatencyMeanCycles, MessageLatencyMaxCycles: jr.MessageLatencyMaxCycles}
+		if net := r.b.Net; net != nil {
+			if zl, err := job.ZeroLoadCycles(net.ZeroLoadLatency); err == nil {
+				out.ZeroLoadCycles = zl
+			}
+		}
+		if i == 0 {
+			res.Job = out
+		} else {
+			res.Jobs = append(res.Jobs, *out)
 		}
 	}
 	return nil

@@ -66,9 +66,9 @@ func noEffectRules() []noEffectRule {
 		{"policy.r_n_percent", "policy.injection", entropy, "an entropy-throttling model (base, hyst, gt.a, gt.x)"},
 		{"measure.smooth_samples", "traffic.process", process("ramp"), `"ramp"`},
 	}
-	notJob := func(c *Config) bool { return c.Traffic.Process != "job" }
+	notJob := func(c *Config) bool { return c.Traffic.Process != "job" || c.Workload.BackgroundLoad > 0 }
 	for _, k := range []string{"pattern", "phase_cycle"} {
-		rules = append(rules, noEffectRule{"traffic." + k, "traffic.process", notJob, `not "job" (a job's ranks send to the peers their program names)`})
+		rules = append(rules, noEffectRule{"traffic." + k, "traffic.process", notJob, `not "job" (a job's ranks send to the peers their program names), or "job" with workload.background_load > 0`})
 	}
 	for _, k := range tagsOf(reflect.TypeOf(Workload{})) {
 		rules = append(rules, noEffectRule{"workload." + k, "traffic.process", process("job"), `"job"`})

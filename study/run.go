@@ -76,9 +76,12 @@ type Built struct {
 	// out of the per-node statistics and averages.
 	silent []bool
 	// job is the job's ranks under traffic.process = "job" (nil otherwise),
-	// and jobName its motif's name (or its trace's).
-	job     *workload.Job
-	jobName string
+	// and jobName its motif's name (or its trace's); in a mix, the first of
+	// jobs and jobNames.
+	job      *workload.Job
+	jobName  string
+	jobs     []*workload.Job
+	jobNames []string
 	// rebuild builds the configuration again for a serial re-run after a
 	// blocked run panicked (nil: build it from Cfg; tests that inject
 	// faults set it to inject them again).
@@ -119,23 +122,35 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 		sinks[i] = c
 	}
 	var (
-		srcs    []fabric.Source
-		silent  []bool
-		job     *workload.Job
-		jobName string
+		srcs     []fabric.Source
+		silent   []bool
+		jobs     []*workload.Job
+		jobNames []string
 	)
 	if tc.Process == "job" {
-		if job, jobName, err = cfg.buildJob(topo); err != nil {
+		if jobs, jobNames, err = cfg.buildJobs(topo); err != nil {
 			return nil, err
 		}
-		// The ranks are the senders: per-node figures are over them.
-		srcs, sinks = job.Endpoints(sinks)
+		// The ranks (and the background's nodes) are the senders:
+		// per-node figures are over them.
+		srcs = make([]fabric.Source, topo.Nodes())
 		silent = make([]bool, topo.Nodes())
-		for i := range silent {
-			silent[i] = true
+		if bg := cfg.Workload.BackgroundLoad; bg > 0 {
+			btc := tc
+			btc.Process, btc.LoadFlits = "bernoulli", bg
+			if srcs, err = traffic.New(btc, traffic.GeometryOf(topo), cfg.Seed); err != nil {
+				return nil, fmt.Errorf("workload.background_load = %g: %w", bg, err)
+			}
+		} else {
+			for i := range srcs {
+				srcs[i], silent[i] = fabric.Idle{}, true
+			}
 		}
-		for _, rk := range job.Ranks() {
-			silent[rk.Node()] = false
+		for _, job := range jobs {
+			job.Install(srcs, sinks)
+			for _, n := range job.Nodes() {
+				silent[n] = false
+			}
 		}
 	} else {
 		if srcs, err = traffic.New(tc, traffic.GeometryOf(topo), cfg.Seed); err != nil {
@@ -145,7 +160,10 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 			return nil, err
 		}
 	}
-	b := &Built{Cfg: cfg, Collectors: cols, traffic: tc, units: units, silent: silent, job: job, jobName: jobName}
+	b := &Built{Cfg: cfg, Collectors: cols, traffic: tc, units: units, silent: silent, jobs: jobs, jobNames: jobNames}
+	if len(jobs) > 0 {
+		b.job, b.jobName = jobs[0], jobNames[0]
+	}
 	if err := cfg.routerKind().build(ctx, b, topo, srcs, sinks, deadlockChecked); err != nil {
 		return nil, err
 	}
@@ -266,7 +284,7 @@ func checkTraffic(ctx context.Context, cfg Config) error {
 		return err
 	}
 	if cfg.Traffic.Process == "job" {
-		if _, _, err := cfg.buildJob(topo); err != nil {
+		if _, _, err := cfg.buildJobs(topo); err != nil {
 			return err
 		}
 	} else if err := traffic.Check(cfg.TrafficConfig(), traffic.GeometryOf(topo)); err != nil {
@@ -409,6 +427,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		if b.job == nil {
 			return nil, fmt.Errorf("recording a trace: only a job (traffic.process = \"job\") has messages to record; this run's process is %q", b.Cfg.Traffic.Process)
 		}
+		if b.isMix() {
+			return nil, fmt.Errorf("recording a trace: this run is a mix (workload.also or workload.background_load); a trace records one job alone")
+		}
 		b.job.Record()
 	}
 	cfg, net := b.Cfg, b.Fabric
@@ -518,6 +539,11 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 	}
 	res, err := b.result(r, meth, end)
+	if err == nil && b.isMix() {
+		if err = b.companions(ctx, opt, res); err != nil {
+			return nil, err
+		}
+	}
 	if err == nil && opt.RecordTrace != nil {
 		tr, terr := b.job.Trace(b.jobName)
 		if terr != nil {
@@ -736,4 +762,57 @@ func (e *WatchdogError) Error() string {
 		fmt.Fprintf(&b, "\n  ... and %d more", e.Queues-len(e.Blocked))
 	}
 	return b.String()
+}
+
+// jobsDone reports whether every job's ranks have finished.
+func (b *Built) jobsDone() bool {
+	for _, j := range b.jobs {
+		if !j.Done() {
+			return false
+		}
+	}
+	return true
+}
+
+// jobsComputing reports whether a rank of any job is in a compute step.
+func (b *Built) jobsComputing(now clock.Cycle) bool {
+	for _, j := range b.jobs {
+		if j.Computing(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// isMix reports whether the run's job shares the network: with further
+// jobs or with background traffic.
+func (b *Built) isMix() bool { return len(b.jobs) > 1 || b.Cfg.Workload.BackgroundLoad > 0 }
+
+// companions runs each job of a mix alone on the same network, on the
+// nodes it had in the mix (no other job, no background), and records its
+// completion time there: the job's slowdown is its completion in the mix
+// over this.
+func (b *Built) companions(ctx context.Context, opt Options, res *report.Result) error {
+	jobs := b.Cfg.jobs()
+	for i, job := range b.jobs {
+		alone := b.Cfg
+		w := jobs[i]
+		if w.TraceFile == "" {
+			w.Placement, w.Nodes, w.Ranks = "list", job.Nodes(), len(job.Nodes())
+		}
+		w.Also, w.BackgroundLoad = nil, 0
+		alone.Workload = w
+		r, err := Run(ctx, alone, Options{Exec: opt.Exec, Workers: opt.Workers, Blocking: opt.Blocking, DeadlockChecked: true})
+		if err != nil {
+			return fmt.Errorf("the companion run of job %d (%s) alone: %w", i, b.jobNames[i], err)
+		}
+		jr := res.Job
+		if i > 0 {
+			jr = &res.Jobs[i-1]
+		}
+		if r.Completed && r.Job != nil {
+			jr.AloneCycles = r.Job.CompletionCycles
+		}
+	}
+	return nil
 }

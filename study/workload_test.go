@@ -11,6 +11,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
@@ -328,6 +329,65 @@ func TestTraceFileErrors(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), "workload.trace_file") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want workload.trace_file and %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestMixDeterminism: a mix (a halo exchange, an all-to-all spread over
+// the torus's rows and background traffic on the other nodes) gives one
+// digest under every executor and blocking; its jobs take disjoint nodes,
+// both finish, and each is slower than alone on its own nodes (measured by
+// the companion runs; dimension-order routing: sharing only delays).
+func TestMixDeterminism(t *testing.T) {
+	t.Parallel()
+	cfg := small(func(c *Config) {
+		c.Name = "torus-mix"
+		c.Traffic.Process, c.Traffic.PacketFlits, c.Traffic.Pattern = "job", 4, "uniform"
+		c.Workload.Motif, c.Workload.Ranks, c.Workload.MessageFlits, c.Workload.Iterations = "halo-2d", 16, 24, 2
+		c.Workload.Placement, c.Workload.BackgroundLoad = "random", 0.15
+		c.Workload.Also = []Workload{{Motif: "alltoall-pairwise", Ranks: 16, Placement: "spread"}}
+	})
+	r := sameDigestEverywhere(t, cfg)
+	if !r.Completed || r.Job == nil || len(r.Jobs) != 1 {
+		t.Fatalf("completed %v, job %+v, %d further jobs", r.Completed, r.Job, len(r.Jobs))
+	}
+	for i, j := range append([]report.JobResult{*r.Job}, r.Jobs...) {
+		if j.RanksFinished != 16 || j.AloneCycles <= 0 || j.Slowdown() < 1 {
+			t.Errorf("job %d (%s): %d of 16 ranks finished, %d cycles in the mix, %d alone", i, j.Motif, j.RanksFinished, j.CompletionCycles, j.AloneCycles)
+		}
+	}
+	b, err := Build(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]int{}
+	for k, job := range b.jobs {
+		for _, n := range job.Nodes() {
+			if other, dup := seen[n]; dup {
+				t.Fatalf("node %d holds ranks of jobs %d and %d", n, other, k)
+			}
+			seen[n] = k
+		}
+	}
+}
+
+// TestMixErrors: a mix's jobs are checked one by one under their own keys,
+// and together against the network's nodes.
+func TestMixErrors(t *testing.T) {
+	base := "[network]\ntopology = \"mesh\"\nmesh.k = 4\n[router]\nrouting = \"dor\"\n[traffic]\nprocess = \"job\"\n[workload]\n"
+	for _, c := range []struct{ name, extra, want string }{
+		{"every node in a mix", "[[workload.also]]\nranks = 4\n", "workload.ranks = 0: 0 is every node, which leaves none to the other jobs"},
+		{"too many ranks", "ranks = 8\n[[workload.also]]\nranks = 9\n", "add up to 17, more than the network's 16 nodes"},
+		{"a bad motif", "ranks = 8\n[[workload.also]]\nmotif = \"gossip\"\n", `workload.also[0].motif = "gossip"`},
+		{"a node taken", "ranks = 8\n[[workload.also]]\nranks = 2\nplacement = \"list\"\nnodes = [3, 9]\n", "another job's rank is on node 3"},
+		{"background above 1", "ranks = 8\nbackground_load = 2\n", "workload.background_load = 2"},
+	} {
+		f, err := ParseFile("m.toml", []byte(base+c.extra))
+		if err == nil {
+			err = f.CheckBuild(context.Background())
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
 	}
 }

@@ -91,12 +91,22 @@ func (j *Job) Endpoints(sinks []fabric.Sink) ([]fabric.Source, []fabric.Sink) {
 	for i := range srcs {
 		srcs[i] = idle{}
 	}
-	for _, rk := range j.ranks {
-		rk.sink = sinks[rk.node]
-		srcs[rk.node], out[rk.node] = rk, rk
-	}
+	j.Install(srcs, out)
 	return srcs, out
 }
+
+// Install makes each rank of the job its node's source and sink in srcs
+// and sinks (one per node), passing what it receives on to the sink it
+// replaces; the other nodes keep theirs.
+func (j *Job) Install(srcs []fabric.Source, sinks []fabric.Sink) {
+	for _, rk := range j.ranks {
+		rk.sink = sinks[rk.node]
+		srcs[rk.node], sinks[rk.node] = rk, rk
+	}
+}
+
+// Nodes is the node of each rank.
+func (j *Job) Nodes() []int { return slices.Clone(j.nodes) }
 
 // Done reports whether every rank's program has ended (read only while the
 // network is paused).

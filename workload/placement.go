@@ -3,6 +3,7 @@ package workload
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/icnsim/icnsim/topology"
@@ -35,24 +36,56 @@ func PlacementNames() []string { return []string{"contiguous", "random", "spread
 
 // Place is the node of each of ranks ranks on t.
 func Place(t topology.Topology, ranks int, pl Placement) ([]int, error) {
+	return PlaceFree(t, ranks, pl, nil)
+}
+
+// PlaceFree places ranks ranks on the nodes of t that taken (nil: none)
+// does not mark, as Place does on all of them: contiguous takes the first
+// free nodes from First on, random draws among the free ones, spread
+// goes round the units' free nodes, and a list may name no taken node.
+func PlaceFree(t topology.Topology, ranks int, pl Placement, taken []bool) ([]int, error) {
 	n := t.Nodes()
-	if ranks < 1 || ranks > n {
+	busy := func(v int) bool { return taken != nil && taken[v] }
+	free := 0
+	for v := range n {
+		if !busy(v) {
+			free++
+		}
+	}
+	if ranks < 1 || ranks > free {
+		if free < n {
+			return nil, fmt.Errorf("ranks = %d: allowed 1..%d (the nodes of the %s that the other jobs leave free)", ranks, free, t)
+		}
 		return nil, fmt.Errorf("ranks = %d: allowed 1..%d (the nodes of the %s)", ranks, n, t)
 	}
-	nodes := make([]int, ranks)
+	nodes := make([]int, 0, ranks)
 	switch pl.Kind {
 	case "contiguous":
-		if pl.First < 0 || pl.First+ranks > n {
-			return nil, fmt.Errorf("first_node = %d: %d ranks from it run past the last node %d of the %s (allowed 0..%d)", pl.First, ranks, n-1, t, n-ranks)
+		if pl.First < 0 || pl.First >= n {
+			return nil, fmt.Errorf("first_node = %d: allowed 0..%d", pl.First, n-ranks)
 		}
-		for r := range nodes {
-			nodes[r] = pl.First + r
+		for v := pl.First; v < n && len(nodes) < ranks; v++ {
+			if !busy(v) {
+				nodes = append(nodes, v)
+			}
+		}
+		if len(nodes) < ranks {
+			return nil, fmt.Errorf("first_node = %d: %d ranks from it run past the last node %d of the %s (allowed 0..%d)", pl.First, ranks, n-1, t, n-ranks)
 		}
 	case "random":
 		perm := rand.New(rand.NewPCG(pl.Seed, 0x706c6163)).Perm(n) // "plac"
-		copy(nodes, perm[:ranks])
+		for _, v := range perm {
+			if len(nodes) < ranks && !busy(v) {
+				nodes = append(nodes, v)
+			}
+		}
 	case "spread":
 		units := unitNodes(t)
+		for u := range units {
+			units[u] = slices.DeleteFunc(units[u], busy)
+		}
+		units = slices.DeleteFunc(units, func(ns []int) bool { return len(ns) == 0 })
+		nodes = nodes[:ranks]
 		next := make([]int, len(units))
 		u := 0
 		for r := range nodes {
@@ -75,8 +108,11 @@ func Place(t topology.Topology, ranks int, pl Placement) ([]int, error) {
 			if s, ok := seen[v]; ok {
 				return nil, fmt.Errorf("nodes[%d] = %d: node %d already holds rank %d (one rank per node)", r, v, v, s)
 			}
+			if busy(v) {
+				return nil, fmt.Errorf("nodes[%d] = %d: another job's rank is on node %d (one rank per node)", r, v, v)
+			}
 			seen[v] = r
-			nodes[r] = v
+			nodes = append(nodes, v)
 		}
 	default:
 		return nil, fmt.Errorf("placement %q: allowed %v", pl.Kind, PlacementNames())

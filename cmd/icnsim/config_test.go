@@ -20,13 +20,21 @@ import (
 // "axis.range.step", "reference.at". A map is a leaf: its keys are the
 // user's (axis keys).
 func loaderKeys(t reflect.Type, prefix string, out *[]string) {
+	loaderKeysOn(t, prefix, out, nil)
+}
+
+// loaderKeysOn is loaderKeys with the struct types being walked: a table
+// of the same type inside itself (a job's further jobs,
+// [[workload.also]]) is one key, not walked again.
+func loaderKeysOn(t reflect.Type, prefix string, out *[]string, path []reflect.Type) {
+	path = append(path, t)
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := strings.Split(f.Tag.Get("toml"), ",")[0]
 		if f.Anonymous && tag == "" {
 			// The study file's embedded Config, and the families' tables
 			// under [network] (unexported, yet decoded).
-			loaderKeys(f.Type, prefix, out)
+			loaderKeysOn(f.Type, prefix, out, path)
 			continue
 		}
 		if !f.IsExported() || tag == "-" {
@@ -42,8 +50,8 @@ func loaderKeys(t reflect.Type, prefix string, out *[]string) {
 		if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct {
 			ft = ft.Elem()
 		}
-		if ft.Kind() == reflect.Struct {
-			loaderKeys(ft, prefix+tag+".", out)
+		if ft.Kind() == reflect.Struct && !slices.Contains(path, ft) {
+			loaderKeysOn(ft, prefix+tag+".", out, path)
 			continue
 		}
 		*out = append(*out, prefix+tag)
