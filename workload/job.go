@@ -89,7 +89,7 @@ func (j *Job) Endpoints(sinks []fabric.Sink) ([]fabric.Source, []fabric.Sink) {
 	srcs := make([]fabric.Source, len(sinks))
 	out := slices.Clone(sinks)
 	for i := range srcs {
-		srcs[i] = idle{}
+		srcs[i] = fabric.Idle{}
 	}
 	j.Install(srcs, out)
 	return srcs, out
@@ -179,11 +179,6 @@ func (j *Job) Result() Result {
 	}
 	return res
 }
-
-// idle is the source of a node outside the job.
-type idle struct{}
-
-func (idle) Generate(clock.Cycle, *fabric.SourceQueue) clock.Cycle { return clock.Never }
 
 // pairOffset is where the sequence numbers of src's packets to dst begin:
 // a hash of the pair below 2^31, so that the numbers of one source differ
