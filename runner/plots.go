@@ -192,6 +192,9 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			if !slices.ContainsFunc(h.Z, func(row []float64) bool { return slices.ContainsFunc(row, finite) }) {
+				continue // no run has the metric (all unfinished, say): nothing to draw
+			}
 			if err := h.Save(filepath.Join(pdir, fileName("heatmap-"+m, grp.label)), out); err != nil {
 				return err
 			}
@@ -661,3 +664,6 @@ func noteUnfinished(c *figure.Chart) {
 		c.Notes = append(c.Notes, unfinishedMark+" not finished")
 	}
 }
+
+// finite reports whether v is a number (not NaN or infinite).
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -40,6 +40,12 @@ func (f *File) FixedWords() string {
 		if !swept("workload.placement") {
 			job += ", " + w.Placement + " placement"
 		}
+		for _, a := range c.jobs()[1:] {
+			job += fmt.Sprintf(", beside a %s job of %d ranks", a.Motif, c.ranksOf(&a))
+		}
+		if bg := w.BackgroundLoad; bg > 0 {
+			job += fmt.Sprintf(", background %g flits/node/cycle", bg)
+		}
 		parts = append(parts, job)
 	default:
 		if !swept("traffic.pattern") && t.Pattern != "" {
