@@ -75,11 +75,9 @@ type Built struct {
 	// pattern's fixed points); nil when every node sends. They are left
 	// out of the per-node statistics and averages.
 	silent []bool
-	// job is the job's ranks under traffic.process = "job" (nil otherwise),
-	// and jobName its motif's name (or its trace's); in a mix, the first of
-	// jobs and jobNames.
-	job      *workload.Job
-	jobName  string
+	// jobs are the jobs under traffic.process = "job" (none otherwise), the
+	// [workload] job first, and jobNames their motifs' names (or their
+	// traces').
 	jobs     []*workload.Job
 	jobNames []string
 	// rebuild builds the configuration again for a serial re-run after a
@@ -161,9 +159,6 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 		}
 	}
 	b := &Built{Cfg: cfg, Collectors: cols, traffic: tc, units: units, silent: silent, jobs: jobs, jobNames: jobNames}
-	if len(jobs) > 0 {
-		b.job, b.jobName = jobs[0], jobNames[0]
-	}
 	if err := cfg.routerKind().build(ctx, b, topo, srcs, sinks, deadlockChecked); err != nil {
 		return nil, err
 	}
@@ -424,13 +419,13 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		return nil, fmt.Errorf("study: Options.CheckEveryCycles = %d: allowed 0 (never) or >= 1 cycles", opt.CheckEveryCycles)
 	}
 	if opt.RecordTrace != nil {
-		if b.job == nil {
+		if len(b.jobs) == 0 {
 			return nil, fmt.Errorf("recording a trace: only a job (traffic.process = \"job\") has messages to record; this run's process is %q", b.Cfg.Traffic.Process)
 		}
 		if b.isMix() {
 			return nil, fmt.Errorf("recording a trace: this run is a mix (workload.also or workload.background_load); a trace records one job alone")
 		}
-		b.job.Record()
+		b.jobs[0].Record()
 	}
 	cfg, net := b.Cfg, b.Fabric
 	nodes := net.Topology().Nodes()
@@ -545,7 +540,7 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 	}
 	if err == nil && opt.RecordTrace != nil {
-		tr, terr := b.job.Trace(b.jobName)
+		tr, terr := b.jobs[0].Trace(b.jobNames[0])
 		if terr != nil {
 			return nil, terr
 		}
@@ -567,8 +562,8 @@ func (b *Built) result(r *run, meth method, end clock.Cycle) (*report.Result, er
 		CyclesSimulated: int64(end), PacketsGenerated: tot.PacketsGenerated, PacketsDelivered: tot.PacketsDelivered,
 		Completed: r.completed, Series: r.series,
 	}
-	if b.job != nil {
-		res.Pattern = b.jobName // a job's ranks name their peers
+	if len(b.jobs) > 0 {
+		res.Pattern = b.jobNames[0] // a job's ranks name their peers
 	}
 	if cfg.Traffic.Process == "ramp" {
 		res.OfferedFlitsPerNodeCycle = cfg.Traffic.Load

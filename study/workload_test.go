@@ -128,7 +128,7 @@ func TestJobZeroLoadCompletion(t *testing.T) {
 						t.Fatal(err)
 					}
 					var nodes []int
-					for _, rk := range b.job.Ranks() {
+					for _, rk := range b.jobs[0].Ranks() {
 						nodes = append(nodes, rk.Node())
 					}
 					var msgs []modelMessage
@@ -241,7 +241,7 @@ func TestJobAllocatesNothing(t *testing.T) {
 	var short, long uint64
 	for try := 1; try <= 3; try++ {
 		short, long = run(1000), run(3000)
-		if b.job.Done() {
+		if b.jobs[0].Done() {
 			t.Fatal("the job ended before the measurement did: make it longer")
 		}
 		t.Logf("try %d: allocations: %d in 1,000 cycles, %d in 3,000 cycles", try, short, long)

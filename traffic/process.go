@@ -127,7 +127,7 @@ func New(c Config, g Geometry, seed uint64) ([]fabric.Source, error) {
 	srcs := make([]fabric.Source, g.Nodes)
 	for i := range srcs {
 		if silent != nil && silent[i] {
-			srcs[i] = silentSource{}
+			srcs[i] = fabric.Idle{}
 			continue
 		}
 		s := &source{node: i, nodes: g.Nodes, cfg: &c, pat: pat, phase: phase, rate: rate, longP: longP,
@@ -341,12 +341,6 @@ func (s *source) onOffNext(now clock.Cycle) clock.Cycle {
 	}
 	return max(s.flipAt, now+1)
 }
-
-// silentSource is a node that never sends: a fixed point of the pattern
-// under SelfSkip.
-type silentSource struct{}
-
-func (silentSource) Generate(clock.Cycle, *fabric.SourceQueue) clock.Cycle { return clock.Never }
 
 // MaxGapCycles is the longest gap between two arrivals that
 // geometricGap draws: a longer one (at a rate below about 1e-18 packets

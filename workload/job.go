@@ -81,20 +81,6 @@ func (j *Job) ZeroLoadCycles(latency func(src, dst, flits int) int) (int64, erro
 // Ranks is the job's ranks in order.
 func (j *Job) Ranks() []*Rank { return j.ranks }
 
-// Endpoints is every node's source and sink for a network of
-// len(sinks) nodes: a rank of the job is its node's source and sink,
-// passing what it receives on to the node's sink; a node outside the job
-// sends nothing and keeps its sink.
-func (j *Job) Endpoints(sinks []fabric.Sink) ([]fabric.Source, []fabric.Sink) {
-	srcs := make([]fabric.Source, len(sinks))
-	out := slices.Clone(sinks)
-	for i := range srcs {
-		srcs[i] = fabric.Idle{}
-	}
-	j.Install(srcs, out)
-	return srcs, out
-}
-
 // Install makes each rank of the job its node's source and sink in srcs
 // and sinks (one per node), passing what it receives on to the sink it
 // replaces; the other nodes keep theirs.

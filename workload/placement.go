@@ -34,15 +34,10 @@ func PlacementDocs() map[string]string {
 // PlacementNames lists the placements in order.
 func PlacementNames() []string { return []string{"contiguous", "random", "spread", "list"} }
 
-// Place is the node of each of ranks ranks on t.
-func Place(t topology.Topology, ranks int, pl Placement) ([]int, error) {
-	return PlaceFree(t, ranks, pl, nil)
-}
-
-// PlaceFree places ranks ranks on the nodes of t that taken (nil: none)
-// does not mark, as Place does on all of them: contiguous takes the first
-// free nodes from First on, random draws among the free ones, spread
-// goes round the units' free nodes, and a list may name no taken node.
+// PlaceFree is the node of each of ranks ranks on the nodes of t that
+// taken (nil: none) does not mark: contiguous takes the first free nodes
+// from First on, random draws among the free ones, spread goes round the
+// units' free nodes, and a list may name no taken node.
 func PlaceFree(t topology.Topology, ranks int, pl Placement, taken []bool) ([]int, error) {
 	n := t.Nodes()
 	busy := func(v int) bool { return taken != nil && taken[v] }

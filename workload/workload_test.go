@@ -166,7 +166,8 @@ func TestOutOfOrderArrival(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs, _ := job.Endpoints(make([]fabric.Sink, 4))
+	srcs := []fabric.Source{fabric.Idle{}, fabric.Idle{}, fabric.Idle{}, fabric.Idle{}}
+	job.Install(srcs, make([]fabric.Sink, 4))
 	var q0, q1 fabric.SourceQueue
 	if next := srcs[3].Generate(0, &q1); next != clock.Never {
 		t.Fatalf("the receiver asks for cycle %d before anything arrived", next)
@@ -223,17 +224,17 @@ func TestPlacements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, err := Place(df, 6, Placement{Kind: "contiguous", First: 3})
+	nodes, err := PlaceFree(df, 6, Placement{Kind: "contiguous", First: 3}, nil)
 	if err != nil || !slices.Equal(nodes, []int{3, 4, 5, 6, 7, 8}) {
 		t.Errorf("contiguous: %v %v", nodes, err)
 	}
-	nodes, err = Place(df, df.Nodes(), Placement{Kind: "random", Seed: 9})
+	nodes, err = PlaceFree(df, df.Nodes(), Placement{Kind: "random", Seed: 9}, nil)
 	sorted := slices.Sorted(slices.Values(nodes))
 	if err != nil || sorted[0] != 0 || sorted[len(sorted)-1] != df.Nodes()-1 || len(slices.Compact(sorted)) != df.Nodes() {
 		t.Errorf("random over every node: %v %v", nodes, err)
 	}
 	groupNodes := df.Nodes() / df.Groups()
-	nodes, err = Place(df, 2*df.Groups(), Placement{Kind: "spread"})
+	nodes, err = PlaceFree(df, 2*df.Groups(), Placement{Kind: "spread"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func TestPlacements(t *testing.T) {
 		{2, Placement{Kind: "list", Nodes: []int{1, -1}}, "nodes[1] = -1"},
 		{2, Placement{Kind: "packed"}, `placement "packed"`},
 	} {
-		if _, err := Place(df, c.ranks, c.pl); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := PlaceFree(df, c.ranks, c.pl, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want %q", c.pl, err, c.want)
 		}
 	}
@@ -293,7 +294,8 @@ func TestIterationsKeepMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs, _ := job.Endpoints(make([]fabric.Sink, 4))
+	srcs := []fabric.Source{fabric.Idle{}, fabric.Idle{}, fabric.Idle{}, fabric.Idle{}}
+	job.Install(srcs, make([]fabric.Sink, 4))
 	root := job.Ranks()[0]
 	if len(root.ops) != len(prog[0]) {
 		t.Fatalf("the root holds %d steps for %d per iteration", len(root.ops), len(prog[0]))
