@@ -37,6 +37,28 @@ type ClosedLoop interface {
 	ClosedLoop()
 }
 
+// Responder is implemented by a ClosedLoop source that answers requests
+// (packets of message class 0) with replies (class 1 and up), and can hold
+// only so many requests at a time (package traffic's request-reply
+// process). Its NI keeps the replies in a source queue of their own,
+// injected before the requests, and consumes what arrives one flit per
+// cycle from an ejection buffer per VC (the router's credits for it): a
+// request's head is consumed only once Accept has taken it, and until then
+// it and every flit behind it in its VC wait in the buffer, holding their
+// credits, so that a server that is full backs its requests up into the
+// network. Replies are always consumed (their requester counted them
+// outstanding). Every flit consumed returns its credit; a packet is
+// delivered when its tail is consumed.
+type Responder interface {
+	ClosedLoop
+	// Accept reports whether the node takes the request whose head flit
+	// is at the front of its ejection buffer at cycle now, with
+	// queuedReplies replies waiting in its reply queue; true commits it to
+	// the request (the NI consumes it), false leaves it waiting (Accept is
+	// asked again in a later cycle).
+	Accept(now clock.Cycle, head *link.Flit, queuedReplies int) bool
+}
+
 // Sink observes delivered packets at one NI (package report implements it).
 // It is owned by that NI alone.
 type Sink interface {

@@ -40,7 +40,13 @@ func (q *SourceQueue) Push(now clock.Cycle, dst int, sizeFlits int, class uint8)
 // PushSeq appends a packet generated at cycle now with sequence number seq
 // (a ClosedLoop source's).
 func (q *SourceQueue) PushSeq(now clock.Cycle, dst int, sizeFlits int, class uint8, seq uint32) {
-	if class > 0 && q.split != nil {
+	q.PushPacket(Packet{Gen: int64(now), Dst: int32(dst), Size: uint16(sizeFlits), Class: class, Seq: seq})
+}
+
+// PushPacket appends p as it is (a reply keeps its request's generation
+// cycle: package traffic's request-reply process).
+func (q *SourceQueue) PushPacket(p Packet) {
+	if p.Class > 0 && q.split != nil {
 		q = q.split
 	}
 	if int(q.size) == len(q.ring) {
@@ -54,7 +60,7 @@ func (q *SourceQueue) PushSeq(now clock.Cycle, dst int, sizeFlits int, class uin
 		}
 		q.ring, q.head = ring, 0
 	}
-	q.ring[(int(q.head)+int(q.size))%len(q.ring)] = Packet{Gen: int64(now), Dst: int32(dst), Size: uint16(sizeFlits), Class: class, Seq: seq}
+	q.ring[(int(q.head)+int(q.size))%len(q.ring)] = p
 	q.size++
 }
 

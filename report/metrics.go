@@ -126,6 +126,26 @@ func Metrics() []Metric {
 		classMetric("long_latency_p99_cycles", 1, func(s Stats) float64 { return float64(s.P99) }),
 		classMetric("long_latency_max_cycles", 1, func(s Stats) float64 { return float64(s.Max) }),
 		classMetric("long_packets_measured", 1, func(s Stats) float64 { return float64(s.Count) }),
+		{"requests_offered_per_node_cycle", rrMetric(func(r *Result) float64 { return r.RequestReply.OfferedRequestsPerNodeCycle }), hasRR},
+		{"transactions_per_node_cycle", rrMetric(func(r *Result) float64 { return r.RequestReply.TransactionsPerNodeCycle }), hasRR},
+		{"request_latency_mean_cycles", rrMetric(func(r *Result) float64 { return r.ClassLatency[0].Mean }), hasRR},
+		{"round_trip_mean_cycles", rrMetric(func(r *Result) float64 { return r.ClassLatency[1].Mean }), hasRR},
+		{"round_trip_p50_cycles", rrMetric(func(r *Result) float64 { return float64(r.ClassLatency[1].P50) }), hasRR},
+		{"round_trip_p99_cycles", rrMetric(func(r *Result) float64 { return float64(r.ClassLatency[1].P99) }), hasRR},
+		{"round_trip_max_cycles", rrMetric(func(r *Result) float64 { return float64(r.ClassLatency[1].Max) }), hasRR},
+	}
+}
+
+func hasRR(r *Result) bool { return r.RequestReply != nil }
+
+// rrMetric reads a request-reply figure, NaN in other runs and where no
+// transaction was measured.
+func rrMetric(get func(*Result) float64) func(*Result) float64 {
+	return func(r *Result) float64 {
+		if r.RequestReply == nil || len(r.ClassLatency) < 2 || r.ClassLatency[1].Count == 0 {
+			return math.NaN()
+		}
+		return get(r)
 	}
 }
 
@@ -182,11 +202,12 @@ func bisectionMetric(get func(*Result) float64) func(*Result) float64 {
 }
 
 // classMetric is a latency statistic of message class k (0 short, 1 long),
-// present in runs with two classes; NaN when the class sent no measured
+// present in runs with two classes (not request-reply's, which have
+// metrics of their own); NaN when the class sent no measured
 // packet (a count is then 0).
 func classMetric(name string, k int, get func(Stats) float64) Metric {
-	return Metric{Name: name, Has: func(r *Result) bool { return len(r.ClassLatency) > k }, Value: func(r *Result) float64 {
-		if len(r.ClassLatency) <= k {
+	return Metric{Name: name, Has: func(r *Result) bool { return len(r.ClassLatency) > k && r.RequestReply == nil }, Value: func(r *Result) float64 {
+		if len(r.ClassLatency) <= k || r.RequestReply != nil {
 			return math.NaN()
 		}
 		s := r.ClassLatency[k]

@@ -187,6 +187,10 @@ type Result struct {
 	// the further jobs of a mix.
 	Job  *JobResult  `json:"job,omitempty"`
 	Jobs []JobResult `json:"jobs,omitempty"`
+	// RequestReply is the request-reply process's figures (traffic.process
+	// = "request-reply"); its requests are message class 0 and its
+	// replies class 1, whose latency is the transactions' round trip.
+	RequestReply *RequestReplyResult `json:"request_reply,omitempty"`
 	// Injection is the entropy-throttling model as the papers write it, e.g.
 	// "hyst(70,90,30)", when the circuit runs.
 	Injection string `json:"injection,omitempty"`
@@ -394,6 +398,20 @@ func (r *Result) Unfinished() string {
 		why = append(why, "batch means not stable at max_batches")
 	}
 	return strings.Join(why, "; ")
+}
+
+// RequestReplyResult is what a request-reply run offered and completed.
+type RequestReplyResult struct {
+	RequestFlits   int `json:"request_flits"`
+	ReplyFlits     int `json:"reply_flits"`
+	MaxOutstanding int `json:"max_outstanding"`
+	// OfferedRequestsPerNodeCycle is the requests a node offers per
+	// cycle (the load over request_flits + reply_flits).
+	OfferedRequestsPerNodeCycle float64 `json:"offered_requests_per_node_cycle"`
+	// TransactionsPerNodeCycle is the requests issued in the window and
+	// answered by the end of the drain, per sending node per cycle of the
+	// window.
+	TransactionsPerNodeCycle float64 `json:"transactions_per_node_cycle"`
 }
 
 // JobResult is what a job's ranks recorded (package workload).

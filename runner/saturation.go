@@ -143,7 +143,9 @@ func generatedLoad(c *study.Config, r *report.Result) float64 {
 		return math.NaN()
 	}
 	flits := float64(r.Latency.Count) * float64(c.Traffic.PacketFlits)
-	if len(r.ClassLatency) > 1 {
+	if len(r.ClassLatency) > 1 && r.RequestReply != nil {
+		flits = float64(r.ClassLatency[0].Count)*float64(c.Traffic.RequestFlits) + float64(r.ClassLatency[1].Count)*float64(c.Traffic.ReplyFlits)
+	} else if len(r.ClassLatency) > 1 {
 		flits = float64(r.ClassLatency[0].Count)*float64(c.Traffic.PacketFlits) + float64(r.ClassLatency[1].Count)*float64(c.Traffic.LongPacketFlits)
 	}
 	return flits / w / senders

@@ -202,6 +202,6 @@ func (c *Config) RouterConfig() vc.Config {
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
 		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, RoutingParams: c.routingParams(),
-		InternalSpeedup: c.Router.VC.InternalSpeedup,
-		SelectionTies:   ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135}
+		InternalSpeedup: c.Router.VC.InternalSpeedup, VirtualNetworks: c.virtualNetworks(),
+		SelectionTies: ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135}
 }

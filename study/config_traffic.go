@@ -57,6 +57,17 @@ type Traffic struct {
 	// pauses, as FSIN's NIC injection buffer; latency then counts from a
 	// packet's entry into the queue. 0: unbounded.
 	SourceQueuePackets int `toml:"source_queue_packets"`
+	// The request-reply process (traffic.process = "request-reply",
+	// traffic.RequestReply): request and reply sizes, the cycles a server
+	// takes to answer, the requests a node may have unanswered and those a
+	// server holds at once, and the virtual networks the two classes
+	// travel on (2: apart; 1: sharing every VC, which can deadlock).
+	RequestFlits       int   `toml:"request_flits"`
+	ReplyFlits         int   `toml:"reply_flits"`
+	ServiceCycles      int64 `toml:"service_cycles"`
+	MaxOutstanding     int   `toml:"max_outstanding"`
+	ServerQueuePackets int   `toml:"server_queue_packets"`
+	VirtualNetworks    int   `toml:"virtual_networks"`
 }
 
 // validateTraffic checks the [traffic] table: patterns, process, packet
@@ -114,7 +125,7 @@ func (c *Config) validateTraffic(add addFunc) {
 	}
 	if t.SourceQueuePackets < 0 || t.SourceQueuePackets > traffic.MaxQueuePackets {
 		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("allowed: 0 (unbounded) or 1..%d packets", traffic.MaxQueuePackets))
-	} else if t.SourceQueuePackets > 0 && !traffic.OfferedLoad(t.Process) {
+	} else if t.SourceQueuePackets > 0 && (!traffic.OfferedLoad(t.Process) || t.Process == "request-reply") {
 		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("applies to the bernoulli, poisson, ramp and on-off processes (arrivals wait while the queue is full); the %s process never queues more than it needs: use 0", t.Process))
 	} else if t.SourceQueuePackets > 0 && c.nodeChannels() == 2 {
 		add("traffic.source_queue_packets", t.SourceQueuePackets, fmt.Sprintf("bounds the one source queue of a node; with network.%s.node_channels = 2 (a queue per message class) use 0", n.Topology))
@@ -125,6 +136,7 @@ func (c *Config) validateTraffic(add addFunc) {
 	if nodes := c.Nodes(); t.HotspotNode < -1 || nodes > 0 && t.HotspotNode >= nodes {
 		add("traffic.hotspot_node", t.HotspotNode, fmt.Sprintf("allowed: -1 (the centre) or 0..%d", nodes-1))
 	}
+	c.validateRequestReply(add)
 	if t.PhaseCycle < 0 {
 		add("traffic.phase_cycle", t.PhaseCycle, "allowed: 0 (no phase change) or a cycle > 0")
 	} else if t.PhaseCycle > 0 && t.Process != "job" {
@@ -215,6 +227,9 @@ func (c *Config) packetSizesValid() bool {
 
 // maxPacketFlits is the largest packet the traffic sends.
 func (c *Config) maxPacketFlits() int {
+	if c.Traffic.Process == "request-reply" {
+		return max(c.Traffic.RequestFlits, c.Traffic.ReplyFlits)
+	}
 	if c.longShare() > 0 {
 		return max(c.Traffic.PacketFlits, c.Traffic.LongPacketFlits)
 	}
@@ -225,6 +240,9 @@ func (c *Config) maxPacketFlits() int {
 func (c *Config) minPacketFlits() int {
 	if c.Traffic.Process == "job" {
 		return 1 // a message's last packet holds what is left of it
+	}
+	if c.Traffic.Process == "request-reply" {
+		return min(c.Traffic.RequestFlits, c.Traffic.ReplyFlits)
 	}
 	switch s := c.longShare(); {
 	case s >= 1:
@@ -284,5 +302,7 @@ func (c *Config) trafficConfig(u loadUnits) traffic.Config {
 	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: load, PacketsPerNode: t.PacketsPerNode,
 		PacketFlits: t.PacketFlits, LongFlits: long, LongVolumeShare: c.longShare(),
 		PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles, OnCycles: t.OnCycles, OffCycles: t.OffCycles, Self: self, QueuePackets: t.SourceQueuePackets,
-		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotSourceFraction: t.HotspotSourceFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction}}
+		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotSourceFraction: t.HotspotSourceFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction},
+		RequestReply: traffic.RequestReply{RequestFlits: t.RequestFlits, ReplyFlits: t.ReplyFlits, ServiceCycles: t.ServiceCycles,
+			MaxOutstanding: t.MaxOutstanding, ServerQueuePackets: t.ServerQueuePackets}}
 }

@@ -122,6 +122,9 @@ func writeTrafficTOML(p tomlPrinter, d Config) {
 	p("# ramp (the ramp-load method: bernoulli at a load rising linearly from 0 to load_flits_per_node_cycle over ramp_cycles),")
 	p("# on-off (bursty: ON periods of bernoulli arrivals at the peak load load x (on + off) / on, then silent OFF periods,")
 	p("# of geometric lengths with means on_cycles and off_cycles; load_flits_per_node_cycle is the average),")
+	p("# request-reply (closed loop: each node issues requests of request_flits at load / (request_flits + reply_flits)")
+	p("# per cycle, at most max_outstanding unanswered, and answers each request it receives service_cycles later")
+	p("# with a reply of reply_flits; load counts requests and replies),")
 	p("# job (closed loop: the ranks of the [workload] table run their programs; the run ends when every rank has finished)")
 	p("process = %q", d.Traffic.Process)
 	p("load_flits_per_node_cycle = %v  # offered load, (0, 1]", d.Traffic.Load)
@@ -145,6 +148,12 @@ func writeTrafficTOML(p tomlPrinter, d Config) {
 		p("#   %-9s %s", m, traffic.SelfModeDoc(m))
 	}
 	p("self = %q", d.Traffic.Self)
+	p("request_flits = %d               # request-reply: a request's length", d.Traffic.RequestFlits)
+	p("reply_flits = %d                 # request-reply: a reply's length", d.Traffic.ReplyFlits)
+	p("service_cycles = %d              # request-reply: from a request's tail arriving to its reply being queued", d.Traffic.ServiceCycles)
+	p("max_outstanding = %d             # request-reply: requests a node may have unanswered (>= 1); an arrival beyond waits", d.Traffic.MaxOutstanding)
+	p("server_queue_packets = %d        # request-reply: requests a server holds at once (received, in service, or answered and not yet sent); a request beyond waits in the network", d.Traffic.ServerQueuePackets)
+	p("virtual_networks = %d            # request-reply: 2 puts requests and replies on halves of the VCs (deadlock free); 1 shares them (message-dependent deadlock, refused unless allow_deadlock)", d.Traffic.VirtualNetworks)
 	p("source_queue_packets = %d   # > 0: bound each node's source queue (bernoulli, poisson, ramp); arrivals wait outside a full queue and the process pauses (FSIN's NIC buffer); latency then counts from entry into the queue", d.Traffic.SourceQueuePackets)
 	p("")
 }

@@ -230,7 +230,7 @@ func (w *windowed) bounds(m *Measure) (clock.Cycle, clock.Cycle) {
 func (w *windowed) advance(r *run, next clock.Cycle, tot fabric.Totals) bool {
 	now := int64(next)
 	if next == r.from {
-		r.atFrom = tot
+		r.atFrom = r.b.windowTotals(tot)
 		r.injected(r.injFrom)
 		for _, o := range r.observers {
 			o.opened()
@@ -241,7 +241,7 @@ func (w *windowed) advance(r *run, next clock.Cycle, tot fabric.Totals) bool {
 		r.closeWindow(next)
 	}
 	if next == r.to && !r.windowDone {
-		r.windowDone, r.atTo = true, tot
+		r.windowDone, r.atTo = true, r.b.windowTotals(tot)
 		r.injected(r.injTo)
 		for _, o := range r.observers {
 			o.closed(r.from, r.to)

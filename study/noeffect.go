@@ -42,7 +42,8 @@ func noEffectRules() []noEffectRule {
 		return !sat(c) && inj != "none" && inj != "noth"
 	}
 	rules := []noEffectRule{
-		{"traffic.load_flits_per_node_cycle", "traffic.process", process("bernoulli", "poisson", "ramp", "on-off"), `"bernoulli", "poisson", "ramp" or "on-off" (collective queues a burst of packets_per_node packets; saturation keeps every source backlogged)`},
+		{"traffic.load_flits_per_node_cycle", "traffic.process", process("bernoulli", "poisson", "ramp", "on-off", "request-reply"), `"bernoulli", "poisson", "ramp", "on-off" or "request-reply" (collective queues a burst of packets_per_node packets; saturation keeps every source backlogged)`},
+		{"traffic.packet_flits", "traffic.process", func(c *Config) bool { return c.Traffic.Process != "request-reply" }, `not "request-reply" (its requests and replies have request_flits and reply_flits)`},
 		{"traffic.on_cycles", "traffic.process", process("on-off"), `"on-off"`},
 		{"traffic.off_cycles", "traffic.process", process("on-off"), `"on-off"`},
 		{"traffic.packets_per_node", "traffic.process", process("collective"), `"collective"`},
@@ -69,6 +70,9 @@ func noEffectRules() []noEffectRule {
 	notJob := func(c *Config) bool { return c.Traffic.Process != "job" || c.Workload.BackgroundLoad > 0 }
 	for _, k := range []string{"pattern", "phase_cycle"} {
 		rules = append(rules, noEffectRule{"traffic." + k, "traffic.process", notJob, `not "job" (a job's ranks send to the peers their program names), or "job" with workload.background_load > 0`})
+	}
+	for _, k := range []string{"request_flits", "reply_flits", "service_cycles", "max_outstanding", "server_queue_packets", "virtual_networks"} {
+		rules = append(rules, noEffectRule{"traffic." + k, "traffic.process", process("request-reply"), `"request-reply"`})
 	}
 	for _, k := range tagsOf(reflect.TypeOf(Workload{})) {
 		rules = append(rules, noEffectRule{"workload." + k, "traffic.process", process("job"), `"job"`})

@@ -80,6 +80,9 @@ type Built struct {
 	// traces').
 	jobs     []*workload.Job
 	jobNames []string
+	// requests counts the requests issued under traffic.process =
+	// "request-reply" (nil otherwise).
+	requests func() uint64
 	// rebuild builds the configuration again for a serial re-run after a
 	// blocked run panicked (nil: build it from Cfg; tests that inject
 	// faults set it to inject them again).
@@ -157,8 +160,12 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 		if silent, err = traffic.Silent(tc, traffic.GeometryOf(topo), cfg.Seed); err != nil {
 			return nil, err
 		}
+		traffic.ChainSinks(srcs, sinks)
 	}
 	b := &Built{Cfg: cfg, Collectors: cols, traffic: tc, units: units, silent: silent, jobs: jobs, jobNames: jobNames}
+	if tc.Process == "request-reply" {
+		b.requests = func() uint64 { return traffic.RequestsIssued(srcs) }
+	}
 	if err := cfg.routerKind().build(ctx, b, topo, srcs, sinks, deadlockChecked); err != nil {
 		return nil, err
 	}
@@ -193,6 +200,11 @@ func buildVC(ctx context.Context, b *Built, topo topology.Topology, srcs []fabri
 	if deadlockChecked {
 		rc.AllowDeadlock = true
 	}
+	if !deadlockChecked {
+		if err := cfg.checkMessageClasses(topo); err != nil {
+			return err
+		}
+	}
 	net, err := vc.Build(ctx, topo, rc, srcs, sinks)
 	if err != nil {
 		return routerError(ctx, cfg, err)
@@ -223,6 +235,17 @@ func (b *Built) install(ctx context.Context, h policies.Host) error {
 		}
 	}
 	return nil
+}
+
+// windowTotals is tot as a measurement window's end counts it: under
+// request-reply, the packets generated are twice the requests issued, a
+// reply counting where its request was issued (it carries the request's
+// generation cycle), not where it was queued.
+func (b *Built) windowTotals(tot fabric.Totals) fabric.Totals {
+	if b.requests != nil {
+		tot.PacketsGenerated = 2 * b.requests()
+	}
+	return tot
 }
 
 // Installed is the policy of type T that b runs (*sat.Protocol,
@@ -268,7 +291,7 @@ func checkVC(ctx context.Context, cfg Config, topo topology.Topology) error {
 	if _, err := vc.Check(ctx, topo, cfg.RouterConfig()); err != nil {
 		return routerError(ctx, cfg, err)
 	}
-	return nil
+	return cfg.checkMessageClasses(topo)
 }
 
 // checkTraffic reports what making cfg's traffic sources and installing
@@ -607,6 +630,14 @@ func (b *Built) result(r *run, meth method, end clock.Cycle) (*report.Result, er
 		return nil, err
 	}
 	res.PerNodeAccepted = report.SpreadOf(r.sending(res.NodeAccepted))
+	if t := cfg.Traffic; t.Process == "request-reply" {
+		rr := &report.RequestReplyResult{RequestFlits: t.RequestFlits, ReplyFlits: t.ReplyFlits, MaxOutstanding: t.MaxOutstanding,
+			OfferedRequestsPerNodeCycle: b.traffic.RequestReply.RequestRate(b.traffic.LoadFlits)}
+		if w := float64(res.MeasureToCycle - res.MeasureFromCycle); w > 0 {
+			rr.TransactionsPerNodeCycle = report.Ratio(float64(classLat[1].Count()), w*r.senders)
+		}
+		res.RequestReply = rr
+	}
 	for i, q := range b.silent {
 		if q {
 			res.SilentNodes = append(res.SilentNodes, i)

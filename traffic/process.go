@@ -15,31 +15,32 @@ import (
 // Processes lists the arrival processes.
 func processDocs() map[string]string {
 	return map[string]string{
-		"bernoulli":  "each cycle a packet is generated with probability load/mean_packet_flits",
-		"poisson":    "packets arrive as a Poisson process of rate load/mean_packet_flits per cycle (several may arrive in one cycle)",
-		"saturation": "the source is always backlogged: a new packet is generated whenever the source queue is empty",
-		"collective": "packets_per_node packets are queued at every node at cycle 0, and nothing after",
-		"ramp":       "the ramp-load method: Bernoulli arrivals whose offered load rises linearly from 0 at cycle 0 to load at ramp_cycles, then stays",
-		"on-off":     "bursty: each node alternates ON periods (Bernoulli arrivals at the peak rate load x (on + off) / on) and silent OFF periods, of geometric lengths with means on_cycles and off_cycles (a two-state Markov chain, started in its stationary state); load is the long-run average",
-		"job":        "closed loop: the ranks of a job send as their programs say (package workload makes these sources; New refuses it)",
+		"bernoulli":     "each cycle a packet is generated with probability load/mean_packet_flits",
+		"poisson":       "packets arrive as a Poisson process of rate load/mean_packet_flits per cycle (several may arrive in one cycle)",
+		"saturation":    "the source is always backlogged: a new packet is generated whenever the source queue is empty",
+		"collective":    "packets_per_node packets are queued at every node at cycle 0, and nothing after",
+		"ramp":          "the ramp-load method: Bernoulli arrivals whose offered load rises linearly from 0 at cycle 0 to load at ramp_cycles, then stays",
+		"request-reply": "closed loop: each node issues requests (Bernoulli, at most max_outstanding unanswered) and answers the requests it receives with replies, on virtual networks of their own; load counts requests and replies",
+		"on-off":        "bursty: each node alternates ON periods (Bernoulli arrivals at the peak rate load x (on + off) / on) and silent OFF periods, of geometric lengths with means on_cycles and off_cycles (a two-state Markov chain, started in its stationary state); load is the long-run average",
+		"job":           "closed loop: the ranks of a job send as their programs say (package workload makes these sources; New refuses it)",
 	}
 }
 
 // ProcessNames lists the arrival processes in a fixed order.
 func ProcessNames() []string {
-	return []string{"bernoulli", "poisson", "saturation", "collective", "ramp", "on-off", "job"}
+	return []string{"bernoulli", "poisson", "saturation", "collective", "ramp", "on-off", "request-reply", "job"}
 }
 
 // OfferedLoad reports whether a process offers load_flits_per_node_cycle
 // (on average, in a ramp at its end); the others are closed (collective,
 // job) or backlogged (saturation).
 func OfferedLoad(process string) bool {
-	return process == "bernoulli" || process == "poisson" || process == "ramp" || process == "on-off"
+	return process == "bernoulli" || process == "poisson" || process == "ramp" || process == "on-off" || process == "request-reply"
 }
 
 // SteadyLoad reports whether a process offers a constant long-run load.
 func SteadyLoad(process string) bool {
-	return process == "bernoulli" || process == "poisson" || process == "on-off"
+	return process == "bernoulli" || process == "poisson" || process == "on-off" || process == "request-reply"
 }
 
 // ProcessDoc describes an arrival process.
@@ -67,6 +68,8 @@ type Config struct {
 	OnCycles, OffCycles float64
 	// Self is what a node does with a packet to itself (SelfMode).
 	Self SelfMode
+	// RequestReply configures the request-reply process.
+	RequestReply RequestReply
 	// QueuePackets > 0 bounds the source queue (bernoulli, poisson and
 	// ramp processes): a packet that arrives while the queue holds that
 	// many waits outside it and the process draws no further arrival until
@@ -85,7 +88,12 @@ func (c *Config) OfferedAt(t float64) float64 {
 func (c *Config) PeakLoad() float64 { return c.LoadFlits * (c.OnCycles + c.OffCycles) / c.OnCycles }
 
 // MaxPacketFlits is the largest packet the configuration generates.
-func (c *Config) MaxPacketFlits() int { return max(c.PacketFlits, c.LongFlits) }
+func (c *Config) MaxPacketFlits() int {
+	if c.Process == "request-reply" {
+		return max(c.RequestReply.RequestFlits, c.RequestReply.ReplyFlits)
+	}
+	return max(c.PacketFlits, c.LongFlits)
+}
 
 // MeanPacketFlits is the mean packet size in flits.
 func (c *Config) MeanPacketFlits() float64 {
@@ -123,6 +131,9 @@ func New(c Config, g Geometry, seed uint64) ([]fabric.Source, error) {
 	if c.Process == "on-off" {
 		rate = c.PeakLoad() / c.MeanPacketFlits() // during an ON period
 	}
+	if c.Process == "request-reply" {
+		rate = c.RequestReply.RequestRate(c.LoadFlits) // requests per node per cycle
+	}
 	longP := c.longPacketShare()
 	srcs := make([]fabric.Source, g.Nodes)
 	for i := range srcs {
@@ -140,6 +151,9 @@ func New(c Config, g Geometry, seed uint64) ([]fabric.Source, error) {
 			s.logOn, s.logOff = math.Log1p(-1/c.OnCycles), math.Log1p(-1/c.OffCycles)
 		}
 		srcs[i] = s
+		if c.Process == "request-reply" {
+			srcs[i] = newRequestReply(*s, &c.RequestReply)
+		}
 	}
 	return srcs, nil
 }
@@ -182,8 +196,14 @@ func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 	}
 	if c.QueuePackets < 0 || c.QueuePackets > MaxQueuePackets {
 		errs = append(errs, fmt.Errorf("source queue bound of %d packets out of range (allowed: 0 for unbounded, or 1..%d)", c.QueuePackets, MaxQueuePackets))
-	} else if c.QueuePackets > 0 && !OfferedLoad(c.Process) {
+	} else if c.QueuePackets > 0 && (!OfferedLoad(c.Process) || c.Process == "request-reply") {
 		errs = append(errs, fmt.Errorf("a bounded source queue applies to the bernoulli, poisson, ramp and on-off processes, not %q", c.Process))
+	}
+	if c.Process == "request-reply" {
+		errs = append(errs, c.RequestReply.check()...)
+		if c.LongFlits > 0 {
+			errs = append(errs, fmt.Errorf("long packets (%d flits) apply to the open-loop processes; request-reply sends requests and replies of their own sizes", c.LongFlits))
+		}
 	}
 	if c.Process == "collective" && c.PacketsPerNode < 1 {
 		errs = append(errs, fmt.Errorf("packets_per_node = %d out of range (allowed: >= 1)", c.PacketsPerNode))
@@ -246,20 +266,29 @@ type source struct {
 }
 
 func (s *source) push(now clock.Cycle, q *fabric.SourceQueue) {
-	pat, permutes := s.pat, s.permutes
-	if s.phase != nil && int64(now) >= s.cfg.PhaseCycle {
-		pat, permutes = s.phase, s.phasePermutes
-	}
 	size, class := s.cfg.PacketFlits, uint8(0)
 	if s.longP > 0 && s.rng.Float64() < s.longP {
 		size, class = s.cfg.LongFlits, 1
+	}
+	if d, ok := s.dest(now); ok {
+		q.Push(now, d, size, class)
+	}
+}
+
+// dest draws the destination of a packet generated at cycle now under
+// the pattern of its phase and the self mode; false: none (a fixed point
+// of a permutation under self = "skip" sends nothing).
+func (s *source) dest(now clock.Cycle) (int, bool) {
+	pat, permutes := s.pat, s.permutes
+	if s.phase != nil && int64(now) >= s.cfg.PhaseCycle {
+		pat, permutes = s.phase, s.phasePermutes
 	}
 	d := pat.Dest(s.node, s.rng)
 	if d == s.node {
 		switch s.cfg.Self {
 		case SelfSkip:
 			if permutes {
-				return // a fixed point of this phase's permutation sends nothing
+				return 0, false
 			}
 			for i := 0; d == s.node && i < maxRedraws; i++ {
 				d = pat.Dest(s.node, s.rng)
@@ -271,7 +300,7 @@ func (s *source) push(now clock.Cycle, q *fabric.SourceQueue) {
 			d = otherNode(s.node, s.nodes, s.rng)
 		}
 	}
-	q.Push(now, d, size, class)
+	return d, true
 }
 
 // arrive enters an arrival into the source queue, or, when a bounded

@@ -7,13 +7,28 @@ import (
 	"github.com/icnsim/icnsim/clock"
 )
 
-// Stuck finds the non-empty input VCs from which no flit has left for at
-// least cycles cycles before next. It describes up to limit of them and what
+// Stuck finds the non-empty input VCs (and ejection buffers of nodes that
+// answer requests) from which no flit has left for at least cycles cycles
+// before next. It describes up to limit of them and what
 // each waits for, and returns how many there are and the earliest cycle at
 // which one of them last moved. Call it only while paused.
 func (n *Network) Stuck(next clock.Cycle, cycles int64, limit int) (lines []string, total int, since int64) {
 	V := n.Cfg.VCs
 	since = int64(next)
+	// The ejection buffers of nodes that hold requests they cannot take
+	// come first: where they are stuck, they are the cause.
+	for _, ni := range n.NIs {
+		if ni.srv == nil {
+			continue
+		}
+		ni.srv.stuck(ni, next, cycles, func(idle int64, what string) {
+			total++
+			since = min(since, int64(next)-idle)
+			if len(lines) < limit {
+				lines = append(lines, what)
+			}
+		})
+	}
 	for _, r := range n.Routers {
 		rid := int(r.id)
 		for p := range r.port {

@@ -73,6 +73,13 @@ type Config struct {
 	// (0 or 1: the plain input-queued router; 2..4: output and credit
 	// queues, see speedup.go).
 	InternalSpeedup int
+	// VirtualNetworks > 1 splits the VCs into that many virtual networks
+	// of VCs/VirtualNetworks VCs each, one per message class (class c on
+	// network c, the classes above the last on the last): the routing
+	// function is built, configured and checked with each network's VCs
+	// and runs in each network apart (routing.Networks). 0 or 1: one
+	// network of every VC.
+	VirtualNetworks int
 }
 
 // MaxInternalSpeedup is the largest Config.InternalSpeedup.
@@ -280,9 +287,22 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 			return nil, err
 		}
 	}
-	rf, err := routing.New(cfg.Routing, t, cfg.VCs)
+	nets := max(cfg.VirtualNetworks, 1)
+	if cfg.VCs%nets != 0 {
+		return nil, fmt.Errorf("vcs = %d does not divide into %d virtual networks (allowed: a multiple of %d)", cfg.VCs, nets, nets)
+	}
+	vcs := cfg.VCs / nets // each network's
+	rf, err := routing.New(cfg.Routing, t, vcs)
 	if err != nil {
 		return nil, err
+	}
+	if nets > 1 {
+		if why := routing.NetworksRefusal(rf); why != "" {
+			return nil, fmt.Errorf("routing %q cannot be split into %d virtual networks: %s", cfg.Routing.Name, nets, why)
+		}
+		if topology.NodeChannels(t) > 1 {
+			return nil, fmt.Errorf("topology %s attaches each node by a channel per message class; virtual networks split one channel's VCs", t)
+		}
 	}
 	if err := checkSelection(cfg.Selection, cfg.SelectionTies, cfg.Routing); err != nil {
 		return nil, err
@@ -304,22 +324,32 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 		return nil, fmt.Errorf("routing %q needs virtual cut-through (switching = \"vct\"): under wormhole an adaptive VC could hold two packets, which Duato's deadlock-freedom condition rules out", spec.Name)
 	}
 	if !cfg.AllowDeadlock {
-		if err := deadlock.Check(ctx, t, rf, cfg.VCs, cfg.Switching == Wormhole); err != nil {
+		if err := deadlock.Check(ctx, t, rf, vcs, cfg.Switching == Wormhole); err != nil {
 			if ctx.Err() != nil {
 				return nil, err
 			}
-			hint := ""
-			if min := spec.MinVCsFor(t); cfg.VCs < min {
-				hint = fmt.Sprintf(" (%s needs at least %d VCs)", spec.Name, min)
+			hint, each := "", ""
+			if min := spec.MinVCsFor(t); vcs < min {
+				hint = fmt.Sprintf(" (%s needs at least %d VCs", spec.Name, min)
+				if nets > 1 {
+					hint += fmt.Sprintf(" per virtual network: vcs >= %d", min*nets)
+				}
+				hint += ")"
 			}
-			return nil, &fabric.DeadlockError{Msg: fmt.Sprintf("routing %q with %d VCs on the %s can deadlock%s: %v; set allow_deadlock = true to run it anyway",
-				spec.Name, cfg.VCs, t, hint, err)}
+			if nets > 1 {
+				each = fmt.Sprintf(" per virtual network (vcs = %d in %d networks)", cfg.VCs, nets)
+			}
+			return nil, &fabric.DeadlockError{Msg: fmt.Sprintf("routing %q with %d VCs%s on the %s can deadlock%s: %v; set allow_deadlock = true to run it anyway",
+				spec.Name, vcs, each, t, hint, err)}
 		}
 	}
 	if spec.ClassVCs != nil {
-		if err := spec.ClassVCs(t, cfg.VCs); err != nil {
+		if err := spec.ClassVCs(t, vcs); err != nil {
 			return nil, &fabric.DeadlockError{Msg: err.Error()}
 		}
+	}
+	if nets > 1 {
+		rf = routing.NewNetworks(rf, nets, vcs, t.Routers())
 	}
 	return rf, nil
 }
@@ -445,6 +475,7 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 	nis := make([]NI, nn)
 	niVCs := make([]niVC, nn*V*H)
 	nsh := &niShared{wires: n.wires, topo: t, rf: rf, inj: inj, vcs: int32(V), depth: int32(B), vct: cfg.Switching == VirtualCutThrough}
+	nsh.nets, _ = rf.(*routing.Networks)
 	for i := range n.NIs {
 		var sink fabric.Sink
 		if sinks != nil {
@@ -464,6 +495,13 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 			for c := &nis[i].ch; c != nil; c = c.next {
 				c.closed = true
 			}
+		}
+		if r, ok := sources[i].(fabric.Responder); ok {
+			if H > 1 {
+				return nil, fmt.Errorf("topology %s: %s answers requests, but the node has a channel per message class", t, t.NodeName(i))
+			}
+			nis[i].srv = newServer(r, V, B)
+			nis[i].ch.q.SplitClasses(&nis[i].srv.replies)
 		}
 		n.NIs[i] = &nis[i]
 	}
@@ -646,6 +684,9 @@ func (n *Network) Totals() fabric.Totals {
 		t.FlitsInjected += ni.FlitsInjected
 		t.FlitsDelivered += ni.FlitsDelivered
 		t.SourceQueued += uint64(ni.Queued())
+		if ni.srv != nil {
+			t.FlitsBuffered += uint64(ni.srv.total)
+		}
 	}
 	for _, r := range n.Routers {
 		t.FlitsBuffered += uint64(r.buffered) + uint64(r.queuedFlits())
@@ -717,6 +758,8 @@ func (n *Network) Check(next clock.Cycle) error {
 					occ[v] = int32(down.ivc[peer.Port*V+v].flits)
 				}
 				down.countQueued(peer.Port, nil, count)
+			} else if srv := n.NIs[peer.Node].srv; srv != nil {
+				copy(occ, srv.held)
 			}
 			if err := verify(func() string {
 				if peer.Router >= 0 {

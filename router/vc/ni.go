@@ -45,7 +45,9 @@ type NI struct {
 	FlitsInjected, FlitsDelivered     uint64
 	LastDelivery                      clock.Cycle
 	sentHash, recvHash                uint64
-	perDst                            *fabric.PacketCounts // nil unless counted
+	// srv is the state of a node whose source answers requests
+	// (fabric.Responder); nil for every other node.
+	srv *niServer
 }
 
 // PacketsGenerated is the number of packets the node's source generated:
@@ -71,10 +73,13 @@ type niChannel struct {
 // destination from now on (before the run, or while it is paused) and
 // returns the row it counts into.
 func (n *NI) CountPerDestination() *fabric.PacketCounts {
-	if n.perDst == nil {
-		n.perDst = fabric.NewPacketCounts(n.sh.topo.Nodes())
+	if n.sh.perDst == nil {
+		n.sh.perDst = make([]*fabric.PacketCounts, n.sh.topo.Nodes())
 	}
-	return n.perDst
+	if n.sh.perDst[n.id] == nil {
+		n.sh.perDst[n.id] = fabric.NewPacketCounts(n.sh.topo.Nodes())
+	}
+	return n.sh.perDst[n.id]
 }
 
 // niVC is what an NI keeps per VC: its credits for the router's injection
@@ -93,6 +98,13 @@ type niShared struct {
 	vcs   int32
 	depth int32
 	vct   bool
+	// nets: the routing's virtual networks, whose VCs a packet of each
+	// message class is kept to (nil: one network).
+	nets *routing.Networks
+	// perDst[i] is node i's count of the packets it starts per
+	// destination (CountPerDestination); nil, and nil entries, where
+	// none counts.
+	perDst []*fabric.PacketCounts
 }
 
 // Name is the NI's human name.
@@ -103,10 +115,14 @@ func (n *NI) SetGate(g fabric.Gate) { n.gate = g }
 
 // Queued is the number of packets in the source queues (not yet injecting).
 func (n *NI) Queued() int {
+	q := n.ch.q.Len()
 	if n.ch.next != nil {
-		return n.ch.q.Len() + n.ch.next.q.Len()
+		q += n.ch.next.q.Len()
 	}
-	return n.ch.q.Len()
+	if n.srv != nil {
+		q += n.srv.replies.Len()
+	}
+	return q
 }
 
 // Credits is the NI's view of free slots in VC v of its router's input port
@@ -127,8 +143,15 @@ func (n *NI) Tick(now clock.Cycle) {
 			}
 		}
 		if f != nil {
-			n.receive(now, f, c)
+			if c.closed && n.srv != nil {
+				n.srv.hold(now, n, f, c)
+			} else {
+				n.receive(now, f, c)
+			}
 		}
+	}
+	if n.ch.closed && n.srv != nil {
+		n.srv.consume(now, n, &n.ch)
 	}
 	if now >= n.nextGen {
 		n.nextGen = n.src.Generate(now, &n.ch.q)
@@ -145,48 +168,27 @@ func (n *NI) Tick(now clock.Cycle) {
 // inject sends the next flit of channel c, starting its next packet when
 // none is being sent and gate (nil: none) allows.
 func (n *NI) inject(now clock.Cycle, c *niChannel, gate fabric.Gate) {
+	if c.closed && n.srv != nil {
+		n.srv.inject(now, n, c, gate)
+		return
+	}
 	if !c.sending {
 		if c.q.Len() == 0 || (gate != nil && !gate.Allow(now)) {
 			return
 		}
 		p := c.q.Front()
-		vc := n.pickVC(p, c)
+		vc := n.pickVC(p, c, 0)
 		if vc < 0 {
 			return
 		}
-		seq := n.seq
-		if c.closed {
-			seq = p.Seq
-		}
+		c.cur = n.begin(now, c, p, vc)
 		c.q.Pop()
-		c.cur = link.Flit{Src: n.id, Dst: p.Dst, Seq: seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
-		if inj := n.sh.inj; inj != nil {
-			c.cur.Route = inj.InjectRoute(int(n.id), int(p.Dst))
-		}
-		n.seq++
 		c.sending = true
-		n.PacketsInjected++
-		if n.perDst != nil {
-			n.perDst.Add(p.Dst)
-		}
 		if gate != nil {
 			gate.Started(now)
 		}
-		n.sentHash += fabric.PacketHash(c.cur.Src, c.cur.Seq, c.cur.Dst)
 	}
-	vc := c.cur.VC
-	if c.vc[vc].credits <= 0 {
-		return
-	}
-	slot, ok := n.sh.wires.FlitSlot(int(c.out), now)
-	if !ok {
-		panic(fmt.Sprintf("%s at cycle %d: second flit sent in one cycle", n.Name(), now))
-	}
-	*slot = c.cur
-	c.vc[vc].credits--
-	n.FlitsInjected++
-	c.cur.Index++
-	if c.cur.Index == c.cur.Size {
+	if n.send(now, c, &c.cur) {
 		c.sending = false
 		if gate != nil {
 			gate.Injected(now)
@@ -194,16 +196,59 @@ func (n *NI) inject(now clock.Cycle, c *niChannel, gate fabric.Gate) {
 	}
 }
 
+// begin is the head flit of packet p, leaving on channel c's VC vc at
+// cycle now, with the packet counted as injected.
+func (n *NI) begin(now clock.Cycle, c *niChannel, p *fabric.Packet, vc int) link.Flit {
+	seq := n.seq
+	if c.closed {
+		seq = p.Seq
+	}
+	f := link.Flit{Src: n.id, Dst: p.Dst, Seq: seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
+	if inj := n.sh.inj; inj != nil {
+		f.Route = inj.InjectRoute(int(n.id), int(p.Dst))
+	}
+	n.seq++
+	n.PacketsInjected++
+	if pd := n.sh.perDst; pd != nil && pd[n.id] != nil {
+		pd[n.id].Add(p.Dst)
+	}
+	n.sentHash += fabric.PacketHash(f.Src, f.Seq, f.Dst)
+	return f
+}
+
+// send sends flit cur on channel c when its VC has a credit, and reports
+// whether that was its packet's tail.
+func (n *NI) send(now clock.Cycle, c *niChannel, cur *link.Flit) bool {
+	vc := cur.VC
+	if c.vc[vc].credits <= 0 {
+		return false
+	}
+	slot, ok := n.sh.wires.FlitSlot(int(c.out), now)
+	if !ok {
+		panic(fmt.Sprintf("%s at cycle %d: second flit sent in one cycle", n.Name(), now))
+	}
+	*slot = *cur
+	c.vc[vc].credits--
+	n.FlitsInjected++
+	cur.Index++
+	return cur.Index == cur.Size
+}
+
 // pickVC chooses the injection VC of a new packet: among the VCs the routing
-// function allows, one with room (for the whole packet under virtual
-// cut-through), most credits first, lowest VC on a tie.
-func (n *NI) pickVC(p *fabric.Packet, c *niChannel) int {
+// function allows but those in busy (a packet of the NI's being sent on
+// them), one with room (for the whole packet under virtual cut-through),
+// most credits first, lowest VC on a tie.
+func (n *NI) pickVC(p *fabric.Packet, c *niChannel, busy uint64) int {
 	need := int32(1)
 	if n.sh.vct {
 		need = int32(p.Size)
 	}
 	best, bestCred := -1, int32(0)
-	for m := n.sh.rf.InjectVCs(int(n.id), int(p.Dst)); m != 0; m &= m - 1 {
+	m := n.sh.rf.InjectVCs(int(n.id), int(p.Dst)) &^ busy
+	if nets := n.sh.nets; nets != nil {
+		m &= nets.ClassVCs(p.Class)
+	}
+	for ; m != 0; m &= m - 1 {
 		v := routing.TrailingZeros(m)
 		if v >= int(n.sh.vcs) {
 			break
@@ -216,29 +261,6 @@ func (n *NI) pickVC(p *fabric.Packet, c *niChannel) int {
 }
 
 func (n *NI) receive(now clock.Cycle, f *link.Flit, c *niChannel) {
-	if f.Dst != n.id {
-		panic(fmt.Sprintf("%s at cycle %d: received packet %d/%d for node %d", n.Name(), now, f.Src, f.Seq, f.Dst))
-	}
-	if int32(f.VC) >= n.sh.vcs {
-		panic(fmt.Sprintf("%s at cycle %d: flit on VC %d", n.Name(), now, f.VC))
-	}
-	if r := &c.vc[f.VC].reasm; !r.Accept(f) {
-		panic(fmt.Sprintf("%s at cycle %d: flit %d of packet %d/%d on VC %d, expected %s",
-			n.Name(), now, f.Index, f.Src, f.Seq, f.VC, r.Expected()))
-	}
-	n.FlitsDelivered++
-	if !n.sh.wires.PutCredit(int(c.out), now, link.Credit{VC: uint16(f.VC)}) {
-		panic(fmt.Sprintf("%s at cycle %d: second credit sent in one cycle", n.Name(), now))
-	}
-	if f.Index+1 == f.Size {
-		n.PacketsDelivered++
-		n.LastDelivery = now
-		n.recvHash += fabric.PacketHash(f.Src, f.Seq, f.Dst)
-		if n.sink != nil {
-			n.sink.Delivered(now, f)
-		}
-		if c.closed {
-			n.nextGen = min(n.nextGen, now)
-		}
-	}
+	n.check(now, f, c)
+	n.consumed(now, f, c)
 }
