@@ -127,9 +127,10 @@ type Options struct {
 	// MaxMemory refuses the study, before anything runs, when Jobs of its
 	// largest runs at once are estimated to need more (zero Bytes: no limit).
 	MaxMemory study.MemoryLimit
-	// RecordTrace, when set, gets the trace of the study's one run, a job
-	// (study.Options.RecordTrace); a study of more runs is refused.
-	RecordTrace io.Writer
+	// RecordTrace, when set, gives the writers of the traces of the
+	// study's one run's jobs (study.Options.RecordTrace); a study of more
+	// runs is refused.
+	RecordTrace func(job int) (io.Writer, error)
 }
 
 // Record is one finished run, as written to points/ID.json.

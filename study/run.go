@@ -51,10 +51,13 @@ type Options struct {
 	// the blocks' cycles and the tiles' side in routers (for tests).
 	Blocking              Blocking
 	BlockSteps, BlockSide int
-	// RecordTrace, when set, gets the trace of the run's job
-	// (workload.WriteTrace): replayed, closed or open loop, on the same
-	// network, it runs as the job did, to the same digest.
-	RecordTrace io.Writer
+	// RecordTrace, when set, gives the writer of the trace of the run's
+	// job j (workload.WriteTrace): j = 0 the [workload] job, j >= 1 the
+	// mix's workload.also[j-1]. Replayed, closed or open loop, on the same
+	// network (each job's trace as its job's workload.trace_file, the
+	// background traffic the configuration's own), the run runs as it
+	// did, to the same digest.
+	RecordTrace func(job int) (io.Writer, error)
 }
 
 // Built is a configuration turned into a network with its collectors.
@@ -445,10 +448,9 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		if len(b.jobs) == 0 {
 			return nil, fmt.Errorf("recording a trace: only a job (traffic.process = \"job\") has messages to record; this run's process is %q", b.Cfg.Traffic.Process)
 		}
-		if b.isMix() {
-			return nil, fmt.Errorf("recording a trace: this run is a mix (workload.also or workload.background_load); a trace records one job alone")
+		for _, j := range b.jobs {
+			j.Record()
 		}
-		b.jobs[0].Record()
 	}
 	cfg, net := b.Cfg, b.Fabric
 	nodes := net.Topology().Nodes()
@@ -563,12 +565,18 @@ func (b *Built) Run(ctx context.Context, opt Options) (*report.Result, error) {
 		}
 	}
 	if err == nil && opt.RecordTrace != nil {
-		tr, terr := b.jobs[0].Trace(b.jobNames[0])
-		if terr != nil {
-			return nil, terr
-		}
-		if werr := workload.WriteTrace(opt.RecordTrace, tr); werr != nil {
-			return nil, fmt.Errorf("recording the trace: %w", werr)
+		for j, job := range b.jobs {
+			tr, terr := job.Trace(b.jobNames[j])
+			if terr != nil {
+				return nil, terr
+			}
+			w, werr := opt.RecordTrace(j)
+			if werr == nil {
+				werr = workload.WriteTrace(w, tr)
+			}
+			if werr != nil {
+				return nil, fmt.Errorf("recording the trace of job %d: %w", j, werr)
+			}
 		}
 	}
 	return res, err

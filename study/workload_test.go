@@ -3,9 +3,11 @@ package study
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -292,7 +294,7 @@ func TestTraceReplaysTheJob(t *testing.T) {
 				cf.Workload.Iterations, cf.Workload.ComputeCycles, cf.Workload.Placement = 3, 9, "random"
 			})
 			var trace strings.Builder
-			rec := mustRun(t, cfg, Options{Exec: "serial", RecordTrace: &trace})
+			rec := mustRun(t, cfg, Options{Exec: "serial", RecordTrace: func(int) (io.Writer, error) { return &trace, nil }})
 			path := filepath.Join(t.TempDir(), "job.trace")
 			if err := os.WriteFile(path, []byte(trace.String()), 0o644); err != nil {
 				t.Fatal(err)
@@ -306,6 +308,50 @@ func TestTraceReplaysTheJob(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTraceReplaysTheMix: a mix's jobs recorded (one trace per job) and
+// replayed closed loop, each as its job's trace_file, beside the same
+// background traffic (the configuration's own, seeded as before), give
+// the recording run's digest, the companion runs' times alone included.
+func TestTraceReplaysTheMix(t *testing.T) {
+	t.Parallel()
+	cfg := small(func(c *Config) {
+		c.Name = "torus-mix-trace"
+		c.Router.Routing, c.Router.VC.VCs = "min-adaptive", 6
+		c.Traffic.Process, c.Traffic.PacketFlits, c.Traffic.Pattern = "job", 4, "uniform"
+		c.Workload.Motif, c.Workload.Ranks, c.Workload.MessageFlits, c.Workload.Iterations = "halo-2d", 16, 24, 2
+		c.Workload.Placement, c.Workload.BackgroundLoad, c.Workload.ComputeCycles = "random", 0.15, 7
+		c.Workload.Also = []Workload{{Motif: "alltoall-pairwise", Ranks: 16, Placement: "spread"}}
+	})
+	traces := map[int]*strings.Builder{}
+	rec := mustRun(t, cfg, Options{Exec: "serial", RecordTrace: func(j int) (io.Writer, error) {
+		traces[j] = &strings.Builder{}
+		return traces[j], nil
+	}})
+	if len(traces) != 2 || rec.Job == nil || len(rec.Jobs) != 1 || rec.Jobs[0].AloneCycles <= 0 {
+		t.Fatalf("%d traces recorded, result jobs %+v %+v", len(traces), rec.Job, rec.Jobs)
+	}
+	dir := t.TempDir()
+	replay := cfg
+	replay.Workload.Also = slices.Clone(cfg.Workload.Also)
+	for j, tr := range traces {
+		path := filepath.Join(dir, fmt.Sprintf("job%d.trace", j))
+		if err := os.WriteFile(path, []byte(tr.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if j == 0 {
+			replay.Workload.TraceFile = path
+		} else {
+			replay.Workload.Also[j-1].TraceFile = path
+		}
+	}
+	r := mustRun(t, replay, Options{Exec: "shards", Workers: 2})
+	if r.Digest() != rec.Digest() || !r.Completed {
+		t.Errorf("replayed mix: completions %d and %d (recorded %d and %d), alone %d and %d (recorded %d and %d), digest %s, the recording's %s",
+			r.Job.CompletionCycles, r.Jobs[0].CompletionCycles, rec.Job.CompletionCycles, rec.Jobs[0].CompletionCycles,
+			r.Job.AloneCycles, r.Jobs[0].AloneCycles, rec.Job.AloneCycles, rec.Jobs[0].AloneCycles, r.Digest(), rec.Digest())
 	}
 }
 

@@ -408,6 +408,9 @@ func (rk *Rank) step(now clock.Cycle) clock.Cycle {
 				return rk.busy
 			}
 			rk.busy = -1
+			if rk.rec != nil {
+				rk.rec.compute += o.n
+			}
 		case Send:
 			rk.outbox = append(rk.outbox, pendingSend{dst: o.dst, slot: o.slot, left: o.n, posted: now})
 			if rk.rec != nil {
@@ -419,25 +422,37 @@ func (rk *Rank) step(now clock.Cycle) clock.Cycle {
 			}
 		case Await:
 			p := &rk.from[o.slot]
-			if g := uint64(rk.iter)*uint64(len(p.ends)) + uint64(o.msg); g >= p.base && p.state[p.slot(g)]&msgDone == 0 {
+			g := uint64(rk.iter)*uint64(len(p.ends)) + uint64(o.msg)
+			if g >= p.base && p.state[p.slot(g)]&msgDone == 0 {
 				return clock.Never
+			}
+			if rk.rec != nil {
+				rk.rec.waited(now, MessageRef{From: int(p.rank), Index: int(g)})
 			}
 		case Recv:
 			p := &rk.from[o.slot]
-			if g := uint64(rk.iter)*uint64(len(p.ends)) + uint64(o.msg); g >= p.base {
+			g := uint64(rk.iter)*uint64(len(p.ends)) + uint64(o.msg)
+			if g >= p.base {
 				if st := &p.state[p.slot(g)]; *st&msgDone == 0 {
 					*st |= msgPosted
 					rk.outstanding++
 				}
 			}
+			if rk.rec != nil {
+				rk.rec.posted = append(rk.rec.posted, MessageRef{From: int(p.rank), Index: int(g)})
+			}
 		case Wait:
 			if rk.outstanding > 0 {
 				return clock.Never
 			}
+			if r := rk.rec; r != nil {
+				r.waited(now, r.posted...)
+				r.posted = r.posted[:0]
+			}
 		case Mark:
 			rk.iterEnds = append(rk.iterEnds, int64(now))
 			if rk.rec != nil {
-				rk.rec.event(now, -1, 0)
+				rk.rec.event(now, PeerMark, 0)
 			}
 		}
 		rk.pc++
@@ -483,10 +498,6 @@ func (rk *Rank) Delivered(now clock.Cycle, f *link.Flit) {
 		rk.outstanding--
 	}
 	p.state[at] |= msgDone
-	if rk.rec != nil {
-		rk.rec.since = append(rk.rec.since, MessageRef{From: int(p.rank), Index: int(g)})
-		rk.rec.sinceAt = max(rk.rec.sinceAt, now)
-	}
 	for mask := uint64(len(p.got) - 1); p.state[p.base&mask]&msgDone != 0; p.base++ {
 		p.got[p.base&mask], p.state[p.base&mask] = 0, 0
 	}
@@ -514,10 +525,19 @@ func sortSearch(ends []uint32, k uint32) int {
 // sender's messages to the receiver.
 type MessageRef struct{ From, Index int }
 
-// RecordedEvent is a send (Peer >= 0) or a mark of one rank, as a recording
-// job saw it: the cycle, the messages that arrived since the rank's
-// previous event, and the cycles between the later of that event and
-// those arrivals and this one.
+// Kinds of a recorded or traced event beside a send (Peer >= 0).
+const (
+	PeerMark = -1 // a mark: the end of an iteration
+	PeerWait = -2 // a wait: the program waited for messages after computing
+)
+
+// RecordedEvent is a send (Peer >= 0), a mark or a wait of one rank, as a
+// recording job saw it: the cycle, the messages its program waited for
+// since its previous event, and the cycles it computed after them. The
+// event happened at the later of the previous event and those messages'
+// arrivals, plus the compute: what the program does, not what the network
+// did, so that a replay on another network (or alone) waits as the
+// program would.
 type RecordedEvent struct {
 	Peer  int
 	Flits int64
@@ -526,17 +546,33 @@ type RecordedEvent struct {
 	Delay int64
 }
 
-// recorder is what a rank of a recording job keeps.
+// recorder is what a rank of a recording job keeps: the events, and what
+// the program has waited for (deps) and computed since the last one;
+// posted are the receives posted since its last wait.
 type recorder struct {
 	events  []RecordedEvent
-	since   []MessageRef
-	sinceAt clock.Cycle // the latest arrival in since
-	prevAt  clock.Cycle // the previous event's cycle
+	deps    []MessageRef
+	posted  []MessageRef
+	compute int64
 }
 
 func (r *recorder) event(now clock.Cycle, peer int, flits int64) {
-	r.events = append(r.events, RecordedEvent{Peer: peer, Flits: flits, At: int64(now), After: r.since, Delay: int64(now - max(r.prevAt, r.sinceAt))})
-	r.since, r.sinceAt, r.prevAt = nil, 0, now
+	r.events = append(r.events, RecordedEvent{Peer: peer, Flits: flits, At: int64(now), After: r.deps, Delay: r.compute})
+	r.deps, r.compute = nil, 0
+}
+
+// waited adds the messages a wait covered (the receives posted since the
+// last wait, or an awaited message) to the next event's dependencies; a
+// compute before it first becomes a wait event of its own, so that the
+// event times keep the program's order: wait, compute, wait, compute.
+func (r *recorder) waited(now clock.Cycle, refs ...MessageRef) {
+	if len(refs) == 0 {
+		return
+	}
+	if r.compute > 0 {
+		r.event(now, PeerWait, 0)
+	}
+	r.deps = append(r.deps, refs...)
 }
 
 // Record makes every rank record its events from now on (before the run):

@@ -16,10 +16,13 @@ import (
 //	motif allreduce-ring            # the name its results carry (optional)
 //	rank 0 node 12                  # where each rank runs, one line per rank
 //	send 7 3 4 64 at 1520 after 2,5 +10
+//	wait 3 at 1560 after 9 +40
 //	mark 3 at 1600 after 7
 //
 // "send ID RANK PEER FLITS" is message ID (a number, unique in the file)
-// from RANK to PEER of FLITS flits; "mark RANK" ends an iteration of RANK.
+// from RANK to PEER of FLITS flits; "mark RANK" ends an iteration of RANK;
+// "wait RANK" sends nothing: RANK waited for messages, then computed,
+// before waiting for more (what one line's "after" and "+" cannot say).
 // An event may give the cycle it happened at ("at T": replayed open loop,
 // at that cycle) and what it waited for ("after ID,ID,..." and "+C": the
 // messages that had to have arrived at RANK, or have been sent by it,
@@ -29,7 +32,8 @@ import (
 // it has arrived. Messages from one rank to another are received in the
 // order they were sent (their order in the file).
 
-// TraceEvent is one line of a trace: a send (Peer >= 0) or a mark (Peer < 0).
+// TraceEvent is one line of a trace: a send (Peer >= 0), a mark (Peer =
+// PeerMark) or a wait (PeerWait).
 type TraceEvent struct {
 	Line  int // in the file, for errors
 	ID    int // a send's message id
@@ -118,8 +122,11 @@ func ReadTrace(name string, r io.Reader) (*Trace, error) {
 				return nil, fail("rank %d out of order: rank lines go 0, 1, 2, ... (rank %d next)", rk, len(tr.Nodes))
 			}
 			tr.Nodes = append(tr.Nodes, int(node))
-		case "send", "mark":
-			ev := TraceEvent{Line: line, Peer: -1, At: -1}
+		case "send", "mark", "wait":
+			ev := TraceEvent{Line: line, Peer: PeerMark, At: -1}
+			if f[0] == "wait" {
+				ev.Peer = PeerWait
+			}
 			rest := f[1:]
 			if f[0] == "send" {
 				if len(rest) < 4 {
@@ -149,7 +156,7 @@ func ReadTrace(name string, r io.Reader) (*Trace, error) {
 				ev.Rank, rest = int(rk), rest[4:]
 			} else {
 				if len(rest) < 1 {
-					return nil, fail("a mark line is: mark RANK [at CYCLE] [after ID,...] [+CYCLES]")
+					return nil, fail("a %s line is: %s RANK [at CYCLE] [after ID,...] [+CYCLES]", f[0], f[0])
 				}
 				rk, err := num(rest[0], "rank", 0)
 				if err != nil {
@@ -187,7 +194,7 @@ func ReadTrace(name string, r io.Reader) (*Trace, error) {
 			ranks[ev.Rank] = true
 			tr.Events = append(tr.Events, ev)
 		default:
-			return nil, fail("%q: a line is icnsim-trace, motif, rank, send or mark", f[0])
+			return nil, fail("%q: a line is icnsim-trace, motif, rank, send, wait or mark", f[0])
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -292,10 +299,13 @@ func WriteTrace(w io.Writer, tr *Trace) error {
 		fmt.Fprintf(bw, "rank %d node %d\n", r, n)
 	}
 	for _, ev := range tr.Events {
-		if ev.Peer >= 0 {
-			fmt.Fprintf(bw, "send %d %d %d %d", ev.ID, ev.Rank, ev.Peer, ev.Flits)
-		} else {
+		switch ev.Peer {
+		case PeerMark:
 			fmt.Fprintf(bw, "mark %d", ev.Rank)
+		case PeerWait:
+			fmt.Fprintf(bw, "wait %d", ev.Rank)
+		default:
+			fmt.Fprintf(bw, "send %d %d %d %d", ev.ID, ev.Rank, ev.Peer, ev.Flits)
 		}
 		if ev.Timed {
 			fmt.Fprintf(bw, " at %d", ev.At)
@@ -354,10 +364,12 @@ func (tr *Trace) Program(closed bool) (Program, error) {
 		default:
 			ops = append(ops, Op{Kind: Until, Cycles: ev.At})
 		}
-		if ev.Peer >= 0 {
-			ops = append(ops, Op{Kind: Send, Peer: ev.Peer, Flits: ev.Flits})
-		} else {
+		switch ev.Peer {
+		case PeerMark:
 			ops = append(ops, Op{Kind: Mark})
+		case PeerWait: // its waits and compute are all it does
+		default:
+			ops = append(ops, Op{Kind: Send, Peer: ev.Peer, Flits: ev.Flits})
 		}
 		prog[ev.Rank] = ops
 	}

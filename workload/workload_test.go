@@ -386,6 +386,7 @@ func TestTraceErrors(t *testing.T) {
 		{"empty", "# nothing\n", "empty"},
 		{"malformed line", head + "sned 0 0 1 4\n", `t.trace:4: "sned": a line is`},
 		{"short send", head + "send 0 0 1\n", "t.trace:4: a send line is"},
+		{"short wait", head + "wait\n", "t.trace:4: a wait line is: wait RANK"},
 		{"bad field", head + "send 0 0 1 4 at soon\n", `t.trace:4: cycle "soon": not a whole number`},
 		{"negative size", head + "send 0 0 1 -4\n", "t.trace:4: size (flits) -4: allowed >= 1"},
 		{"unknown rank", head + "send 0 2 1 4\n", "t.trace:4: rank 2: the trace has ranks 0..1"},
@@ -410,7 +411,8 @@ func TestTraceRoundTrip(t *testing.T) {
 	tr := &Trace{Motif: "test", Nodes: []int{4, 0, 7}, Events: []TraceEvent{
 		{ID: 0, Rank: 0, Peer: 1, Flits: 5, At: 0, Timed: true, Dependent: true},
 		{ID: 1, Rank: 1, Peer: 2, Flits: 9, At: 30, After: []int{0}, Delay: 4, Timed: true, Dependent: true},
-		{Rank: 2, Peer: -1, At: 60, After: []int{1}, Timed: true, Dependent: true},
+		{Rank: 2, Peer: PeerWait, At: 45, After: []int{1}, Delay: 6, Timed: true, Dependent: true},
+		{Rank: 2, Peer: PeerMark, At: 60, Delay: 15, Timed: true, Dependent: true},
 	}}
 	var b strings.Builder
 	if err := WriteTrace(&b, tr); err != nil {

@@ -36,7 +36,7 @@ func runCommand(out io.Writer, f sharedFlags) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the results as JSON instead of the table: results.json's form for a FILE, an array of results for the built-in scenario"},
 			&cli.BoolFlag{Name: "csv", Usage: "print the results as CSV (results.csv's form: a row per run) instead of the table"},
 			&cli.BoolFlag{Name: "checks", Usage: "verify network invariants after every cycle (slow)"},
-			&cli.StringFlag{Name: "record-trace", Usage: "write the run's job (traffic.process = \"job\", one run) as a trace to `FILE`: replayed with workload.trace_file it runs as this run did, to the same digest"},
+			&cli.StringFlag{Name: "record-trace", Usage: "write the run's job (traffic.process = \"job\", one run) as a trace to `FILE`, a mix's further jobs to FILE.also0, FILE.also1, ...: replayed with workload.trace_file (and workload.also[i].trace_file) it runs as this run did, to the same digest"},
 			&cli.BoolFlag{Name: "no-reuse", Usage: "simulate every run of a threshold sweep, even those whose result an equivalent run (the same throttling decisions in every cycle) already gives; the results are the same"},
 		},
 		Action: func(c *cli.Context) error { return runCmd(c, out) },
@@ -104,12 +104,26 @@ func runCmd(c *cli.Context, out io.Writer) error {
 	opt := runner.Options{Jobs: c.Int("jobs"), Workers: c.Int("workers"), Exec: exec, Blocking: blocking, Out: c.String("out"),
 		Resume: c.Bool("resume"), Checks: c.Bool("checks"), NoReuse: c.Bool("no-reuse"), Log: os.Stderr, MaxMemory: limit}
 	if path := c.String("record-trace"); path != "" {
-		tf, err := os.Create(path)
-		if err != nil {
-			return fmt.Errorf("--record-trace: %w", err)
+		var files []*os.File
+		defer func() {
+			for _, f := range files {
+				f.Close()
+			}
+		}()
+		// The first job's trace goes to FILE, a mix's further jobs' to
+		// FILE.also0, FILE.also1, ... (workload.also[0], [1], ...).
+		opt.RecordTrace = func(job int) (io.Writer, error) {
+			name := path
+			if job > 0 {
+				name = fmt.Sprintf("%s.also%d", path, job-1)
+			}
+			f, err := os.Create(name)
+			if err != nil {
+				return nil, fmt.Errorf("--record-trace: %w", err)
+			}
+			files = append(files, f)
+			return f, nil
 		}
-		defer tf.Close()
-		opt.RecordTrace = tf
 	}
 	if runs == 1 && opt.Workers == 0 {
 		opt.Workers = runtime.GOMAXPROCS(0) // one run: all cores to it
