@@ -228,40 +228,42 @@ func ReachOf(c Config, g Geometry, seed uint64) (Reach, error) {
 		if err != nil {
 			return Reach{}, err
 		}
-		to := make([][]int32, N)
+		// dest[s]: the destination, -1 none (a fixed point skipped), -2
+		// any other node (a fixed point redrawn).
+		dest := make([]int, N)
 		from := make([][]int32, N)
+		var redrawn []int
 		for s := range N {
-			d := pat.Dest(s, nil)
-			switch {
+			switch d := pat.Dest(s, nil); {
 			case d != s || selfOK:
-				to[s] = append(to[s], int32(d))
+				dest[s] = d
 				from[d] = append(from[d], int32(s))
 			case c.Self == SelfRedraw:
-				to[s] = nil // any other node: marked below
+				dest[s] = -2
+				redrawn = append(redrawn, s)
+			default:
+				dest[s] = -1
 			}
 		}
-		lists := func(l [][]int32, redraw func(n int) bool) func(int, func(int)) {
-			return func(n int, visit func(int)) {
-				for _, d := range l[n] {
-					visit(int(d))
+		return Reach{
+			To: func(n int, visit func(int)) {
+				switch d := dest[n]; {
+				case d >= 0:
+					visit(d)
+				case d == -2:
+					all(n, visit)
 				}
-				for s := range N {
-					if s != n && redraw(s) {
+			},
+			From: func(n int, visit func(int)) {
+				for _, s := range from[n] {
+					visit(int(s))
+				}
+				for _, s := range redrawn {
+					if s != n {
 						visit(s)
 					}
 				}
-			}
-		}
-		fixed := func(s int) bool { return c.Self == SelfRedraw && pat.Dest(s, nil) == s }
-		return Reach{
-			To: func(n int, visit func(int)) {
-				if fixed(n) {
-					all(n, visit)
-					return
-				}
-				lists(to, func(int) bool { return false })(n, visit)
 			},
-			From: lists(from, fixed),
 		}, nil
 	}
 	pp := c.PatternParams

@@ -41,28 +41,11 @@ func newServer(r fabric.Responder, vcs, depth int) *niServer {
 // a request held up by its network never holds up a reply.
 func (s *niServer) inject(now clock.Cycle, n *NI, c *niChannel, gate fabric.Gate) {
 	if !s.sending && s.replies.Len() > 0 {
-		var busy uint64
-		if c.sending {
-			busy = 1 << c.cur.VC
-		}
-		if vc := n.pickVC(s.replies.Front(), c, busy); vc >= 0 {
-			s.cur = n.begin(now, c, s.replies.Front(), vc)
-			s.replies.Pop()
-			s.sending = true
-		}
+		s.sending = n.startFrom(now, c, &s.replies, &s.cur, vcOf(c.sending, &c.cur))
 	}
 	if !c.sending && c.q.Len() > 0 && (gate == nil || gate.Allow(now)) {
-		var busy uint64
-		if s.sending {
-			busy = 1 << s.cur.VC
-		}
-		if vc := n.pickVC(c.q.Front(), c, busy); vc >= 0 {
-			c.cur = n.begin(now, c, c.q.Front(), vc)
-			c.q.Pop()
-			c.sending = true
-			if gate != nil {
-				gate.Started(now)
-			}
+		if c.sending = n.startFrom(now, c, &c.q, &c.cur, vcOf(s.sending, &s.cur)); c.sending && gate != nil {
+			gate.Started(now)
 		}
 	}
 	if s.sending && c.vc[s.cur.VC].credits > 0 {
@@ -77,6 +60,26 @@ func (s *niServer) inject(now clock.Cycle, n *NI, c *niChannel, gate fabric.Gate
 			gate.Injected(now)
 		}
 	}
+}
+
+// startFrom starts the front packet of q on channel c, on a VC not in
+// busy, as cur's next flit, and reports whether it did (no VC had room).
+func (n *NI) startFrom(now clock.Cycle, c *niChannel, q *fabric.SourceQueue, cur *link.Flit, busy uint64) bool {
+	vc := n.pickVC(q.Front(), c, busy)
+	if vc < 0 {
+		return false
+	}
+	*cur = n.begin(now, c, q.Front(), vc)
+	q.Pop()
+	return true
+}
+
+// vcOf is the VC of the packet being sent (f's), when one is.
+func vcOf(sending bool, f *link.Flit) uint64 {
+	if !sending {
+		return 0
+	}
+	return 1 << f.VC
 }
 
 // hold takes flit f, arrived on channel c, into its VC's buffer.
