@@ -6,6 +6,7 @@
 // packet's header, has an escape sub-function, chooses with a router's
 // queues). It also owns the queue view a router kind supplies to adaptive
 // and non-minimal choices (Queues) and the machinery Valiant, UGAL and PAR
-// share on any topology (draws, modes, UGAL's rule). It may import topology
-// and link only (DESIGN.md section 10).
+// share on any topology (draws, modes, UGAL's rule), and splits a function
+// into virtual networks, one per message class (Networks). It may import
+// topology, link and clock only (DESIGN.md section 10).
 package routing

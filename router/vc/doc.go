@@ -180,6 +180,16 @@
 // counts the packet once at its tail. Exactly-once delivery is checked by
 // counting and by a sum of per-packet hashes (CheckDelivery).
 //
+// A node whose source answers requests (fabric.Responder: request-reply
+// traffic) has more (server.go): its replies' own source queue, a reply
+// and a request in flight at once on different VCs (a request its network
+// holds up never holds up a reply), and an ejection buffer per VC from
+// which it consumes one flit per cycle, a request's head only once its
+// source takes it, so that a full server backs its requests up into the
+// network; the buffers count in the credit and conservation checks and
+// in Stuck. With Config.VirtualNetworks > 1 the routing function is split
+// into virtual networks (routing.Networks), one per message class.
+//
 // It may import fabric, routing, routing/deadlock, topology, link, actor
 // and clock.
 package vc
