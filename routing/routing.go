@@ -155,6 +155,15 @@ type Escaper interface {
 	EscapeVCs() uint64
 }
 
+// RouteLatencies is implemented by routing functions whose routes are not
+// the topology's minimal ones where its links differ in latency (up*/down*
+// on a graph from a file): ExtraCycles is the latency beyond
+// linkLatencyCycles per link of the route a lone packet from node src to
+// node dst takes (the least of them where it may take several).
+type RouteLatencies interface {
+	ExtraCycles(src, dst, linkLatencyCycles int) int
+}
+
 // RouteUpdater is implemented by routing functions that carry state in
 // Flit.Route: Update is called once per packet per hop, when the head is
 // granted VC f.VC of output port out of router r, and may change f.Route.

@@ -347,6 +347,15 @@ func ParseFileContext(ctx context.Context, name string, src []byte) (*File, erro
 	if err := f.graphs.attach(&f.Config.Network); err != nil {
 		return nil, err
 	}
+	if !md.IsDefined("router", "routing") {
+		// Left out, the routing is the topology family's where it names
+		// one (a graph from a file: up*/down*), else the default's.
+		if t, _ := f.Config.Network.table(); t != nil {
+			if d, ok := t.(interface{ DefaultRouting() string }); ok {
+				f.Config.Router.Routing = d.DefaultRouting()
+			}
+		}
+	}
 	if !md.IsDefined("name") {
 		f.Name = ImpliedName(f.Config, f.Axes)
 	}

@@ -647,8 +647,12 @@ func (n *Network) ZeroLoadLatency(src, dst, sizeFlits int) int {
 // linkExtra is the latency beyond the network's link latency of the
 // minimal route from src to dst, on a topology with longer links
 // (topology.MinimalLatencies: a dragonfly's global links, a graph's
-// links of their own latency).
+// links of their own latency), or of the routing's own route where it
+// gives it (routing.RouteLatencies).
 func (n *Network) linkExtra(src, dst int) int {
+	if rl, ok := n.Routing.(routing.RouteLatencies); ok {
+		return rl.ExtraCycles(src, dst, n.Cfg.LinkLatencyCycles)
+	}
 	if m, ok := n.Topo.(topology.MinimalLatencies); ok {
 		return m.MinimalExtraCycles(src, dst, n.Cfg.LinkLatencyCycles)
 	}

@@ -340,3 +340,41 @@ func TestGraphZeroLoadLatency(t *testing.T) {
 		}
 	}
 }
+
+// TestUpDownZeroLoadLatency: on a ring of six routers rooted at router 0
+// (levels 0, 1, 2, 3, 2, 1 around it), a lone packet takes the shortest
+// legal up*/down* route, worked out by hand, and arrives at the zero-load
+// latency of that many hops: R2 -> R4 cannot go down to R3 and up to R4,
+// so it climbs to the root and comes down the other side (4 hops, where
+// the ring's shortest path has 2).
+func TestUpDownZeroLoadLatency(t *testing.T) {
+	// The link 5-0 takes 5 cycles, the others the network's 2: the
+	// routes through it take 3 more.
+	ring := "routers 6\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\nlink 0 1\nlink 1 2\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0 5\nroot 0\n"
+	g, err := graph.ReadGraph(context.Background(), "ring.txt", strings.NewReader(ring))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"up-down", "up-down-adaptive"} {
+		cfg := Config{Routing: routingNamed(name), VCs: 1, BufferFlits: 8, Switching: VirtualCutThrough, RoutingDelayCycles: 1,
+			LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 4}
+		for _, c := range []struct{ src, dst, hops, extra int }{
+			{2, 4, 4, 3}, // up R1, up R0, down R5 (the long link), down R4
+			{4, 2, 4, 3}, // up R5, up R0 (the long link), down R1, down R2
+			{1, 5, 2, 3}, // up R0, down R5
+			{3, 1, 2, 0}, // up R2, up R1
+			{2, 3, 1, 0}, // down
+			{3, 4, 1, 0}, // up (R4 ranks above R3)
+			{0, 3, 3, 0}, // down R1, down R2, down R3 (not R5, R4: the long link)
+		} {
+			n, sink := loneNet(t, g, cfg, c.src, c.dst, 4)
+			if h := n.Routing.Hops(c.src, c.dst); h != c.hops {
+				t.Errorf("%s %d->%d: %d hops, want %d", name, c.src, c.dst, h, c.hops)
+			}
+			runChecked(t, n, actor.Serial, 200)
+			if want := ZeroLoadLatency(cfg, c.hops, 4) + c.extra; len(sink.lat) != 1 || sink.lat[0] != int64(want) || n.ZeroLoadLatency(c.src, c.dst, 4) != want {
+				t.Errorf("%s %d->%d: latencies %v, want %d (%d hops)", name, c.src, c.dst, sink.lat, want, c.hops)
+			}
+		}
+	}
+}

@@ -116,6 +116,10 @@ func (c Config) SizeWords(table string, routers int) string {
 // Routings are the routing functions of a graph from a file.
 func (Config) Routings() []routing.Spec { return Routings() }
 
+// DefaultRouting is the routing a configuration that names none gets:
+// up*/down*, deadlock free with one VC on any connected graph.
+func (Config) DefaultRouting() string { return "up-down" }
+
 // KeyDocs documents the table's keys for the default configuration.
 func (Config) KeyDocs() []keys.Doc {
 	return []keys.Doc{

@@ -22,6 +22,8 @@ import (
 //	link A B [LATENCY]     a link between routers A and B (both directions),
 //	                       LATENCY cycles (0 or left out: the network's
 //	                       link latency)
+//	root R                 up*/down* routing's root (optional; left out:
+//	                       the graph's centre, UpDown)
 //
 // A router's ports are its nodes' ports, in node order, then its links,
 // in file order. What a file may hold, each refused with its file and
@@ -68,6 +70,11 @@ type Graph struct {
 	// ShortestLink is the least latency a link line gives (0: every link
 	// takes the network's), and ShortestLinkLine that line.
 	ShortestLink, ShortestLinkLine int
+	// Root is the router a "root R" line names (-1: none).
+	Root int
+
+	updownMu sync.Mutex
+	updown   *UpDown // nil until UpDown
 
 	routesMu sync.Mutex
 	routes   *Routes // nil until PrepareRoutes
@@ -106,6 +113,7 @@ type graphReader struct {
 	links [][3]int32 // A, B, latency
 	// shortest is the least latency given, at line shortestLine.
 	shortest, shortestLine int
+	root, rootLine         int // a "root R" line's router and line (-1, 0: none)
 }
 
 func (rd *graphReader) bad(format string, args ...any) error {
@@ -256,8 +264,23 @@ func (rd *graphReader) item(f [][]byte, n int) error {
 			return err
 		}
 		rd.links = append(rd.links, [3]int32{int32(a), int32(b), int32(lat)})
+	case "root":
+		if rd.n < 0 {
+			return rd.bad("%q before \"routers N\": the routers line comes first", what)
+		}
+		if rd.rootLine > 0 {
+			return rd.bad("\"root R\" comes once (it came at line %d)", rd.rootLine)
+		}
+		if n != 2 {
+			return rd.bad("want \"root ROUTER\" (up*/down* routing's root)")
+		}
+		r, err := rd.router("root", f[1])
+		if err != nil {
+			return err
+		}
+		rd.root, rd.rootLine = r, rd.line
 	default:
-		return rd.bad("unknown item %q (allowed: routers, node, link)", f[0])
+		return rd.bad("unknown item %q (allowed: routers, node, link, root)", f[0])
 	}
 	return nil
 }
@@ -265,7 +288,7 @@ func (rd *graphReader) item(f [][]byte, n int) error {
 // ReadGraph reads a topology in the file format from r; name names it in
 // errors ("FILE:LINE: ..."). ctx stops it.
 func ReadGraph(ctx context.Context, name string, r io.Reader) (*Graph, error) {
-	rd := &graphReader{name: name, n: -1}
+	rd := &graphReader{name: name, n: -1, root: -1}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), MaxLineBytes+2) // a longest line and its CR LF
 	var f [5][]byte
@@ -317,7 +340,7 @@ func ReadGraph(ctx context.Context, name string, r io.Reader) (*Graph, error) {
 // every router is reachable.
 func (rd *graphReader) graph(ctx context.Context) (*Graph, error) {
 	R := rd.n
-	g := &Graph{Path: rd.name, first: make([]int32, R+1), dest: make([]int32, R), ShortestLink: rd.shortest, ShortestLinkLine: rd.shortestLine}
+	g := &Graph{Path: rd.name, first: make([]int32, R+1), dest: make([]int32, R), ShortestLink: rd.shortest, ShortestLinkLine: rd.shortestLine, Root: rd.root}
 	for r, p := range rd.ports {
 		g.first[r+1] = g.first[r] + int32(p)
 	}

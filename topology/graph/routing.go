@@ -110,7 +110,29 @@ func Routings() []routing.Spec {
 			New: func(t topology.Topology, vcs int) routing.Func {
 				return shortestHops{newShortestRouting(t.(*Graph), vcs, true)}
 			}},
+		{Name: "up-down", MinVCs: 1, Topologies: []string{"file"}, BuildSeconds: upDownBuildSeconds,
+			Doc: "a topology from a file: up*/down* (Autonet): the lowest port on a shortest legal route, up links then down links from a root (the file's \"root R\", or the graph's centre); deadlock free with one VC on any connected graph",
+			New: func(t topology.Topology, vcs int) routing.Func {
+				g := t.(*Graph)
+				return &upDownRouting{g: g, ud: g.UpDown(), all: routing.AllVCs(vcs)}
+			}},
+		{Name: "up-down-adaptive", MinVCs: 1, Topologies: []string{"file"}, BuildSeconds: upDownBuildSeconds,
+			Doc: "a topology from a file: up*/down* with every port on a shortest legal route offered (the router takes a free one): adaptive within the up*/down* restriction, deadlock free with one VC",
+			New: func(t topology.Topology, vcs int) routing.Func {
+				g := t.(*Graph)
+				return &upDownRouting{g: g, ud: g.UpDown(), all: routing.AllVCs(vcs), adaptive: true}
+			}},
 	}
+}
+
+// upDownBuildSeconds is the build time of up-down on a graph: the
+// centre's search from every router and the tables' two searches per
+// router with nodes, like shortest's tables (about 22 ns an entry each),
+// and the deadlock check's search from every destination.
+func upDownBuildSeconds(t topology.Topology, vcs int) float64 {
+	g := t.(*Graph)
+	R := float64(g.Routers())
+	return 22e-9*R*(R+2*float64(g.Destinations())) + 0.044e-6*float64(vcs)*float64(routing.Ports(g))*float64(g.Nodes())
 }
 
 // shortestHops is shortest-hops: shortest paths with a VC class per hop.
