@@ -2,8 +2,12 @@ package study
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/clock"
 )
 
 // requestReply is a request-reply configuration on network n with the
@@ -143,5 +147,41 @@ func TestRequestReplyDeterminism(t *testing.T) {
 		if !r.Completed || r.RequestReply == nil || r.RequestReply.TransactionsPerNodeCycle <= 0 {
 			t.Fatalf("%s: completed %v, %+v", c.Name, r.Completed, r.RequestReply)
 		}
+	}
+}
+
+// TestRequestReplyAllocatesNothing: in the steady state a request-reply
+// run allocates nothing per cycle or per transaction (its servers' rings
+// and reply queues are made once, or grow to their bound and stay).
+func TestRequestReplyAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("measures allocations; run without -race")
+	}
+	c := requestReply("allocs", netOf("mesh", "k", 6, "concentration", 1), "dor", 2, func(c *Config) { c.Traffic.Load = 0.3 })
+	b, err := Build(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts, units := b.Fabric.Actors()
+	at := clock.Cycle(0)
+	run := func(cycles clock.Cycle) uint64 {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		if _, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, From: at, To: at + cycles, Chunk: 1024}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&m1)
+		at += cycles
+		return m1.Mallocs - m0.Mallocs
+	}
+	run(5000)
+	short, long := run(1000), run(4000)
+	if tot := b.Fabric.Totals(); tot.PacketsDelivered < 10000 {
+		t.Fatalf("only %d packets delivered: not a steady state", tot.PacketsDelivered)
+	}
+	t.Logf("allocations: %d in 1,000 cycles, %d in 4,000 cycles", short, long)
+	if long > short+20 {
+		t.Errorf("4,000 cycles allocated %d times, 1,000 cycles %d times: something allocates per cycle or per transaction", long, short)
 	}
 }

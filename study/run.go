@@ -172,8 +172,13 @@ func build(ctx context.Context, cfg Config, deadlockChecked bool) (*Built, error
 	if err := cfg.routerKind().build(ctx, b, topo, srcs, sinks, deadlockChecked); err != nil {
 		return nil, err
 	}
+	zl := b.Fabric.MaxZeroLoadLatency(tc.MaxPacketFlits())
+	if tc.Process == "request-reply" {
+		// A reply's latency is its transaction's round trip.
+		zl = 2*zl + int(min(tc.RequestReply.ServiceCycles, 1<<20))
+	}
 	for _, c := range cols {
-		c.SetLatencyRange(latencyRangeCycles(b.Fabric.MaxZeroLoadLatency(tc.MaxPacketFlits())))
+		c.SetLatencyRange(latencyRangeCycles(zl))
 	}
 	return b, nil
 }

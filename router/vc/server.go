@@ -114,13 +114,13 @@ func (s *niServer) consume(now clock.Cycle, n *NI, c *niChannel) {
 		if f.Index == 0 && f.Class == 0 && !s.resp.Accept(now, f, s.replies.Len()) {
 			continue
 		}
-		g := *f
+		// f stays in its slot through the call (a copy would escape).
+		n.consumed(now, f, c)
 		s.head[v] = (s.head[v] + 1) % s.depth
 		s.held[v]--
 		s.total--
 		s.since[v] = now
 		s.next = (v + 1) % V
-		n.consumed(now, &g, c)
 		return
 	}
 }
