@@ -397,6 +397,9 @@ func (r *Result) Unfinished() string {
 	if r.BatchesUnstable {
 		why = append(why, "batch means not stable at max_batches")
 	}
+	if r.RequestReply != nil && r.RequestReply.TransactionsPerNodeCycle == 0 {
+		why = append(why, "no request issued in the measurement window was answered (lengthen measure_cycles beyond the round trip)")
+	}
 	return strings.Join(why, "; ")
 }
 

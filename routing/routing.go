@@ -101,6 +101,10 @@ type Spec struct {
 	// TestBuildSecondsEstimate); nil estimates DefaultSecondsPerPort per
 	// port.
 	BuildSeconds func(t topology.Topology, vcs int) float64
+	// TableBytes, where set, is the memory of the function's own tables on
+	// t beyond the topology's (topology.RouteTables): what the footprint
+	// estimate adds for it.
+	TableBytes func(t topology.Topology) int64
 	// Loops names the loopback ports the function needs on every router
 	// (grid.Grid2D.Loops): Hybrid-HAR's connection channels.
 	Loops []string

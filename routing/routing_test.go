@@ -61,3 +61,30 @@ func TestDrawIsAFunctionOfThePacket(t *testing.T) {
 		}
 	}
 }
+
+// maskQueues records the VC masks it is asked about.
+type maskQueues struct{ masks []uint64 }
+
+func (m *maskQueues) QueueFlits(p int) int { return m.QueueFlitsOn(p, ^uint64(0)) }
+func (m *maskQueues) QueueFlitsOn(_ int, vcs uint64) int {
+	m.masks = append(m.masks, vcs)
+	return 0
+}
+
+// TestNetworkQueues: a virtual network's view of a router's queues reads
+// its own block of VCs, all of it for QueueFlits and the inner mask moved
+// into it for QueueFlitsOn.
+func TestNetworkQueues(t *testing.T) {
+	for _, c := range []struct {
+		base, per   int
+		all, twoOne uint64
+	}{{0, 2, 0b0011, 0b0010}, {2, 2, 0b1100, 0b1000}, {3, 3, 0b111000, 0b010000}} {
+		q := &maskQueues{}
+		v := &netQueues{q: q, base: c.base, per: c.per}
+		v.QueueFlits(0)
+		v.QueueFlitsOn(0, 0b10)
+		if q.masks[0] != c.all || q.masks[1] != c.twoOne {
+			t.Errorf("base %d, %d VCs: masks %b, want %b and %b", c.base, c.per, q.masks, c.all, c.twoOne)
+		}
+	}
+}

@@ -40,11 +40,11 @@ type Networks struct {
 // netQueues is router r's queues seen from one network: VC masks in the
 // network's block.
 type netQueues struct {
-	q    Queues
-	base int
+	q         Queues
+	base, per int
 }
 
-func (v *netQueues) QueueFlits(p int) int { return v.q.QueueFlitsOn(p, blockMask(v.base, 64-v.base)) }
+func (v *netQueues) QueueFlits(p int) int { return v.q.QueueFlitsOn(p, blockMask(v.base, v.per)) }
 func (v *netQueues) QueueFlitsOn(p int, vcs uint64) int {
 	return v.q.QueueFlitsOn(p, vcs<<v.base)
 }
@@ -84,8 +84,13 @@ func NewNetworks(inner Func, count, per, routers int) *Networks {
 func (n *Networks) Count() int      { return n.count }
 func (n *Networks) PerNetwork() int { return n.per }
 
-// Inner is the function each network runs.
+// Inner is the function each network runs (Wrapper).
 func (n *Networks) Inner() Func { return n.inner }
+
+// Wrapper is implemented by routing functions that run another one
+// (Networks): capabilities of the routes themselves (RouteLatencies) are
+// the inner function's.
+type Wrapper interface{ Inner() Func }
 
 // ClassVCs is the VCs of the network that carries message class c.
 func (n *Networks) ClassVCs(c uint8) uint64 {
@@ -118,7 +123,7 @@ func (n *Networks) Choose(r, in int, f *link.Flit, c *Candidates, q Queues, now 
 	f.VC -= uint8(b)
 	if n.ch != nil {
 		v := &n.views[r]
-		v.q, v.base = q, b
+		v.q, v.base, v.per = q, b, n.per
 		n.ch.Choose(r, in, f, c, v, now)
 	} else {
 		n.inner.Route(r, in, f, c)

@@ -349,18 +349,30 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		}
 	}
 	// The Hybrid-HAR paper's Figs. 6 and 9: the latency distribution of
-	// short (and of long) messages, grouped as above.
-	for k, class := range []string{"short", "long"} {
+	// short (and of long) messages, grouped as above; request-reply's
+	// requests and round trips.
+	type classNames struct{ file, title, axis, share, legend string }
+	classes := []classNames{
+		{"short-latency-cdf", "short-message latency distribution (replicate 0)", "Short-message latency (cycles)", "Share of short messages at or below", "short messages"},
+		{"long-latency-cdf", "long-message latency distribution (replicate 0)", "Long-message latency (cycles)", "Share of long messages at or below", "long messages"},
+	}
+	if slices.ContainsFunc(first, func(r *Record) bool { return r.Result.RequestReply != nil }) {
+		classes = []classNames{
+			{"request-latency-cdf", "request latency distribution (replicate 0)", "Request latency (cycles)", "Share of requests at or below", "requests"},
+			{"round-trip-cdf", "round-trip distribution (replicate 0)", "Round trip (cycles)", "Share of transactions at or below", "transactions"},
+		}
+	}
+	for k, class := range classes {
 		if !slices.ContainsFunc(first, func(r *Record) bool { return len(r.Result.ClassLatencyCDF) > k && len(r.Result.ClassLatencyCDF[k]) > 0 }) {
 			continue
 		}
-		err := perPoint(ctx, f, first, pdir, class+"-latency-cdf", class+"-message latency distribution (replicate 0)", strings.ToUpper(class[:1])+class[1:]+"-message latency (cycles)", "Share of "+class+" messages at or below",
+		err := perPoint(ctx, f, first, pdir, class.file, class.title, class.axis, class.share,
 			func(r *report.Result) [][2]float64 {
 				if len(r.ClassLatencyCDF) > k {
 					return r.ClassLatencyCDF[k]
 				}
 				return nil
-			}, func(c *figure.Chart) { cdfForm(f, c, class+" messages") })
+			}, func(c *figure.Chart) { cdfForm(f, c, class.legend) })
 		if err != nil {
 			return err
 		}

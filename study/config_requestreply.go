@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/icnsim/icnsim/routing/deadlock"
@@ -50,6 +51,14 @@ func (c *Config) validateRequestReply(add addFunc) {
 	if m := c.Measure.Method; m != "window" && m != "batches" {
 		add("measure.method", m, `request-reply is measured by "window" or "batches"`)
 	}
+	// A request that finds its server full waits in the network for up
+	// to a service time: the watchdog must not take that for a deadlock.
+	if w, s := c.Measure.WatchdogCycles, t.ServiceCycles; w != 0 && s >= 0 && w <= 2*s+1000 {
+		add("traffic.service_cycles", s, fmt.Sprintf("a request waits up to a service time for a full server: measure.watchdog_cycles = %d must be above 2 x service_cycles + 1000 = %d (raise it, or 0 for off)", w, 2*s+1000))
+	}
+	if c.nodeChannels() == 2 {
+		add("traffic.process", t.Process, fmt.Sprintf("request-reply splits one channel's VCs into virtual networks; with network.%s.node_channels = 2 (a channel per message class) use 1", c.Network.Topology))
+	}
 }
 
 // virtualNetworks is the number of virtual networks the VC router splits
@@ -65,7 +74,7 @@ func (c *Config) virtualNetworks() int {
 // its message classes (requests and replies sharing a virtual network),
 // unless router.allow_deadlock; each network's routing has been checked
 // by the channel-dependency check on its own VCs.
-func (c *Config) checkMessageClasses(topo topology.Topology) error {
+func (c *Config) checkMessageClasses(ctx context.Context, topo topology.Topology) error {
 	if c.Traffic.Process != "request-reply" || c.Router.AllowDeadlock {
 		return nil
 	}
@@ -86,7 +95,10 @@ func (c *Config) checkMessageClasses(topo topology.Topology) error {
 			}
 		},
 	}
-	if err := deadlock.CheckMessageClasses(topo, mc); err != nil {
+	if err := deadlock.CheckMessageClasses(ctx, topo, mc); err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
 		return &FieldError{Key: "traffic.virtual_networks", Value: c.Traffic.VirtualNetworks,
 			Allowed: fmt.Sprintf("requests and replies can deadlock each other: %v; use 2 virtual networks, or router.allow_deadlock = true to run it anyway", err)}
 	}

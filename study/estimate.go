@@ -99,6 +99,12 @@ func EstimateRun(cfg Config) (Estimate, error) {
 	if cfg.Traffic.Process == "job" {
 		e.MeasureBytes += workload.Bytes(cfg.Workload.Motif, cfg.workloadParams())
 	}
+	if t := cfg.Traffic; t.Process == "request-reply" {
+		// Each node's server: an ejection buffer of the VCs' depth (32-byte
+		// flits), its requests in service and its replies' queue at their
+		// bound (24 and 24 bytes a request).
+		e.MeasureBytes += int64(e.Nodes) * (int64(cfg.Router.VC.VCs)*int64(cfg.Router.VC.BufferFlits)*32 + 48*int64(t.ServerQueuePackets))
+	}
 	policySeconds := 0.0
 	if ps, err := cfg.policies(); err == nil {
 		for _, p := range ps {

@@ -159,6 +159,8 @@ const maxBoundRoutes = 2 << 20
 func linkLoadBound(c *Config, topo topology.Topology, offered float64) (*channelLoads, string) {
 	spec, ok := traffic.Patterns()[c.Traffic.Pattern]
 	switch {
+	case c.Traffic.Process == "request-reply":
+		return nil, "no channel-load bound: request-reply's replies go back along other routes, and its closed loop offers what its outstanding requests allow"
 	case c.Traffic.PhaseCycle > 0:
 		return nil, "no channel-load bound: the pattern changes during the run (phase_cycle)"
 	case !ok || c.Traffic.Pattern != "uniform" && !spec.Permutes && spec.Spread == nil:

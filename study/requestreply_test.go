@@ -185,3 +185,31 @@ func TestRequestReplyAllocatesNothing(t *testing.T) {
 		t.Errorf("4,000 cycles allocated %d times, 1,000 cycles %d times: something allocates per cycle or per transaction", long, short)
 	}
 }
+
+// TestRequestReplyReviewFixes: a service time the watchdog would take for
+// a deadlock is refused under its key, and so is request-reply on nodes
+// with a channel per message class; a window in which no transaction
+// completes is flagged unfinished.
+func TestRequestReplyReviewFixes(t *testing.T) {
+	long := requestReply("long-service", netOf("mesh", "k", 4, "concentration", 1), "dor", 2, func(c *Config) {
+		c.Traffic.ServiceCycles, c.Measure.WatchdogCycles = 150_000, 100_000
+	})
+	if errs := long.Validate(); len(errs) == 0 || !strings.Contains(errs[0].Error(), "traffic.service_cycles = 150000") {
+		t.Errorf("a service time above the watchdog: %v", errs)
+	}
+	two := requestReply("two-channels", netOf("mesh", "k", 4, "concentration", 1, "node_channels", 2), "dor", 2, nil)
+	if errs := two.Validate(); len(errs) == 0 || !strings.Contains(errs[0].Error(), "node_channels = 2") {
+		t.Errorf("two channels per node: %v", errs)
+	}
+	idle := requestReply("idle-window", netOf("mesh", "k", 4, "concentration", 1), "dor", 2, func(c *Config) {
+		c.Traffic.Load, c.Traffic.MaxOutstanding, c.Traffic.ServiceCycles = 0.01, 1, 20_000
+		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 30_000, 100, 60_000
+	})
+	r := mustRun(t, idle, Options{})
+	if r.RequestReply.TransactionsPerNodeCycle != 0 {
+		t.Fatalf("%g transactions/node/cycle in a window the test meant to leave empty", r.RequestReply.TransactionsPerNodeCycle)
+	}
+	if !strings.Contains(r.Unfinished(), "no request issued in the measurement window") {
+		t.Errorf("a window with no transaction: unfinished %q", r.Unfinished())
+	}
+}

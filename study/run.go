@@ -209,7 +209,7 @@ func buildVC(ctx context.Context, b *Built, topo topology.Topology, srcs []fabri
 		rc.AllowDeadlock = true
 	}
 	if !deadlockChecked {
-		if err := cfg.checkMessageClasses(topo); err != nil {
+		if err := cfg.checkMessageClasses(ctx, topo); err != nil {
 			return err
 		}
 	}
@@ -299,7 +299,7 @@ func checkVC(ctx context.Context, cfg Config, topo topology.Topology) error {
 	if _, err := vc.Check(ctx, topo, cfg.RouterConfig()); err != nil {
 		return routerError(ctx, cfg, err)
 	}
-	return cfg.checkMessageClasses(topo)
+	return cfg.checkMessageClasses(ctx, topo)
 }
 
 // checkTraffic reports what making cfg's traffic sources and installing

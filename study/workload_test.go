@@ -306,6 +306,18 @@ func TestTraceReplaysTheJob(t *testing.T) {
 				if r.Digest() != rec.Digest() || !r.Completed {
 					t.Errorf("%s replay: completion %d (recorded %d), digest %s, the recording's %s", timing, r.Job.CompletionCycles, rec.Job.CompletionCycles, r.Digest(), rec.Digest())
 				}
+				// A replay recorded again replays closed loop as it ran
+				// (an open-loop replay's waits for its cycles included).
+				var again strings.Builder
+				mustRun(t, replay, Options{Exec: "serial", RecordTrace: func(int) (io.Writer, error) { return &again, nil }})
+				path2 := filepath.Join(t.TempDir(), "again.trace")
+				if err := os.WriteFile(path2, []byte(again.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				replay.Workload.TraceFile, replay.Workload.TraceTiming = path2, "dependencies"
+				if r := mustRun(t, replay, Options{Exec: "serial"}); r.Digest() != rec.Digest() {
+					t.Errorf("the %s replay recorded again and replayed closed loop: completion %d (recorded %d)", timing, r.Job.CompletionCycles, rec.Job.CompletionCycles)
+				}
 			}
 		})
 	}

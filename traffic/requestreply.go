@@ -90,14 +90,29 @@ type requestReply struct {
 	// Issued counts the requests issued (read while paused).
 	issued uint64
 	// The server: heads accepted whose tails have not arrived, and the
-	// requests received, in arrival order (a ring of ServerQueuePackets).
+	// requests received, in arrival order (a ring that grows to at most
+	// ServerQueuePackets).
 	reserved      int32
 	served        []servedRequest
 	sHead, sCount int32
 }
 
 func newRequestReply(s source, rr *RequestReply) *requestReply {
-	return &requestReply{source: s, rr: rr, served: make([]servedRequest, rr.ServerQueuePackets)}
+	return &requestReply{source: s, rr: rr, served: make([]servedRequest, min(rr.ServerQueuePackets, 8))}
+}
+
+// serve adds a received request to the ring, doubling it (up to
+// ServerQueuePackets, which Accept never lets it pass) when full.
+func (p *requestReply) serve(s servedRequest) {
+	if int(p.sCount) == len(p.served) {
+		grown := make([]servedRequest, min(2*len(p.served), p.rr.ServerQueuePackets))
+		for i := range p.sCount {
+			grown[i] = p.served[(p.sHead+i)%int32(len(p.served))]
+		}
+		p.served, p.sHead = grown, 0
+	}
+	p.served[(p.sHead+p.sCount)%int32(len(p.served))] = s
+	p.sCount++
 }
 
 // ClosedLoop marks requestReply as a fabric.ClosedLoop.
@@ -160,9 +175,7 @@ func (p *requestReply) Delivered(now clock.Cycle, f *link.Flit) {
 	}
 	if f.Class == RequestClass {
 		p.reserved--
-		i := (p.sHead + p.sCount) % int32(len(p.served))
-		p.served[i] = servedRequest{due: now + clock.Cycle(p.rr.ServiceCycles), gen: f.Gen, src: f.Src}
-		p.sCount++
+		p.serve(servedRequest{due: now + clock.Cycle(p.rr.ServiceCycles), gen: f.Gen, src: f.Src})
 		return
 	}
 	p.outstanding--

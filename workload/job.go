@@ -417,9 +417,18 @@ func (rk *Rank) step(now clock.Cycle) clock.Cycle {
 				rk.rec.event(now, int(o.msg), o.n)
 			}
 		case Until:
-			if now < clock.Cycle(o.n) {
-				return clock.Cycle(o.n)
+			// Like a compute step: the cycles it waits are recorded as
+			// the program's own (a re-recorded open-loop replay keeps them).
+			if rk.busy < 0 {
+				rk.busy = max(now, clock.Cycle(o.n))
+				if rk.rec != nil {
+					rk.rec.compute += int64(rk.busy - now)
+				}
 			}
+			if now < rk.busy {
+				return rk.busy
+			}
+			rk.busy = -1
 		case Await:
 			p := &rk.from[o.slot]
 			g := uint64(rk.iter)*uint64(len(p.ends)) + uint64(o.msg)

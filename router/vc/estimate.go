@@ -67,6 +67,9 @@ func EstimateFootprint(t topology.Topology, cfg Config) Footprint {
 	if rt, ok := t.(topology.RouteTables); ok {
 		f.TableBytes += rt.RouteTableBytes()
 	}
+	if tb := cfg.Routing.TableBytes; tb != nil {
+		f.TableBytes += tb(t)
+	}
 	if !cfg.AllowDeadlock {
 		f.CheckBytes = deadlock.Bytes(t, cfg.Routing, cfg.VCs)
 	}

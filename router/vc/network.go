@@ -650,7 +650,11 @@ func (n *Network) ZeroLoadLatency(src, dst, sizeFlits int) int {
 // links of their own latency), or of the routing's own route where it
 // gives it (routing.RouteLatencies).
 func (n *Network) linkExtra(src, dst int) int {
-	if rl, ok := n.Routing.(routing.RouteLatencies); ok {
+	rf := n.Routing
+	if w, ok := rf.(routing.Wrapper); ok {
+		rf = w.Inner()
+	}
+	if rl, ok := rf.(routing.RouteLatencies); ok {
 		return rl.ExtraCycles(src, dst, n.Cfg.LinkLatencyCycles)
 	}
 	if m, ok := n.Topo.(topology.MinimalLatencies); ok {

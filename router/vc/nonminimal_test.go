@@ -375,6 +375,13 @@ func TestUpDownZeroLoadLatency(t *testing.T) {
 			if want := ZeroLoadLatency(cfg, c.hops, 4) + c.extra; len(sink.lat) != 1 || sink.lat[0] != int64(want) || n.ZeroLoadLatency(c.src, c.dst, 4) != want {
 				t.Errorf("%s %d->%d: latencies %v, want %d (%d hops)", name, c.src, c.dst, sink.lat, want, c.hops)
 			}
+			// Split into two virtual networks, the routes and their
+			// latencies are the same.
+			split := cfg
+			split.VCs, split.VirtualNetworks = 2, 2
+			if n2, _ := loneNet(t, g, split, c.src, c.dst, 4); n2.ZeroLoadLatency(c.src, c.dst, 4) != n.ZeroLoadLatency(c.src, c.dst, 4) {
+				t.Errorf("%s %d->%d in two virtual networks: zero-load latency %d, one network's %d", name, c.src, c.dst, n2.ZeroLoadLatency(c.src, c.dst, 4), n.ZeroLoadLatency(c.src, c.dst, 4))
+			}
 		}
 	}
 }

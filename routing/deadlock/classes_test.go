@@ -65,7 +65,7 @@ func TestCheckMessageClasses(t *testing.T) {
 		{"replies answered on the request network", MessageClasses{Names: []string{"request", "reply"}, Network: []int{0, 1}, Answers: [][2]int{{0, 1}, {1, 0}},
 			Flows: requestReply(N, 0, 1, others).Flows}, []string{"(virtual network 1)", "until its node can send a request"}},
 	} {
-		err := CheckMessageClasses(mesh, c.mc)
+		err := CheckMessageClasses(context.Background(), mesh, c.mc)
 		if c.want == nil {
 			if err != nil {
 				t.Errorf("%s: %v", c.name, err)

@@ -110,13 +110,13 @@ func Routings() []routing.Spec {
 			New: func(t topology.Topology, vcs int) routing.Func {
 				return shortestHops{newShortestRouting(t.(*Graph), vcs, true)}
 			}},
-		{Name: "up-down", MinVCs: 1, Topologies: []string{"file"}, BuildSeconds: upDownBuildSeconds,
+		{Name: "up-down", MinVCs: 1, Topologies: []string{"file"}, BuildSeconds: upDownBuildSeconds, TableBytes: upDownBytes,
 			Doc: "a topology from a file: up*/down* (Autonet): the lowest port on a shortest legal route, up links then down links from a root (the file's \"root R\", or the graph's centre); deadlock free with one VC on any connected graph",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				g := t.(*Graph)
 				return &upDownRouting{g: g, ud: g.UpDown(), all: routing.AllVCs(vcs)}
 			}},
-		{Name: "up-down-adaptive", MinVCs: 1, Topologies: []string{"file"}, BuildSeconds: upDownBuildSeconds,
+		{Name: "up-down-adaptive", MinVCs: 1, Topologies: []string{"file"}, BuildSeconds: upDownBuildSeconds, TableBytes: upDownBytes,
 			Doc: "a topology from a file: up*/down* with every port on a shortest legal route offered (the router takes a free one): adaptive within the up*/down* restriction, deadlock free with one VC",
 			New: func(t topology.Topology, vcs int) routing.Func {
 				g := t.(*Graph)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/topology"
 )
 
 // UpDown is the up*/down* orientation of a graph's links (Schroeder et
@@ -21,8 +22,11 @@ import (
 // router with nodes or links whose farthest router is nearest (ties: the
 // lowest number), which keeps legal routes short. For every router with
 // nodes, the tables hold each router's shortest legal distance to it (U)
-// and its shortest distance down only (D), two bytes each (2 x 2 x
-// routers x routers with nodes bytes in all).
+// and its shortest distance down only (D), four bytes each (upDownBytes:
+// 8 x routers x routers with nodes bytes in all, and a byte per port).
+// They are computed once, uninterrupted, when the routing is made: the
+// centre takes a search from every router, the tables two per router
+// with nodes (the build estimate, upDownBuildSeconds, counts both).
 type UpDown struct {
 	g    *Graph
 	Root int
@@ -101,6 +105,12 @@ func newUpDown(g *Graph) *UpDown {
 		}
 	}
 	return ud
+}
+
+// upDownBytes is the memory of a graph's up*/down* tables.
+func upDownBytes(t topology.Topology) int64 {
+	g := t.(*Graph)
+	return 8*int64(len(g.dest))*int64(len(g.dests)) + int64(len(g.to))
 }
 
 // centre is the router whose farthest router is nearest, the lowest
