@@ -1,6 +1,7 @@
 package study
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"reflect"
@@ -136,8 +137,8 @@ func (c *Config) validateWorkload(add addFunc) {
 // validateJob checks job w, whose keys begin with key ("workload." or
 // "workload.also[i]."); in a mix a job takes fewer than every node.
 func (c *Config) validateJob(add addFunc, key string, w *Workload, mix bool) {
-	if w.TraceTiming != "dependencies" && w.TraceTiming != "recorded" {
-		add(key+"trace_timing", w.TraceTiming, `allowed: dependencies (closed loop: each event after the messages it waited for) or recorded (open loop: at its recorded cycle)`)
+	if w.TraceTiming != workload.TimingDependencies && w.TraceTiming != workload.TimingRecorded && w.TraceTiming != workload.TimingBoth {
+		add(key+"trace_timing", w.TraceTiming, `allowed: dependencies (closed loop: each event after the messages it waited for), recorded (open loop: at its recorded cycle) or both (whichever is later: a netrace file's rule)`)
 	}
 	if w.TraceFile != "" {
 		return // the trace is the job: its own errors come with building it (checkTraffic)
@@ -266,7 +267,14 @@ func (c *Config) traceJob(topo topology.Topology, w *Workload) (*workload.Job, s
 		return nil, "", err
 	}
 	defer f.Close()
-	tr, err := workload.ReadTrace(w.TraceFile, f)
+	// A netrace file (bzip2 or gzip, or its magic) or an icnsim trace.
+	br := bufio.NewReader(f)
+	var tr *workload.Trace
+	if head, _ := br.Peek(4); workload.IsNetrace(head) {
+		tr, _, err = workload.ReadNetrace(w.TraceFile, br, int(min(w.FlitBytes, 1<<20)))
+	} else {
+		tr, err = workload.ReadTrace(w.TraceFile, br)
+	}
 	if err != nil {
 		return nil, "", err
 	}
@@ -280,7 +288,7 @@ func (c *Config) traceJob(topo topology.Topology, w *Workload) (*workload.Job, s
 		}
 		seen[n] = r
 	}
-	prog, err := tr.Program(w.TraceTiming == "dependencies")
+	prog, err := tr.Program(w.TraceTiming)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", w.TraceFile, err)
 	}
@@ -320,10 +328,12 @@ func writeWorkloadTOML(p tomlPrinter, d Config) {
 	p("placement = %q", w.Placement)
 	p("first_node = %d             # contiguous: the first rank's node", w.FirstNode)
 	p("nodes = []                 # list: each rank's node")
-	p("# a trace instead of a motif (its format is in the README): its ranks placed as it says, replayed")
+	p("# a trace instead of a motif (its format is in the README), or a netrace file (.tra.bz2: its packets")
+	p("# in flit_bytes flits): its ranks placed as it says, replayed")
 	p("trace_file = \"\"            # the trace's path; \"\": the motif above")
 	p("trace_timing = %q   # dependencies (closed loop: each event after the messages it waited for, and its delay)", w.TraceTiming)
-	p("                             # or recorded (open loop: each event at its recorded cycle)")
+	p("                             # or recorded (open loop: each event at its recorded cycle), or both (whichever is later:")
+	p("                             # netrace's own rule)")
 	p("background_load = %v        # > 0: the nodes outside every job send traffic.pattern at this load (Bernoulli, flits/node/cycle)", w.BackgroundLoad)
 	p("also = []                  # further jobs on the same network, a mix: [[workload.also]] tables of the keys above (but")
 	p("                             # also and background_load), each on the nodes the jobs before it leave free; a key one leaves")

@@ -376,6 +376,7 @@ func TestTraceFileErrors(t *testing.T) {
 		{"unknown-rank", "icnsim-trace 1\nrank 0 node 0\nrank 1 node 1\nsend 0 3 1 4\n", ":4: rank 3"},
 		{"negative-size", "icnsim-trace 1\nrank 0 node 0\nrank 1 node 1\nsend 0 0 1 -2\n", ":4: size (flits) -2"},
 		{"node-outside", "icnsim-trace 1\nrank 0 node 0\nrank 1 node 99\nsend 0 0 1 4\n", "rank 1 on node 99"},
+		{"netrace-cut", "UTJH\x00\x00\x80?short", "netrace: the 72-byte header"},
 	} {
 		path := filepath.Join(dir, c.name+".trace")
 		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
@@ -448,4 +449,36 @@ func TestMixErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
 	}
+}
+
+// TestNetraceReplay: a netrace file (the workload package's small bzip2
+// test trace: five packets between four nodes) runs as a job: under
+// "recorded" and "both" no packet leaves before its trace cycle (the last
+// at cycle 90), under "dependencies" the chain of a request and its
+// response alone sets the pace; every timing gives one digest everywhere.
+func TestNetraceReplay(t *testing.T) {
+	t.Parallel()
+	path, err := filepath.Abs(filepath.Join("..", "workload", "testdata", "small.tra.bz2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := map[string]int64{}
+	for _, timing := range []string{"dependencies", "recorded", "both"} {
+		c := small(func(c *Config) {
+			c.Name = "netrace-" + timing
+			c.Network = netOf("mesh", "k", 4, "concentration", 1)
+			c.Router.Routing, c.Router.VC.VCs = "dor", 2
+			c.Traffic.Process, c.Traffic.PacketFlits = "job", 4
+			c.Workload.TraceFile, c.Workload.TraceTiming, c.Workload.FlitBytes = path, timing, 16
+		})
+		r := sameDigestEverywhere(t, c)
+		if !r.Completed || r.Job == nil || r.Job.Motif != "netrace-unit-test" || r.Job.Messages != 5 {
+			t.Fatalf("%s: completed %v, job %+v", timing, r.Completed, r.Job)
+		}
+		done[timing] = r.Job.CompletionCycles
+	}
+	if done["recorded"] < 90 || done["both"] < done["recorded"] || done["dependencies"] >= 90 {
+		t.Errorf("completions %v: recorded and both after cycle 90, both no earlier than recorded, dependencies before 90", done)
+	}
+	t.Logf("completions: %v", done)
 }

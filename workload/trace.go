@@ -325,13 +325,30 @@ func WriteTrace(w io.Writer, tr *Trace) error {
 	return bw.Flush()
 }
 
+// Timings of a trace's replay (Trace.Program).
+const (
+	// TimingDependencies: closed loop, each event after the messages it
+	// waited for have arrived, and its delay.
+	TimingDependencies = "dependencies"
+	// TimingRecorded: open loop, each event at its recorded cycle.
+	TimingRecorded = "recorded"
+	// TimingBoth: each event at its recorded cycle or after its
+	// dependencies and delay, whichever is later (netrace's rule).
+	TimingBoth = "both"
+)
+
 // Program is the trace as a program for each rank, to run once: every
 // message to the rank posted as a receive at the start; then its events
-// in the order of the file, each a send or a mark, closed loop (closed:
-// after the messages it waited for have arrived, and its delay) or open
-// loop (at its recorded cycle; an error for an event with none); at the
-// end, a wait for every message to the rank.
-func (tr *Trace) Program(closed bool) (Program, error) {
+// in the order of the file, each a send, a wait or a mark, as timing says
+// (TimingDependencies, TimingRecorded or TimingBoth; a recorded cycle
+// missing where it is needed is an error); at the end, a wait for every
+// message to the rank.
+func (tr *Trace) Program(timing string) (Program, error) {
+	closed := timing == TimingDependencies || timing == TimingBoth
+	timed := timing == TimingRecorded || timing == TimingBoth
+	if !closed && !timed {
+		return nil, fmt.Errorf("trace timing %q (allowed: %s, %s, %s)", timing, TimingDependencies, TimingRecorded, TimingBoth)
+	}
 	P := len(tr.Nodes)
 	prog := make(Program, P)
 	type pr struct{ from, to int }
@@ -349,8 +366,7 @@ func (tr *Trace) Program(closed bool) (Program, error) {
 	}
 	for _, ev := range tr.Events {
 		ops := prog[ev.Rank]
-		switch {
-		case closed:
+		if closed {
 			for _, d := range ev.After {
 				if s := from[d]; s != ev.Rank { // a message it sent itself went before it
 					ops = append(ops, Op{Kind: Await, Peer: s, Msg: index[d]})
@@ -359,9 +375,11 @@ func (tr *Trace) Program(closed bool) (Program, error) {
 			if ev.Delay > 0 {
 				ops = append(ops, Op{Kind: Compute, Cycles: ev.Delay})
 			}
-		case !ev.Timed:
-			return nil, fmt.Errorf("line %d: no cycle (at CYCLE) to replay it at", ev.Line)
-		default:
+		}
+		if timed {
+			if !ev.Timed {
+				return nil, fmt.Errorf("line %d: no cycle (at CYCLE) to replay it at", ev.Line)
+			}
 			ops = append(ops, Op{Kind: Until, Cycles: ev.At})
 		}
 		switch ev.Peer {

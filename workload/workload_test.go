@@ -428,13 +428,13 @@ func TestTraceRoundTrip(t *testing.T) {
 	if fmt.Sprint(back) != fmt.Sprint(tr) {
 		t.Errorf("read back\n%v\nwrote\n%v", back, tr)
 	}
-	for _, closed := range []bool{true, false} {
-		prog, err := back.Program(closed)
+	for _, timing := range []string{TimingDependencies, TimingRecorded, TimingBoth} {
+		prog, err := back.Program(timing)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := prog.Check(); err != nil {
-			t.Errorf("closed %v: %v", closed, err)
+			t.Errorf("%s: %v", timing, err)
 		}
 	}
 }
