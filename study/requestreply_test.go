@@ -2,12 +2,8 @@ package study
 
 import (
 	"context"
-	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/icnsim/icnsim/actor"
-	"github.com/icnsim/icnsim/clock"
 )
 
 // requestReply is a request-reply configuration on network n with the
@@ -162,19 +158,7 @@ func TestRequestReplyAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acts, units := b.Fabric.Actors()
-	at := clock.Cycle(0)
-	run := func(cycles clock.Cycle) uint64 {
-		var m0, m1 runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&m0)
-		if _, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, From: at, To: at + cycles, Chunk: 1024}); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&m1)
-		at += cycles
-		return m1.Mallocs - m0.Mallocs
-	}
+	run := allocationsOver(t, b)
 	run(5000)
 	short, long := run(1000), run(4000)
 	if tot := b.Fabric.Totals(); tot.PacketsDelivered < 10000 {

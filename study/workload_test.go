@@ -6,13 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/icnsim/icnsim/actor"
-	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
@@ -226,19 +223,7 @@ func TestJobAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acts, units := b.Fabric.Actors()
-	at := clock.Cycle(0)
-	run := func(cycles clock.Cycle) uint64 {
-		var m0, m1 runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&m0)
-		if _, err := actor.Run(context.Background(), actor.Serial, 1, actor.Spec{Actors: acts, Units: units, From: at, To: at + cycles, Chunk: 1024}); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&m1)
-		at += cycles
-		return m1.Mallocs - m0.Mallocs
-	}
+	run := allocationsOver(t, b)
 	run(6000)
 	var short, long uint64
 	for try := 1; try <= 3; try++ {
