@@ -58,3 +58,24 @@ func TestUpDownDeadlockFree(t *testing.T) {
 	}
 	t.Logf("shortest with one VC refused on %d of 8 graphs", refused)
 }
+
+// TestUpDownDeterminism: up*/down* on a random graph gives one digest
+// under every executor and worker count, deterministic and adaptive.
+func TestUpDownDeterminism(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "g.txt")
+	if err := os.WriteFile(path, []byte(graphfile.RandomConnected(rand.New(rand.NewPCG(3, 9)), 20, 12)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"up-down", "up-down-adaptive"} {
+		c := small(func(c *Config) {
+			c.Name = "graph-" + name
+			c.Network = netOf("file", "path", path)
+			c.Router.Routing, c.Router.VC.VCs, c.Router.VC.BufferFlits = name, 2, 8
+			c.Traffic.Process, c.Traffic.Pattern, c.Traffic.Load, c.Traffic.PacketFlits = "bernoulli", "uniform", 0.3, 4
+		})
+		if r := sameDigestEverywhere(t, c); !r.Completed {
+			t.Fatalf("%s: not completed", name)
+		}
+	}
+}
