@@ -6,7 +6,7 @@ import (
 )
 
 // Networks is a routing function split into virtual networks: the VCs
-// are divided into Count() contiguous blocks of PerNetwork() VCs, block n
+// are divided into count contiguous blocks of per VCs (NewNetworks), block n
 // the VCs n*per .. (n+1)*per-1, and each block runs its own copy of the
 // same function (built with per VCs). A packet of message class c is
 // injected on network c (a class above the last network shares the last
@@ -79,10 +79,6 @@ func NewNetworks(inner Func, count, per, routers int) *Networks {
 	n.ch, _ = inner.(Chooser)
 	return n
 }
-
-// Count is the number of virtual networks, PerNetwork their VCs each.
-func (n *Networks) Count() int      { return n.count }
-func (n *Networks) PerNetwork() int { return n.per }
 
 // Inner is the function each network runs (Wrapper).
 func (n *Networks) Inner() Func { return n.inner }

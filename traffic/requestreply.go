@@ -87,7 +87,7 @@ type requestReply struct {
 	seq         uint32
 	outstanding int32
 	waiting     bool // an arrival waits for an outstanding request to be answered
-	// Issued counts the requests issued (read while paused).
+	// issued counts the requests issued (read while paused: RequestsIssued).
 	issued uint64
 	// The server: heads accepted whose tails have not arrived, and the
 	// requests received, in arrival order (a ring that grows to at most
