@@ -1,0 +1,394 @@
+// Package alloc owns the arbiters and the switch allocators a router kind
+// may choose from: round-robin and keyed arbitration (oldest first,
+// priority by message class), and the separable input-first, separable
+// output-first, iSLIP and wavefront matchings of a router's input ports to
+// its output ports, on bit masks of at most 64 ports. A router kind keeps
+// its own VCs and decides which ports request which; this package decides
+// who wins. Every rule is deterministic: ties go round robin from a
+// pointer the Matcher keeps, so results stay a function of the requests.
+//
+// It may import only the standard library.
+package alloc
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+	"unsafe"
+)
+
+// Arbitration is how an arbiter orders the requests it sees.
+type Arbitration uint8
+
+const (
+	// RoundRobin: the first request at or after a rotating pointer, the
+	// pointer moving past each winner (icnsim's router until now).
+	RoundRobin Arbitration = iota
+	// OldestFirst: the request whose packet left its source NI first (the
+	// head's injection cycle, link.Flit.Inj), ties round robin.
+	OldestFirst
+	// ClassPriority: the request whose packet has the higher message class
+	// (link.Flit.Class: replies over requests, long over short), ties
+	// round robin.
+	ClassPriority
+)
+
+func arbitrationNames() []string { return []string{"round-robin", "oldest-first", "class-priority"} }
+
+// ArbitrationNames lists the arbitrations in a fixed order, the default first.
+func ArbitrationNames() []string { return arbitrationNames() }
+
+func (a Arbitration) String() string { return nameOf(arbitrationNames(), uint8(a), "arbitration") }
+
+// ParseArbitration reads an arbitration by name; "" is the default.
+func ParseArbitration(s string) (Arbitration, error) {
+	i, err := parse(arbitrationNames(), s, "arbitration")
+	return Arbitration(i), err
+}
+
+// Allocator is how a switch matches its input ports to its output ports.
+type Allocator uint8
+
+const (
+	// SeparableInputFirst: each input picks one of the outputs it requests
+	// (one VC, in a router: the router asks for one output per input),
+	// then each output grants one of the inputs that picked it.
+	SeparableInputFirst Allocator = iota
+	// SeparableOutputFirst: each output grants one of the inputs that
+	// request it, then each input accepts one of the outputs that granted
+	// it; a pointer moves only past an accepted grant.
+	SeparableOutputFirst
+	// ISLIP: McKeown's iSLIP, Iterations rounds of request, grant and
+	// accept among the ports still unmatched, round robin; the pointers
+	// move only for grants accepted in the first round.
+	ISLIP
+	// Wavefront: the request matrix is swept diagonal by diagonal from a
+	// priority diagonal that moves by one at each allocation with a
+	// request; a request is granted when its input and output are still
+	// free (Tamir and Chi; BookSim2's wavefront).
+	Wavefront
+)
+
+func allocatorNames() []string {
+	return []string{"separable-input-first", "separable-output-first", "islip", "wavefront"}
+}
+
+// AllocatorNames lists the switch allocators in a fixed order, the default first.
+func AllocatorNames() []string { return allocatorNames() }
+
+func (a Allocator) String() string { return nameOf(allocatorNames(), uint8(a), "allocator") }
+
+// ParseAllocator reads a switch allocator by name; "" is the default.
+func ParseAllocator(s string) (Allocator, error) {
+	i, err := parse(allocatorNames(), s, "switch allocator")
+	return Allocator(i), err
+}
+
+// Keyed reports whether the allocator's arbiters read request keys (the
+// separable ones); iSLIP and wavefront match by their own rules alone.
+func (a Allocator) Keyed() bool { return a == SeparableInputFirst || a == SeparableOutputFirst }
+
+// MaxISLIPIterations is the most iSLIP rounds per allocation: a switch of
+// P ports is maximal after at most P rounds, and 64 ports is the most a
+// router has.
+const MaxISLIPIterations = 64
+
+func parse(names []string, s, what string) (uint8, error) {
+	if s == "" {
+		return 0, nil
+	}
+	for i, n := range names {
+		if n == s {
+			return uint8(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown %s %q (allowed: %s)", what, s, strings.Join(names, ", "))
+}
+
+func nameOf(names []string, v uint8, label string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", label, v)
+}
+
+// Pick returns the set bit of req whose key is least (keys[i] is bit i's;
+// nil keys are all equal), ties to the first at or after position next
+// (0..64) going round to the lowest: round-robin arbitration when keys is
+// nil. req must not be zero.
+func Pick(req uint64, keys *[64]uint64, next uint8) int {
+	if keys != nil {
+		least := ^uint64(0)
+		for m := req; m != 0; m &= m - 1 {
+			least = min(least, keys[bits.TrailingZeros64(m)])
+		}
+		var tied uint64
+		for m := req; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			if keys[i] == least {
+				tied |= 1 << i
+			}
+		}
+		req = tied
+	}
+	sel := req & (^uint64(0) << (next & 127))
+	if sel == 0 {
+		sel = req
+	}
+	return bits.TrailingZeros64(sel)
+}
+
+// After is the round-robin pointer just past position x (0..63).
+func After(x int) uint8 { return uint8(x + 1) }
+
+// Matcher matches a switch's input ports to its output ports under one
+// Allocator, keeping the round-robin pointers and the wavefront's
+// priority diagonal between allocations. Its state is its own: a router
+// has one, and only that router's tick calls it.
+type Matcher struct {
+	kind       Allocator
+	ports      int
+	iterations int
+	// grantNext[o] is output o's pointer over inputs, acceptNext[i] input
+	// i's over outputs.
+	grantNext, acceptNext []uint8
+	diagonal              int // wavefront's priority diagonal
+	// Scratch: the inputs each output is asked by, and grants per input.
+	askedBy, grants []uint64
+	keys            [64]uint64
+}
+
+// Bytes is the memory the matcher holds.
+func (m *Matcher) Bytes() int { return MatcherBytes(m.ports) }
+
+// MatcherBytes is the memory NewMatcher allocates for ports ports.
+func MatcherBytes(ports int) int {
+	return int(unsafe.Sizeof(Matcher{})) + 2*ports + 2*8*ports
+}
+
+// NewMatcher returns the matcher of a switch of ports ports (1..64) under
+// kind; iterations is iSLIP's rounds (0 means 1), ignored by the others.
+func NewMatcher(kind Allocator, ports, iterations int) *Matcher {
+	if ports < 1 || ports > 64 {
+		panic(fmt.Sprintf("alloc: %d ports (allowed: 1..64)", ports))
+	}
+	if kind > Wavefront {
+		panic(fmt.Sprintf("alloc: unknown allocator %d", kind))
+	}
+	return &Matcher{kind: kind, ports: ports, iterations: max(iterations, 1),
+		grantNext: make([]uint8, ports), acceptNext: make([]uint8, ports),
+		askedBy: make([]uint64, ports), grants: make([]uint64, ports)}
+}
+
+// Match matches the inputs in inputs to outputs: req[i] is the set of
+// outputs input i requests (read for the inputs in inputs only). key, when
+// not nil, orders the requests of the separable allocators: key[i*P+o] is
+// input i's key for output o (P the ports), the least first, ties round
+// robin; iSLIP and wavefront ignore it. It writes each matched input's
+// output to match[i] and returns the set of matched inputs (match[i] of
+// the others is left as it was). Every output is matched to at most one
+// input and every input to at most one of the outputs it requested.
+func (m *Matcher) Match(inputs uint64, req []uint64, key []uint64, match []int8) uint64 {
+	if inputs == 0 {
+		return 0
+	}
+	// Requests that meet nowhere (each input asks for one output, no
+	// output is asked twice) are all granted under every allocator, with
+	// the pointers and the diagonal moved as each one's rule moves them:
+	// the common case of a lightly loaded switch, settled in one pass.
+	var asked, clash, several, matched uint64
+	for s := inputs; s != 0; s &= s - 1 {
+		r := req[bits.TrailingZeros64(s)]
+		clash |= asked & r
+		asked |= r
+		several |= r & (r - 1)
+	}
+	if clash|several == 0 {
+		for s := inputs; s != 0; s &= s - 1 {
+			i := bits.TrailingZeros64(s)
+			if r := req[i]; r != 0 {
+				o := bits.TrailingZeros64(r)
+				match[i] = int8(o)
+				m.grantNext[o] = After(i)
+				m.acceptNext[i] = After(o)
+				matched |= 1 << i
+			}
+		}
+		if m.kind == Wavefront && matched != 0 {
+			m.diagonal = (m.diagonal + 1) % m.ports
+		}
+		return matched
+	}
+	switch m.kind {
+	case SeparableOutputFirst:
+		return m.outputFirst(inputs, req, key, match)
+	case ISLIP:
+		return m.islip(inputs, req, match)
+	case Wavefront:
+		return m.wavefront(inputs, req, match)
+	}
+	return m.inputFirst(inputs, req, key, match)
+}
+
+// keysOfInputs fills the matcher's key scratch with key[i*P+o] for the
+// inputs i of set, output o fixed, and returns it; nil for nil keys.
+func (m *Matcher) keysOfInputs(set uint64, o int, key []uint64) *[64]uint64 {
+	if key == nil {
+		return nil
+	}
+	for s := set; s != 0; s &= s - 1 {
+		i := bits.TrailingZeros64(s)
+		m.keys[i] = key[i*m.ports+o]
+	}
+	return &m.keys
+}
+
+// keysOfOutputs is keysOfInputs for the outputs o of set, input i fixed.
+func (m *Matcher) keysOfOutputs(set uint64, i int, key []uint64) *[64]uint64 {
+	if key == nil {
+		return nil
+	}
+	for s := set; s != 0; s &= s - 1 {
+		o := bits.TrailingZeros64(s)
+		m.keys[o] = key[i*m.ports+o]
+	}
+	return &m.keys
+}
+
+// inputFirst: each input picks one output, then each output one input.
+func (m *Matcher) inputFirst(inputs uint64, req []uint64, key []uint64, match []int8) uint64 {
+	var outs uint64
+	for s := inputs; s != 0; s &= s - 1 {
+		i := bits.TrailingZeros64(s)
+		r := req[i]
+		if r == 0 {
+			continue
+		}
+		o := bits.TrailingZeros64(r)
+		if r&(r-1) != 0 {
+			o = Pick(r, m.keysOfOutputs(r, i, key), m.acceptNext[i])
+		}
+		match[i] = int8(o)
+		m.askedBy[o] |= 1 << i
+		outs |= 1 << o
+	}
+	var matched uint64
+	for s := outs; s != 0; s &= s - 1 {
+		o := bits.TrailingZeros64(s)
+		asked := m.askedBy[o]
+		m.askedBy[o] = 0
+		i := Pick(asked, m.keysOfInputs(asked, o, key), m.grantNext[o])
+		m.grantNext[o] = After(i)
+		m.acceptNext[i] = After(o)
+		matched |= 1 << i
+	}
+	return matched
+}
+
+// outputFirst: each output grants one requesting input, then each input
+// accepts one granting output.
+func (m *Matcher) outputFirst(inputs uint64, req []uint64, key []uint64, match []int8) uint64 {
+	outs := m.gather(inputs, req, ^uint64(0))
+	var granted uint64
+	for s := outs; s != 0; s &= s - 1 {
+		o := bits.TrailingZeros64(s)
+		asked := m.askedBy[o]
+		m.askedBy[o] = 0
+		i := Pick(asked, m.keysOfInputs(asked, o, key), m.grantNext[o])
+		m.grants[i] |= 1 << o
+		granted |= 1 << i
+	}
+	for s := granted; s != 0; s &= s - 1 {
+		i := bits.TrailingZeros64(s)
+		g := m.grants[i]
+		m.grants[i] = 0
+		o := Pick(g, m.keysOfOutputs(g, i, key), m.acceptNext[i])
+		match[i] = int8(o)
+		m.grantNext[o] = After(i)
+		m.acceptNext[i] = After(o)
+	}
+	return granted
+}
+
+// gather records, for each output, the inputs of inputs that request it
+// (among the outputs in free), and returns the outputs requested.
+func (m *Matcher) gather(inputs uint64, req []uint64, free uint64) uint64 {
+	var outs uint64
+	for s := inputs; s != 0; s &= s - 1 {
+		i := bits.TrailingZeros64(s)
+		r := req[i] & free
+		outs |= r
+		for t := r; t != 0; t &= t - 1 {
+			m.askedBy[bits.TrailingZeros64(t)] |= 1 << i
+		}
+	}
+	return outs
+}
+
+// islip runs iSLIP's rounds among the still unmatched inputs and outputs.
+func (m *Matcher) islip(inputs uint64, req []uint64, match []int8) uint64 {
+	var matched, busyOut uint64
+	free := inputs
+	for round := 0; round < m.iterations && free != 0; round++ {
+		outs := m.gather(free, req, ^busyOut)
+		if outs == 0 {
+			break
+		}
+		var granted uint64
+		for s := outs; s != 0; s &= s - 1 {
+			o := bits.TrailingZeros64(s)
+			asked := m.askedBy[o]
+			m.askedBy[o] = 0
+			i := Pick(asked, nil, m.grantNext[o])
+			m.grants[i] |= 1 << o
+			granted |= 1 << i
+		}
+		for s := granted; s != 0; s &= s - 1 {
+			i := bits.TrailingZeros64(s)
+			g := m.grants[i]
+			m.grants[i] = 0
+			o := Pick(g, nil, m.acceptNext[i])
+			match[i] = int8(o)
+			matched |= 1 << i
+			busyOut |= 1 << o
+			if round == 0 {
+				m.grantNext[o] = After(i)
+				m.acceptNext[i] = After(o)
+			}
+		}
+		free &^= granted
+	}
+	return matched
+}
+
+// wavefront sweeps the P x P request matrix by diagonals (cells with
+// (i + o) mod P fixed), from the priority diagonal on; within a diagonal
+// no two cells share a row or a column, so their order does not matter.
+func (m *Matcher) wavefront(inputs uint64, req []uint64, match []int8) uint64 {
+	P := m.ports
+	var any uint64
+	for s := inputs; s != 0; s &= s - 1 {
+		any |= req[bits.TrailingZeros64(s)]
+	}
+	if any == 0 {
+		return 0
+	}
+	var matched, busyOut uint64
+	for d := 0; d < P; d++ {
+		sum := m.diagonal + d
+		for o := 0; o < P; o++ {
+			i := (sum - o) % P
+			if i < 0 {
+				i += P
+			}
+			if inputs>>i&1 == 0 || matched>>i&1 != 0 || busyOut>>o&1 != 0 || req[i]>>o&1 == 0 {
+				continue
+			}
+			match[i] = int8(o)
+			matched |= 1 << i
+			busyOut |= 1 << o
+		}
+	}
+	m.diagonal = (m.diagonal + 1) % P
+	return matched
+}

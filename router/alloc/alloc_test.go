@@ -1,0 +1,250 @@
+package alloc
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestPick(t *testing.T) {
+	keys := [64]uint64{5, 3, 3, 9, 3}
+	for _, c := range []struct {
+		req  uint64
+		keys *[64]uint64
+		next uint8
+		want int
+	}{
+		{0b1011, nil, 0, 0},
+		{0b1011, nil, 1, 1},
+		{0b1011, nil, 2, 3},
+		{0b1011, nil, 4, 0},  // round to the lowest
+		{0b1011, nil, 64, 0}, // 64 is past the last
+		{0b11111, &keys, 0, 1},
+		{0b11111, &keys, 2, 2},
+		{0b11111, &keys, 3, 4}, // 1, 2, 4 tie at 3; first at or after 3
+		{0b11111, &keys, 5, 1},
+		{0b01001, &keys, 0, 0}, // 5 < 9
+	} {
+		if got := Pick(c.req, c.keys, c.next); got != c.want {
+			t.Errorf("Pick(%b, keyed %v, %d) = %d, want %d", c.req, c.keys != nil, c.next, got, c.want)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, n := range ArbitrationNames() {
+		if a, err := ParseArbitration(n); err != nil || a.String() != n {
+			t.Errorf("ParseArbitration(%q) = %v, %v", n, a, err)
+		}
+	}
+	for _, n := range AllocatorNames() {
+		if a, err := ParseAllocator(n); err != nil || a.String() != n {
+			t.Errorf("ParseAllocator(%q) = %v, %v", n, a, err)
+		}
+	}
+	if a, err := ParseAllocator(""); err != nil || a != SeparableInputFirst {
+		t.Errorf(`ParseAllocator("") = %v, %v; want the default`, a, err)
+	}
+	if _, err := ParseArbitration("oldest"); err == nil {
+		t.Error(`ParseArbitration("oldest") accepted`)
+	}
+}
+
+// matchOf runs one allocation and returns input -> output (-1 unmatched).
+func matchOf(m *Matcher, req []uint64, key []uint64) []int {
+	var inputs uint64
+	for i, r := range req {
+		if r != 0 {
+			inputs |= 1 << i
+		}
+	}
+	match := make([]int8, len(req))
+	got := m.Match(inputs, req, key, match)
+	out := make([]int, len(req))
+	for i := range out {
+		out[i] = -1
+		if got>>i&1 != 0 {
+			out[i] = int(match[i])
+		}
+	}
+	return out
+}
+
+// TestScriptedAllocations: each allocator's rule on request matrices
+// worked by hand, over successive allocations (the pointers and the
+// wavefront's diagonal carry over).
+func TestScriptedAllocations(t *testing.T) {
+	// Inputs 0..2 each request outputs 0 and 1; input 3 requests output 2.
+	full := []uint64{0b011, 0b011, 0b011, 0b100}
+	for _, c := range []struct {
+		name  string
+		kind  Allocator
+		iters int
+		req   []uint64
+		key   []uint64
+		want  [][]int // per allocation
+	}{
+		// Input-first: every input picks its first output (pointers at
+		// 0), so inputs 0..2 all pick output 0, which grants input 0.
+		// Then input 0's pointer is past output 0 (it picks 1) and output
+		// 0's past input 0 (it grants 1 of 1 and 2). Then input 0's
+		// pointer (2) wraps to output 0, input 1's is at 1, input 2's at 0:
+		// output 0 (pointer 2) grants input 2, output 1 input 1.
+		{"input-first", SeparableInputFirst, 1, full, nil, [][]int{{0, -1, -1, 2}, {1, 0, -1, 2}, {-1, 1, 0, 2}}},
+		// Output-first: outputs 0 and 1 both grant input 0 (pointers at
+		// 0), which accepts output 0; output 1's pointer does not move.
+		// Next: output 0 grants 1, output 1 grants 0; both accepted. Then
+		// output 0 (pointer 2) grants 2, output 1 (pointer 1) grants 1.
+		{"output-first", SeparableOutputFirst, 1, full, nil, [][]int{{0, -1, -1, 2}, {1, 0, -1, 2}, {-1, 1, 0, 2}}},
+		// iSLIP, one round: as output-first in round one.
+		{"islip1", ISLIP, 1, full, nil, [][]int{{0, -1, -1, 2}, {1, 0, -1, 2}, {-1, 1, 0, 2}}},
+		// iSLIP, two rounds: in the first allocation round two matches
+		// output 1 to input 1 (grant pointer 0: the first of 1 and 2),
+		// and the pointers do not move for it, so the next allocations
+		// are the one-round ones.
+		{"islip2", ISLIP, 2, full, nil, [][]int{{0, 1, -1, 2}, {1, 0, -1, 2}, {-1, 1, 0, 2}}},
+		// Wavefront over 4x4, diagonals i+o = s mod 4 from s = 0 (o in
+		// order): s=0 grants (0,0); s=1 (3,2); s=2 (1,1). Next from s=1:
+		// (1,0), (0,1), (3,2). Next from s=2: (2,0), (1,1), then (3,2)
+		// on s=5.
+		{"wavefront", Wavefront, 1, full, nil, [][]int{{0, 1, -1, 2}, {1, 0, -1, 2}, {-1, 1, 0, 2}}},
+		// Keyed input-first, keys static: input 2's requests are the
+		// least (oldest), then input 1's, then 0's. All pick output 0
+		// first, which grants 2. Next input 2 picks output 1 (its pointer
+		// moved), granted; output 0 grants 1 over 0. Next input 1 picks 1
+		// and 2 picks 0: 0 starves while older requests come.
+		{"input-first keyed", SeparableInputFirst, 1, full, []uint64{
+			5, 5, 0, 0,
+			4, 4, 0, 0,
+			1, 1, 0, 0,
+			0, 0, 7, 0}, [][]int{{-1, -1, 0, 2}, {-1, 0, 1, 2}, {-1, 1, 0, 2}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := NewMatcher(c.kind, 4, c.iters)
+			for k, want := range c.want {
+				if got := matchOf(m, c.req, c.key); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("allocation %d: %v, want %v", k, got, want)
+				}
+			}
+		})
+	}
+}
+
+// checkMatching fails unless match is a matching of req: each input to
+// one output it requests, each output to at most one input.
+func checkMatching(t *testing.T, req []uint64, match []int) {
+	t.Helper()
+	var used uint64
+	for i, o := range match {
+		if o < 0 {
+			continue
+		}
+		if req[i]>>o&1 == 0 {
+			t.Fatalf("input %d matched to output %d, which it did not request (%b)", i, o, req[i])
+		}
+		if used>>o&1 != 0 {
+			t.Fatalf("output %d matched twice: %v", o, match)
+		}
+		used |= 1 << o
+	}
+}
+
+// maximal reports whether no unmatched input requests an unmatched output.
+func maximal(req []uint64, match []int) bool {
+	var used uint64
+	for _, o := range match {
+		if o >= 0 {
+			used |= 1 << o
+		}
+	}
+	for i, o := range match {
+		if o < 0 && req[i]&^used != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestMatchingsOnRandomRequests: every allocator gives a matching of
+// random request matrices; wavefront and iSLIP with as many rounds as
+// ports give a maximal one; separable allocators match at least one input
+// whenever there is a request.
+func TestMatchingsOnRandomRequests(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, P := range []int{1, 2, 5, 8, 64} {
+		for _, kind := range []Allocator{SeparableInputFirst, SeparableOutputFirst, ISLIP, Wavefront} {
+			m := NewMatcher(kind, P, P)
+			for trial := 0; trial < 300; trial++ {
+				req := make([]uint64, P)
+				var key []uint64
+				if trial%2 == 1 {
+					key = make([]uint64, P*P)
+					for k := range key {
+						key[k] = rng.Uint64N(4)
+					}
+				}
+				any := false
+				for i := range req {
+					if rng.IntN(3) > 0 {
+						req[i] = rng.Uint64() & (^uint64(0) >> (64 - P))
+						any = any || req[i] != 0
+					}
+				}
+				match := matchOf(m, req, key)
+				checkMatching(t, req, match)
+				n := 0
+				for _, o := range match {
+					if o >= 0 {
+						n++
+					}
+				}
+				if any && n == 0 {
+					t.Fatalf("%v P=%d: requests %v, nothing matched", kind, P, req)
+				}
+				if (kind == ISLIP || kind == Wavefront) && !maximal(req, match) {
+					t.Fatalf("%v P=%d: requests %v, matching %v is not maximal", kind, P, req, match)
+				}
+			}
+		}
+	}
+}
+
+// TestISLIPDesynchronises: under every input requesting every output,
+// one-round iSLIP's pointers fall out of step after at most P allocations
+// and it then matches every port in every allocation (McKeown 1999), where
+// separable input-first with round-robin pointers keeps matching fewer.
+func TestISLIPDesynchronises(t *testing.T) {
+	const P = 8
+	req := make([]uint64, P)
+	for i := range req {
+		req[i] = 1<<P - 1
+	}
+	m := NewMatcher(ISLIP, P, 1)
+	for k := 0; k < 3*P; k++ {
+		n := 0
+		for _, o := range matchOf(m, req, nil) {
+			if o >= 0 {
+				n++
+			}
+		}
+		if k >= P && n != P {
+			t.Fatalf("allocation %d matched %d of %d ports", k, n, P)
+		}
+	}
+}
+
+func TestNewMatcherRejects(t *testing.T) {
+	for _, c := range []struct {
+		kind  Allocator
+		ports int
+	}{{ISLIP, 0}, {ISLIP, 65}, {Wavefront + 1, 4}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("NewMatcher(%v, %d) did not panic", c.kind, c.ports)
+				}
+			}()
+			NewMatcher(c.kind, c.ports, 1)
+		}()
+	}
+}
