@@ -80,6 +80,19 @@ func NewWires(n, flitLatencyCycles, creditLatencyCycles int) *Wires {
 // lanes on that wire are longer); nil for none. Each wire's ring then has
 // RingSlots of its own latencies.
 func NewWiresExtra(n, flitLatencyCycles, creditLatencyCycles int, extraCycles []int32) *Wires {
+	return NewWiresAhead(n, flitLatencyCycles, creditLatencyCycles, 0, extraCycles)
+}
+
+// NewWiresAhead is NewWiresExtra with room in every ring for flits sent up
+// to aheadCycles cycles after the cycle of their send: a writer whose
+// flits pass a pipeline after they leave (a router's switch allocation
+// and crossbar stages) calls FlitSlot with now plus those cycles. It
+// changes no latency, only the rings' slots (RingSlots of flit latency
+// plus aheadCycles).
+func NewWiresAhead(n, flitLatencyCycles, creditLatencyCycles, aheadCycles int, extraCycles []int32) *Wires {
+	if aheadCycles < 0 || aheadCycles > 1<<20 {
+		panic(fmt.Sprintf("link: wire send-ahead %d outside 0..2^20", aheadCycles))
+	}
 	if flitLatencyCycles < 1 || creditLatencyCycles < 1 || flitLatencyCycles > 1<<20 || creditLatencyCycles > 1<<20 {
 		panic(fmt.Sprintf("link: wire latencies %d and %d outside 1..2^20", flitLatencyCycles, creditLatencyCycles))
 	}
@@ -96,7 +109,7 @@ func NewWiresExtra(n, flitLatencyCycles, creditLatencyCycles int, extraCycles []
 	ws := &Wires{flitLat: clock.Cycle(flitLatencyCycles), creditLat: clock.Cycle(creditLatencyCycles)}
 	total := 0
 	if most == 0 {
-		S := RingSlots(flitLatencyCycles, creditLatencyCycles, 0)
+		S := RingSlots(flitLatencyCycles+aheadCycles, creditLatencyCycles, 0)
 		for 1<<ws.shift < S {
 			ws.shift++
 		}
@@ -105,7 +118,7 @@ func NewWiresExtra(n, flitLatencyCycles, creditLatencyCycles int, extraCycles []
 	} else {
 		ws.rings = make([]wireRing, n)
 		for w, e := range extraCycles {
-			S := RingSlots(flitLatencyCycles, creditLatencyCycles, int(e))
+			S := RingSlots(flitLatencyCycles+aheadCycles, creditLatencyCycles, int(e))
 			ws.rings[w] = wireRing{start: total, mask: clock.Cycle(S - 1), extra: clock.Cycle(e)}
 			total += S
 		}

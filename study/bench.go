@@ -24,20 +24,20 @@ func BenchScenarios() map[string]Config {
 	torus := Default()
 	torus.Name = "torus32-uniform"
 	torus.Router = Router{Routing: "dor-dateline", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-		kinds: kinds{VC: vc.Table{VCs: 4, BufferFlits: 16, Switching: "wormhole", InternalSpeedup: 1}}}
+		kinds: kinds{VC: vc.Table{VCs: 4, BufferFlits: 16, Switching: "wormhole", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 	torus.Traffic.Pattern, torus.Traffic.Process, torus.Traffic.Load = "uniform", "bernoulli", 0.16
 
 	mesh := Default()
 	mesh.Name = "mesh8-uniform"
 	mesh.Network.Topology, mesh.Network.Mesh = "mesh", grid.MeshConfig{K: 8, Concentration: 1}
 	mesh.Router = Router{Routing: "dor", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-		kinds: kinds{VC: vc.Table{VCs: 2, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1}}}
+		kinds: kinds{VC: vc.Table{VCs: 2, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 	mesh.Traffic.Pattern, mesh.Traffic.Process, mesh.Traffic.Load = "uniform", "bernoulli", 0.30
 	ft := Default()
 	ft.Name = "fattree1024-uniform"
 	ft.Network.Topology, ft.Network.FatTree = "fattree", fattree.Config{K: 4, Levels: 5}
 	ft.Router = Router{Routing: "fattree-static", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
+		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 	ft.Traffic.Pattern, ft.Traffic.Process, ft.Traffic.Load, ft.Traffic.PacketFlits = "uniform", "bernoulli", 0.4, 16
 	// The RECN paper's configuration #1 (16x16 mesh, 64-byte packets of 8
 	// flits) at half of twice the bisection bandwidth under uniform
@@ -49,7 +49,7 @@ func BenchScenarios() map[string]Config {
 	vc16.Name = "mesh16-vc-uniform"
 	vc16.Network.Topology, vc16.Network.Mesh = "mesh", grid.MeshConfig{K: 16, Concentration: 1}
 	vc16.Router = Router{Kind: "vc", Routing: "dor", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
+		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 	vc16.Traffic.Pattern, vc16.Traffic.Process, vc16.Traffic.Load, vc16.Traffic.PacketFlits = "uniform", "bernoulli", 0.125, 8
 	ioq16 := vc16
 	ioq16.Name = "mesh16-ioq-uniform"
@@ -71,7 +71,7 @@ func BenchScenarios() map[string]Config {
 	df.Network.Topology, df.Network.Dragonfly = "dragonfly", dragonfly.Config{RoutersPerGroup: 8, NodesPerRouter: 4, GlobalPerRouter: 4, GlobalLatencyCycles: 10}
 	// Internal speedup 2, as the shipped dragonfly studies.
 	df.Router = Router{Routing: "min", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-		kinds: kinds{VC: vc.Table{VCs: 3, BufferFlits: 32, Switching: "vct", InternalSpeedup: 2}}}
+		kinds: kinds{VC: vc.Table{VCs: 3, BufferFlits: 32, Switching: "vct", InternalSpeedup: 2, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 	df.Traffic.Pattern, df.Traffic.Process, df.Traffic.Load, df.Traffic.PacketFlits = "uniform", "bernoulli", 0.3, 4
 	dfUGAL := df
 	dfUGAL.Name = "dragonfly1k-ugal-uniform"

@@ -15,7 +15,13 @@ import (
 // still grow by doubling now and then, which allocs/cycle counts; the
 // simulator's own cycle allocates nothing (TestSteadyStateAllocatesNothing, in study/long).
 func benchScenario(b *testing.B, name string, exec actor.Kind, workers int) {
+	benchScenarioWith(b, name, exec, workers, func(*Config) {})
+}
+
+// benchScenarioWith is benchScenario of the scenario as mod changes it.
+func benchScenarioWith(b *testing.B, name string, exec actor.Kind, workers int, mod func(*Config)) {
 	cfg := BenchScenarios()[name]
+	mod(&cfg)
 	built, err := Build(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -43,7 +49,15 @@ func BenchmarkTorus32Serial(b *testing.B)  { benchScenario(b, "torus32-uniform",
 func BenchmarkTorus32Shards1(b *testing.B) { benchScenario(b, "torus32-uniform", actor.Shards, 1) }
 func BenchmarkTorus32Shards2(b *testing.B) { benchScenario(b, "torus32-uniform", actor.Shards, 2) }
 func BenchmarkTorus32Actors(b *testing.B)  { benchScenario(b, "torus32-uniform", actor.Actors, 0) }
-func BenchmarkMesh8Serial(b *testing.B)    { benchScenario(b, "mesh8-uniform", actor.Serial, 1) }
+
+// The router options the issue bounds at 10% of the default's speed.
+func BenchmarkTorus32OldestFirstSerial(b *testing.B) {
+	benchScenarioWith(b, "torus32-uniform", actor.Serial, 1, func(c *Config) { c.Router.VC.Arbitration = "oldest-first" })
+}
+func BenchmarkTorus32ISLIPSerial(b *testing.B) {
+	benchScenarioWith(b, "torus32-uniform", actor.Serial, 1, func(c *Config) { c.Router.VC.SwitchAllocator = "islip" })
+}
+func BenchmarkMesh8Serial(b *testing.B) { benchScenario(b, "mesh8-uniform", actor.Serial, 1) }
 
 func BenchmarkFatTree1024Serial(b *testing.B) {
 	benchScenario(b, "fattree1024-uniform", actor.Serial, 1)

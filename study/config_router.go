@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/icnsim/icnsim/router/alloc"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
 )
@@ -198,10 +199,15 @@ func (c *Config) RouterConfig() vc.Config {
 	sw, _ := vc.ParseSwitching(c.Router.VC.Switching)
 	sel, _ := vc.ParseSelection(c.Router.VC.Selection)
 	ties, _ := vc.ParseSelectionTies(c.Router.VC.SelectionTies)
+	t := &c.Router.VC
+	arb, _ := alloc.ParseArbitration(t.Arbitration)
+	sa, _ := alloc.ParseAllocator(t.SwitchAllocator)
 	return vc.Config{Routing: c.routingSpec(), VCs: c.Router.VC.VCs, BufferFlits: c.Router.VC.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
 		AllowDeadlock: c.Router.AllowDeadlock, Selection: sel, RoutingParams: c.routingParams(),
 		InternalSpeedup: c.Router.VC.InternalSpeedup, VirtualNetworks: c.virtualNetworks(),
-		SelectionTies: ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135}
+		SelectionTies: ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135,
+		Arbitration: arb, SwitchAllocator: sa, ISLIPIterations: t.ISLIPIterations,
+		VCAllocationCycles: t.VCAllocationCycles, SwitchAllocationCycles: t.SwitchAllocationCycles, CrossbarCycles: t.CrossbarCycles}
 }

@@ -39,7 +39,7 @@ func entropyCases() []Config {
 			c.Name = "fattree-tree-circuit-hyst-saturation"
 			c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
 			c.Router = Router{Routing: "fattree-adaptive", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-				kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
+				kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = "uniform", "saturation", 16
 			c.Policy.Injection, c.Policy.CircuitLanes = "hyst(80,90,5)", "steal"
 		}),

@@ -14,7 +14,7 @@ func treeConfig(k, n int, routing, pattern string) Config {
 	c.Network = netOf("fattree", "k", k, "levels", n, "concentration", 1)
 	// The fairness paper's network: no VCs, 16-phit packets, 4-packet input queues, VCT.
 	c.Router = Router{Routing: routing, RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
+		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 	c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = pattern, "saturation", 16
 	c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles, c.Measure.SampleCycles = 5000, 10000, 0, 0
 	return c

@@ -17,7 +17,7 @@ func harConfig(routing string, longPercent, load float64) Config {
 	c.Name = "har-" + routing
 	c.Network = netOf("mesh", "k", 8, "concentration", 1, "node_channels", 2)
 	c.Router = Router{Routing: routing, RoutingDelayCycles: 2, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-		kinds: kinds{VC: vc.Table{VCs: 4, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1}}}
+		kinds: kinds{VC: vc.Table{VCs: 4, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 	c.Traffic.Pattern, c.Traffic.Process = "transpose", "poisson"
 	c.Traffic.PacketFlits, c.Traffic.LongPacketFlits, c.Traffic.LongVolumePercent = 32, 256, longPercent
 	c.Traffic.LoadOfWireCapacity = load

@@ -18,7 +18,7 @@ func fatTree64(mod func(*Config)) Config {
 	c := Default()
 	c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
 	c.Router = Router{Routing: "fattree-static", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
+		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 	c.Traffic.Process, c.Traffic.PacketFlits, c.Traffic.Pattern = "saturation", 16, "uniform"
 	c.Measure.Method, c.Measure.WarmupCycles, c.Measure.DrainCycles = "packet-batches", 3000, 0
 	c.Measure.BatchPackets, c.Measure.PacketBatches = 2048, 2

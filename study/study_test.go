@@ -70,14 +70,14 @@ func TestDeterminismAcrossExecutors(t *testing.T) {
 			c.Name = "fattree-adaptive-hot-region"
 			c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
 			c.Router = Router{Routing: "fattree-adaptive", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-				kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1}}}
+				kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.PacketFlits = "hot-region", "saturation", 16
 		}),
 		small(func(c *Config) {
 			c.Name = "fattree-static-transpose"
 			c.Network = netOf("fattree", "k", 2, "levels", 6, "concentration", 1)
 			c.Router = Router{Routing: "fattree-static", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-				kinds: kinds{VC: vc.Table{VCs: 2, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1}}}
+				kinds: kinds{VC: vc.Table{VCs: 2, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 			c.Traffic.Pattern, c.Traffic.Process, c.Traffic.Load = "transpose", "bernoulli", 0.5
 		}),
 		small(func(c *Config) {

@@ -188,7 +188,7 @@ func TestJobDeterminism(t *testing.T) {
 		job("fattree-adaptive-allreduce", "allreduce-recursive-halving", 32, func(c *Config) {
 			c.Network = netOf("fattree", "k", 4, "levels", 3, "concentration", 1)
 			c.Router = Router{Routing: "fattree-adaptive", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
-				kinds: kinds{VC: vc.Table{VCs: 2, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1}}}
+				kinds: kinds{VC: vc.Table{VCs: 2, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 		}),
 		job("dragonfly-ugal-incast", "incast", 40, func(c *Config) {
 			c.Network = netOf("dragonfly", "routers_per_group", 4)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/router/alloc"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
@@ -25,14 +26,43 @@ func (s *steady) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 // VC routers (dor-dateline, 3 VCs x 8 flits, virtual cut-through) under
 // steady traffic, reported per router-cycle; it allocates nothing.
 func BenchmarkVCRouterCycle(b *testing.B) {
+	benchRouterCycle(b, func(*Config) {})
+}
+
+// BenchmarkVCRouterOptions is BenchmarkVCRouterCycle under each
+// arbitration and switch allocator but the defaults (the default router
+// runs without routerExtras; the general switch allocation under the
+// default options is "general").
+func BenchmarkVCRouterOptions(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		mod  func(*Config)
+	}{
+		{"default", func(*Config) {}},
+		{"general", func(c *Config) { c.forceGeneral = true }},
+		{"oldest-first", func(c *Config) { c.Arbitration = alloc.OldestFirst }},
+		{"class-priority", func(c *Config) { c.Arbitration = alloc.ClassPriority }},
+		{"output-first", func(c *Config) { c.SwitchAllocator = alloc.SeparableOutputFirst }},
+		{"islip1", func(c *Config) { c.SwitchAllocator = alloc.ISLIP }},
+		{"islip3", func(c *Config) { c.SwitchAllocator, c.ISLIPIterations = alloc.ISLIP, 3 }},
+		{"wavefront", func(c *Config) { c.SwitchAllocator = alloc.Wavefront }},
+		{"pipeline", func(c *Config) { c.VCAllocationCycles, c.CrossbarCycles = 1, 1 }},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchRouterCycle(b, c.mod) })
+	}
+}
+
+func benchRouterCycle(b *testing.B, mod func(*Config)) {
 	topo, _ := grid.NewTorus(8)
 	N := topo.Nodes()
 	srcs := make([]fabric.Source, N)
 	for i := range srcs {
 		srcs[i] = &steady{node: i, nodes: N}
 	}
-	n, err := Build(context.Background(), topo, Config{Routing: routingNamed("dor-dateline"), VCs: 3, BufferFlits: 8, Switching: VirtualCutThrough,
-		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}, srcs, nil)
+	cfg := Config{Routing: routingNamed("dor-dateline"), VCs: 3, BufferFlits: 8, Switching: VirtualCutThrough,
+		RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}
+	mod(&cfg)
+	n, err := Build(context.Background(), topo, cfg, srcs, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

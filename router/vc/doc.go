@@ -21,6 +21,20 @@
 //  5. switch and link traversal: each winner's flit is written to the output
 //     lane, a credit goes upstream, and a tail frees its output VC.
 //
+// Steps 3 and 4 are the defaults of two options (package router/alloc):
+// Config.Arbitration orders the requests of every arbiter (round robin;
+// oldest-first, by the head's injection cycle, ties round robin; or
+// class-priority, the higher message class first, ties round robin), and
+// Config.SwitchAllocator replaces step 4's matching of input ports to
+// output ports (separable input-first; separable output-first, where each
+// output grants one requesting input and each input accepts one grant;
+// iSLIP with ISLIPIterations rounds; or wavefront). Under any of them an
+// input port asks for the output ports of its eligible VCs (input-first:
+// of the one VC its arbiter picks) and a matched input sends the VC its
+// arbiter picks among those bound for its output. VC allocation stays
+// input-first (the selection function picks each head's VC) under every
+// switch allocator; its output-VC arbiters follow Config.Arbitration.
+//
 // An output VC is free again as soon as the tail of its packet has been sent,
 // so a downstream VC buffer can hold flits of several packets (as BookSim2),
 // except the VCs a routing function allocates atomically (routing.AtomicAllocator):
@@ -40,6 +54,21 @@
 //
 // from its generation (injection happens in the generation cycle when the
 // source queue is empty). ZeroLoadLatency computes it.
+//
+// The pipeline's later stages have cycles of their own (Config): a head
+// granted an output VC in cycle t enters switch allocation from
+// t+VCAllocationCycles (default 0, the same cycle), and a flit granted the
+// switch in cycle t goes on its link at t+SwitchAllocationCycles-1+
+// CrossbarCycles (defaults 1 and 0: at t). The switch allocation is
+// pipelined: it decides on the state of its first cycle and a new one
+// starts every cycle, so the stages add latency, not occupancy; the input
+// buffer's slot is freed, and its credit sent, in the grant cycle. R in
+// the formula above becomes R + VCAllocationCycles +
+// SwitchAllocationCycles-1 + CrossbarCycles (Config.RouterCycles): a
+// BookSim2-like four-stage router (routing, VC allocation, switch
+// allocation, traversal, a cycle each) is routing_delay_cycles = 1,
+// vc_allocation_cycles = 1, switch_allocation_cycles = 1,
+// crossbar_cycles = 1, three cycles per router beyond its link.
 //
 // # Speed
 //

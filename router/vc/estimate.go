@@ -39,21 +39,25 @@ func EstimateFootprint(t topology.Topology, cfg Config) Footprint {
 		if cfg.InternalSpeedup > 1 {
 			f.StateBytes += speedupBytes(int(P), cfg.VCs, cfg.BufferFlits)
 		}
+		f.StateBytes += extrasBytes(cfg, int(P))
 	}
 	// Each wire's ring has the slots of its own latency, and a topology
 	// with longer links keeps a table of every wire's ring
 	// (link.NewWiresExtra); a node's channels have the network's.
 	H := int64(topology.NodeChannels(t))
-	wireBytes := (nports + nn*H) * int64(link.RingSlots(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, 0)) * link.WireSlotBytes
+	// A ring has room for the flits the pipeline sends ahead
+	// (link.NewWiresAhead).
+	flitRoom := cfg.LinkLatencyCycles + cfg.sendAheadCycles()
+	wireBytes := (nports + nn*H) * int64(link.RingSlots(flitRoom, cfg.CreditLatencyCycles, 0)) * link.WireSlotBytes
 	if pl, ok := t.(topology.PortLatencies); ok && longerLinks(t, pl, cfg.LinkLatencyCycles) {
-		wireBytes = nn * H * link.RingBytes(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, 0)
+		wireBytes = nn * H * link.RingBytes(flitRoom, cfg.CreditLatencyCycles, 0)
 		for r := 0; r < t.Routers(); r++ {
 			for p := 0; p < t.Ports(r); p++ {
 				extra := 0
 				if lat := pl.LatencyCycles(r, p); lat != 0 {
 					extra = max(0, lat-cfg.LinkLatencyCycles)
 				}
-				wireBytes += link.RingBytes(cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, extra)
+				wireBytes += link.RingBytes(flitRoom, cfg.CreditLatencyCycles, extra)
 			}
 		}
 	}

@@ -68,10 +68,15 @@ func (n *Network) LinkLeads() func(r, p int) int {
 
 // wireLead is the lead one wire allows (LinkLeads).
 func (n *Network) wireLead(w int) int {
+	// A router's flits are written sendAheadCycles further on (the
+	// pipeline's stages after switch allocation), which the ring has room
+	// for; a reader may run ahead by the latency of the nearest flit, and
+	// a writer by the slots left behind its farthest one.
 	e := n.wires.ExtraCycles(w)
 	flit, credit := n.Cfg.LinkLatencyCycles+e, n.Cfg.CreditLatencyCycles+e
-	S := link.RingSlots(n.Cfg.LinkLatencyCycles, n.Cfg.CreditLatencyCycles, e)
-	return max(1, min(flit, credit, S-flit, S-credit))
+	farthest := flit + n.Cfg.sendAheadCycles()
+	S := link.RingSlots(n.Cfg.LinkLatencyCycles+n.Cfg.sendAheadCycles(), n.Cfg.CreditLatencyCycles, e)
+	return max(1, min(flit, credit, S-farthest, S-credit))
 }
 
 // hasPolicyLanes reports whether a router has a control plane (a policy's,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/icnsim/icnsim/actor"
@@ -11,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/internal/prefetch"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/router/alloc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/routing/deadlock"
 	"github.com/icnsim/icnsim/topology"
@@ -80,6 +82,53 @@ type Config struct {
 	// and runs in each network apart (routing.Networks). 0 or 1: one
 	// network of every VC.
 	VirtualNetworks int
+	// Arbitration orders the requests of every arbiter: VC allocation's
+	// output-VC arbiters and the switch allocator's (alloc.Arbitration;
+	// the zero value, round robin, is the router as it always was).
+	Arbitration alloc.Arbitration
+	// SwitchAllocator matches input ports to output ports
+	// (alloc.Allocator; the zero value, separable input-first, is the
+	// router as it always was). ISLIPIterations is iSLIP's rounds (0 is 1).
+	SwitchAllocator alloc.Allocator
+	ISLIPIterations int
+	// The pipeline's stages after the routing delay (see the package doc's
+	// Timing): a head granted an output VC may enter switch allocation
+	// VCAllocationCycles later (0: in the same cycle); a flit granted the
+	// switch goes on its link SwitchAllocationCycles-1 + CrossbarCycles
+	// cycles later (SwitchAllocationCycles 0 is 1). The zero values are
+	// the router as it always was: allocation and traversal in one cycle.
+	VCAllocationCycles     int
+	SwitchAllocationCycles int
+	CrossbarCycles         int
+	// forceGeneral runs the general switch allocation (allocateSwitchWith)
+	// under the default options too, so that a test can show it equals the
+	// written-out one.
+	forceGeneral bool
+}
+
+// MaxStageCycles is the most cycles Config gives a pipeline stage.
+const MaxStageCycles = 64
+
+// sendAheadCycles is the cycles a flit that won the switch takes before
+// it goes on its link (Config's pipeline).
+func (c Config) sendAheadCycles() int { return max(c.SwitchAllocationCycles, 1) - 1 + c.CrossbarCycles }
+
+// RouterCycles is the cycles a lone head spends in a router beyond its
+// link: the routing delay and the pipeline's stages.
+func (c Config) RouterCycles() int {
+	return c.RoutingDelayCycles + c.VCAllocationCycles + c.sendAheadCycles()
+}
+
+// generalSwitch reports whether the router allocates its switch with
+// allocateSwitchWith and a Matcher: an allocator other than separable
+// input-first (which allocateSwitch runs under every arbitration).
+func (c Config) generalSwitch() bool {
+	return c.SwitchAllocator != alloc.SeparableInputFirst || c.forceGeneral
+}
+
+// needsExtras reports whether a router keeps routerExtras for the options.
+func (c Config) needsExtras() bool {
+	return c.generalSwitch() || c.Arbitration != alloc.RoundRobin || c.VCAllocationCycles != 0
 }
 
 // MaxInternalSpeedup is the largest Config.InternalSpeedup.
@@ -117,6 +166,7 @@ func (n *Network) StateBytes() int {
 		if r.sq != nil {
 			b += r.sq.bytes()
 		}
+		b += r.ext.bytes()
 	}
 	for _, ni := range n.NIs {
 		b += len(ni.ch.vc)*int(unsafe.Sizeof(niVC{})) + ni.ch.q.Bytes()
@@ -273,6 +323,26 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 	if cfg.InternalSpeedup < 0 || cfg.InternalSpeedup > MaxInternalSpeedup {
 		errs = append(errs, fmt.Errorf("internal_speedup = %d out of range (allowed: 1..%d; 0, the zero value, is 1)", cfg.InternalSpeedup, MaxInternalSpeedup))
 	}
+	if cfg.Arbitration > alloc.ClassPriority {
+		errs = append(errs, fmt.Errorf("unknown arbitration %d (allowed: %s)", cfg.Arbitration, strings.Join(alloc.ArbitrationNames(), ", ")))
+	}
+	if cfg.SwitchAllocator > alloc.Wavefront {
+		errs = append(errs, fmt.Errorf("unknown switch allocator %d (allowed: %s)", cfg.SwitchAllocator, strings.Join(alloc.AllocatorNames(), ", ")))
+	}
+	if cfg.ISLIPIterations < 0 || cfg.ISLIPIterations > alloc.MaxISLIPIterations {
+		errs = append(errs, fmt.Errorf("islip_iterations = %d out of range (allowed: 1..%d)", cfg.ISLIPIterations, alloc.MaxISLIPIterations))
+	}
+	for _, st := range []struct {
+		key    string
+		v, min int
+	}{{"vc_allocation_cycles", cfg.VCAllocationCycles, 0}, {"switch_allocation_cycles", cfg.SwitchAllocationCycles, 0}, {"crossbar_cycles", cfg.CrossbarCycles, 0}} {
+		if st.v < st.min || st.v > MaxStageCycles {
+			errs = append(errs, fmt.Errorf("%s = %d out of range (allowed: 0..%d)", st.key, st.v, MaxStageCycles))
+		}
+	}
+	if cfg.InternalSpeedup > 1 && (cfg.Arbitration != alloc.RoundRobin || cfg.SwitchAllocator != alloc.SeparableInputFirst) {
+		errs = append(errs, fmt.Errorf("internal_speedup = %d runs rounds of separable input-first round-robin allocation: arbitration %q and switch allocator %q need internal_speedup = 1", cfg.InternalSpeedup, cfg.Arbitration, cfg.SwitchAllocator))
+	}
 	for r := 0; r < t.Routers(); r++ {
 		if t.Ports(r) > 64 {
 			errs = append(errs, fmt.Errorf("%s has %d ports (at most 64 supported)", t.RouterName(r), t.Ports(r)))
@@ -388,7 +458,7 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	n.wires = link.NewWiresExtra(nports+nn*H, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, extra)
+	n.wires = link.NewWiresAhead(nports+nn*H, cfg.LinkLatencyCycles, cfg.CreditLatencyCycles, cfg.sendAheadCycles(), extra)
 	if err := ctx.Err(); err != nil { // 0.1 s for the wires of 2^20 routers
 		return nil, err
 	}
@@ -437,6 +507,12 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 	if body == 1 {
 		sh.bodyWait = ^uint64(0)
 	}
+	sh.sendAhead = clock.Cycle(cfg.sendAheadCycles())
+	sh.arb, sh.swAlloc, sh.general = cfg.Arbitration, cfg.SwitchAllocator, cfg.generalSwitch()
+	sh.vaCycles = uint32(cfg.VCAllocationCycles)
+	if sh.vaCycles == 0 {
+		sh.frOnGrant = ^uint64(0)
+	}
 	n.Routers = make([]*Router, nr)
 	for r := range n.Routers {
 		if r&4095 == 0 && ctx.Err() != nil {
@@ -469,6 +545,7 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 		if cfg.InternalSpeedup > 1 {
 			rt.sq = newSpeedup(cfg.InternalSpeedup, P, V, B)
 		}
+		rt.ext = newRouterExtras(cfg, P)
 		n.Routers[r] = rt
 	}
 	n.NIs = make([]*NI, nn)
@@ -669,7 +746,7 @@ func (n *Network) zeroLoad(h, sizeFlits int) int { return ZeroLoadLatency(n.Cfg,
 // packet of sizeFlits flits over h router-to-router hops (see the package
 // doc).
 func ZeroLoadLatency(c Config, h, sizeFlits int) int {
-	return c.LinkLatencyCycles + (h+1)*c.RoutingDelayCycles + h*c.LinkLatencyCycles + c.LinkLatencyCycles + sizeFlits - 1
+	return c.LinkLatencyCycles + (h+1)*c.RouterCycles() + h*c.LinkLatencyCycles + c.LinkLatencyCycles + sizeFlits - 1
 }
 
 // MaxZeroLoadLatency is the zero-load latency of a packet of sizeFlits
@@ -833,7 +910,10 @@ func (n *Network) CountLinkStats() {
 		P := int(r.ports)
 		counts[i] = linkCounts{vcFlits: vcs[: P*V : P*V], stallCycles: stalls[:P:P]}
 		vcs, stalls = vcs[P*V:], stalls[P:]
-		r.links = &counts[i]
+		if r.ext == nil {
+			r.ext = &routerExtras{}
+		}
+		r.ext.links = &counts[i]
 	}
 }
 
@@ -843,8 +923,8 @@ func (n *Network) CountLinkStats() {
 // The slices are the router's own: read them while the network is paused.
 func (n *Network) LinkCounts(r int) (portFlits, vcFlits, stallCycles []uint64) {
 	rt := n.Routers[r]
-	if rt.links == nil {
+	if rt.ext == nil || rt.ext.links == nil {
 		return rt.PortFlits, nil, nil
 	}
-	return rt.PortFlits, rt.links.vcFlits, rt.links.stallCycles
+	return rt.PortFlits, rt.ext.links.vcFlits, rt.ext.links.stallCycles
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/router/alloc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
@@ -136,12 +137,14 @@ type Router struct {
 	SumValid, SumActive uint64
 	// PortFlits counts the flits sent out of each port.
 	PortFlits []uint64
-	// links are the link statistics Network.CountLinkStats asked for; nil
-	// otherwise.
-	links *linkCounts
 	// sq is the output and credit queues of internal speedup; nil without
 	// (speedup.go).
 	sq *speedup
+	// ext is what the router keeps beyond the default router: the state of
+	// its options (an arbitration, a switch allocator, a VC allocation
+	// stage) and the link statistics Network.CountLinkStats asked for; nil
+	// without either (options.go).
+	ext *routerExtras
 }
 
 // routerShared is what every router of a network has alike, kept once.
@@ -177,6 +180,21 @@ type routerShared struct {
 	// flit that arrives at a dry front joins portState.fr a cycle later),
 	// zero when it may leave in its arrival cycle (routing delay 0).
 	bodyWait uint64
+	// sendAhead is the cycles a flit that won the switch takes before it
+	// goes on its link: the switch allocation's cycles beyond the first
+	// and the crossbar's (Config.SwitchAllocationCycles, CrossbarCycles).
+	sendAhead clock.Cycle
+	// arb is the arbitration, swAlloc the switch allocator; general is
+	// set when the allocator is not separable input-first
+	// (allocateSwitchWith; allocateSwitch runs every arbitration).
+	arb     alloc.Arbitration
+	swAlloc alloc.Allocator
+	general bool
+	// vaCycles is the VC allocation stage's cycles; frOnGrant is all ones
+	// when it is 0 (a granted head may cross in its grant cycle), zero
+	// otherwise (it waits in routerExtras.vaWait).
+	vaCycles  uint32
+	frOnGrant uint64
 }
 
 // outVC is the state of one output VC (8 bytes): the upstream view of its
@@ -523,12 +541,20 @@ func (r *Router) Tick(now clock.Cycle) {
 		if r.vaPorts != 0 {
 			r.allocateVCs(now, r.vaPorts)
 		}
-		if r.links != nil {
-			r.countStalls()
+		if x := r.ext; x != nil {
+			if x.links != nil {
+				r.countStalls()
+			}
+			if x.vaHead < len(x.vaWait) {
+				r.releaseVCStage(now)
+			}
 		}
-		if r.sq == nil {
+		switch {
+		case r.sq == nil && !r.sh.general:
 			r.allocateSwitch(now, r.saPorts)
-		} else {
+		case r.sq == nil:
+			r.allocateSwitchWith(now, r.saPorts)
+		default:
 			r.allocateSwitchRounds(now, r.saPorts, in)
 		}
 	}
@@ -604,15 +630,19 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 		// its round-robin pointer wins; the others retry next cycle.
 		ptr := int32(r.outs[o].vaPtr)
 		win := a
-		best := ringDistance(r.reqs[a].in, ptr, n)
-		for b := a + 1; b < len(r.reqs); b++ {
-			if r.reqs[b].out != o {
-				continue
+		if r.sh.arb != alloc.RoundRobin {
+			win = r.vaWinner(a, o, ptr, n)
+		} else {
+			best := ringDistance(r.reqs[a].in, ptr, n)
+			for b := a + 1; b < len(r.reqs); b++ {
+				if r.reqs[b].out != o {
+					continue
+				}
+				if d := ringDistance(r.reqs[b].in, ptr, n); d < best {
+					win, best = b, d
+				}
+				r.reqs[b].out = -1
 			}
-			if d := ringDistance(r.reqs[b].in, ptr, n); d < best {
-				win, best = b, d
-			}
-			r.reqs[b].out = -1
 		}
 		// Grant o to the winner, as grant does, written out here: this
 		// loop runs for every head at every hop, and the call measured 2-4%
@@ -631,11 +661,15 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 			upd.Update(int(r.id), int(iv.outPort), h)
 		}
 		// The head has waited its cycles (it asked only then), so it may
-		// cross the switch now if o has a credit.
+		// cross the switch now if o has a credit (after the VC allocation
+		// stage's cycles, if any).
 		pt := &r.port[q.inPort]
 		bit := uint64(1) << (q.inV & 63)
 		pt.active |= bit
-		pt.fr |= bit
+		pt.fr |= bit & r.sh.frOnGrant
+		if r.sh.vaCycles != 0 {
+			r.waitVCStage(now, q.inPort, q.inV)
+		}
 		pt.credOK = pt.credOK&^bit | b2u(ov.credits > 0)<<(q.inV&63)
 		r.portChanged(int(q.inPort))
 		if w++; w == n {
@@ -644,7 +678,7 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 		ov.vaPtr = uint16(w)
 	}
 	if r.sh.secondRound {
-		r.secondRound(1)
+		r.secondRound(now, 1)
 	}
 }
 
@@ -653,7 +687,7 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 // free, one head at a time in request order (routerShared.secondRound).
 //
 //go:noinline
-func (r *Router) secondRound(need int32) {
+func (r *Router) secondRound(now clock.Cycle, need int32) {
 	for a := range r.reqs {
 		q := &r.reqs[a]
 		iv := &r.ivc[q.in]
@@ -666,7 +700,7 @@ func (r *Router) secondRound(need int32) {
 			c.waitPorts = c.Ports()
 			continue
 		}
-		r.grant(q.in, o, q.inPort, q.inV, op, ov)
+		r.grant(now, q.in, o, q.inPort, q.inV, op, ov)
 	}
 }
 
@@ -674,7 +708,7 @@ func (r *Router) secondRound(need int32) {
 // port inPort), as allocateVCs does for the winners of its first round.
 // The head has waited its cycles (it asked only then), so it may cross the
 // switch now if o has a credit.
-func (r *Router) grant(w, o int32, inPort, inV, op, ovc uint8) {
+func (r *Router) grant(now clock.Cycle, w, o int32, inPort, inV, op, ovc uint8) {
 	ov := &r.outs[o]
 	ov.owner, ov.ownPort, ov.ownV = int16(w), inPort, inV
 	iv := &r.ivc[w]
@@ -689,7 +723,10 @@ func (r *Router) grant(w, o int32, inPort, inV, op, ovc uint8) {
 	pt := &r.port[inPort]
 	bit := uint64(1) << (inV & 63)
 	pt.active |= bit
-	pt.fr |= bit
+	pt.fr |= bit & r.sh.frOnGrant
+	if r.sh.vaCycles != 0 {
+		r.waitVCStage(now, inPort, inV)
+	}
 	pt.credOK = pt.credOK&^bit | b2u(ov.credits > 0)<<(inV&63)
 	r.portChanged(int(inPort))
 	n := r.ports * r.vcs
@@ -783,17 +820,20 @@ func (r *Router) countStalls() {
 		}
 	}
 	for sm := stalled; sm != 0; sm &= sm - 1 {
-		r.links.stallCycles[bits.TrailingZeros64(sm)]++
+		r.ext.links.stallCycles[bits.TrailingZeros64(sm)]++
 	}
 }
 
 // allocateSwitch runs separable input-first switch allocation and moves the
-// winning flits. Traversal is written out in the output loop rather than
+// winning flits (under any arbitration: see pickVC). Traversal is written out in the output loop rather than
 // called: a call makes Go spill every live register, and this loop runs for
 // every flit-hop of the simulation.
 func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 	V := int(r.vcs)
-	ivc, outs, ws := r.ivc, r.outs, r.wires
+	ivc := r.ivc
+	// Under a keyed arbitration (Config.Arbitration) an arbiter with more
+	// than one request orders them by key (pickVC, pickInput).
+	keyed := r.sh.arb != alloc.RoundRobin
 	var outMask uint64
 	for pm := saPorts; pm != 0; pm &= pm - 1 {
 		p := bits.TrailingZeros64(pm)
@@ -809,6 +849,9 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 			continue
 		}
 		v := roundRobin(elig, pt.inNext)
+		if keyed && elig&(elig-1) != 0 {
+			v = r.pickVC(p, elig)
+		}
 		pt.inWant = uint8(v)
 		op := ivc[p*V+v].outPort
 		r.port[op].outReq |= 1 << (p & 63)
@@ -821,57 +864,67 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		req := opt.outReq
 		opt.outReq = 0
 		p := roundRobin(req, opt.outNext)
+		if keyed && req&(req-1) != 0 {
+			p = r.pickInput(req, opt.outNext)
+		}
 		ipt := &r.port[p]
 		v := int(ipt.inWant)
 		opt.outNext = after(p)
 		ipt.inNext = after(v)
 		won |= 1 << (p & 63)
-
-		// Traversal: the front flit of input VC v of port p leaves by op
-		// (crossToQueue, speedup.go, keeps the same books).
-		i := p*V + v
-		s := &ivc[i]
-		o := int32(op*V + int(s.outV))
-		slot, ok := ws.FlitSlot(int(opt.out), now)
-		if !ok {
-			r.fail(now, "second flit sent out of port %d in one cycle", op)
-		}
-		h := &r.pkts[s.pkFront].hdr
-		*slot = *h
-		slot.Index = s.departed
-		slot.VC = s.outV
-		slot.Hops += uint8(b2u(slot.Hops < 255) & (r.netPorts >> (op & 63)))
-		s.departed++
-		s.front--
-		ipt.fr &^= b2u(s.front == 0) << (v & 63)
-		s.moved = uint32(now)
-		ov := &outs[o]
-		ov.credits--
-		ipt.credOK &^= b2u(ov.credits == 0) << (v & 63)
-		r.PortFlits[op]++
-		if r.links != nil {
-			r.links.vcFlits[o]++
-		}
-		s.flits--
-		r.buffered--
-		emptied := b2u(s.flits == 0)
-		ipt.nonEmpty &^= emptied << (v & 63)
-		r.valid -= int32(emptied)
-		r.validInj -= int32(emptied &^ (r.netPorts >> (p & 63)))
-		r.portChanged(p)
-		if !ws.PutCredit(int(ipt.out), now, link.Credit{VC: uint16(v)}) {
-			r.fail(now, "second credit sent back from port %d in one cycle", p)
-		}
-		// The next flit of the front, if any, is ready from the next cycle:
-		// it arrived by now, and a body flit waits at most one cycle.
-		if s.departed != slot.Size {
-			continue
-		}
-		r.nextPacket(i, p, v, op, o)
+		r.traverse(now, p, v, op)
 	}
 	active := bits.OnesCount64(won)
 	r.active, r.activeInj = int32(active), int32(bits.OnesCount64(won&^r.netPorts))
 	r.SumActive += uint64(active)
+}
+
+// traverse moves the front flit of input VC v of port p out of port op:
+// switch and link traversal, its credit upstream, and, for a tail, the
+// output VC freed and the next packet brought forward (crossToQueue,
+// speedup.go, keeps the same books).
+func (r *Router) traverse(now clock.Cycle, p, v, op int) {
+	V := int(r.vcs)
+	ivc, outs, ws := r.ivc, r.outs, r.wires
+	opt, ipt := &r.port[op], &r.port[p]
+	i := p*V + v
+	s := &ivc[i]
+	o := int32(op*V + int(s.outV))
+	slot, ok := ws.FlitSlot(int(opt.out), now+r.sh.sendAhead)
+	if !ok {
+		r.fail(now, "second flit sent out of port %d in one cycle", op)
+	}
+	h := &r.pkts[s.pkFront].hdr
+	*slot = *h
+	slot.Index = s.departed
+	slot.VC = s.outV
+	slot.Hops += uint8(b2u(slot.Hops < 255) & (r.netPorts >> (op & 63)))
+	s.departed++
+	s.front--
+	ipt.fr &^= b2u(s.front == 0) << (v & 63)
+	s.moved = uint32(now)
+	ov := &outs[o]
+	ov.credits--
+	ipt.credOK &^= b2u(ov.credits == 0) << (v & 63)
+	r.PortFlits[op]++
+	if r.ext != nil && r.ext.links != nil {
+		r.ext.links.vcFlits[o]++
+	}
+	s.flits--
+	r.buffered--
+	emptied := b2u(s.flits == 0)
+	ipt.nonEmpty &^= emptied << (v & 63)
+	r.valid -= int32(emptied)
+	r.validInj -= int32(emptied &^ (r.netPorts >> (p & 63)))
+	r.portChanged(p)
+	if !ws.PutCredit(int(ipt.out), now, link.Credit{VC: uint16(v)}) {
+		r.fail(now, "second credit sent back from port %d in one cycle", p)
+	}
+	// The next flit of the front, if any, is ready from the next cycle:
+	// it arrived by now, and a body flit waits at most one cycle.
+	if s.departed == slot.Size {
+		r.nextPacket(i, p, v, op, o)
+	}
 }
 
 // nextPacket runs when the tail of the front packet of input VC i (VC v of

@@ -233,7 +233,7 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int, arrived uint64) {
 	// wire at once (and the queue, empty, stays so); otherwise it queues.
 	var f *link.Flit
 	if q := &sq.out[op]; q.n == 0 && sq.sentFlit>>(op&63)&1 == 0 {
-		slot, ok := r.wires.FlitSlot(int(r.port[op].out), now)
+		slot, ok := r.wires.FlitSlot(int(r.port[op].out), now+r.sh.sendAhead)
 		if !ok {
 			r.fail(now, "second flit sent out of port %d in one cycle", op)
 		}
@@ -261,8 +261,8 @@ func (r *Router) crossToQueue(now clock.Cycle, p, v, op int, arrived uint64) {
 	ov.credits--
 	ipt.credOK &^= b2u(ov.credits == 0) << (v & 63)
 	r.PortFlits[op]++
-	if r.links != nil {
-		r.links.vcFlits[o]++
+	if r.ext != nil && r.ext.links != nil {
+		r.ext.links.vcFlits[o]++
 	}
 	s.flits--
 	r.buffered--
@@ -310,7 +310,7 @@ func (r *Router) drainQueues(now clock.Cycle) {
 	for m := sq.outBusy &^ sq.sentFlit; m != 0; m &= m - 1 {
 		op := bits.TrailingZeros64(m)
 		q := &sq.out[op]
-		slot, ok := ws.FlitSlot(int(r.port[op].out), now)
+		slot, ok := ws.FlitSlot(int(r.port[op].out), now+r.sh.sendAhead)
 		if !ok {
 			r.fail(now, "second flit sent out of port %d in one cycle", op)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/icnsim/icnsim/internal/keys"
 	"github.com/icnsim/icnsim/internal/suggest"
+	"github.com/icnsim/icnsim/router/alloc"
 )
 
 // Table is the VC router's configuration table, [router.vc] of a
@@ -32,6 +33,22 @@ type Table struct {
 	// input-queued router; 2..MaxInternalSpeedup add output queues
 	// (BookSim2's internal_speedup).
 	InternalSpeedup int `toml:"internal_speedup"`
+	// Arbitration orders every arbiter's requests: round-robin (the
+	// default), oldest-first or class-priority (alloc.ParseArbitration).
+	Arbitration string `toml:"arbitration"`
+	// SwitchAllocator matches input ports to output ports:
+	// separable-input-first (the default), separable-output-first, islip
+	// or wavefront (alloc.ParseAllocator); ISLIPIterations is iSLIP's
+	// rounds.
+	SwitchAllocator string `toml:"switch_allocator"`
+	ISLIPIterations int    `toml:"islip_iterations"`
+	// The pipeline's stages after the routing delay (Config): the VC
+	// allocation stage's cycles (0: switch allocation in the same cycle),
+	// the switch allocation's (1: traversal in its cycle) and the
+	// crossbar's (0: none of its own).
+	VCAllocationCycles     int `toml:"vc_allocation_cycles"`
+	SwitchAllocationCycles int `toml:"switch_allocation_cycles"`
+	CrossbarCycles         int `toml:"crossbar_cycles"`
 }
 
 // MaxVCs is the most virtual channels per port a Table allows.
@@ -41,9 +58,11 @@ const MaxVCs = 64
 const MaxBufferFlits = 32768
 
 // DefaultTable is the built-in scenario's VC router: three VCs of 16
-// flits, virtual cut-through, free-most-credits, no speedup.
+// flits, virtual cut-through, free-most-credits, no speedup, round-robin
+// separable input-first allocation, allocation and traversal in a cycle.
 func DefaultTable() Table {
-	return Table{VCs: 3, BufferFlits: 16, Switching: "vct", Selection: "free-most-credits", SelectionTies: "rotation", InternalSpeedup: 1}
+	return Table{VCs: 3, BufferFlits: 16, Switching: "vct", Selection: "free-most-credits", SelectionTies: "rotation", InternalSpeedup: 1,
+		Arbitration: "round-robin", SwitchAllocator: "separable-input-first", ISLIPIterations: 1, SwitchAllocationCycles: 1}
 }
 
 // Check adds each key of t whose value is out of its range or not a name
@@ -56,7 +75,15 @@ func (t Table) Check(add keys.Add) bool {
 		keys.IntRange{Key: "vcs", Value: t.VCs, Lo: 1, Hi: MaxVCs, Allowed: fmt.Sprintf("allowed: 1..%d", MaxVCs)},
 		keys.IntRange{Key: "buffer_flits", Value: t.BufferFlits, Lo: 1, Hi: MaxBufferFlits, Allowed: fmt.Sprintf("allowed: 1..%d flits per VC", MaxBufferFlits)},
 		keys.IntRange{Key: "internal_speedup", Value: t.InternalSpeedup, Lo: 1, Hi: MaxInternalSpeedup,
-			Allowed: fmt.Sprintf("allowed: 1..%d switch allocation rounds per cycle (1: the input-queued router; more adds output queues)", MaxInternalSpeedup)})
+			Allowed: fmt.Sprintf("allowed: 1..%d switch allocation rounds per cycle (1: the input-queued router; more adds output queues)", MaxInternalSpeedup)},
+		keys.IntRange{Key: "islip_iterations", Value: t.ISLIPIterations, Lo: 1, Hi: alloc.MaxISLIPIterations,
+			Allowed: fmt.Sprintf("allowed: 1..%d rounds of iSLIP per allocation", alloc.MaxISLIPIterations)},
+		keys.IntRange{Key: "vc_allocation_cycles", Value: t.VCAllocationCycles, Lo: 0, Hi: MaxStageCycles,
+			Allowed: fmt.Sprintf("allowed: 0..%d cycles (0: a head granted an output VC may cross the switch in the same cycle)", MaxStageCycles)},
+		keys.IntRange{Key: "switch_allocation_cycles", Value: t.SwitchAllocationCycles, Lo: 1, Hi: MaxStageCycles,
+			Allowed: fmt.Sprintf("allowed: 1..%d cycles (1: a flit crosses in the cycle it wins the switch)", MaxStageCycles)},
+		keys.IntRange{Key: "crossbar_cycles", Value: t.CrossbarCycles, Lo: 0, Hi: MaxStageCycles,
+			Allowed: fmt.Sprintf("allowed: 0..%d cycles (0: traversal within the switch allocation's last cycle)", MaxStageCycles)})
 	sel, selErr := ParseSelection(t.Selection)
 	if selErr != nil {
 		add("selection", t.Selection, "allowed: "+strings.Join(SelectionNames(), ", ")+" (free-most-credits: a free VC with room, most credits; least-occupied: FSIN's, the least occupied VC offered, waited for)"+suggest.DidYouMean(t.Selection, SelectionNames()))
@@ -68,6 +95,29 @@ func (t Table) Check(add keys.Add) bool {
 	} else if selErr == nil && sel != SelectLeastOccupied && ties != TiesRotation {
 		add("selection_ties", t.SelectionTies, fmt.Sprintf("breaks ties of selection = \"least-occupied\" only (selection is %q, which ties by rotation): set selection = \"least-occupied\" or leave selection_ties at \"rotation\"", sel))
 		ok = false
+	}
+	arb, arbErr := alloc.ParseArbitration(t.Arbitration)
+	if arbErr != nil {
+		add("arbitration", t.Arbitration, "allowed: "+strings.Join(alloc.ArbitrationNames(), ", ")+" (round-robin; oldest-first: the packet injected first; class-priority: the higher message class first; ties round robin)"+suggest.DidYouMean(t.Arbitration, alloc.ArbitrationNames()))
+		ok = false
+	}
+	sa, saErr := alloc.ParseAllocator(t.SwitchAllocator)
+	if saErr != nil {
+		add("switch_allocator", t.SwitchAllocator, "allowed: "+strings.Join(alloc.AllocatorNames(), ", ")+suggest.DidYouMean(t.SwitchAllocator, alloc.AllocatorNames()))
+		ok = false
+	} else if sa != alloc.ISLIP && t.ISLIPIterations > 1 && t.ISLIPIterations <= alloc.MaxISLIPIterations {
+		add("islip_iterations", t.ISLIPIterations, fmt.Sprintf("applies to switch_allocator = \"islip\" only (switch_allocator is %q): set switch_allocator = \"islip\" or leave islip_iterations at 1", sa))
+		ok = false
+	}
+	if t.InternalSpeedup > 1 && t.InternalSpeedup <= MaxInternalSpeedup {
+		if saErr == nil && sa != alloc.SeparableInputFirst {
+			add("switch_allocator", t.SwitchAllocator, fmt.Sprintf("internal_speedup = %d runs rounds of separable input-first allocation: use switch_allocator = \"separable-input-first\" or internal_speedup = 1", t.InternalSpeedup))
+			ok = false
+		}
+		if arbErr == nil && arb != alloc.RoundRobin {
+			add("arbitration", t.Arbitration, fmt.Sprintf("internal_speedup = %d arbitrates round robin: use arbitration = \"round-robin\" or internal_speedup = 1", t.InternalSpeedup))
+			ok = false
+		}
 	}
 	if _, err := ParseSwitching(t.Switching); err != nil {
 		add("switching", t.Switching, "allowed: vct, wormhole"+suggest.DidYouMean(t.Switching, []string{"vct", "wormhole"}))
@@ -85,5 +135,11 @@ func (t Table) KeyDocs() []keys.Doc {
 		{Key: "selection", Value: fmt.Sprintf("%q", t.Selection), Doc: "which offered output VC a head asks for: free-most-credits (a free VC with room, most credits, ties rotate) or least-occupied (FSIN's: the least occupied VC offered, waited for if busy; not with duato, hybrid-har, har-dor)"},
 		{Key: "selection_ties", Value: fmt.Sprintf("%q", t.SelectionTies), Doc: "how least-occupied breaks a tie: rotation (a rotating pointer), random (a uniform draw) or fsin (FSIN's draw: the first least occupied port weighted twice)"},
 		{Key: "internal_speedup", Value: fmt.Sprint(t.InternalSpeedup), Doc: fmt.Sprintf("switch allocation rounds per cycle, 1..%d; above 1 the router has output queues (BookSim2's internal_speedup)", MaxInternalSpeedup)},
+		{Key: "arbitration", Value: fmt.Sprintf("%q", t.Arbitration), Doc: "how every arbiter (VC and switch allocation) orders requests: round-robin, oldest-first (the packet that left its source first) or class-priority (the higher message class first); ties round robin"},
+		{Key: "switch_allocator", Value: fmt.Sprintf("%q", t.SwitchAllocator), Doc: "separable-input-first, separable-output-first, islip or wavefront (the last two match ports by their own rules; arbitration then picks the VC)"},
+		{Key: "islip_iterations", Value: fmt.Sprint(t.ISLIPIterations), Doc: fmt.Sprintf("rounds of iSLIP per allocation, 1..%d (switch_allocator = \"islip\")", alloc.MaxISLIPIterations)},
+		{Key: "vc_allocation_cycles", Value: fmt.Sprint(t.VCAllocationCycles), Doc: "cycles from a head's VC grant to its first switch allocation (0: the same cycle)"},
+		{Key: "switch_allocation_cycles", Value: fmt.Sprint(t.SwitchAllocationCycles), Doc: "cycles of the pipelined switch allocation (1: a flit crosses in the cycle it wins)"},
+		{Key: "crossbar_cycles", Value: fmt.Sprint(t.CrossbarCycles), Doc: "cycles of switch traversal after allocation (0: none of its own); a router adds routing_delay_cycles + vc_allocation_cycles + switch_allocation_cycles - 1 + crossbar_cycles per hop"},
 	}
 }

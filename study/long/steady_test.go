@@ -85,7 +85,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 				cfg = study.Default()
 				cfg.Network.Topology, cfg.Network.Mesh.K, cfg.Network.Mesh.Concentration, cfg.Network.Mesh.NodeChannels = "mesh", 16, 1, 2
 				cfg.Router.Routing, cfg.Router.RoutingDelayCycles = "hybrid-har", 2
-				cfg.Router.VC = vc.Table{VCs: 4, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1}
+				cfg.Router.VC = vc.Table{VCs: 4, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}
 				cfg.Traffic.Pattern, cfg.Traffic.Process, cfg.Traffic.LoadOfWireCapacity = "transpose", "poisson", tc.load
 				cfg.Traffic.PacketFlits, cfg.Traffic.LongPacketFlits, cfg.Traffic.LongVolumePercent = 32, 256, 50
 			}
