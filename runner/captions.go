@@ -126,7 +126,7 @@ func heatmapCaption(f *study.File, name string) (string, bool) {
 	if m == "" {
 		m = "accepted_flits_per_node_cycle"
 	}
-	g, part, ok := figureGroup(f, name, plainFile("heatmap-"+m), without(f.AxisKeys(), []string{hx, hy}))
+	g, part, ok := figureGroup(f, name, plainFile("heatmap-"+m), without(f.AxisKeys(), append(zipGroup(f, hx), zipGroup(f, hy)...)))
 	if !ok {
 		return "", false
 	}

@@ -82,3 +82,43 @@ func TestCurveAxesZipped(t *testing.T) {
 		}
 	}
 }
+
+// TestHeatmapAxesZipped: an axis zipped with a heatmap's x or y advances
+// with it and splits no heatmap (mesh8-router-options' allocator axis,
+// zipped with islip_iterations, drew one heatmap per iteration count, each
+// with the other allocators' rows empty).
+func TestHeatmapAxesZipped(t *testing.T) {
+	const src = "name = \"hz\"\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\n[router]\nrouting = \"dor\"\nvc.vcs = 2\n[traffic]\nprocess = \"bernoulli\"\n" +
+		"[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n" +
+		"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n" +
+		"[[axis]]\nkey = \"router.vc.switch_allocator\"\nvalues = [\"separable-input-first\", \"islip\"]\nzip = \"a\"\n" +
+		"[[axis]]\nkey = \"router.vc.islip_iterations\"\nvalues = [1, 2]\nzip = \"a\"\n" +
+		"[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, 0.2]\n" +
+		"[plot]\nheatmap_x = \"traffic.load_flits_per_node_cycle\"\nheatmap_y = \"router.vc.switch_allocator\"\n"
+	f, err := study.ParseFile("hz.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Plot.Formats = []string{"svg"}
+	d := t.TempDir()
+	run(t, f, Options{Out: d})
+	files, _ := filepath.Glob(filepath.Join(d, "plots", "heatmap-*.csv"))
+	var names []string
+	for _, file := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(file), ".csv"))
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "NaN") || strings.Count(string(b), "\n") < 5 {
+			t.Errorf("%s has empty cells or too few rows:\n%s", file, b)
+		}
+	}
+	want := []string{"heatmap-accepted_flits_per_node_cycle-pattern-transpose", "heatmap-accepted_flits_per_node_cycle-pattern-uniform"}
+	if !slices.Equal(names, want) {
+		t.Errorf("heatmaps %v, want %v (one per pattern)", names, want)
+	}
+	if got := figureCaption(f, want[0]); !strings.Contains(got, "for traffic pattern = transpose.") {
+		t.Errorf("caption %q", got)
+	}
+}

@@ -176,7 +176,8 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 			m = "accepted_flits_per_node_cycle"
 		}
 		xs, ys := axisValues(f, hx), axisValues(f, hy)
-		for _, grp := range groupsOf(pts, without(axes, []string{hx, hy})) {
+		// The axes zipped with either advance with it: no group of their own.
+		for _, grp := range groupsOf(pts, without(axes, append(zipGroup(f, hx), zipGroup(f, hy)...))) {
 			h := &figure.Heatmap{Title: title(f, study.NoUnit(report.Label(m)), grp.label), XLabel: study.KeyLabel(hx), YLabel: study.KeyLabel(hy), ZLabel: report.Label(m), XTicks: xs, YTicks: ys, Z: make([][]float64, len(ys))}
 			for r := range h.Z {
 				h.Z[r] = make([]float64, len(xs))
