@@ -124,7 +124,7 @@ func Pick(req uint64, keys *[64]uint64, next uint8) int {
 		}
 		var tied uint64
 		for m := req; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros64(m)
+			i := bits.TrailingZeros64(m) & 63
 			if keys[i] == least {
 				tied |= 1 << i
 			}
@@ -144,142 +144,242 @@ func After(x int) uint8 { return uint8(x + 1) }
 // Matcher matches a switch's input ports to its output ports under one
 // Allocator, keeping the round-robin pointers and the wavefront's
 // priority diagonal between allocations. Its state is its own: a router
-// has one, and only that router's tick calls it.
+// has one, and only that router's tick calls it. A port's state and
+// scratch lie together in one 32-byte slot, so that an allocation over a
+// few ports touches a few cache lines (a router's matcher is read every
+// cycle; NewMatchers lays a network's out in one array).
 type Matcher struct {
 	kind       Allocator
 	ports      int
 	iterations int
-	// grantNext[o] is output o's pointer over inputs, acceptNext[i] input
-	// i's over outputs.
-	grantNext, acceptNext []uint8
-	diagonal              int // wavefront's priority diagonal
-	// Scratch: the inputs each output is asked by, and grants per input.
-	askedBy, grants []uint64
-	keys            [64]uint64
+	diagonal   int // wavefront's priority diagonal
+	slot       []portSlot
+	keys       *[64]uint64 // Pick's keys, allocated at the first keyed allocation
+}
+
+// portSlot is port p's state in a Matcher: as an input, its requests
+// (Ask), its match (Output), the grants it received and its pointer over
+// outputs; as an output, the inputs asking for it and its pointer over
+// inputs.
+type portSlot struct {
+	req, askedBy, grants  uint64
+	grantNext, acceptNext uint8
+	match                 int8
+	_                     [5]byte
 }
 
 // Bytes is the memory the matcher holds.
 func (m *Matcher) Bytes() int { return MatcherBytes(m.ports) }
 
-// MatcherBytes is the memory NewMatcher allocates for ports ports.
+// MatcherBytes is the memory a Matcher of ports ports holds (before any
+// keyed allocation).
 func MatcherBytes(ports int) int {
-	return int(unsafe.Sizeof(Matcher{})) + 2*ports + 2*8*ports
+	return int(unsafe.Sizeof(Matcher{})) + ports*int(unsafe.Sizeof(portSlot{}))
 }
 
 // NewMatcher returns the matcher of a switch of ports ports (1..64) under
 // kind; iterations is iSLIP's rounds (0 means 1), ignored by the others.
 func NewMatcher(kind Allocator, ports, iterations int) *Matcher {
-	if ports < 1 || ports > 64 {
-		panic(fmt.Sprintf("alloc: %d ports (allowed: 1..64)", ports))
-	}
+	return &NewMatchers(kind, iterations, []int{ports})[0]
+}
+
+// NewMatchers returns the matchers of switches of ports[i] ports each, in
+// one array, their slots in another.
+func NewMatchers(kind Allocator, iterations int, ports []int) []Matcher {
 	if kind > Wavefront {
 		panic(fmt.Sprintf("alloc: unknown allocator %d", kind))
 	}
-	return &Matcher{kind: kind, ports: ports, iterations: max(iterations, 1),
-		grantNext: make([]uint8, ports), acceptNext: make([]uint8, ports),
-		askedBy: make([]uint64, ports), grants: make([]uint64, ports)}
+	total := 0
+	for _, P := range ports {
+		if P < 1 || P > 64 {
+			panic(fmt.Sprintf("alloc: %d ports (allowed: 1..64)", P))
+		}
+		total += P
+	}
+	ms, slots := make([]Matcher, len(ports)), make([]portSlot, total)
+	for i, P := range ports {
+		ms[i] = Matcher{kind: kind, ports: P, iterations: max(iterations, 1), slot: slots[:P:P]}
+		slots = slots[P:]
+	}
+	return ms
 }
 
-// Match matches the inputs in inputs to outputs: req[i] is the set of
-// outputs input i requests (read for the inputs in inputs only). key, when
-// not nil, orders the requests of the separable allocators: key[i*P+o] is
+// Ask sets input i's requests for the next Match: the set of outputs it
+// asks for (0: none).
+func (m *Matcher) Ask(i int, outputs uint64) { m.slot[i].req = outputs }
+
+// Settled ends an allocation its caller settled as Match settles inputs
+// that each ask for one output (each output granted round robin from its
+// pointer, both pointers moved, kept by the caller: SetPointers): the
+// wavefront's diagonal moves, as after any allocation with a request.
+func (m *Matcher) Settled() {
+	if m.kind == Wavefront {
+		m.diagonal = (m.diagonal + 1) % m.ports
+	}
+}
+
+// SetPointers sets port p's round-robin pointers: as an output, over
+// inputs (grant); as an input, over outputs (accept). A caller that keeps
+// the pointers itself sets them before Match and reads them back after.
+func (m *Matcher) SetPointers(p int, grant, accept uint8) {
+	m.slot[p].grantNext, m.slot[p].acceptNext = grant, accept
+}
+
+// Pointers is port p's round-robin pointers (SetPointers).
+func (m *Matcher) Pointers(p int) (grant, accept uint8) {
+	return m.slot[p].grantNext, m.slot[p].acceptNext
+}
+
+// Asked is input i's requests, as Ask set them.
+func (m *Matcher) Asked(i int) uint64 { return m.slot[i].req }
+
+// Output is the output input i was matched to by the last Match that
+// matched it.
+func (m *Matcher) Output(i int) int { return int(m.slot[i].match) }
+
+// Match matches the inputs in inputs to outputs, each asking for the
+// outputs Ask set (read for the inputs in inputs only). key, when not
+// nil, orders the requests of the separable allocators: key[i*P+o] is
 // input i's key for output o (P the ports), the least first, ties round
-// robin; iSLIP and wavefront ignore it. It writes each matched input's
-// output to match[i] and returns the set of matched inputs (match[i] of
-// the others is left as it was). Every output is matched to at most one
-// input and every input to at most one of the outputs it requested.
-func (m *Matcher) Match(inputs uint64, req []uint64, key []uint64, match []int8) uint64 {
+// robin; iSLIP and wavefront ignore it. It returns the set of matched
+// inputs, each input's output for Output. Every output is matched to at
+// most one input and every input to at most one of the outputs it asked
+// for.
+func (m *Matcher) Match(inputs uint64, key []uint64) uint64 {
 	if inputs == 0 {
 		return 0
 	}
-	// Requests that meet nowhere (each input asks for one output, no
-	// output is asked twice) are all granted under every allocator, with
-	// the pointers and the diagonal moved as each one's rule moves them:
-	// the common case of a lightly loaded switch, settled in one pass.
-	var asked, clash, several, matched uint64
+	// Each input asking for one output, the common case, settles in one
+	// pass under every allocator: all of them grant each output to one of
+	// the inputs asking for it by that output's arbiter and move both
+	// pointers (input-first and output-first: the one rule when no input
+	// has a choice; iSLIP: its first round, after which no free input asks
+	// for a free output). Wavefront grants them all when no two meet.
+	sl := m.slot
+	var asked, clash, several uint64
 	for s := inputs; s != 0; s &= s - 1 {
-		r := req[bits.TrailingZeros64(s)]
+		r := sl[bits.TrailingZeros64(s)].req
 		clash |= asked & r
 		asked |= r
 		several |= r & (r - 1)
 	}
-	if clash|several == 0 {
-		for s := inputs; s != 0; s &= s - 1 {
-			i := bits.TrailingZeros64(s)
-			if r := req[i]; r != 0 {
-				o := bits.TrailingZeros64(r)
-				match[i] = int8(o)
-				m.grantNext[o] = After(i)
-				m.acceptNext[i] = After(o)
-				matched |= 1 << i
-			}
+	if several == 0 && (m.kind != Wavefront || clash == 0) {
+		if !m.kind.Keyed() {
+			key = nil
 		}
-		if m.kind == Wavefront && matched != 0 {
-			m.diagonal = (m.diagonal + 1) % m.ports
-		}
-		return matched
+		return m.singleRequests(inputs, key)
 	}
 	switch m.kind {
 	case SeparableOutputFirst:
-		return m.outputFirst(inputs, req, key, match)
+		return m.outputFirst(inputs, key)
 	case ISLIP:
-		return m.islip(inputs, req, match)
+		return m.islip(inputs)
 	case Wavefront:
-		return m.wavefront(inputs, req, match)
+		return m.wavefront(inputs)
 	}
-	return m.inputFirst(inputs, req, key, match)
+	return m.inputFirst(inputs, key)
+}
+
+// pickKeys returns Pick's keys for nil-or-not key: nil, or the matcher's
+// scratch (allocated the first time).
+func (m *Matcher) pickKeys(key []uint64) *[64]uint64 {
+	if key == nil {
+		return nil
+	}
+	if m.keys == nil {
+		m.keys = new([64]uint64)
+	}
+	return m.keys
 }
 
 // keysOfInputs fills the matcher's key scratch with key[i*P+o] for the
 // inputs i of set, output o fixed, and returns it; nil for nil keys.
 func (m *Matcher) keysOfInputs(set uint64, o int, key []uint64) *[64]uint64 {
-	if key == nil {
+	keys := m.pickKeys(key)
+	if keys == nil {
 		return nil
 	}
 	for s := set; s != 0; s &= s - 1 {
-		i := bits.TrailingZeros64(s)
-		m.keys[i] = key[i*m.ports+o]
+		i := bits.TrailingZeros64(s) & 63
+		keys[i] = key[i*m.ports+o]
 	}
-	return &m.keys
+	return keys
 }
 
 // keysOfOutputs is keysOfInputs for the outputs o of set, input i fixed.
 func (m *Matcher) keysOfOutputs(set uint64, i int, key []uint64) *[64]uint64 {
-	if key == nil {
+	keys := m.pickKeys(key)
+	if keys == nil {
 		return nil
 	}
 	for s := set; s != 0; s &= s - 1 {
-		o := bits.TrailingZeros64(s)
-		m.keys[o] = key[i*m.ports+o]
+		o := bits.TrailingZeros64(s) & 63
+		keys[o] = key[i*m.ports+o]
 	}
-	return &m.keys
+	return keys
+}
+
+// singleRequests matches inputs that ask for one output each: each
+// output grants one of the inputs asking for it; every pointer moves.
+func (m *Matcher) singleRequests(inputs uint64, key []uint64) uint64 {
+	sl := m.slot
+	var outs, matched uint64
+	for s := inputs; s != 0; s &= s - 1 {
+		i := bits.TrailingZeros64(s)
+		if r := sl[i].req; r != 0 {
+			sl[bits.TrailingZeros64(r)].askedBy |= 1 << i
+			outs |= r
+		}
+	}
+	for s := outs; s != 0; s &= s - 1 {
+		o := bits.TrailingZeros64(s)
+		out := &sl[o]
+		asked := out.askedBy
+		out.askedBy = 0
+		i := bits.TrailingZeros64(asked)
+		if asked&(asked-1) != 0 {
+			i = Pick(asked, m.keysOfInputs(asked, o, key), out.grantNext)
+		}
+		in := &sl[i]
+		in.match = int8(o)
+		out.grantNext = After(i)
+		in.acceptNext = After(o)
+		matched |= 1 << i
+	}
+	if m.kind == Wavefront && matched != 0 {
+		m.diagonal = (m.diagonal + 1) % m.ports
+	}
+	return matched
 }
 
 // inputFirst: each input picks one output, then each output one input.
-func (m *Matcher) inputFirst(inputs uint64, req []uint64, key []uint64, match []int8) uint64 {
+func (m *Matcher) inputFirst(inputs uint64, key []uint64) uint64 {
+	sl := m.slot
 	var outs uint64
 	for s := inputs; s != 0; s &= s - 1 {
 		i := bits.TrailingZeros64(s)
-		r := req[i]
+		in := &sl[i]
+		r := in.req
 		if r == 0 {
 			continue
 		}
 		o := bits.TrailingZeros64(r)
 		if r&(r-1) != 0 {
-			o = Pick(r, m.keysOfOutputs(r, i, key), m.acceptNext[i])
+			o = Pick(r, m.keysOfOutputs(r, i, key), in.acceptNext)
 		}
-		match[i] = int8(o)
-		m.askedBy[o] |= 1 << i
+		in.match = int8(o)
+		sl[o].askedBy |= 1 << i
 		outs |= 1 << o
 	}
 	var matched uint64
 	for s := outs; s != 0; s &= s - 1 {
 		o := bits.TrailingZeros64(s)
-		asked := m.askedBy[o]
-		m.askedBy[o] = 0
-		i := Pick(asked, m.keysOfInputs(asked, o, key), m.grantNext[o])
-		m.grantNext[o] = After(i)
-		m.acceptNext[i] = After(o)
+		out := &sl[o]
+		asked := out.askedBy
+		out.askedBy = 0
+		i := Pick(asked, m.keysOfInputs(asked, o, key), out.grantNext)
+		out.grantNext = After(i)
+		sl[i].acceptNext = After(o)
 		matched |= 1 << i
 	}
 	return matched
@@ -287,73 +387,80 @@ func (m *Matcher) inputFirst(inputs uint64, req []uint64, key []uint64, match []
 
 // outputFirst: each output grants one requesting input, then each input
 // accepts one granting output.
-func (m *Matcher) outputFirst(inputs uint64, req []uint64, key []uint64, match []int8) uint64 {
-	outs := m.gather(inputs, req, ^uint64(0))
+func (m *Matcher) outputFirst(inputs uint64, key []uint64) uint64 {
+	sl := m.slot
+	outs := m.gather(inputs, ^uint64(0))
 	var granted uint64
 	for s := outs; s != 0; s &= s - 1 {
 		o := bits.TrailingZeros64(s)
-		asked := m.askedBy[o]
-		m.askedBy[o] = 0
-		i := Pick(asked, m.keysOfInputs(asked, o, key), m.grantNext[o])
-		m.grants[i] |= 1 << o
+		out := &sl[o]
+		asked := out.askedBy
+		out.askedBy = 0
+		i := Pick(asked, m.keysOfInputs(asked, o, key), out.grantNext)
+		sl[i].grants |= 1 << o
 		granted |= 1 << i
 	}
 	for s := granted; s != 0; s &= s - 1 {
 		i := bits.TrailingZeros64(s)
-		g := m.grants[i]
-		m.grants[i] = 0
-		o := Pick(g, m.keysOfOutputs(g, i, key), m.acceptNext[i])
-		match[i] = int8(o)
-		m.grantNext[o] = After(i)
-		m.acceptNext[i] = After(o)
+		in := &sl[i]
+		g := in.grants
+		in.grants = 0
+		o := Pick(g, m.keysOfOutputs(g, i, key), in.acceptNext)
+		in.match = int8(o)
+		sl[o].grantNext = After(i)
+		in.acceptNext = After(o)
 	}
 	return granted
 }
 
-// gather records, for each output, the inputs of inputs that request it
-// (among the outputs in free), and returns the outputs requested.
-func (m *Matcher) gather(inputs uint64, req []uint64, free uint64) uint64 {
+// gather records, for each output, the inputs of inputs that ask for it
+// (among the outputs in free), and returns the outputs asked for.
+func (m *Matcher) gather(inputs, free uint64) uint64 {
+	sl := m.slot
 	var outs uint64
 	for s := inputs; s != 0; s &= s - 1 {
 		i := bits.TrailingZeros64(s)
-		r := req[i] & free
+		r := sl[i].req & free
 		outs |= r
 		for t := r; t != 0; t &= t - 1 {
-			m.askedBy[bits.TrailingZeros64(t)] |= 1 << i
+			sl[bits.TrailingZeros64(t)].askedBy |= 1 << i
 		}
 	}
 	return outs
 }
 
 // islip runs iSLIP's rounds among the still unmatched inputs and outputs.
-func (m *Matcher) islip(inputs uint64, req []uint64, match []int8) uint64 {
+func (m *Matcher) islip(inputs uint64) uint64 {
+	sl := m.slot
 	var matched, busyOut uint64
 	free := inputs
 	for round := 0; round < m.iterations && free != 0; round++ {
-		outs := m.gather(free, req, ^busyOut)
+		outs := m.gather(free, ^busyOut)
 		if outs == 0 {
 			break
 		}
 		var granted uint64
 		for s := outs; s != 0; s &= s - 1 {
 			o := bits.TrailingZeros64(s)
-			asked := m.askedBy[o]
-			m.askedBy[o] = 0
-			i := Pick(asked, nil, m.grantNext[o])
-			m.grants[i] |= 1 << o
+			out := &sl[o]
+			asked := out.askedBy
+			out.askedBy = 0
+			i := Pick(asked, nil, out.grantNext)
+			sl[i].grants |= 1 << o
 			granted |= 1 << i
 		}
 		for s := granted; s != 0; s &= s - 1 {
 			i := bits.TrailingZeros64(s)
-			g := m.grants[i]
-			m.grants[i] = 0
-			o := Pick(g, nil, m.acceptNext[i])
-			match[i] = int8(o)
+			in := &sl[i]
+			g := in.grants
+			in.grants = 0
+			o := Pick(g, nil, in.acceptNext)
+			in.match = int8(o)
 			matched |= 1 << i
 			busyOut |= 1 << o
 			if round == 0 {
-				m.grantNext[o] = After(i)
-				m.acceptNext[i] = After(o)
+				sl[o].grantNext = After(i)
+				in.acceptNext = After(o)
 			}
 		}
 		free &^= granted
@@ -364,11 +471,11 @@ func (m *Matcher) islip(inputs uint64, req []uint64, match []int8) uint64 {
 // wavefront sweeps the P x P request matrix by diagonals (cells with
 // (i + o) mod P fixed), from the priority diagonal on; within a diagonal
 // no two cells share a row or a column, so their order does not matter.
-func (m *Matcher) wavefront(inputs uint64, req []uint64, match []int8) uint64 {
-	P := m.ports
+func (m *Matcher) wavefront(inputs uint64) uint64 {
+	sl, P := m.slot, m.ports
 	var any uint64
 	for s := inputs; s != 0; s &= s - 1 {
-		any |= req[bits.TrailingZeros64(s)]
+		any |= sl[bits.TrailingZeros64(s)].req
 	}
 	if any == 0 {
 		return 0
@@ -381,10 +488,10 @@ func (m *Matcher) wavefront(inputs uint64, req []uint64, match []int8) uint64 {
 			if i < 0 {
 				i += P
 			}
-			if inputs>>i&1 == 0 || matched>>i&1 != 0 || busyOut>>o&1 != 0 || req[i]>>o&1 == 0 {
+			if inputs>>i&1 == 0 || matched>>i&1 != 0 || busyOut>>o&1 != 0 || sl[i].req>>o&1 == 0 {
 				continue
 			}
-			match[i] = int8(o)
+			sl[i].match = int8(o)
 			matched |= 1 << i
 			busyOut |= 1 << o
 		}

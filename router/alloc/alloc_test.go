@@ -51,20 +51,20 @@ func TestParse(t *testing.T) {
 }
 
 // matchOf runs one allocation and returns input -> output (-1 unmatched).
-func matchOf(m *Matcher, req []uint64, key []uint64) []int {
+func matchOf(m *Matcher, reqs []uint64, key []uint64) []int {
 	var inputs uint64
-	for i, r := range req {
+	for i, r := range reqs {
+		m.Ask(i, r)
 		if r != 0 {
 			inputs |= 1 << i
 		}
 	}
-	match := make([]int8, len(req))
-	got := m.Match(inputs, req, key, match)
-	out := make([]int, len(req))
+	got := m.Match(inputs, key)
+	out := make([]int, len(reqs))
 	for i := range out {
 		out[i] = -1
 		if got>>i&1 != 0 {
-			out[i] = int(match[i])
+			out[i] = m.Output(i)
 		}
 	}
 	return out

@@ -39,7 +39,7 @@ func BenchmarkVCRouterOptions(b *testing.B) {
 		mod  func(*Config)
 	}{
 		{"default", func(*Config) {}},
-		{"general", func(c *Config) { c.forceGeneral = true }},
+		{"general", func(c *Config) { c.forceMatch = true }},
 		{"oldest-first", func(c *Config) { c.Arbitration = alloc.OldestFirst }},
 		{"class-priority", func(c *Config) { c.Arbitration = alloc.ClassPriority }},
 		{"output-first", func(c *Config) { c.SwitchAllocator = alloc.SeparableOutputFirst }},

@@ -100,10 +100,10 @@ type Config struct {
 	VCAllocationCycles     int
 	SwitchAllocationCycles int
 	CrossbarCycles         int
-	// forceGeneral runs the general switch allocation (allocateSwitchWith)
-	// under the default options too, so that a test can show it equals the
-	// written-out one.
-	forceGeneral bool
+	// forceMatch has every switch allocation go through the Matcher
+	// (matchPorts), under the default options too, so that a test can show
+	// it equals allocateSwitch's own.
+	forceMatch bool
 }
 
 // MaxStageCycles is the most cycles Config gives a pipeline stage.
@@ -119,11 +119,11 @@ func (c Config) RouterCycles() int {
 	return c.RoutingDelayCycles + c.VCAllocationCycles + c.sendAheadCycles()
 }
 
-// generalSwitch reports whether the router allocates its switch with
-// allocateSwitchWith and a Matcher: an allocator other than separable
-// input-first (which allocateSwitch runs under every arbitration).
+// generalSwitch reports whether the router keeps a Matcher for the
+// allocations allocateSwitch cannot settle alone: an allocator other
+// than separable input-first.
 func (c Config) generalSwitch() bool {
-	return c.SwitchAllocator != alloc.SeparableInputFirst || c.forceGeneral
+	return c.SwitchAllocator != alloc.SeparableInputFirst || c.forceMatch
 }
 
 // needsExtras reports whether a router keeps routerExtras for the options.
@@ -513,6 +513,11 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 	if sh.vaCycles == 0 {
 		sh.frOnGrant = ^uint64(0)
 	}
+	portsOf := make([]int, nr)
+	for r := range portsOf {
+		portsOf[r] = t.Ports(r)
+	}
+	extras := newRouterExtras(cfg, portsOf)
 	n.Routers = make([]*Router, nr)
 	for r := range n.Routers {
 		if r&4095 == 0 && ctx.Err() != nil {
@@ -545,7 +550,9 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 		if cfg.InternalSpeedup > 1 {
 			rt.sq = newSpeedup(cfg.InternalSpeedup, P, V, B)
 		}
-		rt.ext = newRouterExtras(cfg, P)
+		if extras != nil {
+			rt.ext = &extras[r]
+		}
 		n.Routers[r] = rt
 	}
 	n.NIs = make([]*NI, nn)

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/icnsim/icnsim/link"
+
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/router/alloc"
 )
@@ -16,14 +18,27 @@ type routerExtras struct {
 	// links are the link statistics Network.CountLinkStats asked for; nil
 	// otherwise.
 	links *linkCounts
-	// m matches input ports to output ports (general switch allocation).
-	m *alloc.Matcher
-	// Scratch of general switch allocation, per input port: its eligible
-	// VCs, the output ports it requests, its match; key[p*P+op] is input
-	// p's key for output op when the allocator reads keys.
-	elig, req []uint64
-	match     []int8
-	key       []uint64
+	// m matches input ports to output ports (matchPorts); forceMatch
+	// sends every allocation there (Config.forceMatch).
+	m          *alloc.Matcher
+	forceMatch bool
+	// strict is set when allocateSwitchPorts must ask the Matcher about
+	// every contested output too: under forceMatch, a keyed allocator or
+	// wavefront.
+	strict bool
+	// Scratch of general switch allocation: elig[p] is input port p's
+	// eligible VCs; key[p*P+op] is input p's key for output op when the
+	// allocator reads keys.
+	elig []uint64
+	key  []uint64
+	// outPortOf[i] is input VC i's output port while it holds an output VC
+	// (inVC.outPort, kept here too so that an input's requests are read
+	// from one line, not from each of its VCs' states).
+	outPortOf []uint8
+	// frontKey[i] is the arbitration key of input VC i's front packet
+	// (keyOf), kept as the front changes under a keyed arbitration: an
+	// arbiter reads one word per request instead of a packet's header.
+	frontKey []uint64
 	// vaWait holds the heads granted an output VC that may enter switch
 	// allocation only VCAllocationCycles later, in grant order (so in the
 	// order of their cycles); vaHead is the first not yet released.
@@ -38,21 +53,51 @@ type vaPending struct {
 	p, v uint8
 }
 
-// newRouterExtras returns the options state of a router of P ports under
-// cfg, nil when cfg's options are all at their defaults.
-func newRouterExtras(cfg Config, P int) *routerExtras {
+// newRouterExtras returns the options state of routers of ports[r] ports
+// each under cfg, nil when cfg's options are all at their defaults: one
+// array of extras, one of matchers, one of scratch, in router order, so
+// that a cycle walks each in order.
+func newRouterExtras(cfg Config, ports []int) []routerExtras {
 	if !cfg.needsExtras() {
 		return nil
 	}
-	o := &routerExtras{}
-	if cfg.generalSwitch() {
-		o.m = alloc.NewMatcher(cfg.SwitchAllocator, P, cfg.ISLIPIterations)
-		o.elig, o.req, o.match = make([]uint64, P), make([]uint64, P), make([]int8, P)
-		if cfg.Arbitration != alloc.RoundRobin && cfg.SwitchAllocator.Keyed() {
-			o.key = make([]uint64, P*P)
+	xs := make([]routerExtras, len(ports))
+	if cfg.Arbitration != alloc.RoundRobin {
+		total := 0
+		for _, P := range ports {
+			total += P * cfg.VCs
+		}
+		keys := make([]uint64, total)
+		for r, P := range ports {
+			xs[r].frontKey, keys = keys[:P*cfg.VCs:P*cfg.VCs], keys[P*cfg.VCs:]
 		}
 	}
-	return o
+	if !cfg.generalSwitch() {
+		return xs
+	}
+	ms := alloc.NewMatchers(cfg.SwitchAllocator, cfg.ISLIPIterations, ports)
+	keyed := cfg.Arbitration != alloc.RoundRobin && cfg.SwitchAllocator.Keyed()
+	words := 0
+	for _, P := range ports {
+		words += P + P*P*int(b2u(keyed))
+	}
+	scratch := make([]uint64, words)
+	total := 0
+	for _, P := range ports {
+		total += P * cfg.VCs
+	}
+	outPorts := make([]uint8, total)
+	for r, P := range ports {
+		x := &xs[r]
+		x.outPortOf, outPorts = outPorts[:P*cfg.VCs:P*cfg.VCs], outPorts[P*cfg.VCs:]
+		x.m, x.forceMatch = &ms[r], cfg.forceMatch
+		x.strict = cfg.forceMatch || keyed || cfg.SwitchAllocator == alloc.Wavefront
+		x.elig, scratch = scratch[:P:P], scratch[P:]
+		if keyed {
+			x.key, scratch = scratch[:P*P:P*P], scratch[P*P:]
+		}
+	}
+	return xs
 }
 
 // bytes is the memory the extras hold, their link statistics' counters
@@ -61,8 +106,7 @@ func (o *routerExtras) bytes() int {
 	if o == nil {
 		return 0
 	}
-	b := int(unsafe.Sizeof(routerExtras{})) + 8*(len(o.elig)+len(o.req)+len(o.key)) + len(o.match) +
-		cap(o.vaWait)*int(unsafe.Sizeof(vaPending{}))
+	b := int(unsafe.Sizeof(routerExtras{})) + 8*(len(o.elig)+len(o.key)+len(o.frontKey)) + len(o.outPortOf) + cap(o.vaWait)*int(unsafe.Sizeof(vaPending{}))
 	if o.m != nil {
 		b += o.m.Bytes()
 	}
@@ -76,8 +120,11 @@ func extrasBytes(cfg Config, P int) int64 {
 		return 0
 	}
 	b := int64(unsafe.Sizeof(routerExtras{}))
+	if cfg.Arbitration != alloc.RoundRobin {
+		b += int64(8 * P * cfg.VCs)
+	}
 	if cfg.generalSwitch() {
-		b += int64(8*2*P+P) + int64(alloc.MatcherBytes(P))
+		b += int64(8*P + P*cfg.VCs + alloc.MatcherBytes(P))
 		if cfg.Arbitration != alloc.RoundRobin && cfg.SwitchAllocator.Keyed() {
 			b += int64(8 * P * P)
 		}
@@ -85,15 +132,17 @@ func extrasBytes(cfg Config, P int) int64 {
 	return b
 }
 
-// vcKey is the arbitration key of input VC i's front packet: the less,
+// keyOf is the arbitration key of the packet whose head is h: the less,
 // the sooner served (alloc.Arbitration).
-func (r *Router) vcKey(i int) uint64 {
-	h := &r.pkts[r.ivc[i].pkFront].hdr
+func (r *Router) keyOf(h *link.Flit) uint64 {
 	if r.sh.arb == alloc.ClassPriority {
 		return uint64(255 - h.Class)
 	}
 	return uint64(h.Inj())
 }
+
+// vcKey is the arbitration key of input VC i's front packet.
+func (r *Router) vcKey(i int) uint64 { return r.ext.frontKey[i] }
 
 // pickVC picks one of the VCs of set (input port p's) by the router's
 // arbitration from p's round-robin pointer.
@@ -181,34 +230,35 @@ func (r *Router) releaseVCStage(now clock.Cycle) {
 
 // fillKeys writes the switch allocator's keys (routerExtras.key) of the
 // requests that an arbiter will order: those for an output another input
-// asks for too, and those of an input that asks for several outputs
-// (input p's key for output op is the least key of its eligible VCs bound
-// there; under input-first, of the VC its arbiter picked). No arbiter
-// reads the others' keys, so they are not computed.
-func (r *Router) fillKeys(inputs uint64, inputFirst bool) {
+// asks for too, and those of an input that asks for several outputs.
+// Input p's key for output op is the least key of its eligible VCs bound
+// there: of the VC its arbiter picked (inWant) when it asked for one
+// output (every eligible VC is bound there, and the pick is the least
+// key's). No arbiter reads the others' keys, so they are not computed.
+func (r *Router) fillKeys(inputs, several uint64) {
 	V, P := int(r.vcs), int(r.ports)
 	o := r.ext
 	var asked, clash uint64
 	for s := inputs; s != 0; s &= s - 1 {
-		q := o.req[bits.TrailingZeros64(s)]
+		q := o.m.Asked(bits.TrailingZeros64(s))
 		clash |= asked & q
 		asked |= q
 	}
 	for s := inputs; s != 0; s &= s - 1 {
 		p := bits.TrailingZeros64(s)
-		q := o.req[p]
+		q := o.m.Asked(p)
 		if q&clash == 0 && q&(q-1) == 0 {
 			continue
 		}
-		if inputFirst {
+		if several>>(p&63)&1 == 0 {
 			v := int(r.port[p].inWant)
-			o.key[p*P+int(r.ivc[p*V+v].outPort)] = r.vcKey(p*V + v)
+			o.key[p*P+int(o.outPortOf[p*V+v])] = r.vcKey(p*V + v)
 			continue
 		}
 		var seen uint64
 		for m := o.elig[p]; m != 0; m &= m - 1 {
 			v := bits.TrailingZeros64(m)
-			op := int(r.ivc[p*V+v].outPort)
+			op := int(o.outPortOf[p*V+v])
 			if k := r.vcKey(p*V + v); seen>>(op&63)&1 == 0 || k < o.key[p*P+op] {
 				o.key[p*P+op] = k
 			}
@@ -217,19 +267,32 @@ func (r *Router) fillKeys(inputs uint64, inputFirst bool) {
 	}
 }
 
-// allocateSwitchWith is allocateSwitch under the configured arbitration
-// and switch allocator: each input port asks for the output ports of its
-// eligible VCs (separable input-first: of the one VC its arbiter picks),
-// the Matcher matches ports, and each matched input sends the VC its
-// arbiter picks among those bound for its output.
-func (r *Router) allocateSwitchWith(now clock.Cycle, saPorts uint64) {
+// allocateSwitchPorts is allocateSwitch under an allocator other than
+// separable input-first (or under a test's forceMatch): each input port
+// asks for the output ports of all its eligible VCs (separable
+// input-first: of the one VC its arbiter picks). Two cases are settled
+// here, as alloc.Matcher.Match settles them, and cost about what
+// allocateSwitch does: every input asking for one output, contested or
+// not (each output grants one of the inputs asking for it round robin:
+// the same under every allocator); and inputs asking for several outputs
+// none of which another input asks for (each output grants its one
+// asker, which accepts the first at or after its pointer: input-first,
+// output-first and every iSLIP round agree). Keyed arbiters and the
+// wavefront's diagonal decide otherwise, as does a contested output asked
+// for by an input with a choice: matchPorts asks the Matcher.
+func (r *Router) allocateSwitchPorts(now clock.Cycle, saPorts uint64) {
 	V := int(r.vcs)
-	ivc, o := r.ivc, r.ext
-	inputFirst := r.sh.swAlloc == alloc.SeparableInputFirst
-	keyed := o.key != nil
-	var inputs uint64
+	ivc, x := r.ivc, r.ext
+	keyed := r.sh.arb != alloc.RoundRobin
+	// multi: the inputs with several eligible VCs, which may be bound for
+	// several outputs; their eligible VCs are kept in x.elig.
+	var inputs, outMask, multi uint64
 	for pm := saPorts; pm != 0; pm &= pm - 1 {
 		p := bits.TrailingZeros64(pm)
+		// The VCs whose front flit could leave now: holding an output VC
+		// with a credit, with a flit present that has waited its cycles.
+		// Flits that arrived this cycle at a dry front may leave from the
+		// next one.
 		pt := &r.port[p]
 		elig := pt.fr & pt.active & pt.credOK
 		pt.fr |= pt.fresh
@@ -237,41 +300,196 @@ func (r *Router) allocateSwitchWith(now clock.Cycle, saPorts uint64) {
 		if elig == 0 {
 			continue
 		}
+		// The VC the input's arbiter picks, were all its eligible VCs
+		// bound for one output (separable input-first: it picks first),
+		// and that VC's output, which the input asks for.
+		v := roundRobin(elig, pt.inNext)
+		if elig&(elig-1) != 0 {
+			if keyed {
+				v = r.pickVC(p, elig)
+			}
+			multi |= 1 << (p & 63)
+			x.elig[p] = elig
+		}
+		pt.inWant = uint8(v)
+		op := ivc[p*V+v].outPort
+		r.port[op].outReq |= 1 << (p & 63)
+		outMask |= 1 << (op & 63)
 		inputs |= 1 << (p & 63)
-		o.elig[p] = elig
-		if inputFirst {
-			v := r.pickVC(p, elig)
-			pt.inWant = uint8(v)
-			o.req[p] = 1 << (ivc[p*V+v].outPort & 63)
-			continue
-		}
-		var req uint64
-		for m := elig; m != 0; m &= m - 1 {
-			req |= 1 << (ivc[p*V+bits.TrailingZeros64(m)].outPort & 63)
-		}
-		o.req[p] = req
 	}
-	if keyed {
-		r.fillKeys(inputs, inputFirst)
+	// The inputs whose eligible VCs are bound for several outputs ask for
+	// each: the asking is redone here, for them alone.
+	var several uint64
+	if multi != 0 && r.sh.swAlloc != alloc.SeparableInputFirst {
+		for m := multi; m != 0; m &= m - 1 {
+			p := bits.TrailingZeros64(m)
+			if req := r.outputsOf(p, x.elig[p]); req&(req-1) != 0 {
+				several |= 1 << (p & 63)
+				outMask |= req
+			}
+		}
 	}
-	won := o.m.Match(inputs, o.req, o.key, o.match)
+	if several != 0 || x.strict && (x.forceMatch || r.contested(outMask)) {
+		if x.forceMatch || several == 0 || r.chooseOutputs(inputs, several) {
+			r.matchPorts(now, inputs, several, outMask)
+			return
+		}
+	}
+	var won uint64 // input ports that send a flit
+	for om := outMask; om != 0; om &= om - 1 {
+		op := bits.TrailingZeros64(om)
+		opt := &r.port[op]
+		req := opt.outReq
+		if req == 0 {
+			continue // asked for only by an input that takes another
+		}
+		opt.outReq = 0
+		p := roundRobin(req, opt.outNext)
+		ipt := &r.port[p]
+		v := int(ipt.inWant)
+		if several != 0 && several>>(p&63)&1 != 0 {
+			to := r.boundFor(p, x.elig[p], op)
+			v = roundRobin(to, ipt.inNext)
+			if keyed && to&(to-1) != 0 {
+				v = r.pickVC(p, to)
+			}
+		}
+		ipt.accNext = after(op)
+		opt.outNext = after(p)
+		ipt.inNext = after(v)
+		won |= 1 << (p & 63)
+		r.traverse(now, p, v, op)
+	}
+	if outMask != 0 {
+		x.m.Settled()
+	}
+	active := bits.OnesCount64(won)
+	r.active, r.activeInj = int32(active), int32(bits.OnesCount64(won&^r.netPorts))
+	r.SumActive += uint64(active)
+}
+
+// contested reports whether an output of outMask is asked for by more
+// than one input (outReq, as allocateSwitchPorts filled it, every input
+// asking for one output).
+func (r *Router) contested(outMask uint64) bool {
+	for om := outMask; om != 0; om &= om - 1 {
+		if q := r.port[bits.TrailingZeros64(om)].outReq; q&(q-1) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// chooseOutputs settles the inputs of several (each asking for several
+// outputs) when no output any of them asks for is asked for by another
+// input: each takes the first of its outputs at or after its pointer
+// (accNext), moved from the output allocateSwitchPorts registered it
+// with. It reports whether the Matcher is needed instead (some output
+// contested) and then changes nothing. Keyed allocators and wavefront
+// order such inputs otherwise: it reports true for them.
+func (r *Router) chooseOutputs(inputs, several uint64) bool {
+	if r.ext.key != nil || r.sh.swAlloc == alloc.Wavefront {
+		return true
+	}
+	V := int(r.vcs)
+	var asked, clash uint64
+	for s := inputs; s != 0; s &= s - 1 {
+		p := bits.TrailingZeros64(s)
+		req := uint64(1) << (r.ivc[p*V+int(r.port[p].inWant)].outPort & 63)
+		if several>>(p&63)&1 != 0 {
+			req = r.outputsOf(p, r.ext.elig[p])
+		}
+		clash |= asked & req
+		asked |= req
+	}
+	if clash != 0 {
+		return true
+	}
+	for s := several; s != 0; s &= s - 1 {
+		p := bits.TrailingZeros64(s)
+		pt := &r.port[p]
+		bit := uint64(1) << (p & 63)
+		r.port[r.ivc[p*V+int(pt.inWant)].outPort].outReq &^= bit
+		r.port[roundRobin(r.outputsOf(p, r.ext.elig[p]), pt.accNext)].outReq |= bit
+	}
+	return false
+}
+
+// outputsOf is the output ports of the VCs of set (input port p's).
+func (r *Router) outputsOf(p int, set uint64) uint64 {
+	V := int(r.vcs)
+	outs := r.ext.outPortOf[p*V : p*V+V]
+	var req uint64
+	for m := set; m != 0; m &= m - 1 {
+		req |= 1 << (outs[bits.TrailingZeros64(m)] & 63)
+	}
+	return req
+}
+
+// boundFor is the VCs of set (input port p's) whose output port is op.
+func (r *Router) boundFor(p int, set uint64, op int) uint64 {
+	V := int(r.vcs)
+	outs := r.ext.outPortOf[p*V : p*V+V]
+	var to uint64
+	for w := set; w != 0; w &= w - 1 {
+		x := bits.TrailingZeros64(w)
+		to |= b2u(int(outs[x]) == op) << (x & 63)
+	}
+	return to
+}
+
+// matchPorts finishes a switch allocation that allocateSwitchPorts cannot
+// settle alone (an input asking for several outputs one of which another
+// asks for too, an output contested under wavefront or a keyed
+// allocator, or a test's forceMatch): the Matcher matches ports from the
+// router's own pointers (portState's outNext and accNext, which it gets
+// and gives back), and each matched input sends a VC bound for its
+// output: the one its arbiter picked (portState.inWant) unless it asked
+// for several outputs (several), when its arbiter picks now among its
+// eligible VCs (routerExtras.elig) bound for the output. inputs is the
+// input ports with an eligible VC, outMask the outputs asked for, whose
+// outReq allocateSwitchPorts filled.
+func (r *Router) matchPorts(now clock.Cycle, inputs, several, outMask uint64) {
+	V := int(r.vcs)
+	o := r.ext
+	m := o.m
+	for om := outMask; om != 0; om &= om - 1 {
+		r.port[bits.TrailingZeros64(om)].outReq = 0
+	}
+	// The Matcher reads and moves the pointers of the ports in the
+	// allocation alone: inputs' accept pointers, outputs' grant pointers.
+	touched := inputs | outMask
+	for t := touched; t != 0; t &= t - 1 {
+		p := bits.TrailingZeros64(t)
+		pt := &r.port[p]
+		m.SetPointers(p, pt.outNext, pt.accNext)
+	}
+	for s := inputs; s != 0; s &= s - 1 {
+		p := bits.TrailingZeros64(s)
+		req := uint64(1) << (o.outPortOf[p*V+int(r.port[p].inWant)] & 63)
+		if several>>(p&63)&1 != 0 {
+			req = r.outputsOf(p, o.elig[p])
+		}
+		m.Ask(p, req)
+	}
+	if o.key != nil {
+		r.fillKeys(inputs, several)
+	}
+	won := m.Match(inputs, o.key)
 	for s := won; s != 0; s &= s - 1 {
 		p := bits.TrailingZeros64(s)
-		op := int(o.match[p])
+		op := m.Output(p)
 		pt := &r.port[p]
 		v := int(pt.inWant)
-		if elig := o.elig[p]; !inputFirst && elig&(elig-1) == 0 {
-			v = bits.TrailingZeros64(elig)
-		} else if !inputFirst {
-			var to uint64
-			for m := o.elig[p]; m != 0; m &= m - 1 {
-				w := bits.TrailingZeros64(m)
-				to |= b2u(int(ivc[p*V+w].outPort) == op) << (w & 63)
-			}
-			v = r.pickVC(p, to)
+		if several>>(p&63)&1 != 0 {
+			v = r.pickVC(p, r.boundFor(p, o.elig[p], op))
 		}
 		pt.inNext = after(v)
 		r.traverse(now, p, v, op)
+	}
+	for t := touched; t != 0; t &= t - 1 {
+		p := bits.TrailingZeros64(t)
+		r.port[p].outNext, r.port[p].accNext = m.Pointers(p)
 	}
 	active := bits.OnesCount64(won)
 	r.active, r.activeInj = int32(active), int32(bits.OnesCount64(won&^r.netPorts))

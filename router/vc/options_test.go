@@ -174,9 +174,39 @@ func TestGeneralSwitchMatchesDefault(t *testing.T) {
 		cfg := Config{Routing: routingNamed(c.routing), VCs: c.vcs, BufferFlits: 8, Switching: c.sw, RoutingDelayCycles: 1,
 			LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 8}
 		want := traceBursts(t, c.topo, cfg, 6000, actor.Serial)
-		cfg.forceGeneral = true
+		cfg.forceMatch = true
 		if got := traceBursts(t, c.topo, cfg, 6000, actor.Serial); !slices.Equal(got, want) {
 			t.Errorf("%s %s: the general switch allocation delivered differently", c.topo, c.routing)
+		}
+	}
+}
+
+// TestSettledAllocationsMatchTheMatcher: the allocations the router
+// settles without its Matcher (inputs asking for one output each, or for
+// several none of which another asks for) are the Matcher's own: under
+// every allocator and arbitration a run moves every flit in the cycle it
+// moves when every allocation goes through the Matcher.
+func TestSettledAllocationsMatchTheMatcher(t *testing.T) {
+	torus, _ := grid.NewTorus(4)
+	mesh, _ := grid.NewMesh(4, 3)
+	for _, arb := range alloc.ArbitrationNames() {
+		for _, sa := range alloc.AllocatorNames()[1:] {
+			a, _ := alloc.ParseArbitration(arb)
+			s, _ := alloc.ParseAllocator(sa)
+			for _, c := range []struct {
+				topo    topology.Topology
+				routing string
+				vcs     int
+				sw      Switching
+			}{{torus, "dor-dateline", 4, VirtualCutThrough}, {mesh, "dor", 3, Wormhole}, {torus, "min-adaptive", 6, VirtualCutThrough}} {
+				cfg := Config{Routing: routingNamed(c.routing), VCs: c.vcs, BufferFlits: 8, Switching: c.sw, RoutingDelayCycles: 1,
+					LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 8, Arbitration: a, SwitchAllocator: s, ISLIPIterations: 2}
+				want := traceBursts(t, c.topo, cfg, 8000, actor.Serial)
+				cfg.forceMatch = true
+				if got := traceBursts(t, c.topo, cfg, 8000, actor.Serial); !slices.Equal(got, want) {
+					t.Errorf("%s %s, %s %s: the router's own allocations differ from the Matcher's", arb, sa, c.topo, c.routing)
+				}
+			}
 		}
 	}
 }
