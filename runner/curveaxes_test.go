@@ -86,13 +86,15 @@ func TestCurveAxesZipped(t *testing.T) {
 // TestHeatmapAxesZipped: an axis zipped with a heatmap's x or y advances
 // with it and splits no heatmap (mesh8-router-options' allocator axis,
 // zipped with islip_iterations, drew one heatmap per iteration count, each
-// with the other allocators' rows empty).
+// with the other allocators' rows empty), and a row is a position of the
+// zip, labelled with its values, so a value repeated along the zip keeps
+// its rows apart.
 func TestHeatmapAxesZipped(t *testing.T) {
 	const src = "name = \"hz\"\n[network]\ntopology = \"mesh\"\n\n[network.mesh]\nk = 4\n[router]\nrouting = \"dor\"\nvc.vcs = 2\n[traffic]\nprocess = \"bernoulli\"\n" +
 		"[measure]\nwarmup_cycles = 10\nmeasure_cycles = 10\n" +
 		"[[axis]]\nkey = \"traffic.pattern\"\nvalues = [\"uniform\", \"transpose\"]\n" +
-		"[[axis]]\nkey = \"router.vc.switch_allocator\"\nvalues = [\"separable-input-first\", \"islip\"]\nzip = \"a\"\n" +
-		"[[axis]]\nkey = \"router.vc.islip_iterations\"\nvalues = [1, 2]\nzip = \"a\"\n" +
+		"[[axis]]\nkey = \"router.vc.switch_allocator\"\nvalues = [\"separable-input-first\", \"islip\", \"islip\"]\nzip = \"a\"\n" +
+		"[[axis]]\nkey = \"router.vc.islip_iterations\"\nvalues = [1, 1, 4]\nzip = \"a\"\n" +
 		"[[axis]]\nkey = \"traffic.load_flits_per_node_cycle\"\nvalues = [0.1, 0.2]\n" +
 		"[plot]\nheatmap_x = \"traffic.load_flits_per_node_cycle\"\nheatmap_y = \"router.vc.switch_allocator\"\n"
 	f, err := study.ParseFile("hz.toml", []byte(src))
@@ -110,8 +112,11 @@ func TestHeatmapAxesZipped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(b), "NaN") || strings.Count(string(b), "\n") < 5 {
-			t.Errorf("%s has empty cells or too few rows:\n%s", file, b)
+		// A cell per load and per position of the zip: "islip" twice, with
+		// 1 and 4 rounds, on rows of their own.
+		if strings.Contains(string(b), "NaN") || strings.Count(string(b), "\n") != 7 ||
+			!strings.Contains(string(b), "islip, iSLIP iterations = 4") || !strings.Contains(string(b), "islip, iSLIP iterations = 1") {
+			t.Errorf("%s has empty cells, a wrong number of rows or rows without their zip's values:\n%s", file, b)
 		}
 	}
 	want := []string{"heatmap-accepted_flits_per_node_cycle-pattern-transpose", "heatmap-accepted_flits_per_node_cycle-pattern-uniform"}

@@ -175,7 +175,8 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 		if m == "" {
 			m = "accepted_flits_per_node_cycle"
 		}
-		xs, ys := axisValues(f, hx), axisValues(f, hy)
+		xs, xAt := heatTicks(f, hx)
+		ys, yAt := heatTicks(f, hy)
 		// The axes zipped with either advance with it: no group of their own.
 		for _, grp := range groupsOf(pts, without(axes, append(zipGroup(f, hx), zipGroup(f, hy)...))) {
 			h := &figure.Heatmap{Title: title(f, study.NoUnit(report.Label(m)), grp.label), XLabel: study.KeyLabel(hx), YLabel: study.KeyLabel(hy), ZLabel: report.Label(m), XTicks: xs, YTicks: ys, Z: make([][]float64, len(ys))}
@@ -186,9 +187,9 @@ func Plot(ctx context.Context, dir string, f *study.File, recs []*Record) error 
 				}
 			}
 			for _, ps := range grp.members {
-				xv, _ := ps.point.Value(hx)
-				yv, _ := ps.point.Value(hy)
-				h.Z[slices.Index(ys, yv)][slices.Index(xs, xv)] = ps.mean[m]
+				if r, c := yAt(ps.point), xAt(ps.point); r >= 0 && c >= 0 {
+					h.Z[r][c] = ps.mean[m]
+				}
 			}
 			if err := ctx.Err(); err != nil {
 				return err
@@ -636,6 +637,42 @@ func axisValues(f *study.File, key string) []string {
 		}
 	}
 	return nil
+}
+
+// heatTicks is a heatmap axis's tick labels, key's values, and the tick
+// of a point. An axis zipped with others has a tick per position of the
+// zip, labelled with each zipped key's value ("islip, iSLIP iterations =
+// 2"): its own values may repeat along the zip.
+func heatTicks(f *study.File, key string) (labels []string, at func(*study.Point) int) {
+	group := zipGroup(f, key)
+	labels = axisValues(f, key)
+	if len(group) == 1 {
+		return labels, func(p *study.Point) int {
+			v, _ := p.Value(key)
+			return slices.Index(labels, v)
+		}
+	}
+	cols := make([][]string, len(group))
+	for g, k := range group {
+		cols[g] = axisValues(f, k)
+	}
+	for j := range labels {
+		for g := 1; g < len(group); g++ {
+			labels[j] += ", " + study.KeyLabel(group[g]) + " = " + cols[g][j]
+		}
+	}
+	return labels, func(p *study.Point) int {
+	next:
+		for j := range labels {
+			for g, k := range group {
+				if v, _ := p.Value(k); v != cols[g][j] {
+					continue next
+				}
+			}
+			return j
+		}
+		return -1
+	}
 }
 
 type pointGroup struct {

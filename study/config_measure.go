@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"github.com/icnsim/icnsim/router/vc"
 	"strconv"
 	"strings"
 )
@@ -203,9 +204,16 @@ func (c *Config) validateMeasure(add addFunc) {
 	// A queue legitimately waits a routing delay, link and credit latencies
 	// and a packet's serialisation; the watchdog needs a wide margin above.
 	// Only from valid inputs: their own errors are reported already.
+	// The VC router's pipeline stages (router.vc.*_cycles) add to the
+	// routing delay; counted only when they are in range.
 	inputsOK := c.packetSizesValid() && c.latenciesValid()
-	if floor := 10 * int64(r.RoutingDelayCycles+r.LinkLatencyCycles+r.CreditLatencyCycles+c.maxPacketFlits()); inputsOK && m.WatchdogCycles != 0 && m.WatchdogCycles < floor {
-		add("measure.watchdog_cycles", m.WatchdogCycles, fmt.Sprintf("allowed: 0 (off) or >= %d (10 x (routing delay + link and credit latencies + packet length))", floor))
+	stages := 0
+	if t := &r.VC; (r.Kind == "vc" || r.Kind == "") && t.VCAllocationCycles >= 0 && t.VCAllocationCycles <= vc.MaxStageCycles &&
+		t.SwitchAllocationCycles >= 1 && t.SwitchAllocationCycles <= vc.MaxStageCycles && t.CrossbarCycles >= 0 && t.CrossbarCycles <= vc.MaxStageCycles {
+		stages = t.VCAllocationCycles + t.SwitchAllocationCycles - 1 + t.CrossbarCycles
+	}
+	if floor := 10 * int64(r.RoutingDelayCycles+stages+r.LinkLatencyCycles+r.CreditLatencyCycles+c.maxPacketFlits()); inputsOK && m.WatchdogCycles != 0 && m.WatchdogCycles < floor {
+		add("measure.watchdog_cycles", m.WatchdogCycles, fmt.Sprintf("allowed: 0 (off) or >= %d (10 x (routing delay and pipeline stages + link and credit latencies + packet length))", floor))
 	}
 	if m.SampleCycles < 0 {
 		add("measure.sample_cycles", m.SampleCycles, "allowed: 0 (no time series) or >= 1")

@@ -1,13 +1,15 @@
 package study
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
 
 // TestRouterOptionsDeterminism: every arbitration, every switch allocator
 // and a deep pipeline give one digest under every executor, worker count
-// and temporal blocking, on a torus and a wormhole mesh.
+// and temporal blocking, on a torus, a wormhole mesh and a dragonfly
+// (blocked over its long links).
 func TestRouterOptionsDeterminism(t *testing.T) {
 	t.Parallel()
 	for _, o := range []struct {
@@ -39,6 +41,20 @@ func TestRouterOptionsDeterminism(t *testing.T) {
 		if !r.Completed {
 			t.Fatalf("%s: not completed", c.Name)
 		}
+	}
+	// A dragonfly with 5-cycle global links is blocked over its long links
+	// (fabric.LeadTiling): the pipeline's flits, written further ahead on
+	// their wires, shorten the leads the rings allow.
+	c := dragonflySmall("ugal-l", func(c *Config) {
+		v := &c.Router.VC
+		v.Arbitration, v.SwitchAllocator, v.ISLIPIterations = "oldest-first", "islip", 2
+		v.VCAllocationCycles, v.SwitchAllocationCycles, v.CrossbarCycles = 1, 2, 2
+	})
+	if !leadBlockable(t, c) {
+		t.Fatal("the dragonfly with a pipeline is not blocked over its links: the test would not test the leads")
+	}
+	if r := sameDigestEverywhere(t, c); !r.Completed {
+		t.Fatalf("%s: not completed", c.Name)
 	}
 }
 
@@ -78,5 +94,35 @@ func TestOneVCAllocatorsAgree(t *testing.T) {
 	}
 	if byArb["round-robin"] == byArb["oldest-first"] {
 		t.Error("oldest-first gave round robin's digest: the arbitration changed nothing")
+	}
+}
+
+// TestRouterOptionsAllocateNothing: in the steady state every option
+// allocates nothing per cycle (the VC allocation stage's ring, the
+// Matchers and their key scratch are made at build).
+func TestRouterOptionsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("measures allocations; run without -race")
+	}
+	for _, o := range []struct{ arb, alloc string }{{"oldest-first", "separable-output-first"}, {"class-priority", "islip"}, {"round-robin", "wavefront"}} {
+		c := small(func(c *Config) {
+			c.Network = netOf("fattree", "k", 4, "levels", 3)
+			c.Router.Routing, c.Traffic.Pattern, c.Traffic.Load = "fattree-adaptive", "uniform", 0.9
+			c.Traffic.LongPacketFlits, c.Traffic.LongVolumePercent = 16, 50
+			v := &c.Router.VC
+			v.VCs, v.BufferFlits, v.Arbitration, v.SwitchAllocator = 3, 16, o.arb, o.alloc
+			v.VCAllocationCycles, v.SwitchAllocationCycles, v.CrossbarCycles = 2, 2, 1
+		})
+		b, err := Build(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := allocationsOver(t, b)
+		run(5000)
+		short, long := run(1000), run(4000)
+		t.Logf("%s %s: %d allocations in 1,000 cycles, %d in 4,000", o.arb, o.alloc, short, long)
+		if long > short+20 {
+			t.Errorf("%s %s: 4,000 cycles allocated %d times, 1,000 cycles %d times: something allocates per cycle", o.arb, o.alloc, long, short)
+		}
 	}
 }

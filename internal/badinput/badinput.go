@@ -217,6 +217,7 @@ func MechanismConfigs() []Config {
 		{"crossbar stage huge", "[router]\nvc.crossbar_cycles = 1000000\n", []string{"router.vc.crossbar_cycles = 1000000", "allowed: 0..64"}},
 		{"iSLIP with speedup", "[router]\nvc.internal_speedup = 2\nvc.switch_allocator = \"islip\"\n", []string{"router.vc.switch_allocator = \"islip\"", "internal_speedup = 2"}},
 		{"oldest-first with speedup", "[router]\nvc.internal_speedup = 2\nvc.arbitration = \"oldest-first\"\n", []string{"router.vc.arbitration = \"oldest-first\"", "internal_speedup = 2"}},
+		{"watchdog below the pipeline", "[router]\nvc.vc_allocation_cycles = 64\nvc.crossbar_cycles = 64\n[measure]\nwatchdog_cycles = 300\n", []string{"measure.watchdog_cycles = 300", "pipeline stages"}},
 		{"ties without least-occupied", "[router]\nvc.selection_ties = \"fsin\"\n", []string{"router.vc.selection_ties = \"fsin\"", "least-occupied"}},
 		{"least-occupied with an escape level", "[router]\nrouting = \"duato\"\nvc.vcs = 4\nvc.selection = \"least-occupied\"\n", []string{"router.vc.selection = \"least-occupied\"", "escape level"}},
 		{"selection typo", "[router]\nvc.selection = \"least_occupied\"\n", []string{"router.vc.selection = \"least_occupied\"", "did you mean \"least-occupied\""}},

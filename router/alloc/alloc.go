@@ -154,7 +154,7 @@ type Matcher struct {
 	iterations int
 	diagonal   int // wavefront's priority diagonal
 	slot       []portSlot
-	keys       *[64]uint64 // Pick's keys, allocated at the first keyed allocation
+	keys       *[64]uint64 // Pick's keys (NewMatchers with keyed); nil without
 }
 
 // portSlot is port p's state in a Matcher: as an input, its requests
@@ -169,23 +169,29 @@ type portSlot struct {
 }
 
 // Bytes is the memory the matcher holds.
-func (m *Matcher) Bytes() int { return MatcherBytes(m.ports) }
+func (m *Matcher) Bytes() int { return MatcherBytes(m.ports, m.keys != nil) }
 
-// MatcherBytes is the memory a Matcher of ports ports holds (before any
-// keyed allocation).
-func MatcherBytes(ports int) int {
-	return int(unsafe.Sizeof(Matcher{})) + ports*int(unsafe.Sizeof(portSlot{}))
+// MatcherBytes is the memory a Matcher of ports ports holds, with the
+// scratch of keyed allocations or without.
+func MatcherBytes(ports int, keyed bool) int {
+	b := int(unsafe.Sizeof(Matcher{})) + ports*int(unsafe.Sizeof(portSlot{}))
+	if keyed {
+		b += int(unsafe.Sizeof([64]uint64{}))
+	}
+	return b
 }
 
 // NewMatcher returns the matcher of a switch of ports ports (1..64) under
 // kind; iterations is iSLIP's rounds (0 means 1), ignored by the others.
+// It takes keys (Match's key) under the separable allocators.
 func NewMatcher(kind Allocator, ports, iterations int) *Matcher {
-	return &NewMatchers(kind, iterations, []int{ports})[0]
+	return &NewMatchers(kind, iterations, []int{ports}, kind.Keyed())[0]
 }
 
 // NewMatchers returns the matchers of switches of ports[i] ports each, in
-// one array, their slots in another.
-func NewMatchers(kind Allocator, iterations int, ports []int) []Matcher {
+// one array, their slots in another; keyed gives each the scratch of
+// keyed allocations (Match with keys), which it then allocates no more.
+func NewMatchers(kind Allocator, iterations int, ports []int, keyed bool) []Matcher {
 	if kind > Wavefront {
 		panic(fmt.Sprintf("alloc: unknown allocator %d", kind))
 	}
@@ -197,8 +203,15 @@ func NewMatchers(kind Allocator, iterations int, ports []int) []Matcher {
 		total += P
 	}
 	ms, slots := make([]Matcher, len(ports)), make([]portSlot, total)
+	var keys [][64]uint64
+	if keyed {
+		keys = make([][64]uint64, len(ports))
+	}
 	for i, P := range ports {
 		ms[i] = Matcher{kind: kind, ports: P, iterations: max(iterations, 1), slot: slots[:P:P]}
+		if keyed {
+			ms[i].keys = &keys[i]
+		}
 		slots = slots[P:]
 	}
 	return ms
@@ -281,13 +294,13 @@ func (m *Matcher) Match(inputs uint64, key []uint64) uint64 {
 }
 
 // pickKeys returns Pick's keys for nil-or-not key: nil, or the matcher's
-// scratch (allocated the first time).
+// scratch. A matcher made without it refuses keys.
 func (m *Matcher) pickKeys(key []uint64) *[64]uint64 {
 	if key == nil {
 		return nil
 	}
 	if m.keys == nil {
-		m.keys = new([64]uint64)
+		panic("alloc: Match with keys on a matcher made without keyed (NewMatchers)")
 	}
 	return m.keys
 }

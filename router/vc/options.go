@@ -39,11 +39,13 @@ type routerExtras struct {
 	// (keyOf), kept as the front changes under a keyed arbitration: an
 	// arbiter reads one word per request instead of a packet's header.
 	frontKey []uint64
-	// vaWait holds the heads granted an output VC that may enter switch
-	// allocation only VCAllocationCycles later, in grant order (so in the
-	// order of their cycles); vaHead is the first not yet released.
-	vaWait []vaPending
-	vaHead int
+	// vaWait is a ring of the heads granted an output VC that may enter
+	// switch allocation only VCAllocationCycles later, in grant order (so
+	// in the order of their cycles): vaLen of them from vaHead. An input
+	// VC has at most one head waiting, so P*V entries, allocated at build,
+	// always suffice.
+	vaWait        []vaPending
+	vaHead, vaLen int32
 }
 
 // vaPending is a head waiting out its VC allocation stage: input VC v of
@@ -62,6 +64,16 @@ func newRouterExtras(cfg Config, ports []int) []routerExtras {
 		return nil
 	}
 	xs := make([]routerExtras, len(ports))
+	if cfg.VCAllocationCycles != 0 {
+		total := 0
+		for _, P := range ports {
+			total += P * cfg.VCs
+		}
+		ring := make([]vaPending, total)
+		for r, P := range ports {
+			xs[r].vaWait, ring = ring[:P*cfg.VCs:P*cfg.VCs], ring[P*cfg.VCs:]
+		}
+	}
 	if cfg.Arbitration != alloc.RoundRobin {
 		total := 0
 		for _, P := range ports {
@@ -75,8 +87,8 @@ func newRouterExtras(cfg Config, ports []int) []routerExtras {
 	if !cfg.generalSwitch() {
 		return xs
 	}
-	ms := alloc.NewMatchers(cfg.SwitchAllocator, cfg.ISLIPIterations, ports)
 	keyed := cfg.Arbitration != alloc.RoundRobin && cfg.SwitchAllocator.Keyed()
+	ms := alloc.NewMatchers(cfg.SwitchAllocator, cfg.ISLIPIterations, ports, keyed)
 	words := 0
 	for _, P := range ports {
 		words += P + P*P*int(b2u(keyed))
@@ -106,7 +118,7 @@ func (o *routerExtras) bytes() int {
 	if o == nil {
 		return 0
 	}
-	b := int(unsafe.Sizeof(routerExtras{})) + 8*(len(o.elig)+len(o.key)+len(o.frontKey)) + len(o.outPortOf) + cap(o.vaWait)*int(unsafe.Sizeof(vaPending{}))
+	b := int(unsafe.Sizeof(routerExtras{})) + 8*(len(o.elig)+len(o.key)+len(o.frontKey)) + len(o.outPortOf) + len(o.vaWait)*int(unsafe.Sizeof(vaPending{}))
 	if o.m != nil {
 		b += o.m.Bytes()
 	}
@@ -120,12 +132,16 @@ func extrasBytes(cfg Config, P int) int64 {
 		return 0
 	}
 	b := int64(unsafe.Sizeof(routerExtras{}))
+	if cfg.VCAllocationCycles != 0 {
+		b += int64(P*cfg.VCs) * int64(unsafe.Sizeof(vaPending{}))
+	}
 	if cfg.Arbitration != alloc.RoundRobin {
 		b += int64(8 * P * cfg.VCs)
 	}
 	if cfg.generalSwitch() {
-		b += int64(8*P + P*cfg.VCs + alloc.MatcherBytes(P))
-		if cfg.Arbitration != alloc.RoundRobin && cfg.SwitchAllocator.Keyed() {
+		keyed := cfg.Arbitration != alloc.RoundRobin && cfg.SwitchAllocator.Keyed()
+		b += int64(8*P + P*cfg.VCs + alloc.MatcherBytes(P, keyed))
+		if keyed {
 			b += int64(8 * P * P)
 		}
 	}
@@ -212,19 +228,28 @@ func (r *Router) vaWinner(a int, o, ptr, n int32) int {
 // of switch allocation for the VC allocation stage's cycles.
 func (r *Router) waitVCStage(now clock.Cycle, p, v uint8) {
 	o := r.ext
-	if o.vaHead == len(o.vaWait) {
-		o.vaWait, o.vaHead = o.vaWait[:0], 0
+	if int(o.vaLen) == len(o.vaWait) {
+		r.fail(now, "more than %d heads in the VC allocation stage", len(o.vaWait))
 	}
-	o.vaWait = append(o.vaWait, vaPending{at: uint32(now) + r.sh.vaCycles, p: p, v: v})
+	tail := int(o.vaHead + o.vaLen)
+	if tail >= len(o.vaWait) {
+		tail -= len(o.vaWait)
+	}
+	o.vaWait[tail] = vaPending{at: uint32(now) + r.sh.vaCycles, p: p, v: v}
+	o.vaLen++
 }
 
 // releaseVCStage lets the heads whose VC allocation stage ends by now
 // enter switch allocation.
 func (r *Router) releaseVCStage(now clock.Cycle) {
 	o := r.ext
-	for ; o.vaHead < len(o.vaWait) && readyBy(o.vaWait[o.vaHead].at, now); o.vaHead++ {
+	for o.vaLen > 0 && readyBy(o.vaWait[o.vaHead].at, now) {
 		w := o.vaWait[o.vaHead]
 		r.port[w.p].fr |= 1 << (w.v & 63)
+		o.vaLen--
+		if o.vaHead++; int(o.vaHead) == len(o.vaWait) {
+			o.vaHead = 0
+		}
 	}
 }
 

@@ -141,7 +141,7 @@ func traceBursts(t *testing.T, topo topology.Topology, cfg Config, until clock.C
 	traces := make([]deliveryTrace, N) // one per node: the executors tick nodes in any order
 	sinks := make([]fabric.Sink, N)
 	for i := range srcs {
-		srcs[i] = &burst{node: i, nodes: N, m: 20, size: 8}
+		srcs[i] = &burst{node: i, nodes: N, m: 20, size: 8, classes: 3} // three classes for class-priority
 		sinks[i] = &traces[i]
 	}
 	n := build(t, topo, cfg, srcs, sinks)
@@ -159,9 +159,10 @@ func traceBursts(t *testing.T, topo topology.Topology, cfg Config, until clock.C
 	return log
 }
 
-// TestGeneralSwitchMatchesDefault: the general switch allocation (the
-// Matcher's separable input-first, round robin) moves every flit in the
-// cycle the written-out one does.
+// TestGeneralSwitchMatchesDefault: the Matcher's separable input-first
+// (every allocation through it: forceMatch) moves every flit in the cycle
+// the written-out one does, under every arbitration (the packets of three
+// classes).
 func TestGeneralSwitchMatchesDefault(t *testing.T) {
 	torus, _ := grid.NewTorus(4)
 	mesh, _ := grid.NewMesh(4, 3)
@@ -171,12 +172,14 @@ func TestGeneralSwitchMatchesDefault(t *testing.T) {
 		vcs     int
 		sw      Switching
 	}{{torus, "dor-dateline", 3, VirtualCutThrough}, {mesh, "dor", 2, Wormhole}, {torus, "min-adaptive", 6, VirtualCutThrough}} {
-		cfg := Config{Routing: routingNamed(c.routing), VCs: c.vcs, BufferFlits: 8, Switching: c.sw, RoutingDelayCycles: 1,
-			LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 8}
-		want := traceBursts(t, c.topo, cfg, 6000, actor.Serial)
-		cfg.forceMatch = true
-		if got := traceBursts(t, c.topo, cfg, 6000, actor.Serial); !slices.Equal(got, want) {
-			t.Errorf("%s %s: the general switch allocation delivered differently", c.topo, c.routing)
+		for _, arb := range []alloc.Arbitration{alloc.RoundRobin, alloc.OldestFirst, alloc.ClassPriority} {
+			cfg := Config{Routing: routingNamed(c.routing), VCs: c.vcs, BufferFlits: 8, Switching: c.sw, RoutingDelayCycles: 1,
+				LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: 8, Arbitration: arb}
+			want := traceBursts(t, c.topo, cfg, 6000, actor.Serial)
+			cfg.forceMatch = true
+			if got := traceBursts(t, c.topo, cfg, 6000, actor.Serial); !slices.Equal(got, want) {
+				t.Errorf("%s %s %v: the Matcher's separable input-first delivered differently", c.topo, c.routing, arb)
+			}
 		}
 	}
 }
@@ -287,6 +290,31 @@ func TestOptionsFootprintIsExact(t *testing.T) {
 		n := build(t, torus, cfg, make([]fabric.Source, torus.Nodes()), nil)
 		if got, want := EstimateFootprint(torus, cfg).StateBytes, int64(n.StateBytes()); got != want {
 			t.Errorf("%+v: estimated %d bytes of state, built %d", cfg, got, want)
+		}
+	}
+}
+
+// TestOptionsStateStaysEstimated: after a heavy run under every option the
+// options' state of every router is still what the estimate counts (the VC
+// allocation stage's ring and the Matchers' scratch are made at build and
+// never grow).
+func TestOptionsStateStaysEstimated(t *testing.T) {
+	torus, _ := grid.NewTorus(4)
+	for _, sa := range alloc.AllocatorNames() {
+		s, _ := alloc.ParseAllocator(sa)
+		cfg := Config{Routing: routingNamed("dor-dateline"), VCs: 3, BufferFlits: 8, RoutingDelayCycles: 1, LinkLatencyCycles: 1,
+			CreditLatencyCycles: 1, MaxPacketFlits: 8, Arbitration: alloc.OldestFirst, SwitchAllocator: s, VCAllocationCycles: 3, SwitchAllocationCycles: 2}
+		N := torus.Nodes()
+		srcs := make([]fabric.Source, N)
+		for i := range srcs {
+			srcs[i] = &burst{node: i, nodes: N, m: 60, size: 8}
+		}
+		n := build(t, torus, cfg, srcs, nil)
+		runChecked(t, n, actor.Serial, 3000)
+		for _, r := range n.Routers {
+			if got, want := int64(r.ext.bytes()), extrasBytes(cfg, r.Ports()); got != want {
+				t.Fatalf("%s: %s holds %d bytes of options' state, the estimate %d", sa, r.Name(), got, want)
+			}
 		}
 	}
 }

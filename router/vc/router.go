@@ -551,7 +551,7 @@ func (r *Router) Tick(now clock.Cycle) {
 			if x.links != nil {
 				r.countStalls()
 			}
-			if x.vaHead < len(x.vaWait) {
+			if x.vaLen != 0 {
 				r.releaseVCStage(now)
 			}
 		}

@@ -170,13 +170,16 @@ func TestZeroLoadLatency(t *testing.T) {
 }
 
 // burst queues m packets per node to random-ish destinations at cycle 0.
+// With classes > 1 the packets' message classes cycle through
+// 0..classes-1.
 type burst struct {
 	node, nodes, m, size int
+	classes              int
 }
 
 func (b *burst) Generate(now clock.Cycle, q *fabric.SourceQueue) clock.Cycle {
 	for i := 0; i < b.m; i++ {
-		q.Push(now, (b.node*7+i*13+1)%b.nodes, b.size-(i%2)*(b.size/2), 0)
+		q.Push(now, (b.node*7+i*13+1)%b.nodes, b.size-(i%2)*(b.size/2), uint8(i%max(b.classes, 1)))
 	}
 	return clock.Never
 }
