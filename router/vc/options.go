@@ -308,6 +308,7 @@ func (r *Router) fillKeys(inputs, several uint64) {
 func (r *Router) allocateSwitchPorts(now clock.Cycle, saPorts uint64) {
 	V := int(r.vcs)
 	ivc, x := r.ivc, r.ext
+	outs, ws := r.outs, r.wires
 	keyed := r.sh.arb != alloc.RoundRobin
 	// multi: the inputs with several eligible VCs, which may be bound for
 	// several outputs; their eligible VCs are kept in x.elig.
@@ -383,7 +384,50 @@ func (r *Router) allocateSwitchPorts(now clock.Cycle, saPorts uint64) {
 		opt.outNext = after(p)
 		ipt.inNext = after(v)
 		won |= 1 << (p & 63)
-		r.traverse(now, p, v, op)
+
+		// Traversal, written out as in allocateSwitch (a change to one is
+		// a change to both, and to traverse and crossToQueue): the call
+		// made iSLIP on torus32-uniform 10.0% slower per router-cycle
+		// than the default router, written out 7.5% (9 interleaved
+		// pairs, 2 vCPUs).
+		i := p*V + v
+		s := &ivc[i]
+		o := int32(op*V + int(s.outV))
+		slot, ok := ws.FlitSlot(int(opt.out), now+r.sh.sendAhead)
+		if !ok {
+			r.fail(now, "second flit sent out of port %d in one cycle", op)
+		}
+		h := &r.pkts[s.pkFront].hdr
+		*slot = *h
+		slot.Index = s.departed
+		slot.VC = s.outV
+		slot.Hops += uint8(b2u(slot.Hops < 255) & (r.netPorts >> (op & 63)))
+		s.departed++
+		s.front--
+		ipt.fr &^= b2u(s.front == 0) << (v & 63)
+		s.moved = uint32(now)
+		ov := &outs[o]
+		ov.credits--
+		ipt.credOK &^= b2u(ov.credits == 0) << (v & 63)
+		r.PortFlits[op]++
+		if r.ext != nil && r.ext.links != nil {
+			r.ext.links.vcFlits[o]++
+		}
+		s.flits--
+		r.buffered--
+		emptied := b2u(s.flits == 0)
+		ipt.nonEmpty &^= emptied << (v & 63)
+		r.valid -= int32(emptied)
+		r.validInj -= int32(emptied &^ (r.netPorts >> (p & 63)))
+		r.portChanged(p)
+		if !ws.PutCredit(int(ipt.out), now, link.Credit{VC: uint16(v)}) {
+			r.fail(now, "second credit sent back from port %d in one cycle", p)
+		}
+		// The next flit of the front, if any, is ready from the next cycle:
+		// it arrived by now, and a body flit waits at most one cycle.
+		if s.departed == slot.Size {
+			r.nextPacket(i, p, v, op, o)
+		}
 	}
 	if outMask != 0 {
 		x.m.Settled()

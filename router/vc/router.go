@@ -938,9 +938,9 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 
 // traverse moves the front flit of input VC v of port p out of port op:
 // switch and link traversal, its credit upstream, and, for a tail, the
-// output VC freed and the next packet brought forward, for the other
-// allocators (allocateSwitch writes it out; crossToQueue, speedup.go,
-// keeps the same books).
+// output VC freed and the next packet brought forward, for matchPorts
+// (allocateSwitch and allocateSwitchPorts write it out; crossToQueue,
+// speedup.go, keeps the same books).
 func (r *Router) traverse(now clock.Cycle, p, v, op int) {
 	V := int(r.vcs)
 	ivc, outs, ws := r.ivc, r.outs, r.wires
