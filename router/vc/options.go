@@ -31,6 +31,10 @@ type routerExtras struct {
 	// allocator reads keys.
 	elig []uint64
 	key  []uint64
+	// reqOf[p] is the outputs input port p asks for, set for the inputs
+	// asking for several (allocateSwitchPorts) and, on the way to the
+	// Matcher, for all (chooseOutputs).
+	reqOf []uint64
 	// outPortOf[i] is input VC i's output port while it holds an output VC
 	// (inVC.outPort, kept here too so that an input's requests are read
 	// from one line, not from each of its VCs' states).
@@ -91,7 +95,7 @@ func newRouterExtras(cfg Config, ports []int) []routerExtras {
 	ms := alloc.NewMatchers(cfg.SwitchAllocator, cfg.ISLIPIterations, ports, keyed)
 	words := 0
 	for _, P := range ports {
-		words += P + P*P*int(b2u(keyed))
+		words += 2*P + P*P*int(b2u(keyed))
 	}
 	scratch := make([]uint64, words)
 	total := 0
@@ -105,6 +109,7 @@ func newRouterExtras(cfg Config, ports []int) []routerExtras {
 		x.m, x.forceMatch = &ms[r], cfg.forceMatch
 		x.strict = cfg.forceMatch || keyed || cfg.SwitchAllocator == alloc.Wavefront
 		x.elig, scratch = scratch[:P:P], scratch[P:]
+		x.reqOf, scratch = scratch[:P:P], scratch[P:]
 		if keyed {
 			x.key, scratch = scratch[:P*P:P*P], scratch[P*P:]
 		}
@@ -118,7 +123,7 @@ func (o *routerExtras) bytes() int {
 	if o == nil {
 		return 0
 	}
-	b := int(unsafe.Sizeof(routerExtras{})) + 8*(len(o.elig)+len(o.key)+len(o.frontKey)) + len(o.outPortOf) + len(o.vaWait)*int(unsafe.Sizeof(vaPending{}))
+	b := int(unsafe.Sizeof(routerExtras{})) + 8*(len(o.elig)+len(o.reqOf)+len(o.key)+len(o.frontKey)) + len(o.outPortOf) + len(o.vaWait)*int(unsafe.Sizeof(vaPending{}))
 	if o.m != nil {
 		b += o.m.Bytes()
 	}
@@ -140,7 +145,7 @@ func extrasBytes(cfg Config, P int) int64 {
 	}
 	if cfg.generalSwitch() {
 		keyed := cfg.Arbitration != alloc.RoundRobin && cfg.SwitchAllocator.Keyed()
-		b += int64(8*P + P*cfg.VCs + alloc.MatcherBytes(P, keyed))
+		b += int64(16*P + P*cfg.VCs + alloc.MatcherBytes(P, keyed))
 		if keyed {
 			b += int64(8 * P * P)
 		}
@@ -352,14 +357,18 @@ func (r *Router) allocateSwitchPorts(now clock.Cycle, saPorts uint64) {
 			if req := r.outputsOf(p, x.elig[p]); req&(req-1) != 0 {
 				several |= 1 << (p & 63)
 				outMask |= req
+				x.reqOf[p] = req
 			}
 		}
 	}
-	if several != 0 || x.strict && (x.forceMatch || r.contested(outMask)) {
-		if x.forceMatch || several == 0 || r.chooseOutputs(inputs, several) {
-			r.matchPorts(now, inputs, several, outMask)
-			return
-		}
+	if x.strict && (x.forceMatch || several != 0 || r.contested(outMask)) {
+		r.askAll(inputs, several)
+		r.matchPorts(now, inputs, several, outMask)
+		return
+	}
+	if several != 0 && r.chooseOutputs(inputs, several) {
+		r.matchPorts(now, inputs, several, outMask)
+		return
 	}
 	var won uint64 // input ports that send a flit
 	for om := outMask; om != 0; om &= om - 1 {
@@ -454,34 +463,41 @@ func (r *Router) contested(outMask uint64) bool {
 // input: each takes the first of its outputs at or after its pointer
 // (accNext), moved from the output allocateSwitchPorts registered it
 // with. It reports whether the Matcher is needed instead (some output
-// contested) and then changes nothing. Keyed allocators and wavefront
-// order such inputs otherwise: it reports true for them.
+// contested), having asked it every input's outputs (askAll), and then
+// changes nothing else.
 func (r *Router) chooseOutputs(inputs, several uint64) bool {
-	if r.ext.key != nil || r.sh.swAlloc == alloc.Wavefront {
+	if r.askAll(inputs, several) {
 		return true
 	}
 	V := int(r.vcs)
-	var asked, clash uint64
-	for s := inputs; s != 0; s &= s - 1 {
-		p := bits.TrailingZeros64(s)
-		req := uint64(1) << (r.ivc[p*V+int(r.port[p].inWant)].outPort & 63)
-		if several>>(p&63)&1 != 0 {
-			req = r.outputsOf(p, r.ext.elig[p])
-		}
-		clash |= asked & req
-		asked |= req
-	}
-	if clash != 0 {
-		return true
-	}
 	for s := several; s != 0; s &= s - 1 {
 		p := bits.TrailingZeros64(s)
 		pt := &r.port[p]
 		bit := uint64(1) << (p & 63)
 		r.port[r.ivc[p*V+int(pt.inWant)].outPort].outReq &^= bit
-		r.port[roundRobin(r.outputsOf(p, r.ext.elig[p]), pt.accNext)].outReq |= bit
+		r.port[roundRobin(r.ext.reqOf[p], pt.accNext)].outReq |= bit
 	}
 	return false
+}
+
+// askAll tells the Matcher the outputs each input asks for (an input of
+// several, those in reqOf; another, its picked VC's) and reports whether
+// an output is asked for by more than one input.
+func (r *Router) askAll(inputs, several uint64) (contested bool) {
+	V := int(r.vcs)
+	o := r.ext
+	var asked, clash uint64
+	for s := inputs; s != 0; s &= s - 1 {
+		p := bits.TrailingZeros64(s)
+		req := uint64(1) << (r.ivc[p*V+int(r.port[p].inWant)].outPort & 63)
+		if several>>(p&63)&1 != 0 {
+			req = o.reqOf[p]
+		}
+		o.m.Ask(p, req)
+		clash |= asked & req
+		asked |= req
+	}
+	return clash != 0
 }
 
 // outputsOf is the output ports of the VCs of set (input port p's).
@@ -516,10 +532,10 @@ func (r *Router) boundFor(p int, set uint64, op int) uint64 {
 // output: the one its arbiter picked (portState.inWant) unless it asked
 // for several outputs (several), when its arbiter picks now among its
 // eligible VCs (routerExtras.elig) bound for the output. inputs is the
-// input ports with an eligible VC, outMask the outputs asked for, whose
-// outReq allocateSwitchPorts filled.
+// input ports with an eligible VC, each having told the Matcher what it
+// asks for (askAll), outMask the outputs asked for, whose outReq
+// allocateSwitchPorts filled.
 func (r *Router) matchPorts(now clock.Cycle, inputs, several, outMask uint64) {
-	V := int(r.vcs)
 	o := r.ext
 	m := o.m
 	for om := outMask; om != 0; om &= om - 1 {
@@ -532,14 +548,6 @@ func (r *Router) matchPorts(now clock.Cycle, inputs, several, outMask uint64) {
 		p := bits.TrailingZeros64(t)
 		pt := &r.port[p]
 		m.SetPointers(p, pt.outNext, pt.accNext)
-	}
-	for s := inputs; s != 0; s &= s - 1 {
-		p := bits.TrailingZeros64(s)
-		req := uint64(1) << (o.outPortOf[p*V+int(r.port[p].inWant)] & 63)
-		if several>>(p&63)&1 != 0 {
-			req = r.outputsOf(p, o.elig[p])
-		}
-		m.Ask(p, req)
 	}
 	if o.key != nil {
 		r.fillKeys(inputs, several)
