@@ -284,9 +284,9 @@ func (m *Matcher) Match(inputs uint64, key []uint64) uint64 {
 	}
 	switch m.kind {
 	case SeparableOutputFirst:
-		return m.outputFirst(inputs, key)
+		return m.grantAccept(inputs, key, 1)
 	case ISLIP:
-		return m.islip(inputs)
+		return m.grantAccept(inputs, nil, m.iterations)
 	case Wavefront:
 		return m.wavefront(inputs)
 	}
@@ -308,57 +308,33 @@ func (m *Matcher) pickKeys(key []uint64) *[64]uint64 {
 // keysOfInputs fills the matcher's key scratch with key[i*P+o] for the
 // inputs i of set, output o fixed, and returns it; nil for nil keys.
 func (m *Matcher) keysOfInputs(set uint64, o int, key []uint64) *[64]uint64 {
-	keys := m.pickKeys(key)
-	if keys == nil {
-		return nil
-	}
-	for s := set; s != 0; s &= s - 1 {
-		i := bits.TrailingZeros64(s) & 63
-		keys[i] = key[i*m.ports+o]
-	}
-	return keys
+	return m.keysOf(set, key, func(i int) int { return i*m.ports + o })
 }
 
 // keysOfOutputs is keysOfInputs for the outputs o of set, input i fixed.
 func (m *Matcher) keysOfOutputs(set uint64, i int, key []uint64) *[64]uint64 {
+	return m.keysOf(set, key, func(o int) int { return i*m.ports + o })
+}
+
+// keysOf fills the key scratch at each bit b of set with key[at(b)].
+func (m *Matcher) keysOf(set uint64, key []uint64, at func(int) int) *[64]uint64 {
 	keys := m.pickKeys(key)
 	if keys == nil {
 		return nil
 	}
 	for s := set; s != 0; s &= s - 1 {
-		o := bits.TrailingZeros64(s) & 63
-		keys[o] = key[i*m.ports+o]
+		b := bits.TrailingZeros64(s) & 63
+		keys[b] = key[at(b)]
 	}
 	return keys
 }
 
 // singleRequests matches inputs that ask for one output each: each
-// output grants one of the inputs asking for it; every pointer moves.
+// output grants one of the inputs asking for it; every pointer moves. It
+// is input-first's rule with no input choosing, and moves the wavefront's
+// diagonal as any allocation with a request does.
 func (m *Matcher) singleRequests(inputs uint64, key []uint64) uint64 {
-	sl := m.slot
-	var outs, matched uint64
-	for s := inputs; s != 0; s &= s - 1 {
-		i := bits.TrailingZeros64(s)
-		if r := sl[i].req; r != 0 {
-			sl[bits.TrailingZeros64(r)].askedBy |= 1 << i
-			outs |= r
-		}
-	}
-	for s := outs; s != 0; s &= s - 1 {
-		o := bits.TrailingZeros64(s)
-		out := &sl[o]
-		asked := out.askedBy
-		out.askedBy = 0
-		i := bits.TrailingZeros64(asked)
-		if asked&(asked-1) != 0 {
-			i = Pick(asked, m.keysOfInputs(asked, o, key), out.grantNext)
-		}
-		in := &sl[i]
-		in.match = int8(o)
-		out.grantNext = After(i)
-		in.acceptNext = After(o)
-		matched |= 1 << i
-	}
+	matched := m.inputFirst(inputs, key)
 	if m.kind == Wavefront && matched != 0 {
 		m.diagonal = (m.diagonal + 1) % m.ports
 	}
@@ -398,34 +374,6 @@ func (m *Matcher) inputFirst(inputs uint64, key []uint64) uint64 {
 	return matched
 }
 
-// outputFirst: each output grants one requesting input, then each input
-// accepts one granting output.
-func (m *Matcher) outputFirst(inputs uint64, key []uint64) uint64 {
-	sl := m.slot
-	outs := m.gather(inputs, ^uint64(0))
-	var granted uint64
-	for s := outs; s != 0; s &= s - 1 {
-		o := bits.TrailingZeros64(s)
-		out := &sl[o]
-		asked := out.askedBy
-		out.askedBy = 0
-		i := Pick(asked, m.keysOfInputs(asked, o, key), out.grantNext)
-		sl[i].grants |= 1 << o
-		granted |= 1 << i
-	}
-	for s := granted; s != 0; s &= s - 1 {
-		i := bits.TrailingZeros64(s)
-		in := &sl[i]
-		g := in.grants
-		in.grants = 0
-		o := Pick(g, m.keysOfOutputs(g, i, key), in.acceptNext)
-		in.match = int8(o)
-		sl[o].grantNext = After(i)
-		in.acceptNext = After(o)
-	}
-	return granted
-}
-
 // gather records, for each output, the inputs of inputs that ask for it
 // (among the outputs in free), and returns the outputs asked for.
 func (m *Matcher) gather(inputs, free uint64) uint64 {
@@ -442,12 +390,17 @@ func (m *Matcher) gather(inputs, free uint64) uint64 {
 	return outs
 }
 
-// islip runs iSLIP's rounds among the still unmatched inputs and outputs.
-func (m *Matcher) islip(inputs uint64) uint64 {
+// grantAccept runs rounds of grant and accept among the still unmatched
+// inputs and outputs: each output grants one of the inputs asking for it,
+// each input accepts one of the outputs granting it, both by their
+// arbiters from their pointers (keyed when key is not nil); the pointers
+// move only for the grants accepted in the first round. One round is
+// separable output-first; iSLIP runs Iterations of them, round robin.
+func (m *Matcher) grantAccept(inputs uint64, key []uint64, rounds int) uint64 {
 	sl := m.slot
 	var matched, busyOut uint64
 	free := inputs
-	for round := 0; round < m.iterations && free != 0; round++ {
+	for round := 0; round < rounds && free != 0; round++ {
 		outs := m.gather(free, ^busyOut)
 		if outs == 0 {
 			break
@@ -458,7 +411,7 @@ func (m *Matcher) islip(inputs uint64) uint64 {
 			out := &sl[o]
 			asked := out.askedBy
 			out.askedBy = 0
-			i := Pick(asked, nil, out.grantNext)
+			i := Pick(asked, m.keysOfInputs(asked, o, key), out.grantNext)
 			sl[i].grants |= 1 << o
 			granted |= 1 << i
 		}
@@ -467,7 +420,7 @@ func (m *Matcher) islip(inputs uint64) uint64 {
 			in := &sl[i]
 			g := in.grants
 			in.grants = 0
-			o := Pick(g, nil, in.acceptNext)
+			o := Pick(g, m.keysOfOutputs(g, i, key), in.acceptNext)
 			in.match = int8(o)
 			matched |= 1 << i
 			busyOut |= 1 << o

@@ -69,43 +69,24 @@ func newRouterExtras(cfg Config, ports []int) []routerExtras {
 	}
 	xs := make([]routerExtras, len(ports))
 	if cfg.VCAllocationCycles != 0 {
-		total := 0
-		for _, P := range ports {
-			total += P * cfg.VCs
-		}
-		ring := make([]vaPending, total)
-		for r, P := range ports {
-			xs[r].vaWait, ring = ring[:P*cfg.VCs:P*cfg.VCs], ring[P*cfg.VCs:]
-		}
+		perVC(ports, cfg.VCs, func(r int, ring []vaPending) { xs[r].vaWait = ring })
 	}
 	if cfg.Arbitration != alloc.RoundRobin {
-		total := 0
-		for _, P := range ports {
-			total += P * cfg.VCs
-		}
-		keys := make([]uint64, total)
-		for r, P := range ports {
-			xs[r].frontKey, keys = keys[:P*cfg.VCs:P*cfg.VCs], keys[P*cfg.VCs:]
-		}
+		perVC(ports, cfg.VCs, func(r int, keys []uint64) { xs[r].frontKey = keys })
 	}
 	if !cfg.generalSwitch() {
 		return xs
 	}
 	keyed := cfg.Arbitration != alloc.RoundRobin && cfg.SwitchAllocator.Keyed()
 	ms := alloc.NewMatchers(cfg.SwitchAllocator, cfg.ISLIPIterations, ports, keyed)
+	perVC(ports, cfg.VCs, func(r int, outs []uint8) { xs[r].outPortOf = outs })
 	words := 0
 	for _, P := range ports {
 		words += 2*P + P*P*int(b2u(keyed))
 	}
 	scratch := make([]uint64, words)
-	total := 0
-	for _, P := range ports {
-		total += P * cfg.VCs
-	}
-	outPorts := make([]uint8, total)
 	for r, P := range ports {
 		x := &xs[r]
-		x.outPortOf, outPorts = outPorts[:P*cfg.VCs:P*cfg.VCs], outPorts[P*cfg.VCs:]
 		x.m, x.forceMatch = &ms[r], cfg.forceMatch
 		x.strict = cfg.forceMatch || keyed || cfg.SwitchAllocator == alloc.Wavefront
 		x.elig, scratch = scratch[:P:P], scratch[P:]
@@ -115,6 +96,21 @@ func newRouterExtras(cfg Config, ports []int) []routerExtras {
 		}
 	}
 	return xs
+}
+
+// perVC carves one array into an entry per input VC of each router
+// (ports[r] ports of vcs VCs) and gives router r its part.
+func perVC[T any](ports []int, vcs int, give func(r int, part []T)) {
+	total := 0
+	for _, P := range ports {
+		total += P * vcs
+	}
+	all := make([]T, total)
+	for r, P := range ports {
+		n := P * vcs
+		give(r, all[:n:n])
+		all = all[n:]
+	}
 }
 
 // bytes is the memory the extras hold, their link statistics' counters
