@@ -308,11 +308,17 @@ func (m *Matcher) pickKeys(key []uint64) *[64]uint64 {
 // keysOfInputs fills the matcher's key scratch with key[i*P+o] for the
 // inputs i of set, output o fixed, and returns it; nil for nil keys.
 func (m *Matcher) keysOfInputs(set uint64, o int, key []uint64) *[64]uint64 {
+	if key == nil {
+		return nil
+	}
 	return m.keysOf(set, key, func(i int) int { return i*m.ports + o })
 }
 
 // keysOfOutputs is keysOfInputs for the outputs o of set, input i fixed.
 func (m *Matcher) keysOfOutputs(set uint64, i int, key []uint64) *[64]uint64 {
+	if key == nil {
+		return nil
+	}
 	return m.keysOf(set, key, func(o int) int { return i*m.ports + o })
 }
 
