@@ -4,9 +4,8 @@ import (
 	"math/bits"
 	"unsafe"
 
-	"github.com/icnsim/icnsim/link"
-
 	"github.com/icnsim/icnsim/clock"
+	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/alloc"
 )
 
@@ -26,14 +25,13 @@ type routerExtras struct {
 	// every contested output too: under forceMatch, a keyed allocator or
 	// wavefront.
 	strict bool
-	// Scratch of general switch allocation: elig[p] is input port p's
-	// eligible VCs; key[p*P+op] is input p's key for output op when the
-	// allocator reads keys.
+	// Scratch of allocateSwitchPorts: elig[p] is input port p's eligible
+	// VCs (set for the inputs with several); key[p*P+op] is input p's key
+	// for output op when the allocator reads keys.
 	elig []uint64
 	key  []uint64
 	// reqOf[p] is the outputs input port p asks for, set for the inputs
-	// asking for several (allocateSwitchPorts) and, on the way to the
-	// Matcher, for all (chooseOutputs).
+	// asking for several (allocateSwitchPorts; askAll reads it).
 	reqOf []uint64
 	// outPortOf[i] is input VC i's output port while it holds an output VC
 	// (inVC.outPort, kept here too so that an input's requests are read
