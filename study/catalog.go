@@ -16,6 +16,7 @@ import (
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/dragonflyplus"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/grid"
@@ -29,12 +30,13 @@ import (
 // value of network.topology (its TOML key), in the order documentation
 // and errors list them.
 type families struct {
-	Torus     grid.TorusConfig `toml:"torus,omitempty"`
-	Mesh      grid.MeshConfig  `toml:"mesh,omitempty"`
-	FatTree   fattree.Config   `toml:"fattree,omitempty"`
-	Dragonfly dragonfly.Config `toml:"dragonfly,omitempty"`
-	HyperX    hyperx.Config    `toml:"hyperx,omitempty"`
-	File      graph.Config     `toml:"file,omitempty"`
+	Torus         grid.TorusConfig     `toml:"torus,omitempty"`
+	Mesh          grid.MeshConfig      `toml:"mesh,omitempty"`
+	FatTree       fattree.Config       `toml:"fattree,omitempty"`
+	Dragonfly     dragonfly.Config     `toml:"dragonfly,omitempty"`
+	DragonflyPlus dragonflyplus.Config `toml:"dragonflyplus,omitempty"`
+	HyperX        hyperx.Config        `toml:"hyperx,omitempty"`
+	File          graph.Config         `toml:"file,omitempty"`
 }
 
 // kinds are the router kinds' configuration tables, one per value of

@@ -161,8 +161,8 @@ func (c *Config) checkPattern(add addFunc, key, name string) {
 	if spec.Grid && !grid {
 		add(key, name, "defined on torus and mesh coordinates only")
 	}
-	if spec.Topology != "" && spec.Topology != n.Topology {
-		add(key, name, fmt.Sprintf("defined on a %s only (network.topology is %q)", spec.Topology, n.Topology))
+	if spec.Topologies != nil && !slices.Contains(spec.Topologies, n.Topology) {
+		add(key, name, fmt.Sprintf("defined on a %s only (network.topology is %q)", strings.Join(spec.Topologies, " or "), n.Topology))
 	}
 	if name == "transpose" && !grid && (nodes&(nodes-1) != 0 || (bits.Len(uint(nodes))-1)%2 != 0) {
 		add(key, name, fmt.Sprintf("transpose swaps the halves of the address: needs 2^(2m) nodes; this network has %d", nodes))

@@ -45,6 +45,20 @@ func hyperxSmall(routing string, edit func(*Config)) Config {
 	return c
 }
 
+// dragonflyPlusSmall is a 32-node Dragonfly+: 4 groups of 2 leaves and 2
+// spines, 4 nodes a leaf, 5-cycle global links, two links between each
+// pair of groups.
+func dragonflyPlusSmall(routing string, edit func(*Config)) Config {
+	c := dragonflySmall(routing, nil)
+	c.Name = "dragonflyplus32-" + routing
+	c.Network = netOf("dragonflyplus", "leaves", 2, "nodes_per_leaf", 4, "global_per_spine", 3, "groups", 4, "global_latency_cycles", 5, "levels", 3, "concentration", 1, "node_channels", 1)
+	c.Router.VC.VCs = 3
+	if edit != nil {
+		edit(&c)
+	}
+	return c
+}
+
 // fileSmall is the example topology file's network (docs/), shortest
 // paths with a VC class per hop.
 func fileSmall(edit func(*Config)) Config {

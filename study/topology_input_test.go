@@ -26,7 +26,8 @@ func topologyBases(t *testing.T) map[string]Config {
 	tree.Network = netOf("fattree", "k", 2, "levels", 3)
 	tree.Router.Routing, tree.Router.VC.VCs = "fattree-adaptive", 2
 	bases := map[string]Config{"torus": torus, "mesh": mesh, "fattree": tree,
-		"dragonfly": dragonflySmall("ugal-l", nil), "hyperx": hyperxSmall("val", nil), "file": fileSmall(nil)}
+		"dragonfly": dragonflySmall("ugal-l", nil), "hyperx": hyperxSmall("val", nil),
+		"dragonflyplus": dragonflyPlusSmall("ugal-l", nil), "file": fileSmall(nil)}
 	for k, c := range bases {
 		c.Traffic.Process, c.Traffic.Pattern, c.Traffic.Load = "bernoulli", "uniform", 0.2
 		bases[k] = c

@@ -82,11 +82,11 @@ type PatternSpec struct {
 	// Groups and Lines: the pattern needs a topology of groups (Grouped)
 	// or of lines of routers (Lined).
 	Groups, Lines bool
-	// Topology names the family the pattern is defined on, for the
-	// configuration's check and its messages ("" for any).
-	Topology string
-	New      func(g Geometry, p PatternParams) Pattern
-	Permutes bool // a permutation (deterministic, one destination per source)
+	// Topologies name the families the pattern is defined on, for the
+	// configuration's check and its messages (nil for any).
+	Topologies []string
+	New        func(g Geometry, p PatternParams) Pattern
+	Permutes   bool // a permutation (deterministic, one destination per source)
 	// Spread, where set, visits every destination src sends to with the
 	// share of its packets that go there (the shares sum to 1): what the
 	// channel-load bound needs of a random pattern beside uniform.
@@ -180,8 +180,8 @@ func Patterns() map[string]PatternSpec {
 		"centre-reflection-k": gridPerm("centre-reflection-k", "(x, y) -> ((k-x) mod k, (k-y) mod k): the Hybrid-HAR paper's (16-x, 16-y) on a 16x16 mesh read with coordinates 0..k-1, the off-grid k of a coordinate 0 taken mod k (rows and columns 0 and k/2 keep that coordinate; routers (0,0), (0,k/2), (k/2,0), (k/2,k/2) are fixed points)",
 			func(x, y, k int) (int, int) { return (k - x) % k, (k - y) % k }),
 		"neighbour": gridPerm("neighbour", "(x, y) -> (x+1 mod k, y)", func(x, y, k int) (int, int) { return (x + 1) % k, y }),
-		"group-shift": {Name: "group-shift", Topology: "dragonfly", Groups: true,
-			Doc: "dragonfly worst case (Kim et al.): every node of group i sends to a node of group i+1 mod g drawn uniformly",
+		"group-shift": {Name: "group-shift", Topologies: []string{"dragonfly", "dragonflyplus"}, Groups: true,
+			Doc: "dragonfly and Dragonfly+ worst case (Kim et al.): every node of group i sends to a node of group i+1 mod g drawn uniformly",
 			New: func(g Geometry, _ PatternParams) Pattern {
 				return patternFunc(func(src int, rng *rand.Rand) int {
 					return (src/g.GroupNodes+1)%g.Groups*g.GroupNodes + rng.IntN(g.GroupNodes)
@@ -193,7 +193,7 @@ func Patterns() map[string]PatternSpec {
 					visit(first+d, 1/float64(g.GroupNodes))
 				}
 			}},
-		"dimension-shift": {Name: "dimension-shift", Topology: "hyperx", Lines: true,
+		"dimension-shift": {Name: "dimension-shift", Topologies: []string{"hyperx"}, Lines: true,
 			Doc: "HyperX adversarial shift: every node of the router at coordinate x of dimension 0 sends to a node, drawn uniformly, of the router at x+1 mod k (the other coordinates kept), so minimal routing funnels each router's nodes through one link",
 			New: func(g Geometry, _ PatternParams) Pattern {
 				return patternFunc(func(src int, rng *rand.Rand) int {
@@ -291,7 +291,7 @@ func NewPattern(name string, g Geometry, p PatternParams) (Pattern, error) {
 		return nil, fmt.Errorf("pattern %q needs a k x k grid topology", name)
 	}
 	if spec.Groups && g.Groups < 2 || spec.Lines && g.Line < 2 {
-		return nil, fmt.Errorf("pattern %q needs a %s", name, spec.Topology)
+		return nil, fmt.Errorf("pattern %q needs a %s", name, strings.Join(spec.Topologies, " or "))
 	}
 	if name == "transpose" && g.K == 0 && (g.Nodes&(g.Nodes-1) != 0 || log2(g.Nodes)%2 != 0) {
 		return nil, fmt.Errorf("pattern %q swaps the halves of the address and needs 2^(2m) nodes, the network has %d", name, g.Nodes)

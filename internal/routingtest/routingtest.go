@@ -14,6 +14,7 @@ import (
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/dragonflyplus"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/grid"
@@ -22,7 +23,7 @@ import (
 
 // All is every family's routings by name.
 func All() map[string]routing.Spec {
-	return routing.ByName(grid.Routings(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())
+	return routing.ByName(grid.Routings(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), dragonflyplus.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())
 }
 
 // Named is routing name's registry entry (the zero Spec with that name
@@ -56,6 +57,9 @@ func HARTopology(t testing.TB, k int, wrap bool, name string) *grid.Grid2D {
 // side; a mesh of 2+size%7 with 1+extra%4 nodes per router; a fat-tree of
 // arity 2+size%3 and 1+extra%4 levels; a dragonfly of 1+extra%2 nodes per
 // router, 2+2*(size%2) routers per group and one global link each; a
+// Dragonfly+ of 1+size%3 leaves, 1+extra%2 spines with 2+size%2 global
+// links each, a node per leaf and a third of the groups it could have
+// (two links between each pair where that divides evenly); a
 // HyperX of 2+size%3 routers a line, 1+extra%2 dimensions and 2 nodes per
 // router; a 6-router graph from a file.
 func Topology(kind string, size, extra int) (topology.Topology, error) {
@@ -69,6 +73,13 @@ func Topology(kind string, size, extra int) (topology.Topology, error) {
 		return fattree.NewFatTree(2+size%3, 1+extra%4)
 	case "dragonfly":
 		return dragonfly.NewDragonfly(1+extra%2, 2+2*(size%2), 1, 0, dragonfly.Palmtree, 0)
+	case "dragonflyplus":
+		l, s, h := 1+size%3, 1+extra%2, 2+size%2
+		g := s*h + 1
+		if (s*h)%2 == 0 {
+			g = s*h/2 + 1
+		}
+		return dragonflyplus.New(1, l, s, h, g)
 	case "hyperx":
 		return hyperx.NewHyperX(2+size%3, 1+extra%2, 1, 2)
 	case "file":

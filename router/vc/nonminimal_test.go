@@ -15,6 +15,7 @@ import (
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/dragonflyplus"
 	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/hyperx"
 )
@@ -31,7 +32,9 @@ func newTopologies(t *testing.T) []struct {
 	df3, err3 := dragonfly.NewDragonfly(2, 3, 1, 4, dragonfly.Palmtree, 3)
 	hx1, err4 := hyperx.NewHyperX(4, 2, 1, 2)
 	hx2, err5 := hyperx.NewHyperX(3, 3, 2, 1) // trunking 2
-	for _, err := range []error{err1, err2, err3, err4, err5} {
+	dp1, err6 := dragonflyplus.New(2, 3, 2, 2, 5)
+	dp2, err7 := dragonflyplus.New(1, 2, 2, 2, 3) // two links between each pair of groups
+	for _, err := range []error{err1, err2, err3, err4, err5, err6, err7} {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,12 +43,13 @@ func newTopologies(t *testing.T) []struct {
 	// 10-cycle local and 1-cycle terminal channels), longer than the
 	// global ones on df2.
 	df2.LocalLatencyCycles, df3.LocalLatencyCycles = 3, 4
+	dp1.GlobalLatencyCycles, dp2.LocalLatencyCycles = 6, 3
 	dfR := []string{"min", "val", "ugal-l", "ugal-g", "par"}
 	hxR := []string{"min", "val", "ugal-l"}
 	return []struct {
 		topo     topology.Topology
 		routings []string
-	}{{df1, dfR}, {df2, dfR}, {df3, dfR}, {hx1, hxR}, {hx2, hxR}, {testGraph(t), []string{"shortest-hops"}}}
+	}{{df1, dfR}, {df2, dfR}, {df3, dfR}, {hx1, hxR}, {hx2, hxR}, {dp1, hxR}, {dp2, hxR}, {testGraph(t), []string{"shortest-hops"}}}
 }
 
 // testGraph is a 6-router graph from a file: a ring with a chord, a

@@ -12,6 +12,7 @@ import (
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/dragonflyplus"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
 	"github.com/icnsim/icnsim/topology/hyperx"
@@ -156,9 +157,19 @@ func TestStateListsMatchReference(t *testing.T) {
 		}
 		hyperxs = append(hyperxs, tc{hx, []int{1, 2, 3}})
 	}
+	// Dragonflies+ of one, two and three leaves, two groups (every
+	// Valiant path through the other group), parallel global links.
+	var dfplus []tc
+	for _, q := range [][5]int{{1, 1, 1, 2, 3}, {2, 2, 2, 2, 5}, {1, 3, 2, 2, 3}, {2, 2, 1, 1, 2}, {1, 1, 2, 1, 2}, {2, 3, 3, 2, 7}, {1, 2, 2, 3, 4}} {
+		d, err := dragonflyplus.New(q[0], q[1], q[2], q[3], q[4])
+		if err != nil {
+			t.Fatal(err)
+		}
+		dfplus = append(dfplus, tc{d, []int{1, 2, 3, 4}})
+	}
 	// Graphs from files: shortest has no state list, and shortest-hops's
 	// is compared on random graphs (TestShortestHopsDependenciesGoUp).
-	topos := map[string][]tc{"torus": tori, "mesh": meshes, "fattree": trees, "dragonfly": dragonflies, "hyperx": hyperxs, "file": nil}
+	topos := map[string][]tc{"torus": tori, "mesh": meshes, "fattree": trees, "dragonfly": dragonflies, "hyperx": hyperxs, "dragonflyplus": dfplus, "file": nil}
 	ctx := context.Background()
 	checked, leftOut := 0, 0
 	for name, spec := range testRoutings() {
