@@ -208,7 +208,7 @@ func TestNewTopologiesBadInput(t *testing.T) {
 		{"short global links", func(c *Config) { c.Router.LinkLatencyCycles = 4; setLeaf(&c.Network, "global_latency_cycles", 2) }, "network.dragonfly.global_latency_cycles = 2", "at least router.link_latency_cycles"},
 		{"short local links", func(c *Config) { c.Router.LinkLatencyCycles = 4; setLeaf(&c.Network, "local_latency_cycles", 3) }, "network.dragonfly.local_latency_cycles = 3", "at least router.link_latency_cycles (4), the node links' latency"},
 		{"long local links", func(c *Config) { setLeaf(&c.Network, "local_latency_cycles", 1001) }, "network.dragonfly.local_latency_cycles = 1001", "1..1000 cycles"},
-		{"ugal on a mesh", func(c *Config) { c.Network = netOf("mesh", "k", 4, "concentration", 1, "levels", 3) }, `router.routing = "ugal-l"`, "defined on dragonfly, hyperx only"},
+		{"ugal on a mesh", func(c *Config) { c.Network = netOf("mesh", "k", 4, "concentration", 1, "levels", 3) }, `router.routing = "ugal-l"`, "defined on dragonfly, dragonflyplus, hyperx only"},
 		{"threshold with min", func(c *Config) { c.Router.Routing = "min"; c.Router.UGALThresholdFlits = 4 }, "router.ugal_threshold_flits = 4", "ugal-l, ugal-g and par only"},
 		{"grid circuit", func(c *Config) { c.Policy.Injection = "base"; c.Policy.Circuit = "grid" }, `policy.circuit = "grid"`, "use tree (or auto) on a dragonfly"},
 		{"recn", func(c *Config) {
@@ -218,7 +218,7 @@ func TestNewTopologiesBadInput(t *testing.T) {
 			c.Network = netOf("torus", "k", 4, "concentration", 1, "levels", 3)
 			c.Router.Routing, c.Router.VC.VCs = "dor-dateline", 3
 			c.Traffic.Pattern = "group-shift"
-		}, `traffic.pattern = "group-shift"`, "defined on a dragonfly only"},
+		}, `traffic.pattern = "group-shift"`, "defined on a dragonfly or dragonflyplus only"},
 		{"speedup out of range", func(c *Config) { c.Router.VC.InternalSpeedup = 5 }, "router.vc.internal_speedup = 5", "allowed: 1..4"},
 		{"too few VCs", func(c *Config) { c.Router.VC.VCs = 2 }, "router.vc.vcs = 2", "channel dependency cycle"},
 	} {

@@ -186,6 +186,10 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 		c.Network = netOf(topo, "concentration", 1, "levels", 3)
 		c.Router.VC.VCs = 4
 		shapes = []shape{{[]int{12, 16, 20}, func(c *Config, a int) { setLeaf(&c.Network, "routers_per_group", a) }}}
+	case topo == "dragonflyplus": // balanced: g = leaves^2 + 1 groups
+		c.Network = netOf(topo, "concentration", 1, "levels", 3)
+		c.Router.VC.VCs = 3
+		shapes = []shape{{[]int{10, 12, 14}, func(c *Config, l int) { setLeaf(&c.Network, "leaves", l) }}}
 	case topo == "hyperx":
 		c.Network = netOf(topo, "concentration", 1, "levels", 3)
 		c.Router.VC.VCs = 2

@@ -31,9 +31,6 @@ type Config struct {
 	LocalLatencyCycles int `toml:"local_latency_cycles"`
 }
 
-// MaxNodes is the most nodes of a Dragonfly+.
-const MaxNodes = 1 << 20
-
 // Params are p, L, S, h, g with the values left out filled in.
 func (c Config) Params() (p, l, s, h, g int) {
 	l, s, p, h, g = c.Leaves, c.Spines, c.NodesPerLeaf, c.GlobalPerSpine, c.Groups
@@ -79,7 +76,7 @@ func (c Config) Check(env topology.Env, add func(key string, v any, allowed stri
 	if !ok {
 		return
 	}
-	p, l, s, h, g := c.Params()
+	_, _, s, h, g := c.Params()
 	words := c.words()
 	switch {
 	case g > s*h+1:
@@ -88,13 +85,9 @@ func (c Config) Check(env topology.Env, add func(key string, v any, allowed stri
 		add("groups", c.Groups, fmt.Sprintf("%s: the S*h = %d global links of a group must split evenly over the g-1 = %d other groups: allowed g-1 dividing %d", words, s*h, g-1, s*h))
 	case g > MaxGroups:
 		add("leaves", c.Leaves, fmt.Sprintf("%s give g = S*h+1 = %d*%d+1 = %d groups (groups left out); at most %d: set groups (g-1 dividing S*h = %d), or fewer spines or global_per_spine", words, s, h, g, MaxGroups, s*h))
-	case p+s > topology.MaxPorts:
-		add("nodes_per_leaf", c.NodesPerLeaf, fmt.Sprintf("%s: a leaf has p + S = %d + %d = %d ports; at most %d", words, p, s, p+s, topology.MaxPorts))
-	case l+h > topology.MaxPorts:
-		add("global_per_spine", c.GlobalPerSpine, fmt.Sprintf("%s: a spine has L + h = %d + %d = %d ports; at most %d", words, l, h, l+h, topology.MaxPorts))
-	case c.Nodes() > MaxNodes:
-		add("leaves", c.Leaves, fmt.Sprintf("%s: p*L*g = %d nodes; at most 2^20 = %d", words, c.Nodes(), MaxNodes))
 	}
+	// The ranges keep a router's ports within topology.MaxPorts (p + S
+	// and L + h at most 64) and the nodes under 32*32*255.
 }
 
 // words says how p, L, S, h and g came about: "L = 4, S = 4 (left out:

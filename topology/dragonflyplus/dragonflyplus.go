@@ -122,6 +122,22 @@ func (d *DragonflyPlus) GlobalTarget(r, p int) (group, copy int) {
 	return to, k / (d.G - 1)
 }
 
+// portsTo is the set of global ports of spine router r that lead to
+// group D: its links k = j*h + m (j the spine's index, m the port's)
+// with k mod (g-1) the place of D among the other groups.
+func (d *DragonflyPlus) portsTo(r, D int) uint64 {
+	G, j := d.Group(r), r%(d.L+d.S)-d.L
+	if D == G {
+		return 0
+	}
+	o, n := d.offset(G, D), d.G-1
+	var ports uint64
+	for k := j*d.H + ((o-j*d.H)%n+n)%n; k < (j+1)*d.H; k += n {
+		ports |= 1 << (d.L + k - j*d.H)
+	}
+	return ports
+}
+
 func (d *DragonflyPlus) Peer(r, p int) topology.Peer {
 	G, i := d.Group(r), r%(d.L+d.S)
 	if i < d.L { // a leaf

@@ -222,13 +222,7 @@ func (d *dfpRouting) Route(r, in int, f *link.Flit, c *routing.Candidates) {
 // for D).
 func (d *dfpRouting) linksElsewhere(r, D int) uint64 {
 	t := d.t
-	var ports uint64
-	for p := t.L; p < t.L+t.H; p++ {
-		if to, _ := t.GlobalTarget(r, p); to != D {
-			ports |= routing.Bit(p)
-		}
-	}
-	return ports
+	return (uint64(1)<<t.H - 1) << t.L &^ t.portsTo(r, D)
 }
 
 func (d *dfpRouting) InjectVCs(int, int) uint64 { return d.all }
@@ -258,12 +252,16 @@ func (t *DragonflyPlus) NonMinimal(m routing.NonMinMode, vcs int) routing.Func {
 // NonMinimalClasses is the VC classes mode m needs on a Dragonfly+.
 func (t *DragonflyPlus) NonMinimalClasses(m routing.NonMinMode) int { return classesOf(m) }
 
-// NonMinimalSecondsPerPortPair is the build time of mode m per port pair.
+// NonMinimalSecondsPerPortPair is the build time of mode m per port
+// pair: the state lists visit, per port, states in proportion to the
+// radix (a destination per leaf, per global link, per spine), Valiant's
+// in three classes (TestBuildSecondsEstimate: balanced networks of 10,
+// 12 and 14 leaves a group, 2026-12-07).
 func (t *DragonflyPlus) NonMinimalSecondsPerPortPair(m routing.NonMinMode) float64 {
 	if m == routing.ModeMin {
 		return 16e-9
 	}
-	return 47e-9
+	return 38e-9
 }
 
 // NonMinimalFamily is what the Dragonfly+ offers of the shared non-minimal
@@ -310,70 +308,72 @@ func (d *dfpRouting) ListStates(visit func(r, in int, vcMask uint64, route uint8
 		if l >= 0 {
 			first, n = (D*t.L+l)*t.P, t.P
 		}
-		for dst := first; dst < first+n; dst++ {
+		for dst := first; dst < first+min(n, d.copies); dst++ {
 			if dst%d.copies == c {
 				return dst
 			}
 		}
 		return -1
 	}
-	// fromElsewhere reports whether spine x has a global link from a group
-	// that sends a Valiant packet bound for group D through x's group.
-	fromElsewhere := func(x, D int) bool {
-		for p := t.L; p < t.L+t.H; p++ {
-			if E, _ := t.GlobalTarget(x, p); E != D || t.L >= 2 {
-				return true
-			}
-		}
-		return false
+	// fromElsewhere reports whether spine r has a global link from a group
+	// that sends a Valiant packet bound for group D through r's group:
+	// with two leaves any group does (its own packets, from a leaf other
+	// than the destination's), with one a group other than D.
+	fromElsewhere := func(r, D int) bool {
+		return t.L >= 2 || t.portsTo(r, D) != (uint64(1)<<t.H-1)<<t.L
 	}
+	// Some spine of a group passes Valiant packets bound for any other
+	// group D: only with one leaf and two groups does none.
+	reachedVia := t.L >= 2 || t.G >= 3
+	val := d.mode != routing.ModeMin
 	for G := range t.G {
-		reachedVia := func(D int) bool { // some spine of G passes Valiant packets bound for D
-			for x := range t.S {
-				if fromElsewhere(t.Spine(G, x), D) {
-					return true
-				}
-			}
-			return false
-		}
 		for j := range t.S {
 			r := t.Spine(G, j)
-			// From a leaf.
+			// From a leaf l: a packet from a node of l.
 			for l := range t.L {
 				for l2 := range t.L {
 					if l2 == l {
 						continue
 					}
-					if d.mode == routing.ModeMin {
-						for dst := (G*t.L + l2) * t.P; dst < (G*t.L+l2+1)*t.P; dst++ {
-							if dst%t.S == j {
-								if !visit(r, l, d.class[0], 0, dst) {
-									return
-								}
-								break
-							}
-						}
-					} else if !visit(r, l, d.class[0], 0, (G*t.L+l2)*t.P) {
+					// Bound for leaf l2 of this group: minimally by spine
+					// dst mod S; Valiant's by any spine.
+					dst := (G*t.L + l2) * t.P
+					for ; !val && dst%t.S != j && dst < (G*t.L+l2+1)*t.P; dst++ {
+					}
+					if dst < (G*t.L+l2+1)*t.P && !visit(r, l, d.class[0], 0, dst) {
 						return
 					}
 				}
-				for D := range t.G {
+				// Bound for another group: a group this spine's links
+				// reach, each copy (the link of its minimal path, or
+				// another to an intermediate), and, for Valiant, a group
+				// they do not reach (every link to an intermediate).
+				other := val
+				for p := t.L; p < t.L+t.H; p++ {
+					T, cp := t.GlobalTarget(r, p)
 					for c := range d.copies {
-						dst := withCopy(D, -1, c)
-						if D == G || dst < 0 {
+						dst := withCopy(T, -1, c)
+						if dst < 0 || c != cp && !val {
 							continue
 						}
-						owner, _ := t.GlobalLink(G, D, c)
-						if (owner == j || d.mode != routing.ModeMin && d.linksElsewhere(r, D) != 0) && !visit(r, l, d.class[0], 0, dst) {
+						if !visit(r, l, d.class[0], 0, dst) {
 							return
 						}
-						if d.mode != routing.ModeMin && owner == j && reachedVia(D) && !visit(r, l, d.class[1], 0, dst) {
+						if val && c == cp && reachedVia && !visit(r, l, d.class[1], 0, dst) {
 							return
 						}
 					}
 				}
+				for D := 0; other && D < t.G; D++ {
+					if D != G && t.portsTo(r, D) == 0 {
+						if !visit(r, l, d.class[0], 0, D*PL) {
+							return
+						}
+						other = false
+					}
+				}
 			}
-			// From a global link.
+			// From a global link from group F, copy c.
 			for p := t.L; p < t.L+t.H; p++ {
 				F, c := t.GlobalTarget(r, p)
 				for l := range t.L {
@@ -384,14 +384,11 @@ func (d *dfpRouting) ListStates(visit func(r, in int, vcMask uint64, route uint8
 					if !visit(r, p, d.class[d.classAfter(0)], 0, dst) {
 						return
 					}
-					if d.mode != routing.ModeMin && (t.G >= 3 || t.L >= 2) && !visit(r, p, d.class[2], 0, dst) {
+					if val && reachedVia && !visit(r, p, d.class[2], 0, dst) {
 						return
 					}
 				}
-				if d.mode == routing.ModeMin {
-					continue
-				}
-				for D := range t.G {
+				for D := 0; val && D < t.G; D++ {
 					if D != G && (D != F || t.L >= 2) {
 						if !visit(r, p, d.class[1], 0, D*PL) {
 							return
@@ -401,17 +398,24 @@ func (d *dfpRouting) ListStates(visit func(r, in int, vcMask uint64, route uint8
 				}
 			}
 		}
-		if d.mode == routing.ModeMin {
+		if !val {
 			continue
 		}
-		// Leaves of an intermediate group, from a spine, class 1.
+		// A leaf of an intermediate group, from spine x, class 1: bound
+		// for another group by the link of one spine; a destination per
+		// spine.
 		for l := range t.L {
 			r := t.Leaf(G, l)
 			for x := range t.S {
-				for D := range t.G {
-					for c := range d.copies {
-						if dst := withCopy(D, -1, c); D != G && dst >= 0 && fromElsewhere(t.Spine(G, x), D) && !visit(r, t.P+x, d.class[1], 0, dst) {
-							return
+				for j := range t.S {
+					owner := t.Spine(G, j)
+					for p := t.L; p < t.L+t.H; p++ {
+						T, c := t.GlobalTarget(owner, p)
+						if dst := withCopy(T, -1, c); dst >= 0 && fromElsewhere(t.Spine(G, x), T) {
+							if !visit(r, t.P+x, d.class[1], 0, dst) {
+								return
+							}
+							break
 						}
 					}
 				}

@@ -1,0 +1,324 @@
+package study
+
+import (
+	"context"
+	"math"
+	"math/bits"
+	"strings"
+	"testing"
+
+	"github.com/icnsim/icnsim/actor"
+	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/router/vc"
+	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/topology"
+	"github.com/icnsim/icnsim/topology/dragonflyplus"
+)
+
+// TestDragonflyPlusDeterminism: min, Valiant and UGAL-L on a Dragonfly+,
+// under uniform traffic and the group shift, with 5-cycle global links
+// (blocks over them where the network allows) and with internal speedup,
+// give one digest under serial, actors and shards with 1, 2 and 3
+// workers.
+func TestDragonflyPlusDeterminism(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
+	var cases []Config
+	for _, r := range []string{"min", "val", "ugal-l"} {
+		for _, p := range []string{"uniform", "group-shift"} {
+			cases = append(cases, dragonflyPlusSmall(r, func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p }))
+		}
+	}
+	cases = append(cases, dragonflyPlusSmall("ugal-l", func(c *Config) {
+		c.Router.VC.InternalSpeedup, c.Traffic.Load, c.Traffic.Pattern = 2, 0.8, "group-shift"
+		c.Name += "-group-shift-speedup2"
+	}), dragonflyPlusSmall("min", func(c *Config) {
+		c.Traffic.Load, c.Policy.Injection = 0.8, "sat(4,4,tree)"
+		c.Name += "-sat"
+	}))
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			if raceEnabled && !strings.Contains(c.Name, "ugal") {
+				t.Skip("under -race only UGAL-L runs: the routings share their router code")
+			}
+			if r := sameDigestEverywhere(t, c); r.PacketsDelivered == 0 {
+				t.Fatal("nothing delivered")
+			}
+		})
+	}
+}
+
+// TestDragonflyPlusFullLoad runs every routing under uniform traffic and
+// the group shift at load 1.0 for 100,000 cycles (10,000 under -race),
+// the invariants checked every 1,000 cycles and the watchdog on: no
+// deadlock (minimal routing with one VC), packets delivered throughout.
+func TestDragonflyPlusFullLoad(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
+	cycles := int64(100_000)
+	if raceEnabled {
+		cycles = 10_000
+	}
+	for _, r := range []string{"min", "val", "ugal-l"} {
+		for _, p := range []string{"uniform", "group-shift"} {
+			c := dragonflyPlusSmall(r, func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p })
+			if r == "min" {
+				c.Router.VC.VCs = 1 // its one class
+			}
+			c.Traffic.Load = 1.0
+			c.Measure.Method = "window"
+			c.Measure.WarmupCycles, c.Measure.MeasureCycles = cycles/10, cycles-cycles/10
+			c.Measure.MaxCycles, c.Measure.DrainCycles = cycles, 0
+			c.Measure.SampleCycles, c.Measure.WatchdogCycles = 10_000, 10_000
+			t.Run(c.Name, func(t *testing.T) {
+				t.Parallel()
+				checks := 0
+				res, err := Run(context.Background(), c, Options{Exec: actor.Serial, CheckEveryCycles: 1000, OnCheck: func(int64) { checks++ }})
+				if err != nil {
+					t.Fatalf("after %d checks: %v", checks, err)
+				}
+				if res.CyclesSimulated != cycles || checks != int(cycles/1000) || res.PacketsDelivered == 0 {
+					t.Fatalf("ran %d cycles with %d checks, delivered %d packets; want %d cycles, %d checks, packets", res.CyclesSimulated, checks, res.PacketsDelivered, cycles, cycles/1000)
+				}
+				t.Logf("%s: accepted %.3f flits/node/cycle", c.Name, res.AcceptedFlitsPerNodeCycle)
+			})
+		}
+	}
+}
+
+// TestDragonflyPlusZeroLoadHops: hand-worked minimal and Valiant paths on
+// the 32-node Dragonfly+ (4 groups of 2 leaves and 2 spines, 4 nodes a
+// leaf, 3 global links a spine, 2 between each pair of groups): a packet
+// to its own leaf takes no hop, to the group's other leaf 2 (up, down),
+// to another group 3 (up, global, down), and Valiant's path through a
+// third group 6; the latency of a lone packet is the documented
+// 2 + (H+1)R + links + 2 + size-1 with 5-cycle global links, which
+// Network.ZeroLoadLatency gives for the minimal paths.
+func TestDragonflyPlusZeroLoadHops(t *testing.T) {
+	for _, c := range []struct {
+		routing          string
+		src, dst         int
+		hops, linkCycles int // links: 2 cycles each (node links too), globals 5
+	}{
+		{"min", 0, 3, 0, 4},        // one leaf
+		{"min", 0, 4, 2, 8},        // the group's other leaf: up, down
+		{"min", 0, 9, 3, 13},       // group 1: up, global, down
+		{"min", 31, 0, 3, 13},      // group 3 to group 0
+		{"val", 0, 4, 6, 22},       // within a group, through another: 4 local links, 2 global
+		{"val", 0, 0 + 8*3, 6, 22}, // to group 3 through group 1 or 2
+	} {
+		cfg := dragonflyPlusSmall(c.routing, func(cf *Config) {
+			cf.Router.LinkLatencyCycles, cf.Router.CreditLatencyCycles, cf.Router.RoutingDelayCycles = 2, 1, 1
+			cf.Traffic.Process, cf.Traffic.Pattern, cf.Traffic.PacketFlits = "bernoulli", "uniform", 4
+		})
+		b, err := Build(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := b.Net.Topo.(*dragonflyplus.DragonflyPlus)
+		if d.Nodes() != 32 || d.Copies() != 2 {
+			t.Fatalf("%s: want 32 nodes and 2 links between groups", d)
+		}
+		// Find a sequence number whose draw takes Valiant's path (an
+		// intermediate group other than the two ends).
+		var hops, links int
+		for seq := uint32(0); seq < 64; seq++ {
+			hops, links = tracePathOn(t, b.Net, c.src, c.dst, seq)
+			if hops == c.hops {
+				break
+			}
+		}
+		if hops != c.hops || links != c.linkCycles-4 {
+			t.Errorf("%s %d->%d: %d hops over %d link cycles, want %d over %d", c.routing, c.src, c.dst, hops, links, c.hops, c.linkCycles-4)
+		}
+		if c.routing == "min" {
+			want := 2 + (c.hops+1)*1 + c.linkCycles - 4 + 2 + 4 - 1
+			if got := b.Net.ZeroLoadLatency(c.src, c.dst, 4); got != want {
+				t.Errorf("min %d->%d: ZeroLoadLatency %d, want %d", c.src, c.dst, got, want)
+			}
+		}
+	}
+}
+
+// dragonflyPlusBound is the channel-load bound of routing under pattern
+// on the Dragonfly+ of c, traced through the routing's own paths (256
+// draws per destination for Valiant's).
+func dragonflyPlusBound(t *testing.T, c Config, routing, pattern string) (float64, string) {
+	t.Helper()
+	c.Router.Routing = routing
+	b, err := Build(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := b.Net.Topo.(*dragonflyplus.DragonflyPlus)
+	group, N := d.GroupNodes(), d.Nodes()
+	dests := func(src int) (ds []int) {
+		if pattern == "uniform" {
+			for i := 0; i < N; i++ {
+				if i != src {
+					ds = append(ds, i)
+				}
+			}
+			return ds
+		}
+		G := (src/group + 1) % d.G
+		for i := G * group; i < (G+1)*group; i++ {
+			ds = append(ds, i)
+		}
+		return ds
+	}
+	seqs := 1
+	if routing != "min" {
+		seqs = 256
+	}
+	return routeLoadBound(t, b.Net, dests, seqs)
+}
+
+// TestDragonflyPlusChannelLoadBounds: on a balanced 90-node Dragonfly+
+// (groups of 3 leaves and 3 spines, 3 nodes a leaf, 10 groups) with
+// routers of internal speedup 2, minimal routing's saturation throughput
+// is within 10% of its channel-load bound under uniform traffic (the
+// injection channel's 1 flit/node/cycle: no link is busier) and within 5%
+// of it under the group shift (1/(p*L) = 1/9: a group's nodes share the
+// one global link to the next group); Valiant's under the group shift at
+// least 75% of its bound, and UGAL-L's there at least twice minimal's.
+// Valiant's path loads every channel class at once near its bound (two
+// up links, two down links and two global links a packet, with p = S =
+// h): with 16-flit buffers it reaches 0.42 of a 0.54 bound, with 64-flit
+// ones 0.51, where the dragonfly's (two local, two global links on a
+// network with twice the local links) reaches 94% with 16.
+func TestDragonflyPlusChannelLoadBounds(t *testing.T) {
+	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
+	base := dragonflyPlusSmall("min", func(c *Config) {
+		c.Network = netOf("dragonflyplus", "leaves", 3, "levels", 3, "concentration", 1, "node_channels", 1)
+		c.Router.VC.InternalSpeedup = 2
+		c.Traffic.Process = "saturation"
+		c.Measure.Method = "window"
+		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 6000, 0
+	})
+	sat := func(routing, pattern string) float64 {
+		t.Helper()
+		c := base
+		c.Router.Routing, c.Traffic.Pattern = routing, pattern
+		res, err := Run(context.Background(), c, Options{Exec: actor.Serial})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.AcceptedFlitsPerNodeCycle
+	}
+	within := func(what string, got, want, tol float64) {
+		t.Helper()
+		t.Logf("%s: %.4f flits/node/cycle against %.4f (%+.1f%%)", what, got, want, 100*(got-want)/want)
+		if math.Abs(got-want) > tol*want {
+			t.Errorf("%s: %.4f flits/node/cycle, more than %.0f%% from %.4f", what, got, 100*tol, want)
+		}
+	}
+	uniform, busiest := dragonflyPlusBound(t, base, "min", "uniform")
+	t.Logf("min uniform: bound %.4f (busiest: %s)", uniform, busiest)
+	within("min uniform saturation", sat("min", "uniform"), uniform, 0.10)
+	shift, busiest := dragonflyPlusBound(t, base, "min", "group-shift")
+	if math.Abs(shift-1.0/9) > 1e-9 {
+		t.Errorf("minimal worst-case bound %.4f (busiest: %s), want 1/(p*L) = 1/9", shift, busiest)
+	}
+	minShift := sat("min", "group-shift")
+	within("min group-shift saturation", minShift, shift, 0.05)
+	valShift, busiest := dragonflyPlusBound(t, base, "val", "group-shift")
+	t.Logf("val group-shift: bound %.4f (busiest: %s)", valShift, busiest)
+	if v := sat("val", "group-shift"); v < 0.75*valShift {
+		t.Errorf("val group-shift saturation: %.4f flits/node/cycle, less than 75%% of its bound %.4f", v, valShift)
+	} else {
+		t.Logf("val group-shift saturation: %.4f flits/node/cycle, %.0f%% of its bound %.4f", v, 100*v/valShift, valShift)
+	}
+	if u := sat("ugal-l", "group-shift"); u < 2*minShift {
+		t.Errorf("ugal-l under the group shift: %.4f flits/node/cycle, less than twice minimal's %.4f", u, minShift)
+	} else {
+		t.Logf("ugal-l group-shift saturation: %.4f (minimal %.4f)", u, minShift)
+	}
+}
+
+// tracePathOn follows net's routing decisions for a lone packet from src
+// to dst (sequence number seq, which draws Valiant's intermediate), the
+// first port and VC offered at each router, and returns its
+// router-to-router hops and the sum of their links' latencies.
+func tracePathOn(t *testing.T, net *vc.Network, src, dst int, seq uint32) (hops, linkCycles int) {
+	t.Helper()
+	topo := net.Topo
+	ch, _ := net.Routing.(routing.Chooser)
+	r, in := topo.NodePort(src)
+	f := link.Flit{Src: int32(src), Dst: int32(dst), Seq: seq}
+	for range 64 {
+		var c routing.Candidates
+		if ch != nil {
+			ch.Choose(r, in, &f, &c, net.Routers[r], 0)
+		} else {
+			net.Routing.Route(r, in, &f, &c)
+		}
+		p := bits.TrailingZeros64(c.G[0].Ports)
+		peer := topo.Peer(r, p)
+		if peer.Node >= 0 {
+			if peer.Node != dst {
+				t.Fatalf("%d->%d: ejected at %s", src, dst, topo.PortName(r, p))
+			}
+			return hops, linkCycles
+		}
+		hops++
+		lat := net.Cfg.LinkLatencyCycles
+		if pl, ok := topo.(topology.PortLatencies); ok && pl.LatencyCycles(r, p) > 0 {
+			lat = pl.LatencyCycles(r, p)
+		}
+		linkCycles += lat
+		f.VC = uint8(bits.TrailingZeros64(c.G[0].VCs))
+		r, in = peer.Router, peer.Port
+	}
+	t.Fatalf("%d->%d: no sink after 64 hops", src, dst)
+	return 0, 0
+}
+
+// TestDragonflyPlusBadInput: impossible sizes, latencies and routings on
+// a Dragonfly+ each get one keyed error naming the value, what it derives
+// and what is allowed; sizes left out are the balanced ones, and written
+// as 0 they are refused with their key.
+func TestDragonflyPlusBadInput(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*Config)
+		key  string
+		says string
+	}{
+		{"no leaves", func(c *Config) { setLeaf(&c.Network, "leaves", 0) }, "network.dragonflyplus.leaves = 0", "allowed: 1..32 leaf routers per group"},
+		{"too many leaves", func(c *Config) { setLeaf(&c.Network, "leaves", 33) }, "network.dragonflyplus.leaves = 33", "allowed: 1..32"},
+		{"negative spines", func(c *Config) { setLeaf(&c.Network, "spines", -1) }, "network.dragonflyplus.spines = -1", "left out: leaves"},
+		{"nodes per leaf", func(c *Config) { setLeaf(&c.Network, "nodes_per_leaf", 33) }, "network.dragonflyplus.nodes_per_leaf = 33", "allowed: 1..32 nodes per leaf"},
+		{"global per spine", func(c *Config) { setLeaf(&c.Network, "global_per_spine", 40) }, "network.dragonflyplus.global_per_spine = 40", "allowed: 1..32 global links per spine"},
+		{"too many groups", func(c *Config) { setLeaf(&c.Network, "groups", 8) }, "network.dragonflyplus.groups = 8", "S*h = 2*3 = 6 global links, too few to reach 7 other groups"},
+		{"groups not dividing", func(c *Config) { setLeaf(&c.Network, "groups", 5) }, "network.dragonflyplus.groups = 5", "must split evenly over the g-1 = 4 other groups"},
+		{"one group", func(c *Config) { setLeaf(&c.Network, "groups", 1) }, "network.dragonflyplus.groups = 1", "allowed: 2..255 groups"},
+		{"derived groups", func(c *Config) {
+			setLeaf(&c.Network, "leaves", 32)
+			setLeaf(&c.Network, "groups", 0)
+			setLeaf(&c.Network, "nodes_per_leaf", 1)
+			setLeaf(&c.Network, "global_per_spine", 0)
+		}, "network.dragonflyplus.leaves = 32", "give g = S*h+1 = 32*32+1 = 1025 groups (groups left out); at most 255"},
+		{"short global links", func(c *Config) { c.Router.LinkLatencyCycles = 6 }, "network.dragonflyplus.global_latency_cycles = 5", "at least router.link_latency_cycles (6)"},
+		{"long local links", func(c *Config) { setLeaf(&c.Network, "local_latency_cycles", 1001) }, "network.dragonflyplus.local_latency_cycles = 1001", "1..1000 cycles"},
+		{"ugal-g", func(c *Config) { c.Router.Routing = "ugal-g" }, `router.routing = "ugal-g"`, "defined on dragonfly only"},
+		{"dimension-shift", func(c *Config) { c.Traffic.Pattern = "dimension-shift" }, `traffic.pattern = "dimension-shift"`, "defined on a hyperx only"},
+		{"too few VCs for Valiant", func(c *Config) { c.Router.Routing, c.Router.VC.VCs = "val", 2 }, "router.vc.vcs = 2", `routing "val" needs at least 3 VCs on a dragonflyplus`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := dragonflyPlusSmall("ugal-l", c.edit)
+			errs := cfg.Validate()
+			if len(errs) == 0 {
+				_, err := Build(context.Background(), cfg)
+				if err == nil {
+					t.Fatal("accepted")
+				}
+				errs = append(errs, err)
+			}
+			if len(errs) != 1 {
+				t.Fatalf("%d errors, want 1: %v", len(errs), errs)
+			}
+			if msg := errs[0].Error(); !strings.Contains(msg, c.key) || !strings.Contains(msg, c.says) {
+				t.Fatalf("error %q, want %q with %q", msg, c.key, c.says)
+			}
+		})
+	}
+}
