@@ -58,8 +58,8 @@ func HARTopology(t testing.TB, k int, wrap bool, name string) *grid.Grid2D {
 // arity 2+size%3 and 1+extra%4 levels; a dragonfly of 1+extra%2 nodes per
 // router, 2+2*(size%2) routers per group and one global link each; a
 // Dragonfly+ of 1+size%3 leaves, 1+extra%2 spines with 2+size%2 global
-// links each, a node per leaf and a third of the groups it could have
-// (two links between each pair where that divides evenly); a
+// links each, a node per leaf and two links between each pair of groups
+// where S*h is even (g = S*h/2 + 1), one otherwise; a
 // HyperX of 2+size%3 routers a line, 1+extra%2 dimensions and 2 nodes per
 // router; a 6-router graph from a file.
 func Topology(kind string, size, extra int) (topology.Topology, error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/topology/dragonflyplus"
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
 	"github.com/icnsim/icnsim/topology/hyperx"
@@ -237,6 +238,13 @@ func TestEccentricityRepresentatives(t *testing.T) {
 			}
 			topos = append(topos, df)
 		}
+	}
+	for _, q := range [][5]int{{1, 1, 1, 2, 3}, {2, 3, 2, 2, 5}, {1, 2, 2, 3, 4}} {
+		d, err := dragonflyplus.New(q[0], q[1], q[2], q[3], q[4])
+		if err != nil {
+			t.Fatal(err)
+		}
+		topos = append(topos, d)
 	}
 	for _, topo := range topos {
 		nr := topo.Routers()

@@ -2,6 +2,7 @@ package dragonflyplus
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/icnsim/icnsim/internal/keys"
 	"github.com/icnsim/icnsim/routing"
@@ -84,6 +85,7 @@ func (c Config) Check(env topology.Env, add func(key string, v any, allowed stri
 	case (s*h)%(g-1) != 0:
 		add("groups", c.Groups, fmt.Sprintf("%s: the S*h = %d global links of a group must split evenly over the g-1 = %d other groups: allowed g-1 dividing %d", words, s*h, g-1, s*h))
 	case g > MaxGroups:
+		words, _, _ = strings.Cut(words, ", g =")
 		add("leaves", c.Leaves, fmt.Sprintf("%s give g = S*h+1 = %d*%d+1 = %d groups (groups left out); at most %d: set groups (g-1 dividing S*h = %d), or fewer spines or global_per_spine", words, s, h, g, MaxGroups, s*h))
 	}
 	// The ranges keep a router's ports within topology.MaxPorts (p + S

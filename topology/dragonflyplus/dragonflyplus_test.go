@@ -57,8 +57,26 @@ func TestWiring(t *testing.T) {
 		}
 		for a := range d.G {
 			for b := range d.G {
-				if a != b && links[[2]int{a, b}] != d.Copies() {
+				if a == b {
+					continue
+				}
+				if links[[2]int{a, b}] != d.Copies() {
 					t.Fatalf("%s: %d links from group %d to %d, want %d", d, links[[2]int{a, b}], a, b, d.Copies())
+				}
+				// GlobalLink names Copies distinct links from a that land
+				// in b, copy c arriving as b's copy c back to a.
+				seen := map[[2]int]bool{}
+				for c := range d.Copies() {
+					j, p := d.GlobalLink(a, b, c)
+					r := d.Spine(a, j)
+					peer := d.Peer(r, p)
+					if d.Group(peer.Router) != b || seen[[2]int{r, p}] {
+						t.Fatalf("%s: GlobalLink(%d, %d, %d) = %s, leading to %s", d, a, b, c, d.PortName(r, p), d.RouterName(peer.Router))
+					}
+					seen[[2]int{r, p}] = true
+					if j2, p2 := d.GlobalLink(b, a, c); d.Spine(b, j2) != peer.Router || p2 != peer.Port {
+						t.Fatalf("%s: copy %d from %d to %d arrives at %s, not at copy %d back", d, c, a, b, d.PortName(peer.Router, peer.Port), c)
+					}
 				}
 			}
 		}
