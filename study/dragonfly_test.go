@@ -72,9 +72,10 @@ func fileSmall(edit func(*Config)) Config {
 	return c
 }
 
-// TestNewTopologiesDeterminism: every routing on a dragonfly and a HyperX,
-// under uniform and adversarial traffic, gives one digest under serial,
-// actors and shards with 1, 2 and 3 workers.
+// TestNewTopologiesDeterminism: every routing on a dragonfly, a Dragonfly+
+// and a HyperX, under uniform and adversarial traffic, gives one digest
+// under serial, actors and shards with 1, 2 and 3 workers (and in blocks
+// over long links where the network allows them).
 func TestNewTopologiesDeterminism(t *testing.T) {
 	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	var cases []Config
@@ -87,6 +88,9 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 		for _, p := range []string{"uniform", "dimension-shift"} {
 			cases = append(cases, hyperxSmall(r, func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p }))
 		}
+		for _, p := range []string{"uniform", "group-shift"} {
+			cases = append(cases, dragonflyPlusSmall(r, func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p }))
+		}
 	}
 	cases = append(cases, fileSmall(nil))
 	// The congestion mechanisms on them: entropy throttling over the tree
@@ -97,7 +101,7 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 			c.Name += "-" + strings.NewReplacer("(", "", ")", "", ",", "-").Replace(inj)
 		}
 		cases = append(cases, dragonflySmall("ugal-l", func(c *Config) { edit(c); c.Traffic.Pattern = "group-shift" }),
-			hyperxSmall("min", edit), fileSmall(edit))
+			hyperxSmall("min", edit), fileSmall(edit), dragonflyPlusSmall("min", edit))
 	}
 	// Routers with internal speedup (output and credit queues).
 	for _, r := range []string{"min", "ugal-g", "par"} {
@@ -106,7 +110,11 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 			c.Name += "-group-shift-speedup2"
 		}))
 	}
-	cases = append(cases, hyperxSmall("val", func(c *Config) { c.Router.VC.InternalSpeedup, c.Traffic.Load = 3, 0.9; c.Name += "-speedup3" }))
+	cases = append(cases, hyperxSmall("val", func(c *Config) { c.Router.VC.InternalSpeedup, c.Traffic.Load = 3, 0.9; c.Name += "-speedup3" }),
+		dragonflyPlusSmall("ugal-l", func(c *Config) {
+			c.Router.VC.InternalSpeedup, c.Traffic.Load, c.Traffic.Pattern = 2, 0.8, "group-shift"
+			c.Name += "-group-shift-speedup2"
+		}))
 	// The seed studies' collective bursts.
 	collective := func(pattern string) func(c *Config) {
 		return func(c *Config) {
@@ -147,6 +155,15 @@ func TestNewTopologiesFullLoad(t *testing.T) {
 	for _, r := range []string{"min", "val", "ugal-l"} {
 		for _, p := range []string{"uniform", "dimension-shift", "hotspot"} {
 			cases = append(cases, hyperxSmall(r, func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p }))
+		}
+		for _, p := range []string{"uniform", "group-shift"} {
+			cases = append(cases, dragonflyPlusSmall(r, func(c *Config) {
+				c.Traffic.Pattern = p
+				c.Name += "-" + p
+				if r == "min" {
+					c.Router.VC.VCs = 1 // its one class: no deadlock with one VC
+				}
+			}))
 		}
 	}
 	for _, p := range []string{"uniform", "hotspot"} {

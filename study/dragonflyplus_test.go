@@ -3,86 +3,14 @@ package study
 import (
 	"context"
 	"math"
-	"math/bits"
 	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/actor"
-	"github.com/icnsim/icnsim/link"
-	"github.com/icnsim/icnsim/router/vc"
+	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/routing"
-	"github.com/icnsim/icnsim/topology"
 	"github.com/icnsim/icnsim/topology/dragonflyplus"
 )
-
-// TestDragonflyPlusDeterminism: min, Valiant and UGAL-L on a Dragonfly+,
-// under uniform traffic and the group shift, with 5-cycle global links
-// (blocks over them where the network allows) and with internal speedup,
-// give one digest under serial, actors and shards with 1, 2 and 3
-// workers.
-func TestDragonflyPlusDeterminism(t *testing.T) {
-	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
-	var cases []Config
-	for _, r := range []string{"min", "val", "ugal-l"} {
-		for _, p := range []string{"uniform", "group-shift"} {
-			cases = append(cases, dragonflyPlusSmall(r, func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p }))
-		}
-	}
-	cases = append(cases, dragonflyPlusSmall("ugal-l", func(c *Config) {
-		c.Router.VC.InternalSpeedup, c.Traffic.Load, c.Traffic.Pattern = 2, 0.8, "group-shift"
-		c.Name += "-group-shift-speedup2"
-	}), dragonflyPlusSmall("min", func(c *Config) {
-		c.Traffic.Load, c.Policy.Injection = 0.8, "sat(4,4,tree)"
-		c.Name += "-sat"
-	}))
-	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) {
-			if raceEnabled && !strings.Contains(c.Name, "ugal") {
-				t.Skip("under -race only UGAL-L runs: the routings share their router code")
-			}
-			if r := sameDigestEverywhere(t, c); r.PacketsDelivered == 0 {
-				t.Fatal("nothing delivered")
-			}
-		})
-	}
-}
-
-// TestDragonflyPlusFullLoad runs every routing under uniform traffic and
-// the group shift at load 1.0 for 100,000 cycles (10,000 under -race),
-// the invariants checked every 1,000 cycles and the watchdog on: no
-// deadlock (minimal routing with one VC), packets delivered throughout.
-func TestDragonflyPlusFullLoad(t *testing.T) {
-	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
-	cycles := int64(100_000)
-	if raceEnabled {
-		cycles = 10_000
-	}
-	for _, r := range []string{"min", "val", "ugal-l"} {
-		for _, p := range []string{"uniform", "group-shift"} {
-			c := dragonflyPlusSmall(r, func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p })
-			if r == "min" {
-				c.Router.VC.VCs = 1 // its one class
-			}
-			c.Traffic.Load = 1.0
-			c.Measure.Method = "window"
-			c.Measure.WarmupCycles, c.Measure.MeasureCycles = cycles/10, cycles-cycles/10
-			c.Measure.MaxCycles, c.Measure.DrainCycles = cycles, 0
-			c.Measure.SampleCycles, c.Measure.WatchdogCycles = 10_000, 10_000
-			t.Run(c.Name, func(t *testing.T) {
-				t.Parallel()
-				checks := 0
-				res, err := Run(context.Background(), c, Options{Exec: actor.Serial, CheckEveryCycles: 1000, OnCheck: func(int64) { checks++ }})
-				if err != nil {
-					t.Fatalf("after %d checks: %v", checks, err)
-				}
-				if res.CyclesSimulated != cycles || checks != int(cycles/1000) || res.PacketsDelivered == 0 {
-					t.Fatalf("ran %d cycles with %d checks, delivered %d packets; want %d cycles, %d checks, packets", res.CyclesSimulated, checks, res.PacketsDelivered, cycles, cycles/1000)
-				}
-				t.Logf("%s: accepted %.3f flits/node/cycle", c.Name, res.AcceptedFlitsPerNodeCycle)
-			})
-		}
-	}
-}
 
 // TestDragonflyPlusZeroLoadHops: hand-worked minimal and Valiant paths on
 // the 32-node Dragonfly+ (4 groups of 2 leaves and 2 spines, 4 nodes a
@@ -121,7 +49,7 @@ func TestDragonflyPlusZeroLoadHops(t *testing.T) {
 		// intermediate group other than the two ends).
 		var hops, links int
 		for seq := uint32(0); seq < 64; seq++ {
-			hops, links = tracePathOn(t, b.Net, c.src, c.dst, seq)
+			hops, links = routingtest.TracePath(t, b.Net.Topo, b.Net.Routing, func(r int) routing.Queues { return b.Net.Routers[r] }, b.Net.Cfg.LinkLatencyCycles, c.src, c.dst, seq)
 			if hops == c.hops {
 				break
 			}
@@ -239,44 +167,6 @@ func TestDragonflyPlusChannelLoadBounds(t *testing.T) {
 	} else {
 		t.Logf("ugal-l group-shift saturation: %.4f (minimal %.4f)", u, minShift)
 	}
-}
-
-// tracePathOn follows net's routing decisions for a lone packet from src
-// to dst (sequence number seq, which draws Valiant's intermediate), the
-// first port and VC offered at each router, and returns its
-// router-to-router hops and the sum of their links' latencies.
-func tracePathOn(t *testing.T, net *vc.Network, src, dst int, seq uint32) (hops, linkCycles int) {
-	t.Helper()
-	topo := net.Topo
-	ch, _ := net.Routing.(routing.Chooser)
-	r, in := topo.NodePort(src)
-	f := link.Flit{Src: int32(src), Dst: int32(dst), Seq: seq}
-	for range 64 {
-		var c routing.Candidates
-		if ch != nil {
-			ch.Choose(r, in, &f, &c, net.Routers[r], 0)
-		} else {
-			net.Routing.Route(r, in, &f, &c)
-		}
-		p := bits.TrailingZeros64(c.G[0].Ports)
-		peer := topo.Peer(r, p)
-		if peer.Node >= 0 {
-			if peer.Node != dst {
-				t.Fatalf("%d->%d: ejected at %s", src, dst, topo.PortName(r, p))
-			}
-			return hops, linkCycles
-		}
-		hops++
-		lat := net.Cfg.LinkLatencyCycles
-		if pl, ok := topo.(topology.PortLatencies); ok && pl.LatencyCycles(r, p) > 0 {
-			lat = pl.LatencyCycles(r, p)
-		}
-		linkCycles += lat
-		f.VC = uint8(bits.TrailingZeros64(c.G[0].VCs))
-		r, in = peer.Router, peer.Port
-	}
-	t.Fatalf("%d->%d: no sink after 64 hops", src, dst)
-	return 0, 0
 }
 
 // TestDragonflyPlusBadInput: impossible sizes, latencies and routings on

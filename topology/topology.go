@@ -73,6 +73,16 @@ type MinimalLatencies interface {
 	MaxMinimalExtraCycles(linkLatencyCycles int) int
 }
 
+// CyclesBeyond is what a link of latencyCycles (0: the network's) takes
+// beyond the network's linkLatencyCycles: what a family's longer links add
+// to a route (MinimalLatencies).
+func CyclesBeyond(latencyCycles, linkLatencyCycles int) int {
+	if latencyCycles > 0 {
+		return latencyCycles - linkLatencyCycles
+	}
+	return 0
+}
+
 // RouteTables is implemented by topologies whose routings keep tables
 // per router or node (a grid's coordinates, a graph's shortest paths):
 // RouteTableBytes is their memory, which the footprint estimate counts.

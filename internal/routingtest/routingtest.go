@@ -8,8 +8,11 @@ package routingtest
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
+
+	"github.com/icnsim/icnsim/link"
 
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
@@ -87,4 +90,43 @@ func Topology(kind string, size, extra int) (topology.Topology, error) {
 			"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))
 	}
 	return nil, fmt.Errorf("routingtest: no small %q topology (add the family here)", kind)
+}
+
+// TracePath follows rf's decisions for a lone packet from node src to
+// node dst (sequence number seq, which draws a non-minimal routing's
+// intermediate) on topo at zero load, taking the first port and VC of the
+// first candidate group at each router (a Chooser reads its queues from
+// queues(r)), and returns its router-to-router hops and the sum of their
+// links' latencies (linkLatencyCycles where the topology gives none).
+func TracePath(t testing.TB, topo topology.Topology, rf routing.Func, queues func(r int) routing.Queues, linkLatencyCycles, src, dst int, seq uint32) (hops, linkCycles int) {
+	t.Helper()
+	ch, _ := rf.(routing.Chooser)
+	r, in := topo.NodePort(src)
+	f := link.Flit{Src: int32(src), Dst: int32(dst), Seq: seq}
+	for range 64 {
+		var c routing.Candidates
+		if ch != nil {
+			ch.Choose(r, in, &f, &c, queues(r), 0)
+		} else {
+			rf.Route(r, in, &f, &c)
+		}
+		p := bits.TrailingZeros64(c.G[0].Ports)
+		peer := topo.Peer(r, p)
+		if peer.Node >= 0 {
+			if peer.Node != dst {
+				t.Fatalf("%d->%d: ejected at %s", src, dst, topo.PortName(r, p))
+			}
+			return hops, linkCycles
+		}
+		hops++
+		lat := linkLatencyCycles
+		if pl, ok := topo.(topology.PortLatencies); ok && pl.LatencyCycles(r, p) > 0 {
+			lat = pl.LatencyCycles(r, p)
+		}
+		linkCycles += lat
+		f.VC = uint8(bits.TrailingZeros64(c.G[0].VCs))
+		r, in = peer.Router, peer.Port
+	}
+	t.Fatalf("%d->%d: no sink after 64 hops", src, dst)
+	return 0, 0
 }

@@ -63,42 +63,10 @@ func testGraph(t *testing.T) *graph.Graph {
 	return g.(*graph.Graph)
 }
 
-// tracePath follows the decisions of rf for a lone packet from src to dst
-// (sequence number seq) on network n at zero load, taking the first port
-// and VC of the first candidate group at each router, and returns its
-// router-to-router hops and the sum of their link latencies.
+// tracePath is routingtest.TracePath on network n.
 func tracePath(t *testing.T, n *Network, src, dst int, seq uint32) (hops, linkCycles int) {
 	t.Helper()
-	topo := n.Topo
-	ch, _ := n.Routing.(routing.Chooser)
-	r, in := topo.NodePort(src)
-	f := link.Flit{Src: int32(src), Dst: int32(dst), Seq: seq}
-	for range 64 {
-		var c routing.Candidates
-		if ch != nil {
-			ch.Choose(r, in, &f, &c, n.Routers[r], 0)
-		} else {
-			n.Routing.Route(r, in, &f, &c)
-		}
-		p := bits.TrailingZeros64(c.G[0].Ports)
-		peer := topo.Peer(r, p)
-		if peer.Node >= 0 {
-			if peer.Node != dst {
-				t.Fatalf("%d->%d: ejected at %s", src, dst, topo.PortName(r, p))
-			}
-			return hops, linkCycles
-		}
-		hops++
-		lat := n.Cfg.LinkLatencyCycles
-		if pl, ok := topo.(topology.PortLatencies); ok && pl.LatencyCycles(r, p) > 0 {
-			lat = pl.LatencyCycles(r, p)
-		}
-		linkCycles += lat
-		f.VC = uint8(bits.TrailingZeros64(c.G[0].VCs))
-		r, in = peer.Router, peer.Port
-	}
-	t.Fatalf("%d->%d: no sink after 64 hops", src, dst)
-	return 0, 0
+	return routingtest.TracePath(t, n.Topo, n.Routing, func(r int) routing.Queues { return n.Routers[r] }, n.Cfg.LinkLatencyCycles, src, dst, seq)
 }
 
 // TestNonMinimalZeroLoadLatency: a lone packet's latency is exactly

@@ -292,13 +292,7 @@ func (d *Dragonfly) MaxMinimalExtraCycles(linkLatencyCycles int) int {
 // extraCycles is what a global and a local link take beyond
 // linkLatencyCycles (0 for links of the network's latency).
 func (d *Dragonfly) extraCycles(linkLatencyCycles int) (global, local int) {
-	if d.GlobalLatencyCycles > 0 {
-		global = d.GlobalLatencyCycles - linkLatencyCycles
-	}
-	if d.LocalLatencyCycles > 0 {
-		local = d.LocalLatencyCycles - linkLatencyCycles
-	}
-	return global, local
+	return topology.CyclesBeyond(d.GlobalLatencyCycles, linkLatencyCycles), topology.CyclesBeyond(d.LocalLatencyCycles, linkLatencyCycles)
 }
 
 // Groups is g (traffic.Grouped).

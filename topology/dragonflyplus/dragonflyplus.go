@@ -229,13 +229,7 @@ func (d *DragonflyPlus) MaxMinimalExtraCycles(linkLatencyCycles int) int {
 }
 
 func (d *DragonflyPlus) extraCycles(linkLatencyCycles int) (global, local int) {
-	if d.GlobalLatencyCycles > 0 {
-		global = d.GlobalLatencyCycles - linkLatencyCycles
-	}
-	if d.LocalLatencyCycles > 0 {
-		local = d.LocalLatencyCycles - linkLatencyCycles
-	}
-	return global, local
+	return topology.CyclesBeyond(d.GlobalLatencyCycles, linkLatencyCycles), topology.CyclesBeyond(d.LocalLatencyCycles, linkLatencyCycles)
 }
 
 // EccentricityRepresentatives is a group's routers: the rotation of the
