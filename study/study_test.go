@@ -132,7 +132,7 @@ func sameDigestEverywhere(t *testing.T, c Config) *Result {
 			opts = append(opts, Options{Exec: actor.Serial, Blocking: BlockingOn, BlockSteps: 4, BlockSide: 3})
 		}
 		opts = append(opts, Options{Exec: actor.Shards, Workers: 2, Blocking: BlockingOn, BlockSteps: 8, BlockSide: 2})
-	case "dragonfly":
+	case "dragonfly", "dragonflyplus":
 		// Blocks over the long global links (fabric.LeadTiling), where
 		// the built network allows them (no policy lanes, no group board).
 		if leadBlockable(t, c) {
