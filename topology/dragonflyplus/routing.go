@@ -13,8 +13,8 @@ import (
 // that owns the global link to D (of several parallel copies, copy dst
 // mod copies), across it, and down from the spine it arrives at: 3 hops.
 // Its channels depend on each other only as up -> down, up -> global ->
-// down: no cycle, so minimal routing needs one VC class (Shpiner et al.,
-// Sect. III).
+// down: no cycle, so minimal routing needs one VC class (the check
+// proves it on every network built).
 //
 // Valiant's path goes minimally to an intermediate leaf, drawn per packet
 // uniformly among the leaves of an intermediate group I drawn uniformly
