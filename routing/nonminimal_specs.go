@@ -32,8 +32,8 @@ type NonMinimalFamily struct {
 // nonMinimalDocs are the modes' documentation, for every family.
 func nonMinimalDocs() [5]string {
 	return [5]string{
-		"minimal: on a dragonfly local, global, local hops (VC class = global hops taken, 2 classes); on a HyperX dimension order, any trunk (1 class)",
-		"Valiant: to an intermediate drawn per packet (a group of a dragonfly, a router of a HyperX), minimally, then minimally to the destination; dragonfly 3 VC classes (global hops taken), HyperX 2 (before and after the intermediate)",
+		"minimal: on a dragonfly local, global, local hops (VC class = global hops taken, 2 classes); on a Dragonfly+ up, global, down (1 class); on a HyperX dimension order, any trunk (1 class); on a Slim Fly 1 or 2 hops (VC class = hops taken, 2 classes)",
+		"Valiant: to an intermediate drawn per packet (a group of a dragonfly, a leaf of a Dragonfly+ group, a router of a HyperX or Slim Fly), minimally, then minimally to the destination; dragonfly and Dragonfly+ 3 VC classes (global hops taken), HyperX 2 (before and after the intermediate), Slim Fly 4 (hops taken)",
 		"UGAL-L: at the source router, minimal when q_min*H_min <= q_val*H_val + threshold, else Valiant; q is the occupancy of the first hop's output port (credits), H the path's hops; Valiant's VC classes",
 		"UGAL-G (dragonfly): UGAL with global queue estimates, the occupancy of the global link each path takes out of the source group (as its router published it one cycle earlier); Valiant's VC classes",
 		"PAR (progressive adaptive routing, dragonfly): UGAL-L at the source router, and a packet sent minimally decides again, by the same rule, at the next router of its source group; 4 VC classes (the second local hop of a re-routed packet has its own)",
@@ -61,7 +61,7 @@ func NonMinimalSpecs(families ...NonMinimalFamily) []Spec {
 			continue
 		}
 		classes := func(t topology.Topology) int { return t.(NonMinimalTopology).NonMinimalClasses(mode) }
-		spec.MinVCs = [...]int{2, 3, 3, 3, 4}[m] // a dragonfly's, the most of any family
+		spec.MinVCs = [...]int{2, 4, 4, 3, 4}[m] // the most of any family (a Slim Fly's Valiant and UGAL-L, a dragonfly's UGAL-G and PAR)
 		spec.MinVCsOn = classes
 		if m > ModeMin {
 			spec.ClassVCs = func(t topology.Topology, vcs int) error {

@@ -109,7 +109,7 @@ func acceptPool(files []any) map[string][]any {
 		"routers_per_group": {2, 3, 4, 6, 0, -1, 65}, "global_per_router": {0, 1, 2, 3, 33}, "groups": {0, 2, 3, 5, 9, 256},
 		"nodes_per_router": {0, 1, 2, 3, 33}, "global_arrangement": {"palmtree", "consecutive", "diagonal"},
 		"global_latency_cycles": {0, 3, 10, 1001}, "local_latency_cycles": {0, 2, 10, 1001}, "dimensions": {1, 2, 3, 0, 9}, "trunking": {0, 1, 2, 9}, "path": files,
-		"leaves": {1, 2, 3, 0, 33}, "spines": {0, 1, 2, 33}, "nodes_per_leaf": {0, 1, 2, 33}, "global_per_spine": {0, 1, 2, 3, 33},
+		"q": {3, 4, 5, 6, 2, 0, 44}, "leaves": {1, 2, 3, 0, 33}, "spines": {0, 1, 2, 33}, "nodes_per_leaf": {0, 1, 2, 33}, "global_per_spine": {0, 1, 2, 3, 33},
 	}
 	for _, name := range topologies() {
 		pool["network.topology"] = append(pool["network.topology"], name)
@@ -148,6 +148,7 @@ func TestAcceptedConfigurationsRun(t *testing.T) {
 		{"network.topology": "dragonfly", "network.dragonfly.routers_per_group": 3, "network.dragonfly.groups": 4, "router.routing": "val", "router.vc.vcs": 3, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
 		{"network.topology": "hyperx", "network.hyperx.k": 3, "network.hyperx.dimensions": 2, "network.hyperx.nodes_per_router": 2, "router.routing": "val", "router.vc.vcs": 2, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
 		{"network.topology": "dragonflyplus", "network.dragonflyplus.leaves": 2, "network.dragonflyplus.global_latency_cycles": 3, "router.routing": "ugal-l", "router.vc.vcs": 3, "traffic.process": "bernoulli", "traffic.pattern": "group-shift"},
+		{"network.topology": "slimfly", "network.slimfly.q": 3, "router.routing": "val", "router.vc.vcs": 4, "traffic.process": "bernoulli", "traffic.pattern": "dimension-shift"},
 		{"network.topology": "file", "network.file.path": files[0], "router.routing": "shortest-hops", "router.vc.vcs": 6, "traffic.process": "bernoulli", "traffic.pattern": "uniform"},
 	}
 	// A family of the catalog that no base above names gets one of its

@@ -21,6 +21,7 @@ import (
 	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/grid"
 	"github.com/icnsim/icnsim/topology/hyperx"
+	"github.com/icnsim/icnsim/topology/slimfly"
 )
 
 // The catalog: the one file that names every topology family, router kind,
@@ -36,6 +37,7 @@ type families struct {
 	Dragonfly     dragonfly.Config     `toml:"dragonfly,omitempty"`
 	DragonflyPlus dragonflyplus.Config `toml:"dragonflyplus,omitempty"`
 	HyperX        hyperx.Config        `toml:"hyperx,omitempty"`
+	SlimFly       slimfly.Config       `toml:"slimfly,omitempty"`
 	File          graph.Config         `toml:"file,omitempty"`
 }
 

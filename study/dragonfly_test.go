@@ -59,6 +59,18 @@ func dragonflyPlusSmall(routing string, edit func(*Config)) Config {
 	return c
 }
 
+// slimflySmall is a 54-node Slim Fly: q = 3, 18 routers of network radix
+// 5, 3 nodes a router, 4 VCs (Valiant's classes).
+func slimflySmall(routing string, edit func(*Config)) Config {
+	c := dragonflySmall(routing, nil)
+	c.Name = "slimfly54-" + routing
+	c.Network = netOf("slimfly", "q", 3, "levels", 3, "concentration", 1, "node_channels", 1)
+	if edit != nil {
+		edit(&c)
+	}
+	return c
+}
+
 // fileSmall is the example topology file's network (docs/), shortest
 // paths with a VC class per hop.
 func fileSmall(edit func(*Config)) Config {
@@ -91,6 +103,9 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 		for _, p := range []string{"uniform", "group-shift"} {
 			cases = append(cases, dragonflyPlusSmall(r, func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p }))
 		}
+		for _, p := range []string{"uniform", "dimension-shift"} {
+			cases = append(cases, slimflySmall(r, func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p }))
+		}
 	}
 	cases = append(cases, fileSmall(nil))
 	// The congestion mechanisms on them: entropy throttling over the tree
@@ -101,7 +116,7 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 			c.Name += "-" + strings.NewReplacer("(", "", ")", "", ",", "-").Replace(inj)
 		}
 		cases = append(cases, dragonflySmall("ugal-l", func(c *Config) { edit(c); c.Traffic.Pattern = "group-shift" }),
-			hyperxSmall("min", edit), fileSmall(edit), dragonflyPlusSmall("min", edit))
+			hyperxSmall("min", edit), fileSmall(edit), dragonflyPlusSmall("min", edit), slimflySmall("ugal-l", edit))
 	}
 	// Routers with internal speedup (output and credit queues).
 	for _, r := range []string{"min", "ugal-g", "par"} {
@@ -165,6 +180,9 @@ func TestNewTopologiesFullLoad(t *testing.T) {
 				}
 			}))
 		}
+		for _, p := range []string{"uniform", "dimension-shift"} {
+			cases = append(cases, slimflySmall(r, func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p }))
+		}
 	}
 	for _, p := range []string{"uniform", "hotspot"} {
 		cases = append(cases, fileSmall(func(c *Config) { c.Traffic.Pattern = p; c.Name += "-" + p }))
@@ -225,12 +243,17 @@ func TestNewTopologiesBadInput(t *testing.T) {
 		{"short global links", func(c *Config) { c.Router.LinkLatencyCycles = 4; setLeaf(&c.Network, "global_latency_cycles", 2) }, "network.dragonfly.global_latency_cycles = 2", "at least router.link_latency_cycles"},
 		{"short local links", func(c *Config) { c.Router.LinkLatencyCycles = 4; setLeaf(&c.Network, "local_latency_cycles", 3) }, "network.dragonfly.local_latency_cycles = 3", "at least router.link_latency_cycles (4), the node links' latency"},
 		{"long local links", func(c *Config) { setLeaf(&c.Network, "local_latency_cycles", 1001) }, "network.dragonfly.local_latency_cycles = 1001", "1..1000 cycles"},
-		{"ugal on a mesh", func(c *Config) { c.Network = netOf("mesh", "k", 4, "concentration", 1, "levels", 3) }, `router.routing = "ugal-l"`, "defined on dragonfly, dragonflyplus, hyperx only"},
+		{"ugal on a mesh", func(c *Config) { c.Network = netOf("mesh", "k", 4, "concentration", 1, "levels", 3) }, `router.routing = "ugal-l"`, "defined on dragonfly, dragonflyplus, hyperx, slimfly only"},
 		{"threshold with min", func(c *Config) { c.Router.Routing = "min"; c.Router.UGALThresholdFlits = 4 }, "router.ugal_threshold_flits = 4", "ugal-l, ugal-g and par only"},
 		{"grid circuit", func(c *Config) { c.Policy.Injection = "base"; c.Policy.Circuit = "grid" }, `policy.circuit = "grid"`, "use tree (or auto) on a dragonfly"},
 		{"recn", func(c *Config) {
 			c.Router.Kind, c.Router.Routing, c.Router.IOQ.Queues, c.Router.VC.VCs = "ioq", "dor", "recn", Default().Router.VC.VCs
 		}, `network.topology = "dragonfly"`, `router.kind = "ioq" is built on meshes`},
+		{"dimension-shift on a torus", func(c *Config) {
+			c.Network = netOf("torus", "k", 4, "concentration", 1, "levels", 3)
+			c.Router.Routing, c.Router.VC.VCs = "dor-dateline", 3
+			c.Traffic.Pattern = "dimension-shift"
+		}, `traffic.pattern = "dimension-shift"`, "defined on a hyperx or slimfly only"},
 		{"group-shift on a torus", func(c *Config) {
 			c.Network = netOf("torus", "k", 4, "concentration", 1, "levels", 3)
 			c.Router.Routing, c.Router.VC.VCs = "dor-dateline", 3

@@ -190,6 +190,10 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 		c.Network = netOf(topo, "concentration", 1, "levels", 3)
 		c.Router.VC.VCs = 3
 		shapes = []shape{{[]int{10, 12, 14}, func(c *Config, l int) { setLeaf(&c.Network, "leaves", l) }}}
+	case topo == "slimfly": // one node a router: radix k' + 1 <= 64
+		c.Network = netOf(topo, "concentration", 1, "levels", 3, "nodes_per_router", 1)
+		c.Router.VC.VCs = 4
+		shapes = []shape{{[]int{19, 23, 29}, func(c *Config, q int) { setLeaf(&c.Network, "q", q) }}}
 	case topo == "hyperx":
 		c.Network = netOf(topo, "concentration", 1, "levels", 3)
 		c.Router.VC.VCs = 2

@@ -27,7 +27,7 @@ func topologyBases(t *testing.T) map[string]Config {
 	tree.Router.Routing, tree.Router.VC.VCs = "fattree-adaptive", 2
 	bases := map[string]Config{"torus": torus, "mesh": mesh, "fattree": tree,
 		"dragonfly": dragonflySmall("ugal-l", nil), "hyperx": hyperxSmall("val", nil),
-		"dragonflyplus": dragonflyPlusSmall("ugal-l", nil), "file": fileSmall(nil)}
+		"dragonflyplus": dragonflyPlusSmall("ugal-l", nil), "slimfly": slimflySmall("ugal-l", nil), "file": fileSmall(nil)}
 	for k, c := range bases {
 		c.Traffic.Process, c.Traffic.Pattern, c.Traffic.Load = "bernoulli", "uniform", 0.2
 		bases[k] = c

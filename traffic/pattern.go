@@ -193,8 +193,8 @@ func Patterns() map[string]PatternSpec {
 					visit(first+d, 1/float64(g.GroupNodes))
 				}
 			}},
-		"dimension-shift": {Name: "dimension-shift", Topologies: []string{"hyperx"}, Lines: true,
-			Doc: "HyperX adversarial shift: every node of the router at coordinate x of dimension 0 sends to a node, drawn uniformly, of the router at x+1 mod k (the other coordinates kept), so minimal routing funnels each router's nodes through one link",
+		"dimension-shift": {Name: "dimension-shift", Topologies: []string{"hyperx", "slimfly"}, Lines: true,
+			Doc: "HyperX and Slim Fly adversarial shift: every node of the router at coordinate x of dimension 0 sends to a node, drawn uniformly, of the router at x+1 mod k (the other coordinates kept), so minimal routing funnels each router's nodes through one link (on a Slim Fly the line is the q routers (s, a, b) that differ in a, and the shift's two-hop paths meet two by two on the links of the routers with a = 0)",
 			New: func(g Geometry, _ PatternParams) Pattern {
 				return patternFunc(func(src int, rng *rand.Rand) int {
 					r := src / g.RouterNodes

@@ -47,7 +47,7 @@ func routingFor(topo topology.Topology) string {
 		return "dor-dateline"
 	case "mesh":
 		return "dor"
-	case "dragonfly", "dragonflyplus", "hyperx":
+	case "dragonfly", "dragonflyplus", "hyperx", "slimfly":
 		return "min"
 	case "file":
 		return "shortest-hops"

@@ -22,11 +22,12 @@ import (
 	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/grid"
 	"github.com/icnsim/icnsim/topology/hyperx"
+	"github.com/icnsim/icnsim/topology/slimfly"
 )
 
 // All is every family's routings by name.
 func All() map[string]routing.Spec {
-	return routing.ByName(grid.Routings(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), dragonflyplus.NonMinimalFamily(), hyperx.NonMinimalFamily()), fattree.Routings(), graph.Routings())
+	return routing.ByName(grid.Routings(), routing.NonMinimalSpecs(dragonfly.NonMinimalFamily(), dragonflyplus.NonMinimalFamily(), hyperx.NonMinimalFamily(), slimfly.NonMinimalFamily()), fattree.Routings(), graph.Routings())
 }
 
 // Named is routing name's registry entry (the zero Spec with that name
@@ -64,7 +65,8 @@ func HARTopology(t testing.TB, k int, wrap bool, name string) *grid.Grid2D {
 // links each, a node per leaf and two links between each pair of groups
 // where S*h is even (g = S*h/2 + 1), one otherwise; a
 // HyperX of 2+size%3 routers a line, 1+extra%2 dimensions and 2 nodes per
-// router; a 6-router graph from a file.
+// router; a Slim Fly of q = 3, 4 or 5 with 1+extra%2 nodes per router;
+// a 6-router graph from a file.
 func Topology(kind string, size, extra int) (topology.Topology, error) {
 	size, extra = max(size, -size), max(extra, -extra)
 	switch kind {
@@ -85,6 +87,8 @@ func Topology(kind string, size, extra int) (topology.Topology, error) {
 		return dragonflyplus.New(1, l, s, h, g)
 	case "hyperx":
 		return hyperx.NewHyperX(2+size%3, 1+extra%2, 1, 2)
+	case "slimfly":
+		return slimfly.New(3+size%3, 1+extra%2)
 	case "file":
 		return graph.ReadGraph(context.Background(), "test.txt", strings.NewReader("routers 6\nnode 0\nnode 0\nnode 1\nnode 2\nnode 3\nnode 4\nnode 5\n"+
 			"link 0 1\nlink 1 2 4\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\nlink 0 3 3\n"))

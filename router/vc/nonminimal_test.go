@@ -18,6 +18,7 @@ import (
 	"github.com/icnsim/icnsim/topology/dragonflyplus"
 	"github.com/icnsim/icnsim/topology/graph"
 	"github.com/icnsim/icnsim/topology/hyperx"
+	"github.com/icnsim/icnsim/topology/slimfly"
 )
 
 // newTopologies are dragonflies and HyperX of several shapes, with the
@@ -34,7 +35,9 @@ func newTopologies(t *testing.T) []struct {
 	hx2, err5 := hyperx.NewHyperX(3, 3, 2, 1) // trunking 2
 	dp1, err6 := dragonflyplus.New(2, 3, 2, 2, 5)
 	dp2, err7 := dragonflyplus.New(1, 2, 2, 2, 3) // two links between each pair of groups
-	for _, err := range []error{err1, err2, err3, err4, err5, err6, err7} {
+	sf1, err8 := slimfly.New(5, 2)
+	sf2, err9 := slimfly.New(4, 1)
+	for _, err := range []error{err1, err2, err3, err4, err5, err6, err7, err8, err9} {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +52,7 @@ func newTopologies(t *testing.T) []struct {
 	return []struct {
 		topo     topology.Topology
 		routings []string
-	}{{df1, dfR}, {df2, dfR}, {df3, dfR}, {hx1, hxR}, {hx2, hxR}, {dp1, hxR}, {dp2, hxR}, {testGraph(t), []string{"shortest-hops"}}}
+	}{{df1, dfR}, {df2, dfR}, {df3, dfR}, {hx1, hxR}, {hx2, hxR}, {dp1, hxR}, {dp2, hxR}, {sf1, hxR}, {sf2, hxR}, {testGraph(t), []string{"shortest-hops"}}}
 }
 
 // testGraph is a 6-router graph from a file: a ring with a chord, a

@@ -16,6 +16,7 @@ import (
 	"github.com/icnsim/icnsim/topology/fattree"
 	"github.com/icnsim/icnsim/topology/grid"
 	"github.com/icnsim/icnsim/topology/hyperx"
+	"github.com/icnsim/icnsim/topology/slimfly"
 )
 
 // TestDeadlockCheck: every shipped routing function passes with its minimum
@@ -167,9 +168,18 @@ func TestStateListsMatchReference(t *testing.T) {
 		}
 		dfplus = append(dfplus, tc{d, []int{1, 2, 3, 4}})
 	}
+	// Slim Flies of each d (q = 4w + d) and a prime power.
+	var slimflies []tc
+	for _, q := range [][2]int{{3, 2}, {4, 1}, {5, 3}, {7, 1}, {8, 1}, {9, 1}} {
+		sf, err := slimfly.New(q[0], q[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		slimflies = append(slimflies, tc{sf, []int{1, 2, 3, 4, 5}})
+	}
 	// Graphs from files: shortest has no state list, and shortest-hops's
 	// is compared on random graphs (TestShortestHopsDependenciesGoUp).
-	topos := map[string][]tc{"torus": tori, "mesh": meshes, "fattree": trees, "dragonfly": dragonflies, "hyperx": hyperxs, "dragonflyplus": dfplus, "file": nil}
+	topos := map[string][]tc{"torus": tori, "mesh": meshes, "fattree": trees, "dragonfly": dragonflies, "hyperx": hyperxs, "dragonflyplus": dfplus, "slimfly": slimflies, "file": nil}
 	ctx := context.Background()
 	checked, leftOut := 0, 0
 	for name, spec := range testRoutings() {
