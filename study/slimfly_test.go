@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/bits"
 	"strings"
@@ -188,11 +189,11 @@ func TestSlimFlyBadInput(t *testing.T) {
 		key  string
 		says string
 	}{
-		{"q too small", func(c *Config) { setLeaf(&c.Network, "q", 2) }, "network.slimfly.q = 2", "allowed: a prime power 3..43"},
+		{"q too small", func(c *Config) { setLeaf(&c.Network, "q", 2) }, "network.slimfly.q = 2", "allowed: a prime power 3..41"},
 		{"q not a prime power", func(c *Config) { setLeaf(&c.Network, "q", 6) }, "network.slimfly.q = 6", "the MMS graph is built over the field of q elements"},
 		{"q = 2 mod 4", func(c *Config) { setLeaf(&c.Network, "q", 10) }, "network.slimfly.q = 10", "a prime power"},
-		{"q too large", func(c *Config) { setLeaf(&c.Network, "q", 47) }, "network.slimfly.q = 47", "allowed: a prime power 3..43"},
-		{"ports from q", func(c *Config) { setLeaf(&c.Network, "q", 43) }, "network.slimfly.q = 43", "q = 43, p = 33 (left out: ceil(k'/2)): a router has p + k' = 33 + 65 = 98 ports"},
+		{"q too large", func(c *Config) { setLeaf(&c.Network, "q", 43) }, "network.slimfly.q = 43", "q = 43 has routers of 65 network ports"},
+		{"ports from q", func(c *Config) { setLeaf(&c.Network, "q", 41) }, "network.slimfly.q = 41", "q = 41, p = 31 (left out: ceil(k'/2)): a router has p + k' = 31 + 61 = 92 ports"},
 		{"ports from p", func(c *Config) { setLeaf(&c.Network, "q", 29); setLeaf(&c.Network, "nodes_per_router", 30) }, "network.slimfly.nodes_per_router = 30", "a router has p + k' = 30 + 43 = 73 ports"},
 		{"nodes per router", func(c *Config) { setLeaf(&c.Network, "nodes_per_router", 33) }, "network.slimfly.nodes_per_router = 33", "allowed: 1..32"},
 		{"ugal-g", func(c *Config) { c.Router.Routing = "ugal-g" }, `router.routing = "ugal-g"`, "defined on dragonfly only"},
@@ -216,5 +217,11 @@ func TestSlimFlyBadInput(t *testing.T) {
 				t.Fatalf("error %q, want %q with %q", msg, c.key, c.says)
 			}
 		})
+	}
+	// Two bad keys at once: an error for each, the order not hidden
+	// behind the other's range.
+	cfg := slimflySmall("ugal-l", func(c *Config) { setLeaf(&c.Network, "q", 6); setLeaf(&c.Network, "nodes_per_router", 40) })
+	if errs := cfg.Validate(); len(errs) != 2 || !strings.Contains(fmt.Sprint(errs), "network.slimfly.q = 6") || !strings.Contains(fmt.Sprint(errs), "network.slimfly.nodes_per_router = 40") {
+		t.Errorf("q = 6 and nodes_per_router = 40: %v, want an error for each", errs)
 	}
 }

@@ -35,13 +35,15 @@ func (c Config) Params() (q, p int) {
 // Check reports each key out of its range, then what it derives (keys
 // relative to the table).
 func (c Config) Check(_ topology.Env, add func(key string, v any, allowed string)) {
-	if !keys.CheckRanges(add,
-		keys.IntRange{Key: "q", Value: c.Q, Lo: 3, Hi: 43, Allowed: "allowed: a prime power 3..43 (3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43)"},
-		keys.IntRange{Key: "nodes_per_router", Value: c.NodesPerRouter, Hi: 32, Allowed: "allowed: 1..32 nodes per router (left out: ceil(k'/2), k' = (3q - d)/2)"}) {
-		return
+	qAllowed := "allowed: a prime power 3..41 (3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41): the MMS graph is built over the field of q elements, and q = 43 has routers of 65 network ports"
+	ok := keys.CheckRanges(add,
+		keys.IntRange{Key: "q", Value: c.Q, Lo: 3, Hi: 41, Allowed: qAllowed},
+		keys.IntRange{Key: "nodes_per_router", Value: c.NodesPerRouter, Hi: 32, Allowed: "allowed: 1..32 nodes per router (left out: ceil(k'/2), k' = (3q - d)/2)"})
+	if c.Q >= 3 && c.Q <= 41 && !validOrder(c.Q) {
+		add("q", c.Q, qAllowed)
+		ok = false
 	}
-	if _, _, ok := primePower(c.Q); !ok || c.Q%4 == 2 {
-		add("q", c.Q, "allowed: a prime power 3..43 (3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41, 43): the MMS graph is built over the field of q elements")
+	if !ok {
 		return
 	}
 	q, p := c.Params()
@@ -52,6 +54,13 @@ func (c Config) Check(_ topology.Env, add func(key string, v any, allowed string
 		}
 		add(key, v, fmt.Sprintf("q = %d, p = %d%s: a router has p + k' = %d + %d = %d ports, k' = (3q - d)/2; at most %d", q, p, leftOut(c.NodesPerRouter), p, k, p+k, topology.MaxPorts))
 	}
+}
+
+// validOrder reports whether q is the order of a field over which the
+// MMS graph is built: a prime power, q mod 4 != 2.
+func validOrder(q int) bool {
+	_, _, ok := primePower(q)
+	return ok && q%4 != 2
 }
 
 // leftOut is " (left out: ceil(k'/2))" for p written as 0, else "".
@@ -65,7 +74,7 @@ func leftOut(written int) string {
 // Nodes is 2q^2 p; 0 when a size is out of range.
 func (c Config) Nodes() int {
 	q, p := c.Params()
-	if q < 3 || q > 43 || p < 1 || p > 32 {
+	if q < 3 || q > 41 || !validOrder(q) || p < 1 || p > 32 {
 		return 0
 	}
 	return 2 * q * q * p
@@ -105,7 +114,7 @@ func (Config) NonMinimalFamily() routing.NonMinimalFamily { return NonMinimalFam
 // KeyDocs documents the table's keys for the default configuration.
 func (Config) KeyDocs() []keys.Doc {
 	return []keys.Doc{
-		{Key: "q", Value: "5", Doc: "the field's order: a prime power 3..43, q = 4w + d (2q^2 routers of network radix (3q - d)/2)"},
+		{Key: "q", Value: "5", Doc: "the field's order: a prime power 3..41, q = 4w + d (2q^2 routers of network radix (3q - d)/2)"},
 		{Key: "nodes_per_router", Value: "4", Doc: "p (left out: ceil(k'/2))"},
 	}
 }
