@@ -16,6 +16,7 @@ import (
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/dragonfly"
+	"github.com/icnsim/icnsim/traffic"
 )
 
 // dragonflySmall is a balanced dragonfly of 72 nodes (p = 2, a = 4, h = 2,
@@ -262,25 +263,7 @@ func TestNewTopologiesBadInput(t *testing.T) {
 		{"speedup out of range", func(c *Config) { c.Router.VC.InternalSpeedup = 5 }, "router.vc.internal_speedup = 5", "allowed: 1..4"},
 		{"too few VCs", func(c *Config) { c.Router.VC.VCs = 2 }, "router.vc.vcs = 2", "channel dependency cycle"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			cfg := dragonflySmall("ugal-l", c.edit)
-			errs := cfg.Validate()
-			if len(errs) == 0 {
-				// The deadlock check is Build's (and validate's).
-				_, err := Build(context.Background(), cfg)
-				if err == nil {
-					t.Fatal("accepted")
-				}
-				errs = append(errs, err)
-			}
-			if len(errs) != 1 {
-				t.Fatalf("%d errors, want 1: %v", len(errs), errs)
-			}
-			msg := errs[0].Error()
-			if !strings.Contains(msg, c.key) && !strings.Contains(msg, strings.SplitN(c.key, " ", 2)[0]) || !strings.Contains(msg, c.says) {
-				t.Fatalf("error %q, want %q with %q", msg, c.key, c.says)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { oneKeyedError(t, dragonflySmall("ugal-l", c.edit), c.key, c.says) })
 	}
 	dir := t.TempDir()
 	for _, c := range []struct{ name, file, says string }{
@@ -372,6 +355,81 @@ func routeLoadBound(t *testing.T, net *vc.Network, dests func(src int) []int, se
 		}
 	}
 	return 1 / gamma, busiest
+}
+
+// pathBound is routeLoadBound for c's routing under c's traffic pattern
+// on c's network: each node sends to every other node (uniform) or to
+// the destinations the pattern spreads it over (traffic.PatternSpec.Spread),
+// with seqs draws per destination.
+func pathBound(t *testing.T, c Config, seqs int) (bound float64, busiest string) {
+	t.Helper()
+	b, err := Build(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo := b.Net.Topo
+	spec := traffic.Patterns()[c.Traffic.Pattern]
+	dests := func(src int) (ds []int) {
+		if c.Traffic.Pattern == "uniform" {
+			for d := range topo.Nodes() {
+				if d != src {
+					ds = append(ds, d)
+				}
+			}
+			return ds
+		}
+		spec.Spread(traffic.GeometryOf(topo), traffic.PatternParams{}, src, func(d int, _ float64) { ds = append(ds, d) })
+		return ds
+	}
+	return routeLoadBound(t, b.Net, dests, seqs)
+}
+
+// routedAs is c under routing and traffic pattern.
+func routedAs(c Config, routing, pattern string) Config {
+	c.Router.Routing, c.Traffic.Pattern = routing, pattern
+	return c
+}
+
+// saturationRun runs c serially and returns its result.
+func saturationRun(t *testing.T, c Config) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), c, Options{Exec: actor.Serial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// withinBound logs got against want and fails beyond tol (a fraction).
+func withinBound(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	t.Logf("%s: %.4f flits/node/cycle against %.4f (%+.1f%%)", what, got, want, 100*(got-want)/want)
+	if math.Abs(got-want) > tol*want {
+		t.Errorf("%s: %.4f flits/node/cycle, more than %.0f%% from %.4f", what, got, 100*tol, want)
+	}
+}
+
+// oneKeyedError fails unless cfg is refused, by Validate or else by the
+// build's checks, with exactly one error naming key (or its first word,
+// the key path) and saying says.
+func oneKeyedError(t *testing.T, cfg Config, key, says string) {
+	t.Helper()
+	errs := cfg.Validate()
+	if len(errs) == 0 {
+		// The deadlock check is Build's (and validate's).
+		_, err := Build(context.Background(), cfg)
+		if err == nil {
+			t.Fatal("accepted")
+		}
+		errs = append(errs, err)
+	}
+	if len(errs) != 1 {
+		t.Fatalf("%d errors, want 1: %v", len(errs), errs)
+	}
+	msg := errs[0].Error()
+	if !strings.Contains(msg, key) && !strings.Contains(msg, strings.SplitN(key, " ", 2)[0]) || !strings.Contains(msg, says) {
+		t.Fatalf("error %q, want %q with %q", msg, key, says)
+	}
 }
 
 // TestDragonflyChannelLoadBounds: on a balanced dragonfly with routers of

@@ -3,10 +3,8 @@ package study
 import (
 	"context"
 	"math"
-	"strings"
 	"testing"
 
-	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/dragonflyplus"
@@ -66,40 +64,6 @@ func TestDragonflyPlusZeroLoadHops(t *testing.T) {
 	}
 }
 
-// dragonflyPlusBound is the channel-load bound of routing under pattern
-// on the Dragonfly+ of c, traced through the routing's own paths (256
-// draws per destination for Valiant's).
-func dragonflyPlusBound(t *testing.T, c Config, routing, pattern string) (float64, string) {
-	t.Helper()
-	c.Router.Routing = routing
-	b, err := Build(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := b.Net.Topo.(*dragonflyplus.DragonflyPlus)
-	group, N := d.GroupNodes(), d.Nodes()
-	dests := func(src int) (ds []int) {
-		if pattern == "uniform" {
-			for i := 0; i < N; i++ {
-				if i != src {
-					ds = append(ds, i)
-				}
-			}
-			return ds
-		}
-		G := (src/group + 1) % d.G
-		for i := G * group; i < (G+1)*group; i++ {
-			ds = append(ds, i)
-		}
-		return ds
-	}
-	seqs := 1
-	if routing != "min" {
-		seqs = 256
-	}
-	return routeLoadBound(t, b.Net, dests, seqs)
-}
-
 // TestDragonflyPlusChannelLoadBounds: on a balanced 90-node Dragonfly+
 // (groups of 3 leaves and 3 spines, 3 nodes a leaf, 10 groups) with
 // routers of internal speedup 2, minimal routing's saturation throughput
@@ -125,33 +89,20 @@ func TestDragonflyPlusChannelLoadBounds(t *testing.T) {
 		c.Measure.Method = "window"
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 6000, 0
 	})
+	run := func(routing, pattern string) Config { return routedAs(base, routing, pattern) }
 	sat := func(routing, pattern string) float64 {
-		t.Helper()
-		c := base
-		c.Router.Routing, c.Traffic.Pattern = routing, pattern
-		res, err := Run(context.Background(), c, Options{Exec: actor.Serial})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.AcceptedFlitsPerNodeCycle
+		return saturationRun(t, run(routing, pattern)).AcceptedFlitsPerNodeCycle
 	}
-	within := func(what string, got, want, tol float64) {
-		t.Helper()
-		t.Logf("%s: %.4f flits/node/cycle against %.4f (%+.1f%%)", what, got, want, 100*(got-want)/want)
-		if math.Abs(got-want) > tol*want {
-			t.Errorf("%s: %.4f flits/node/cycle, more than %.0f%% from %.4f", what, got, 100*tol, want)
-		}
-	}
-	uniform, busiest := dragonflyPlusBound(t, base, "min", "uniform")
+	uniform, busiest := pathBound(t, run("min", "uniform"), 1)
 	t.Logf("min uniform: bound %.4f (busiest: %s)", uniform, busiest)
-	within("min uniform saturation", sat("min", "uniform"), uniform, 0.10)
-	shift, busiest := dragonflyPlusBound(t, base, "min", "group-shift")
+	withinBound(t, "min uniform saturation", sat("min", "uniform"), uniform, 0.10)
+	shift, busiest := pathBound(t, run("min", "group-shift"), 1)
 	if math.Abs(shift-1.0/9) > 1e-9 {
 		t.Errorf("minimal worst-case bound %.4f (busiest: %s), want 1/(p*L) = 1/9", shift, busiest)
 	}
 	minShift := sat("min", "group-shift")
-	within("min group-shift saturation", minShift, shift, 0.05)
-	traced, busiest := dragonflyPlusBound(t, base, "val", "group-shift")
+	withinBound(t, "min group-shift saturation", minShift, shift, 0.05)
+	traced, busiest := pathBound(t, run("val", "group-shift"), 256)
 	valShift := 1 / (2 - 2/10.0)
 	t.Logf("val group-shift: bound %.4f, traced %.4f (busiest: %s)", valShift, traced, busiest)
 	if traced > valShift+1e-9 || traced < 0.95*valShift {
@@ -197,25 +148,9 @@ func TestDragonflyPlusBadInput(t *testing.T) {
 		{"short global links", func(c *Config) { c.Router.LinkLatencyCycles = 6 }, "network.dragonflyplus.global_latency_cycles = 5", "at least router.link_latency_cycles (6)"},
 		{"long local links", func(c *Config) { setLeaf(&c.Network, "local_latency_cycles", 1001) }, "network.dragonflyplus.local_latency_cycles = 1001", "1..1000 cycles"},
 		{"ugal-g", func(c *Config) { c.Router.Routing = "ugal-g" }, `router.routing = "ugal-g"`, "defined on dragonfly only"},
-		{"dimension-shift", func(c *Config) { c.Traffic.Pattern = "dimension-shift" }, `traffic.pattern = "dimension-shift"`, "defined on a hyperx only"},
+		{"dimension-shift", func(c *Config) { c.Traffic.Pattern = "dimension-shift" }, `traffic.pattern = "dimension-shift"`, "defined on a hyperx or slimfly only"},
 		{"too few VCs for Valiant", func(c *Config) { c.Router.Routing, c.Router.VC.VCs = "val", 2 }, "router.vc.vcs = 2", `routing "val" needs at least 3 VCs on a dragonflyplus`},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			cfg := dragonflyPlusSmall("ugal-l", c.edit)
-			errs := cfg.Validate()
-			if len(errs) == 0 {
-				_, err := Build(context.Background(), cfg)
-				if err == nil {
-					t.Fatal("accepted")
-				}
-				errs = append(errs, err)
-			}
-			if len(errs) != 1 {
-				t.Fatalf("%d errors, want 1: %v", len(errs), errs)
-			}
-			if msg := errs[0].Error(); !strings.Contains(msg, c.key) || !strings.Contains(msg, c.says) {
-				t.Fatalf("error %q, want %q with %q", msg, c.key, c.says)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { oneKeyedError(t, dragonflyPlusSmall("ugal-l", c.edit), c.key, c.says) })
 	}
 }

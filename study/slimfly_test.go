@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/internal/routingtest"
 	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/routing"
@@ -84,41 +83,6 @@ func TestSlimFlyZeroLoadHops(t *testing.T) {
 	}
 }
 
-// slimflyBound is the channel-load bound of routing under pattern on the
-// Slim Fly of c, traced through the routing's own paths (64 draws per
-// destination for Valiant's).
-func slimflyBound(t *testing.T, c Config, routing, pattern string) (float64, string) {
-	t.Helper()
-	c.Router.Routing = routing
-	b, err := Build(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sf := b.Net.Topo.(*slimfly.SlimFly)
-	N, p, q := sf.Nodes(), sf.P, sf.Q
-	dests := func(src int) (ds []int) {
-		if pattern == "uniform" {
-			for i := 0; i < N; i++ {
-				if i != src {
-					ds = append(ds, i)
-				}
-			}
-			return ds
-		}
-		r := src / p
-		to := r - r%q + (r%q+1)%q // the shift along the line
-		for i := to * p; i < (to+1)*p; i++ {
-			ds = append(ds, i)
-		}
-		return ds
-	}
-	seqs := 1
-	if routing != "min" {
-		seqs = 64
-	}
-	return routeLoadBound(t, b.Net, dests, seqs)
-}
-
 // TestSlimFlyChannelLoadBounds: on the 200-node Slim Fly of q = 5 (50
 // routers of network radix 7, 4 nodes a router: Besta and Hoefler's
 // ceil(k'/2)) with routers of internal speedup 2, minimal routing's
@@ -139,34 +103,19 @@ func TestSlimFlyChannelLoadBounds(t *testing.T) {
 		c.Measure.Method = "window"
 		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 6000, 0
 	})
-	sat := func(routing, pattern string) *Result {
-		t.Helper()
-		c := base
-		c.Router.Routing, c.Traffic.Pattern = routing, pattern
-		res, err := Run(context.Background(), c, Options{Exec: actor.Serial})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	within := func(what string, got, want, tol float64) {
-		t.Helper()
-		t.Logf("%s: %.4f flits/node/cycle against %.4f (%+.1f%%)", what, got, want, 100*(got-want)/want)
-		if math.Abs(got-want) > tol*want {
-			t.Errorf("%s: %.4f flits/node/cycle, more than %.0f%% from %.4f", what, got, 100*tol, want)
-		}
-	}
-	uniform, busiest := slimflyBound(t, base, "min", "uniform")
+	run := func(routing, pattern string) Config { return routedAs(base, routing, pattern) }
+	sat := func(routing, pattern string) *Result { return saturationRun(t, run(routing, pattern)) }
+	uniform, busiest := pathBound(t, run("min", "uniform"), 1)
 	t.Logf("min uniform: bound %.4f (busiest: %s)", uniform, busiest)
-	within("min uniform saturation", sat("min", "uniform").AcceptedFlitsPerNodeCycle, uniform, 0.10)
-	shift, busiest := slimflyBound(t, base, "min", "dimension-shift")
+	withinBound(t, "min uniform saturation", sat("min", "uniform").AcceptedFlitsPerNodeCycle, uniform, 0.10)
+	shift, busiest := pathBound(t, run("min", "dimension-shift"), 1)
 	if math.Abs(shift-1.0/8) > 1e-9 {
 		t.Errorf("minimal coordinate-shift bound %.4f (busiest: %s), want 1/(2p) = 1/8", shift, busiest)
 	}
 	minShift := sat("min", "dimension-shift")
 	t.Logf("min dimension-shift: mean %.4f flits/node/cycle", minShift.AcceptedFlitsPerNodeCycle)
-	within("min dimension-shift saturation, least node", minShift.PerNodeInjected.Min, shift, 0.05)
-	valShift, busiest := slimflyBound(t, base, "val", "dimension-shift")
+	withinBound(t, "min dimension-shift saturation, least node", minShift.PerNodeInjected.Min, shift, 0.05)
+	valShift, busiest := pathBound(t, run("val", "dimension-shift"), 64)
 	t.Logf("val dimension-shift: bound %.4f (busiest: %s)", valShift, busiest)
 	if v := sat("val", "dimension-shift").AcceptedFlitsPerNodeCycle; v < 0.75*valShift {
 		t.Errorf("val dimension-shift saturation: %.4f flits/node/cycle, less than 75%% of its bound %.4f", v, valShift)
@@ -200,23 +149,7 @@ func TestSlimFlyBadInput(t *testing.T) {
 		{"group-shift", func(c *Config) { c.Traffic.Pattern = "group-shift" }, `traffic.pattern = "group-shift"`, "defined on a dragonfly or dragonflyplus only"},
 		{"too few VCs for UGAL-L", func(c *Config) { c.Router.VC.VCs = 3 }, "router.vc.vcs = 3", "can deadlock (ugal-l needs at least 4 VCs): channel dependency cycle: R("},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			cfg := slimflySmall("ugal-l", c.edit)
-			errs := cfg.Validate()
-			if len(errs) == 0 {
-				_, err := Build(context.Background(), cfg)
-				if err == nil {
-					t.Fatal("accepted")
-				}
-				errs = append(errs, err)
-			}
-			if len(errs) != 1 {
-				t.Fatalf("%d errors, want 1: %v", len(errs), errs)
-			}
-			if msg := errs[0].Error(); !strings.Contains(msg, c.key) || !strings.Contains(msg, c.says) {
-				t.Fatalf("error %q, want %q with %q", msg, c.key, c.says)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { oneKeyedError(t, slimflySmall("ugal-l", c.edit), c.key, c.says) })
 	}
 	// Two bad keys at once: an error for each, the order not hidden
 	// behind the other's range.
