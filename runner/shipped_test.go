@@ -46,7 +46,7 @@ func TestShippedStudiesDraw(t *testing.T) {
 			f.Plot.Formats = []string{"svg"}
 			runs := f.Runs()
 			most := maxSimulated
-			if topo, err := f.Points[0].Config.Topology(); err == nil && topo.Routers() > 512 {
+			if topo, err := f.Points[0].Config.Topology(); err == nil && (topo.Routers() > 512 || topo.Nodes() > 2048) {
 				most = maxSimulated / 4 // a large network: fewer runs drawn, the same checks
 			}
 			stride := max(1, len(runs)/most)
