@@ -101,7 +101,8 @@ func (s *sfRouting) Choose(r, in int, f *link.Flit, c *routing.Candidates, q rou
 		return
 	}
 	target := dr
-	if s.mode != routing.ModeMin {
+	if s.mode != routing.ModeMin && (in < t.P || f.Route&(routing.RouteNonMin|passedIntermediate) == routing.RouteNonMin) {
+		// At the source, or bound for the intermediate: the draw.
 		m := routing.Pick(routing.Draw(f, routing.SaltFirst), t.Routers())
 		if in < t.P { // the source router decides
 			f.Route = 0
