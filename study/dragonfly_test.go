@@ -265,7 +265,7 @@ func TestNewTopologiesBadInput(t *testing.T) {
 			c.Network = netOf("torus", "k", 4, "concentration", 1, "levels", 3)
 			c.Router.Routing, c.Router.VC.VCs = "dor-dateline", 3
 			c.Traffic.Pattern = "group-shift"
-		}, `traffic.pattern = "group-shift"`, "defined on a dragonfly or dragonflyplus only"},
+		}, `traffic.pattern = "group-shift"`, "defined on a dragonfly, dragonflyplus or fattree only"},
 		{"speedup out of range", func(c *Config) { c.Router.VC.InternalSpeedup = 5 }, "router.vc.internal_speedup = 5", "allowed: 1..4"},
 		{"too few VCs", func(c *Config) { c.Router.VC.VCs = 2 }, "router.vc.vcs = 2", "channel dependency cycle"},
 	} {

@@ -151,7 +151,7 @@ func TestSlimFlyBadInput(t *testing.T) {
 		{"ports from p", func(c *Config) { setLeaf(&c.Network, "q", 29); setLeaf(&c.Network, "nodes_per_router", 30) }, "network.slimfly.nodes_per_router = 30", "a router has p + k' = 30 + 43 = 73 ports"},
 		{"nodes per router", func(c *Config) { setLeaf(&c.Network, "nodes_per_router", 33) }, "network.slimfly.nodes_per_router = 33", "allowed: 1..32"},
 		{"ugal-g", func(c *Config) { c.Router.Routing = "ugal-g" }, `router.routing = "ugal-g"`, "defined on dragonfly only"},
-		{"group-shift", func(c *Config) { c.Traffic.Pattern = "group-shift" }, `traffic.pattern = "group-shift"`, "defined on a dragonfly or dragonflyplus only"},
+		{"group-shift", func(c *Config) { c.Traffic.Pattern = "group-shift" }, `traffic.pattern = "group-shift"`, "defined on a dragonfly, dragonflyplus or fattree only"},
 		{"too few VCs for UGAL-L", func(c *Config) { c.Router.VC.VCs = 3 }, "router.vc.vcs = 3", "can deadlock (ugal-l needs at least 4 VCs): channel dependency cycle: R("},
 	} {
 		t.Run(c.name, func(t *testing.T) { oneKeyedError(t, slimflySmall("ugal-l", c.edit), c.key, c.says) })

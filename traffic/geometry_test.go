@@ -31,7 +31,7 @@ func TestGeometryOf(t *testing.T) {
 		{torus, Geometry{Nodes: 16, K: 4, C: 1}},
 		{df, Geometry{Nodes: 72, Groups: 9, GroupNodes: 8}},
 		{hx, Geometry{Nodes: 18, Line: 3, RouterNodes: 2}},
-		{tree, Geometry{Nodes: 8}},
+		{tree, Geometry{Nodes: 8, Groups: 2, GroupNodes: 4}}, // its pods
 	} {
 		if got := GeometryOf(c.topo); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.topo, got, c.want)

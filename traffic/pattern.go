@@ -38,7 +38,7 @@ type Geometry struct {
 }
 
 // Grouped is implemented by topologies of groups of routers (a
-// dragonfly's): group-shift reads it.
+// dragonfly's groups, a fat-tree's pods): group-shift reads it.
 type Grouped interface {
 	Groups() int
 	GroupNodes() int // nodes per group
@@ -180,8 +180,8 @@ func Patterns() map[string]PatternSpec {
 		"centre-reflection-k": gridPerm("centre-reflection-k", "(x, y) -> ((k-x) mod k, (k-y) mod k): the Hybrid-HAR paper's (16-x, 16-y) on a 16x16 mesh read with coordinates 0..k-1, the off-grid k of a coordinate 0 taken mod k (rows and columns 0 and k/2 keep that coordinate; routers (0,0), (0,k/2), (k/2,0), (k/2,k/2) are fixed points)",
 			func(x, y, k int) (int, int) { return (k - x) % k, (k - y) % k }),
 		"neighbour": gridPerm("neighbour", "(x, y) -> (x+1 mod k, y)", func(x, y, k int) (int, int) { return (x + 1) % k, y }),
-		"group-shift": {Name: "group-shift", Topologies: []string{"dragonfly", "dragonflyplus"}, Groups: true,
-			Doc: "dragonfly and Dragonfly+ worst case (Kim et al.): every node of group i sends to a node of group i+1 mod g drawn uniformly",
+		"group-shift": {Name: "group-shift", Topologies: []string{"dragonfly", "dragonflyplus", "fattree"}, Groups: true,
+			Doc: "dragonfly and Dragonfly+ worst case (Kim et al.): every node of group i sends to a node of group i+1 mod g drawn uniformly; on a fat-tree the groups are the k pods (subtrees below the roots), so every packet climbs to the roots, the worst case of a tapered tree",
 			New: func(g Geometry, _ PatternParams) Pattern {
 				return patternFunc(func(src int, rng *rand.Rand) int {
 					return (src/g.GroupNodes+1)%g.Groups*g.GroupNodes + rng.IntN(g.GroupNodes)

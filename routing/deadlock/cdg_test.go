@@ -143,6 +143,19 @@ func TestStateListsMatchReference(t *testing.T) {
 			trees = append(trees, tc{tree, []int{1, 2}})
 		}
 	}
+	// Tapered trees: a climb's up ports no longer name the destination's
+	// digits, so a descent into a switch on up port u may go down several
+	// ports (the state list's residue rule).
+	for _, q := range []struct {
+		k, n int
+		up   []int
+	}{{4, 3, []int{2, 4}}, {4, 3, []int{4, 2}}, {4, 4, []int{1, 2, 4}}, {6, 3, []int{3, 2}}, {6, 3, []int{2, 3}}, {4, 4, []int{2, 1, 2}}, {2, 3, []int{1, 2}}} {
+		tree, err := fattree.NewTapered(q.k, q.n, q.up)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees = append(trees, tc{tree, []int{1, 2}})
+	}
 	var dragonflies, hyperxs []tc
 	for _, q := range [][5]int{{1, 2, 1, 0, 0}, {2, 4, 2, 0, 0}, {1, 4, 2, 5, 1}, {2, 3, 2, 4, 0}, {1, 2, 2, 3, 1}, {3, 2, 1, 2, 0}} {
 		df, err := dragonfly.NewDragonfly(q[0], q[1], q[2], q[3], dragonfly.Arrangement(q[4]), 0)

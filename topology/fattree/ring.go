@@ -54,9 +54,9 @@ func (f *FatTree) Tree() topology.SpanningTree {
 	s.Root = f.Router(f.N-1, 0)
 	for r := 0; r < R; r++ {
 		l, idx := f.Switch(r)
-		low := 1
-		for range l {
-			low *= k
+		low := 1 // what the digits below l count together
+		for j := range min(l, f.N-1) {
+			low *= f.radix(l, j)
 		}
 		if idx%low != 0 {
 			continue // not in the tree

@@ -50,13 +50,6 @@ func (f *FatTree) TileSplit(first []int, steps, split, groupActors, parts int) (
 		return actor.Plan{}, fmt.Errorf("tiling: a split at level %d of a %s (allowed: 1..%d), %d steps", split, f, f.N-1, steps)
 	}
 	k, n := f.K, f.N
-	pow := func(e int) int {
-		p := 1
-		for range e {
-			p *= k
-		}
-		return p
-	}
 	// A switch's actors: itself and, on a leaf, its nodes, which tick
 	// with it.
 	span := func(r int) [2]int { return [2]int{first[r], first[r+1]} }
@@ -66,10 +59,17 @@ func (f *FatTree) TileSplit(first []int, steps, split, groupActors, parts int) (
 		}
 		return min(steps, l-split+1)
 	}
-	per := f.PerLevel()
-	podLow, podCount := pow(split-1), per/pow(split-1) // switches per level in a pod, pods
-	grpLow := pow(split)                               // groups: one per value of digits 0..split-1
-	grpCount, grpPer := grpLow, per/grpLow             // groups, switches per level in a group
+	// Below the split a pod's switches of level l are those with the same
+	// digits split-1..n-2 (each counting k there): podLow(l) consecutive
+	// indices. Above it a group's are those with the same digits
+	// 0..split-1 (counting Up(0)..Up(split-1) on every level from split):
+	// every grpLow-th index.
+	podLow := func(l int) int { return f.stride[l][split-1] }
+	podCount := f.count[0] / podLow(0)
+	grpLow := f.count[split]
+	for j := split; j < n-1; j++ {
+		grpLow /= f.radix(split, j)
+	}
 	var plan [][]actor.PieceStep
 	appendMerged := func(ps actor.PieceStep, r [2]int) actor.PieceStep {
 		if m := len(ps); m > 0 && ps[m-1][1] == r[0] {
@@ -79,7 +79,10 @@ func (f *FatTree) TileSplit(first []int, steps, split, groupActors, parts int) (
 		return append(ps, r)
 	}
 	// Pods, several to a piece.
-	podActors := split*podLow + podLow*k // with the leaves' nodes
+	podActors := podLow(0) * k // the leaves' nodes
+	for l := range split {
+		podActors += podLow(l)
+	}
 	perPiece := max(1, groupActors/podActors)
 	for q0 := 0; q0 < podCount; q0 += perPiece {
 		piece := make([]actor.PieceStep, steps)
@@ -89,8 +92,8 @@ func (f *FatTree) TileSplit(first []int, steps, split, groupActors, parts int) (
 					continue
 				}
 				for q := q0; q < min(q0+perPiece, podCount); q++ {
-					for lo := 0; lo < podLow; lo++ {
-						piece[s] = appendMerged(piece[s], span(f.Router(l, q*podLow+lo)))
+					for lo := 0; lo < podLow(l); lo++ {
+						piece[s] = appendMerged(piece[s], span(f.Router(l, q*podLow(l)+lo)))
 					}
 				}
 			}
@@ -98,17 +101,20 @@ func (f *FatTree) TileSplit(first []int, steps, split, groupActors, parts int) (
 		plan = append(plan, piece)
 	}
 	// Upper groups, several to a piece.
-	grpActors := (n - split) * grpPer
+	grpActors := 0
+	for l := split; l < n; l++ {
+		grpActors += f.count[l] / grpLow
+	}
 	perPiece = max(1, groupActors/grpActors)
-	for g0 := 0; g0 < grpCount; g0 += perPiece {
+	for g0 := 0; g0 < grpLow; g0 += perPiece {
 		piece := make([]actor.PieceStep, steps)
 		for s := 0; s < steps; s++ {
 			for l := split; l < n; l++ {
 				if lean(l) <= s {
 					continue
 				}
-				for hi := 0; hi < grpPer; hi++ {
-					for g := g0; g < min(g0+perPiece, grpCount); g++ {
+				for hi := 0; hi < f.count[l]/grpLow; hi++ {
+					for g := g0; g < min(g0+perPiece, grpLow); g++ {
 						piece[s] = appendMerged(piece[s], span(f.Router(l, hi*grpLow+g)))
 					}
 				}

@@ -7,10 +7,17 @@ import (
 )
 
 // TestTileFatTreePlansHold: split tilings of fat-trees of several arities
-// and depths, at every split, pass actor.NewSchedule's check.
+// and depths, full and tapered, at every split, pass actor.NewSchedule's
+// check.
 func TestTileFatTreePlansHold(t *testing.T) {
-	for _, c := range []struct{ k, n int }{{2, 2}, {2, 6}, {4, 3}, {4, 5}, {3, 4}} {
-		f, _ := NewFatTree(c.k, c.n)
+	for _, c := range []struct {
+		k, n int
+		up   []int
+	}{{2, 2, nil}, {2, 6, nil}, {4, 3, nil}, {4, 5, nil}, {3, 4, nil}, {4, 3, []int{2, 4}}, {4, 4, []int{1, 2, 4}}, {6, 4, []int{3, 6, 2}}, {4, 5, []int{4, 2, 4, 1}}} {
+		f, err := NewTapered(c.k, c.n, c.up)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for split := 1; split < c.n; split++ {
 			for _, steps := range []int{1, 2, 3, 6} {
 				for _, parts := range []int{1, 2} {
