@@ -43,7 +43,7 @@ type tomlPrinter func(format string, args ...any)
 // families' tables (each family documents its own keys: KeyDocs).
 func writeNetworkTOML(p tomlPrinter, d Config) {
 	p("[network]")
-	p("topology = %q      # torus (k x k, wrap-around), mesh (k x k), fattree (k-ary n-tree), dragonfly, dragonflyplus, hyperx, slimfly or file; its keys are in its own table below", d.Network.Topology)
+	p("topology = %q      # torus (k x k, wrap-around), mesh (k x k), fattree (k-ary n-tree, tapered or not), dragonfly, dragonflyplus, hyperx, slimfly or file; its keys are in its own table below", d.Network.Topology)
 	p("")
 	for _, name := range topologies() {
 		t, _ := (&Network{Topology: name, families: d.Network.families}).table()

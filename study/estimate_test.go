@@ -16,6 +16,7 @@ import (
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/topology/fattree"
 )
 
 // TestEstimateMatchesHeap: the memory estimated without building (network,
@@ -181,7 +182,18 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 	switch {
 	case topo == "fattree":
 		setLeaf(&c.Network, "k", 4)
-		shapes = []shape{{[]int{6, 7, 8}, func(c *Config, n int) { setLeaf(&c.Network, "levels", n) }}}
+		shapes = []shape{{[]int{6, 7, 8}, func(c *Config, n int) { setLeaf(&c.Network, "levels", n) }},
+			// Tapered 2:1 at the leaves and 4:1 at level 2: fewer switches
+			// above, larger trees for the same build time.
+			{[]int{7, 8, 9}, func(c *Config, n int) {
+				setLeaf(&c.Network, "levels", n)
+				r := make([]float64, n-1)
+				for l := range r {
+					r[l] = 1
+				}
+				r[0], r[2] = 2, 4
+				c.Network.FatTree.Oversubscription = fattree.RatiosOf(r...)
+			}}}
 	case topo == "dragonfly":
 		c.Network = netOf(topo, "concentration", 1, "levels", 3)
 		c.Router.VC.VCs = 4

@@ -193,6 +193,11 @@ func Patterns() map[string]PatternSpec {
 					visit(first+d, 1/float64(g.GroupNodes))
 				}
 			}},
+		"pod-shift": {Name: "pod-shift", Topologies: []string{"fattree"}, Groups: true, Permutes: true,
+			Doc: "fat-tree worst case: node n sends to node n + N/k mod N, its place in the next pod (subtree below the roots), so every packet climbs to the roots; a shift permutation, which D-mod-K routing spreads evenly over every level's links (Zahavi), so the tapering alone bounds it",
+			New: func(g Geometry, _ PatternParams) Pattern {
+				return patternFunc(func(src int, _ *rand.Rand) int { return (src + g.GroupNodes) % g.Nodes })
+			}},
 		"dimension-shift": {Name: "dimension-shift", Topologies: []string{"hyperx", "slimfly"}, Lines: true,
 			Doc: "HyperX and Slim Fly adversarial shift: every node of the router at coordinate x of dimension 0 sends to a node, drawn uniformly, of the router at x+1 mod k (the other coordinates kept), so minimal routing funnels each router's nodes through one link (on a Slim Fly the line is the q routers (s, a, b) that differ in a, and the shift's two-hop paths meet two by two on the links of the routers with a = 0)",
 			New: func(g Geometry, _ PatternParams) Pattern {

@@ -41,6 +41,7 @@ func TestFixedPoints(t *testing.T) {
 		{"centre-reflection", grid(5, 3), 3, "the centre router (2,2) of an odd grid, 3 nodes"},
 		{"centre-reflection-k", grid(16, 1), 4, "x, y in {0, 8}: (0,0), (0,8), (8,0), (8,8)"},
 		{"centre-reflection-k", grid(5, 1), 1, "x = y = 0 only (k/2 is not a coordinate)"},
+		{"pod-shift", Geometry{Nodes: 64, Groups: 4, GroupNodes: 16}, 0, "n + N/k mod N never returns n"},
 	}
 	for _, c := range cases {
 		fixed, err := FixedPoints(c.pattern, c.g, PatternParams{})
@@ -234,9 +235,9 @@ func TestBoundedSourceQueue(t *testing.T) {
 // silent; under redraw it sends to other nodes only; and every other node
 // sends every packet to its image under every choice.
 func TestSelfModesEveryPermutation(t *testing.T) {
-	geometries := []Geometry{{Nodes: 64}, {Nodes: 75, K: 5, C: 3}, {Nodes: 256, K: 16, C: 1}}
+	geometries := []Geometry{{Nodes: 64}, {Nodes: 75, K: 5, C: 3}, {Nodes: 256, K: 16, C: 1}, {Nodes: 64, Groups: 4, GroupNodes: 16}}
 	// The permutations with no fixed point on any of these networks.
-	noFixedPoint := []string{"bit-complement", "neighbour", "tornado"}
+	noFixedPoint := []string{"bit-complement", "neighbour", "pod-shift", "tornado"}
 	const cycles = 60
 	names := slices.Sorted(maps.Keys(Patterns()))
 	for _, name := range names {

@@ -11,7 +11,7 @@ import (
 )
 
 func TestPermutations(t *testing.T) {
-	g := Geometry{Nodes: 64, K: 8, C: 1}
+	g := Geometry{Nodes: 64, K: 8, C: 1, Groups: 4, GroupNodes: 16} // a grid's, and a 4-ary 3-tree's pods
 	cases := []struct {
 		name     string
 		src, dst int
@@ -25,6 +25,8 @@ func TestPermutations(t *testing.T) {
 		{"tornado", 60, 0}, // mod k^2
 		{"centre-reflection", 0, 63},
 		{"neighbour", 7, 0}, // (7,0) -> (0,0)
+		{"pod-shift", 3, 19},
+		{"pod-shift", 50, 2}, // mod N
 	}
 	for _, c := range cases {
 		p, err := NewPattern(c.name, g, PatternParams{})
