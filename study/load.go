@@ -288,7 +288,7 @@ func configKeys() []string {
 			case f.Anonymous && f.Type.Kind() == reflect.Struct:
 				walk(prefix, f.Type) // the families' tables, under their parent
 			case !f.IsExported() || name == "" || name == "-":
-			case f.Type.Kind() == reflect.Struct:
+			case f.Type.Kind() == reflect.Struct && !unmarshalsItself(f.Type):
 				walk(prefix+name+".", f.Type)
 			default:
 				out = append(out, prefix+name)
@@ -297,6 +297,12 @@ func configKeys() []string {
 	}
 	walk("", reflect.TypeOf(Config{}))
 	return out
+}
+
+// unmarshalsItself reports a struct type that reads itself from one TOML value
+// (toml.Unmarshaler, as fattree.Ratios from an array): a key, not a table.
+func unmarshalsItself(t reflect.Type) bool {
+	return reflect.PointerTo(t).Implements(reflect.TypeFor[toml.Unmarshaler]())
 }
 
 // lineOf finds the line (1-based) at which key path k is set, or 0.

@@ -257,6 +257,12 @@ func FormatParam(v any) string {
 		return report.FormatFloat(x)
 	case string:
 		return x
+	case []any: // a list-valued key (network.fattree.oversubscription)
+		s := make([]string, len(x))
+		for i, e := range x {
+			s[i] = FormatParam(e)
+		}
+		return "[" + strings.Join(s, ", ") + "]"
 	}
 	return fmt.Sprint(v)
 }
