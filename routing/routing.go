@@ -84,6 +84,10 @@ type Spec struct {
 	// MinVCsOn, where set, is MinVCs on t, where it depends on the
 	// topology (a Valiant routing's VC classes, a graph's diameter).
 	MinVCsOn func(t topology.Topology) int
+	// CheckTopology, where set, refuses a topology of a kind the function
+	// lists that it is not built on (a torus of three dimensions for a
+	// routing of 2-D grids), before its VCs are checked.
+	CheckTopology func(t topology.Topology) error
 	// CheckVCs, where set, refuses a VC count the function cannot use on t
 	// (its virtual networks or classes), before any deadlock check.
 	CheckVCs func(t topology.Topology, vcs int) error
@@ -205,6 +209,11 @@ func New(spec Spec, t topology.Topology, vcs int) (Func, error) {
 	if !slices.Contains(spec.Topologies, t.Kind()) {
 		return nil, fmt.Errorf("routing function %q is not defined on a %s (allowed topologies: %s)",
 			spec.Name, t.Kind(), strings.Join(spec.Topologies, ", "))
+	}
+	if spec.CheckTopology != nil {
+		if err := spec.CheckTopology(t); err != nil {
+			return nil, err
+		}
 	}
 	if spec.CheckVCs != nil {
 		if err := spec.CheckVCs(t, vcs); err != nil {

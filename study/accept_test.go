@@ -109,7 +109,7 @@ func acceptPool(files []any) map[string][]any {
 		"routers_per_group": {2, 3, 4, 6, 0, -1, 65}, "global_per_router": {0, 1, 2, 3, 33}, "groups": {0, 2, 3, 5, 9, 256},
 		"nodes_per_router": {0, 1, 2, 3, 33}, "global_arrangement": {"palmtree", "consecutive", "diagonal"},
 		"global_latency_cycles": {0, 3, 10, 1001}, "local_latency_cycles": {0, 2, 10, 1001}, "dimensions": {1, 2, 3, 0, 9}, "trunking": {0, 1, 2, 9}, "path": files,
-		"q": {3, 4, 5, 6, 2, 0, 44}, "leaves": {1, 2, 3, 0, 33}, "spines": {0, 1, 2, 33}, "nodes_per_leaf": {0, 1, 2, 33}, "global_per_spine": {0, 1, 2, 3, 33},
+		"oversubscription": {[]any{2, 1}, []any{1, 1}, []any{2}, []any{3, 1}}, "q": {3, 4, 5, 6, 2, 0, 44}, "leaves": {1, 2, 3, 0, 33}, "spines": {0, 1, 2, 33}, "nodes_per_leaf": {0, 1, 2, 33}, "global_per_spine": {0, 1, 2, 3, 33},
 	}
 	for _, name := range topologies() {
 		pool["network.topology"] = append(pool["network.topology"], name)

@@ -29,7 +29,7 @@ func BenchScenarios() map[string]Config {
 
 	mesh := Default()
 	mesh.Name = "mesh8-uniform"
-	mesh.Network.Topology, mesh.Network.Mesh = "mesh", grid.MeshConfig{K: 8, Concentration: 1}
+	mesh.Network.Topology, mesh.Network.Mesh = "mesh", grid.MeshConfig{K: grid.Side(8), Concentration: 1}
 	mesh.Router = Router{Routing: "dor", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
 		kinds: kinds{VC: vc.Table{VCs: 2, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 	mesh.Traffic.Pattern, mesh.Traffic.Process, mesh.Traffic.Load = "uniform", "bernoulli", 0.30
@@ -47,7 +47,7 @@ func BenchScenarios() map[string]Config {
 	// (a quarter of the sources to node 32) at full load on the switch.
 	vc16 := Default()
 	vc16.Name = "mesh16-vc-uniform"
-	vc16.Network.Topology, vc16.Network.Mesh = "mesh", grid.MeshConfig{K: 16, Concentration: 1}
+	vc16.Network.Topology, vc16.Network.Mesh = "mesh", grid.MeshConfig{K: grid.Side(16), Concentration: 1}
 	vc16.Router = Router{Kind: "vc", Routing: "dor", RoutingDelayCycles: 1, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
 		kinds: kinds{VC: vc.Table{VCs: 1, BufferFlits: 64, Switching: "vct", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}}}
 	vc16.Traffic.Pattern, vc16.Traffic.Process, vc16.Traffic.Load, vc16.Traffic.PacketFlits = "uniform", "bernoulli", 0.125, 8

@@ -55,8 +55,8 @@ type kinds struct {
 // router of a grid).
 func defaultNetwork() Network {
 	return Network{Topology: "torus", families: families{
-		Torus:   grid.TorusConfig{K: 32, NodeChannels: 1},
-		Mesh:    grid.MeshConfig{K: 32, Concentration: 1, NodeChannels: 1},
+		Torus:   grid.TorusConfig{K: grid.Side(32), NodeChannels: 1},
+		Mesh:    grid.MeshConfig{K: grid.Side(32), Concentration: 1, NodeChannels: 1},
 		FatTree: fattree.Config{K: 32, Levels: 3},
 		HyperX:  hyperx.Config{K: 32},
 	}}

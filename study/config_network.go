@@ -59,9 +59,9 @@ type (
 	}
 	// gridShaped tables are grids: routers per dimension, nodes per
 	// router, and whether they wrap around (what the ioq switch is
-	// built on).
+	// built on); ok is false where the grid is not a k x k one.
 	gridShaped interface {
-		GridShape() (k, concentration int, wraps bool)
+		GridShape() (k, concentration int, wraps, ok bool)
 	}
 	// preloader tables read a file, once per study (graphLoader).
 	preloader interface {
@@ -191,8 +191,8 @@ func (c *Config) Topology() (topology.Topology, error) {
 func (n Network) Grid() (k, concentration int, ok bool) {
 	t, _ := n.table()
 	if g, isGrid := t.(gridShaped); isGrid {
-		k, concentration, _ = g.GridShape()
-		return k, concentration, true
+		k, concentration, _, ok = g.GridShape()
+		return k, concentration, ok
 	}
 	return 0, 0, false
 }

@@ -81,6 +81,15 @@ func (c *Config) validateVC(add addFunc) {
 	}
 	t := &r.VC
 	t.Check(func(key string, v any, allowed string) { add("router.vc."+key, v, allowed) })
+	if tab, _ := n.table(); tab != nil && known && slices.Contains(spec.Topologies, n.Topology) && c.networkValid() && spec.CheckTopology != nil {
+		// The family's own network, before any ports a routing adds.
+		if topo, err := tab.Build(); err == nil {
+			if err := spec.CheckTopology(topo); err != nil {
+				add("router.routing", r.Routing, err.Error())
+				return
+			}
+		}
+	}
 	if t.VCs >= 1 && t.VCs <= vc.MaxVCs && known && slices.Contains(spec.Topologies, n.Topology) && c.networkValid() {
 		if topo, err := c.Topology(); err == nil && spec.CheckVCs != nil {
 			if err := spec.CheckVCs(topo, t.VCs); err != nil {

@@ -157,12 +157,23 @@ func (c *Config) checkPattern(add addFunc, key, name string) {
 	if spec.Bits && nodes&(nodes-1) != 0 {
 		add(key, name, fmt.Sprintf("a bit pattern needs a power-of-two node count; this network has %d nodes", nodes))
 	}
-	grid := isGrid(n)
+	grid := n.Topology == "torus" || n.Topology == "mesh" // of any number of dimensions
 	if spec.Grid && !grid {
 		add(key, name, "defined on torus and mesh coordinates only")
 	}
+	if name == "transpose" && grid && !isGrid(n) && c.networkValid() {
+		if t, _ := n.table(); t != nil {
+			if topo, err := t.Build(); err == nil {
+				if g, ok := topo.(traffic.Gridded); ok {
+					if err := traffic.TransposeSides(g.Sides()); err != nil {
+						add(key, name, err.Error())
+					}
+				}
+			}
+		}
+	}
 	if spec.Topologies != nil && !slices.Contains(spec.Topologies, n.Topology) {
-		add(key, name, fmt.Sprintf("defined on a %s only (network.topology is %q)", strings.Join(spec.Topologies, " or "), n.Topology))
+		add(key, name, fmt.Sprintf("defined on a %s only (network.topology is %q)", joinWords(spec.Topologies, "", "or"), n.Topology))
 	}
 	if name == "transpose" && !grid && (nodes&(nodes-1) != 0 || (bits.Len(uint(nodes))-1)%2 != 0) {
 		add(key, name, fmt.Sprintf("transpose swaps the halves of the address: needs 2^(2m) nodes; this network has %d", nodes))

@@ -85,10 +85,11 @@ func fileSmall(edit func(*Config)) Config {
 	return c
 }
 
-// TestNewTopologiesDeterminism: every routing on a dragonfly, a Dragonfly+
-// and a HyperX, under uniform and adversarial traffic, gives one digest
-// under serial, actors and shards with 1, 2 and 3 workers (and in blocks
-// over long links where the network allows them).
+// TestNewTopologiesDeterminism: every routing on a dragonfly, a Dragonfly+,
+// a HyperX, a Slim Fly, a tapered fat-tree and n-D tori and meshes, under
+// uniform and adversarial traffic, gives one digest under serial, actors
+// and shards with 1, 2 and 3 workers (and in blocks over long links, or in
+// tiles, where the network allows them).
 func TestNewTopologiesDeterminism(t *testing.T) {
 	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	var cases []Config
@@ -113,6 +114,7 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 			cases = append(cases, taperedSmall(r, func(c *Config) { c.Traffic.Pattern, c.Traffic.Load = p, 0.45; c.Name += "-" + p }))
 		}
 	}
+	cases = append(cases, gridNDCases(0.5)...)
 	cases = append(cases, fileSmall(nil))
 	// The congestion mechanisms on them: entropy throttling over the tree
 	// circuit, SAT over the walk around a spanning tree and over the tree.
@@ -152,8 +154,8 @@ func TestNewTopologiesDeterminism(t *testing.T) {
 			if raceEnabled && c.Policy.Injection != Default().Policy.Injection && (strings.HasPrefix(c.Name, "dragonflyplus") || strings.HasPrefix(c.Name, "slimfly")) {
 				t.Skip("under -race the policies run on the dragonfly, HyperX and file networks: their lanes and circuits are the same code on every family")
 			}
-			if raceEnabled && strings.HasPrefix(c.Name, "fattree64-tapered") {
-				t.Skip("under -race the tapered tree's runs are the fat-tree's router code, which the fat-tree's own cases race")
+			if raceEnabled && (strings.HasPrefix(c.Name, "fattree64-tapered") || strings.HasPrefix(c.Name, "torus[") || strings.HasPrefix(c.Name, "mesh[")) {
+				t.Skip("under -race the tapered tree's and the n-D grids' runs are the router code the other families' cases race")
 			}
 			r := sameDigestEverywhere(t, c)
 			if r.PacketsDelivered == 0 {
@@ -207,6 +209,7 @@ func TestNewTopologiesFullLoad(t *testing.T) {
 			}))
 		}
 	}
+	cases = append(cases, gridNDCases(1.0)...)
 	speedupFrom := len(cases)
 	for _, r := range []string{"min", "val", "ugal-l", "ugal-g", "par"} {
 		cases = append(cases, dragonflySmall(r, func(c *Config) {
@@ -225,7 +228,7 @@ func TestNewTopologiesFullLoad(t *testing.T) {
 		c.Measure.MaxCycles, c.Measure.DrainCycles = cycles, 0
 		c.Measure.SampleCycles, c.Measure.WatchdogCycles = 10_000, 10_000
 		t.Run(c.Name, func(t *testing.T) {
-			if raceEnabled && (strings.HasPrefix(c.Name, "dragonflyplus") || strings.HasPrefix(c.Name, "slimfly") || strings.HasPrefix(c.Name, "fattree64-tapered")) {
+			if raceEnabled && (strings.HasPrefix(c.Name, "dragonflyplus") || strings.HasPrefix(c.Name, "slimfly") || strings.HasPrefix(c.Name, "fattree64-tapered") || strings.HasPrefix(c.Name, "torus[") || strings.HasPrefix(c.Name, "mesh[")) {
 				t.Skip("serial runs: the race pass has nothing to find in them that the dragonfly's and HyperX's do not show")
 			}
 			t.Parallel() // independent runs: the two cores share them
@@ -271,7 +274,7 @@ func TestNewTopologiesBadInput(t *testing.T) {
 		{"grid circuit", func(c *Config) { c.Policy.Injection = "base"; c.Policy.Circuit = "grid" }, `policy.circuit = "grid"`, "use tree (or auto) on a dragonfly"},
 		{"recn", func(c *Config) {
 			c.Router.Kind, c.Router.Routing, c.Router.IOQ.Queues, c.Router.VC.VCs = "ioq", "dor", "recn", Default().Router.VC.VCs
-		}, `network.topology = "dragonfly"`, `router.kind = "ioq" is built on meshes`},
+		}, `network.topology = "dragonfly"`, `router.kind = "ioq" is built on k x k meshes`},
 		{"dimension-shift on a torus", func(c *Config) {
 			c.Network = netOf("torus", "k", 4, "concentration", 1, "levels", 3)
 			c.Router.Routing, c.Router.VC.VCs = "dor-dateline", 3

@@ -17,6 +17,8 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/fattree"
+
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // TestEstimateMatchesHeap: the memory estimated without building (network,
@@ -38,7 +40,7 @@ func TestEstimateMatchesHeap(t *testing.T) {
 		return c
 	}
 	mesh := BenchScenarios()["mesh8-uniform"]
-	mesh.Network.Mesh.K, mesh.Network.Mesh.Concentration, mesh.Traffic.Load = 24, 4, 0.05
+	mesh.Network.Mesh.K, mesh.Network.Mesh.Concentration, mesh.Traffic.Load = grid.Side(24), 4, 0.05
 	tree := BenchScenarios()["fattree1024-uniform"]
 	tree.Traffic.Load = 0.2
 	ent := torus(24, 0.1)
@@ -232,6 +234,15 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 	case spec.EscapeLevel:
 		c.Router.VC.Switching = "vct" // duato under wormhole is refused
 	}
+	if (topo == "torus" || topo == "mesh") && spec.Loops == nil && name != "dor-2class" {
+		// The n-D family: three sizes of a 3-D grid, with the VCs of its
+		// classes on three dimensions.
+		shapes = append(shapes, shape{[]int{12, 16, 20}, func(c *Config, k int) {
+			setLeaf(&c.Network, "k", k)
+			setLeaf(&c.Network, "dimensions", 3)
+			c.Router.VC.VCs = map[string]int{"dor": 1, "dor-dateline": 4, "duato": 5, "min-adaptive": 16}[name]
+		}})
+	}
 	for _, sh := range shapes {
 		for _, size := range sh.sizes {
 			sh.set(&c, size)
@@ -260,6 +271,9 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 			what := fmt.Sprintf("%s on a %s of size %d", name, topo, size)
 			if topo == "hyperx" {
 				what = fmt.Sprintf("%s on a %d-D hyperx of k = %d", name, c.Network.HyperX.Dimensions, size)
+			}
+			if (topo == "torus" || topo == "mesh") && c.Network.Torus.Dimensions+c.Network.Mesh.Dimensions == 3 {
+				what = fmt.Sprintf("%s on a 3-D %s of k = %d", name, topo, size)
 			}
 			t.Logf("%-40s %6d ports: estimated %.3f s, built in %.3f s of CPU time (%.3f s elapsed): %.2f",
 				what, e.Ports, e.BuildSeconds, bestCPU, best, ratio)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/icnsim/icnsim/actor"
 	"github.com/icnsim/icnsim/study"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // A collective burst on a small torus: every node queues 4 packets at cycle
@@ -13,7 +14,7 @@ import (
 // every executor.
 func ExampleRun() {
 	cfg := study.BuiltIn()
-	cfg.Network.Torus.K = 4
+	cfg.Network.Torus.K = grid.Side(4)
 	cfg.Traffic.PacketsPerNode = 4
 	r, err := study.Run(context.Background(), cfg, study.Options{Exec: actor.Serial})
 	if err != nil {

@@ -3,6 +3,8 @@ package study
 import (
 	"strings"
 	"testing"
+
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // TestFamilyTables: a topology's keys are read from its own table; a key
@@ -38,7 +40,7 @@ func TestFamilyTables(t *testing.T) {
 				if !strings.Contains(c.name, "sweep") {
 					return
 				}
-				if k := f.Points[1].Config.Network.Torus.K; f.Points[1].Config.Network.Topology != "torus" || k != 4 {
+				if k := f.Points[1].Config.Network.Torus.K; f.Points[1].Config.Network.Topology != "torus" || k != grid.Side(4) {
 					t.Errorf("point 1: %s with torus k = %d, want a 4x4 torus", f.Points[1].Config.Network.Topology, k)
 				}
 			})
@@ -72,7 +74,7 @@ func parseTable(t *testing.T, src string, want []string, accepted func(*File)) {
 // holds its topology's table only, and reads back to the same TOML.
 func TestFamilyTablesSelectedOnly(t *testing.T) {
 	c := Default()
-	c.Network.Topology, c.Network.Mesh.K = "mesh", 8
+	c.Network.Topology, c.Network.Mesh.K = "mesh", grid.Side(8)
 	c.Router.Routing = "dor"
 	text := c.TOML()
 	if !strings.Contains(text, "[network.mesh]") || strings.Contains(text, "[network.torus]") || strings.Contains(text, "[network.fattree]") {
@@ -82,7 +84,7 @@ func TestFamilyTablesSelectedOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.TOML() != text || back.Network.Mesh.K != 8 {
+	if back.TOML() != text || back.Network.Mesh.K != grid.Side(8) {
 		t.Errorf("round trip changed the configuration:\n%s\n---\n%s", text, back.TOML())
 	}
 }
@@ -133,7 +135,7 @@ func TestKindTables(t *testing.T) {
 // kind's table only, and reads back to the same TOML.
 func TestKindTablesSelectedOnly(t *testing.T) {
 	c := Default()
-	c.Network.Topology, c.Network.Mesh.K = "mesh", 4
+	c.Network.Topology, c.Network.Mesh.K = "mesh", grid.Side(4)
 	c.Router.Kind, c.Router.Routing, c.Router.IOQ.Queues, c.Router.IOQ.RECN.SAQs = "ioq", "dor", "recn", 4
 	c.Traffic.Pattern = "uniform"
 	text := c.TOML()

@@ -18,7 +18,7 @@ func (c *Config) validateIOQ(add addFunc) {
 	shape, onGrid := table.(gridShaped)
 	k, conc, wraps := 0, 1, false
 	if onGrid {
-		k, conc, wraps = shape.GridShape()
+		k, conc, wraps, onGrid = shape.GridShape()
 	}
 	sizesOK := t.Check(func(key string, v any, allowed string) { add("router.ioq."+key, v, allowed) })
 	if sizesOK && onGrid && c.packetSizesValid() && c.latenciesValid() && c.Nodes() > 0 {
@@ -36,7 +36,7 @@ func (c *Config) validateIOQ(add addFunc) {
 	}
 	switch {
 	case !onGrid:
-		add("network.topology", n.Topology, `router.kind = "ioq" is built on meshes (and, to study deadlock, tori)`)
+		add("network.topology", n.Topology, `router.kind = "ioq" is built on k x k meshes (and, to study deadlock, tori)`)
 	case wraps && t.Queues == "recn":
 		add("router.ioq.queues", t.Queues, `RECN matches congested points on the routes of dimension-order routing on a mesh: use network.topology = "mesh"`)
 	case wraps && !r.AllowDeadlock:

@@ -17,6 +17,12 @@ func setLeaf(n *Network, leaf string, v any) {
 	if !ok {
 		panic(fmt.Sprintf("setLeaf: %s has no key %q", path, leaf))
 	}
+	if u, ok := f.Addr().Interface().(interface{ SetUniform(int) }); ok {
+		if k, isInt := v.(int); isInt { // a grid's k: one number
+			u.SetUniform(k)
+			return
+		}
+	}
 	f.Set(reflect.ValueOf(v).Convert(f.Type()))
 }
 

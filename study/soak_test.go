@@ -111,7 +111,7 @@ func soakCases() []soakCase {
 	// 32-flit short and 256-flit long messages, half the volume long.
 	for _, r := range []struct{ topo, routing string }{{"mesh", "hybrid-har"}, {"mesh", "har-dor"}, {"torus", "hybrid-har"}} {
 		add("HAR", "", func(c *Config) {
-			c.Network = netOf(r.topo, "k", c.Network.Torus.K, "node_channels", 2)
+			c.Network = netOf(r.topo, "k", c.Network.Torus.K.K(), "node_channels", 2)
 			c.Router.Routing, c.Router.VC.VCs, c.Router.VC.BufferFlits, c.Router.VC.Switching, c.Router.RoutingDelayCycles = r.routing, 4, 8, "wormhole", 2
 			if r.topo == "torus" {
 				c.Router.VC.VCs = 5

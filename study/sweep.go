@@ -793,6 +793,9 @@ func fieldKind(key string) reflect.Kind {
 	if !ok {
 		return reflect.Invalid
 	}
+	if s, ok := v.(interface{ SweepKind() reflect.Kind }); ok {
+		return s.SweepKind() // a value of its own type that reads numbers (a grid's k)
+	}
 	return reflect.TypeOf(v).Kind()
 }
 

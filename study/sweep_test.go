@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 const sweepBase = "name = \"s\"\nseed = 5\n[network]\n\n[network.torus]\nk = 4\n[traffic]\nprocess = \"bernoulli\"\n"
@@ -54,7 +56,7 @@ func TestSweepExpansion(t *testing.T) {
 	}
 	// The values reach the configurations.
 	f := mustParseFile(t, sweepBase+cases[1].axes)
-	if c := f.Points[3].Config; c.Router.VC.VCs != 6 || c.Traffic.Pattern != "tornado" || c.Router.VC.BufferFlits != 32 || c.Network.Torus.K != 4 {
+	if c := f.Points[3].Config; c.Router.VC.VCs != 6 || c.Traffic.Pattern != "tornado" || c.Router.VC.BufferFlits != 32 || c.Network.Torus.K != grid.Side(4) {
 		t.Fatalf("point 3 config: %+v", c)
 	}
 }

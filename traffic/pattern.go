@@ -35,6 +35,45 @@ type Geometry struct {
 	// Line and RouterNodes are a HyperX's routers per dimension and nodes
 	// per router (0 elsewhere).
 	Line, RouterNodes int
+	// Dims and Sides are the dimensions and routers per dimension of a
+	// grid of any number of dimensions that is not a k x k one (Gridded;
+	// 0 elsewhere), whose routers are numbered with dimension 0 varying
+	// fastest; C is then its nodes per router.
+	Dims  int
+	Sides [MaxGridDims]int
+}
+
+// MaxGridDims is the most dimensions of a grid a pattern reads.
+const MaxGridDims = 8
+
+// Gridded is implemented by grids of any number of dimensions
+// (grid.GridND): the coordinate patterns read their sides.
+type Gridded interface {
+	Sides() []int
+	Concentration() int
+}
+
+// ndGrid reports a grid of Dims dimensions (not a k x k one).
+func (g Geometry) ndGrid() bool { return g.K == 0 && g.Dims > 0 }
+
+// ndPerm maps the router coordinates of a node on an n-D grid by f (in
+// place), keeping its slot at its router.
+func ndPerm(g Geometry, f func(a, sides []int)) Pattern {
+	sides := g.Sides[:g.Dims]
+	return patternFunc(func(src int, _ *rand.Rand) int {
+		var at [MaxGridDims]int
+		a := at[:g.Dims]
+		r, l := src/g.C, src%g.C
+		for d, k := range sides {
+			a[d], r = r%k, r/k
+		}
+		f(a, sides)
+		r = 0
+		for d := len(sides) - 1; d >= 0; d-- {
+			r = r*sides[d] + a[d]
+		}
+		return r*g.C + l
+	})
 }
 
 // Grouped is implemented by topologies of groups of routers (a
@@ -58,6 +97,9 @@ func GeometryOf(t topology.Topology) Geometry {
 	g := Geometry{Nodes: t.Nodes()}
 	if p, ok := t.(topology.Plane); ok {
 		g.K, g.C = p.Side(), p.Concentration()
+	} else if gr, ok := t.(Gridded); ok && len(gr.Sides()) <= MaxGridDims {
+		g.Dims, g.C = len(gr.Sides()), gr.Concentration()
+		copy(g.Sides[:], gr.Sides())
 	}
 	if gr, ok := t.(Grouped); ok {
 		g.Groups, g.GroupNodes = gr.Groups(), gr.GroupNodes()
@@ -116,8 +158,14 @@ func Patterns() map[string]PatternSpec {
 			return patternFunc(func(src int, _ *rand.Rand) int { return f(src, b) })
 		}}
 	}
-	gridPerm := func(name, doc string, f func(x, y, k int) (int, int)) PatternSpec {
+	// gridPerm is a coordinate permutation: f on a k x k grid, nd (of the
+	// coordinates and sides, in place) on any other, the same map on two
+	// equal sides.
+	gridPerm := func(name, doc string, f func(x, y, k int) (int, int), nd func(a, sides []int)) PatternSpec {
 		return PatternSpec{Name: name, Doc: doc, Grid: true, Permutes: true, New: func(g Geometry, _ PatternParams) Pattern {
+			if g.ndGrid() {
+				return ndPerm(g, nd)
+			}
 			return patternFunc(func(src int, _ *rand.Rand) int {
 				r, l := src/g.C, src%g.C
 				x, y := f(r%g.K, r/g.K, g.K)
@@ -136,10 +184,10 @@ func Patterns() map[string]PatternSpec {
 				return patternFunc(func(src int, _ *rand.Rand) int { return perm[src] })
 			}},
 		"transpose": {Name: "transpose", Permutes: true,
-			Doc: "(x, y) -> (y, x) on a grid (trns); elsewhere the two halves of the address swap (needs 2^(2m) nodes)",
+			Doc: "(x, y) -> (y, x) on a grid (trns), the coordinates in reverse order on an n-D grid (its sides read the same both ways); elsewhere the two halves of the address swap (needs 2^(2m) nodes)",
 			New: func(g Geometry, p PatternParams) Pattern {
-				if g.K > 0 {
-					return gridPerm("", "", func(x, y, _ int) (int, int) { return y, x }).New(g, p)
+				if g.K > 0 || g.ndGrid() {
+					return gridPerm("", "", func(x, y, _ int) (int, int) { return y, x }, func(a, _ []int) { slices.Reverse(a) }).New(g, p)
 				}
 				h := log2(g.Nodes) / 2
 				return patternFunc(func(src int, _ *rand.Rand) int { return src>>h | (src&(1<<h-1))<<h })
@@ -168,18 +216,32 @@ func Patterns() map[string]PatternSpec {
 		"bit-rotation": bitPerm("bit-rotation", "rotate the address right by one bit (brot)", func(w, b int) int {
 			return (w>>1 | (w&1)<<(b-1)) & (1<<b - 1)
 		}),
-		"tornado": {Name: "tornado", Doc: "router W -> (W + k/2) mod k^2, the extended entropy paper's definition (torn)", Grid: true, Permutes: true,
+		"tornado": {Name: "tornado", Doc: "router W -> (W + k/2) mod k^2, the extended entropy paper's definition (torn); on an n-D grid W -> (W + k_0/2) mod R, R its routers", Grid: true, Permutes: true,
 			New: func(g Geometry, _ PatternParams) Pattern {
-				n := g.K * g.K
+				n, half := g.K*g.K, g.K/2
+				if g.ndGrid() {
+					n, half = g.Nodes/g.C, g.Sides[0]/2
+				}
 				return patternFunc(func(src int, _ *rand.Rand) int {
 					r, l := src/g.C, src%g.C
-					return ((r+g.K/2)%n)*g.C + l
+					return ((r+half)%n)*g.C + l
 				})
 			}},
-		"centre-reflection": gridPerm("centre-reflection", "(x, y) -> (k-1-x, k-1-y)", func(x, y, k int) (int, int) { return k - 1 - x, k - 1 - y }),
-		"centre-reflection-k": gridPerm("centre-reflection-k", "(x, y) -> ((k-x) mod k, (k-y) mod k): the Hybrid-HAR paper's (16-x, 16-y) on a 16x16 mesh read with coordinates 0..k-1, the off-grid k of a coordinate 0 taken mod k (rows and columns 0 and k/2 keep that coordinate; routers (0,0), (0,k/2), (k/2,0), (k/2,k/2) are fixed points)",
-			func(x, y, k int) (int, int) { return (k - x) % k, (k - y) % k }),
-		"neighbour": gridPerm("neighbour", "(x, y) -> (x+1 mod k, y)", func(x, y, k int) (int, int) { return (x + 1) % k, y }),
+		"centre-reflection": gridPerm("centre-reflection", "(x, y) -> (k-1-x, k-1-y); every coordinate a_d -> k_d-1-a_d on an n-D grid", func(x, y, k int) (int, int) { return k - 1 - x, k - 1 - y },
+			func(a, sides []int) {
+				for d, k := range sides {
+					a[d] = k - 1 - a[d]
+				}
+			}),
+		"centre-reflection-k": gridPerm("centre-reflection-k", "(x, y) -> ((k-x) mod k, (k-y) mod k): the Hybrid-HAR paper's (16-x, 16-y) on a 16x16 mesh read with coordinates 0..k-1, the off-grid k of a coordinate 0 taken mod k (rows and columns 0 and k/2 keep that coordinate; routers (0,0), (0,k/2), (k/2,0), (k/2,k/2) are fixed points); every coordinate on an n-D grid",
+			func(x, y, k int) (int, int) { return (k - x) % k, (k - y) % k },
+			func(a, sides []int) {
+				for d, k := range sides {
+					a[d] = (k - a[d]) % k
+				}
+			}),
+		"neighbour": gridPerm("neighbour", "(x, y) -> (x+1 mod k, y); a_0 -> a_0+1 mod k_0 on an n-D grid", func(x, y, k int) (int, int) { return (x + 1) % k, y },
+			func(a, sides []int) { a[0] = (a[0] + 1) % sides[0] }),
 		"group-shift": {Name: "group-shift", Topologies: []string{"dragonfly", "dragonflyplus", "fattree"}, Groups: true,
 			Doc: "dragonfly and Dragonfly+ worst case (Kim et al.): every node of group i sends to a node of group i+1 mod g drawn uniformly; on a fat-tree the groups are the k pods (subtrees below the roots), so every packet climbs to the roots, the worst case of a tapered tree",
 			New: func(g Geometry, _ PatternParams) Pattern {
@@ -248,6 +310,13 @@ func hotspotNode(g Geometry, p PatternParams) int {
 	if g.K > 0 {
 		return ((g.K/2)*g.K + g.K/2) * g.C
 	}
+	if g.ndGrid() { // the router at k_d/2 in every dimension
+		r := 0
+		for d := g.Dims - 1; d >= 0; d-- {
+			r = r*g.Sides[d] + g.Sides[d]/2
+		}
+		return r * g.C
+	}
 	return g.Nodes / 2
 }
 
@@ -272,6 +341,17 @@ func HotSources(g Geometry, p PatternParams) []bool {
 	return hot
 }
 
+// TransposeSides refuses a grid whose coordinates transpose cannot
+// reverse: its sides must read the same both ways.
+func TransposeSides(sides []int) error {
+	for d := range sides {
+		if sides[d] != sides[len(sides)-1-d] {
+			return fmt.Errorf("transpose reverses the coordinates: the sides %v must read the same both ways", sides)
+		}
+	}
+	return nil
+}
+
 // PatternNames lists the registered patterns, sorted.
 func PatternNames() []string {
 	reg := Patterns()
@@ -292,13 +372,18 @@ func NewPattern(name string, g Geometry, p PatternParams) (Pattern, error) {
 	if spec.Bits && (g.Nodes < 2 || g.Nodes&(g.Nodes-1) != 0) {
 		return nil, fmt.Errorf("pattern %q needs a power-of-two node count, the network has %d nodes", name, g.Nodes)
 	}
-	if spec.Grid && g.K == 0 {
-		return nil, fmt.Errorf("pattern %q needs a k x k grid topology", name)
+	if spec.Grid && g.K == 0 && !g.ndGrid() {
+		return nil, fmt.Errorf("pattern %q needs a grid topology", name)
+	}
+	if name == "transpose" && g.ndGrid() {
+		if err := TransposeSides(g.Sides[:g.Dims]); err != nil {
+			return nil, err
+		}
 	}
 	if spec.Groups && g.Groups < 2 || spec.Lines && g.Line < 2 {
 		return nil, fmt.Errorf("pattern %q needs a %s", name, strings.Join(spec.Topologies, " or "))
 	}
-	if name == "transpose" && g.K == 0 && (g.Nodes&(g.Nodes-1) != 0 || log2(g.Nodes)%2 != 0) {
+	if name == "transpose" && g.K == 0 && !g.ndGrid() && (g.Nodes&(g.Nodes-1) != 0 || log2(g.Nodes)%2 != 0) {
 		return nil, fmt.Errorf("pattern %q swaps the halves of the address and needs 2^(2m) nodes, the network has %d", name, g.Nodes)
 	}
 	if name == "hotspot" || name == "hotspot-sources" {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/BurntSushi/toml"
+
 	"github.com/icnsim/icnsim/study"
 )
 
@@ -50,7 +52,10 @@ func loaderKeysOn(t reflect.Type, prefix string, out *[]string, path []reflect.T
 		if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct {
 			ft = ft.Elem()
 		}
-		if ft.Kind() == reflect.Struct && !slices.Contains(path, ft) {
+		// A struct that reads itself from one value (toml.Unmarshaler: a
+		// grid's k, a fat-tree's tapering) is a key, not a table.
+		unmarshals := reflect.PointerTo(ft).Implements(reflect.TypeFor[toml.Unmarshaler]())
+		if ft.Kind() == reflect.Struct && !unmarshals && !slices.Contains(path, ft) {
 			loaderKeysOn(ft, prefix+tag+".", out, path)
 			continue
 		}

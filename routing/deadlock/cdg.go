@@ -333,7 +333,10 @@ func referenceDependencies(ctx context.Context, t topology.Topology, rf routing.
 	}
 	// visited[idx(s)] == dst+1 when state s was reached for destination dst;
 	// routing states are dense small integers (at most maxRoute of them).
-	const maxRoute = 8
+	maxRoute := 8
+	if rs, ok := rf.(routeStater); ok {
+		maxRoute = rs.RouteStates()
+	}
 	visited := make([]int32, base[nr]*vcs*maxRoute)
 	idx := func(s state) int { return ((base[s.r]+s.p)*vcs+s.v)*maxRoute + int(s.route) }
 	visit := func(s state, dst int) bool {
@@ -527,3 +530,8 @@ func channelName(t topology.Topology, base []int, vcs, ch int) string {
 	r := sort.Search(len(base), func(i int) bool { return base[i] > l }) - 1
 	return fmt.Sprintf("%s vc%d", t.PortName(r, l-base[r]), v)
 }
+
+// routeStater is a routing function whose routing states (Flit.Route) may
+// reach more than the 8 values the reference search provides for by
+// default: RouteStates bounds them (n-D min-adaptive's base and wrap count).
+type routeStater interface{ RouteStates() int }

@@ -15,6 +15,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/study"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // TestSteadyStateAllocatesNothing checks that a simulated cycle allocates
@@ -83,7 +84,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 			cfg.Traffic.Load = tc.load
 			if tc.scenario == "mesh16-har" {
 				cfg = study.Default()
-				cfg.Network.Topology, cfg.Network.Mesh.K, cfg.Network.Mesh.Concentration, cfg.Network.Mesh.NodeChannels = "mesh", 16, 1, 2
+				cfg.Network.Topology, cfg.Network.Mesh.K, cfg.Network.Mesh.Concentration, cfg.Network.Mesh.NodeChannels = "mesh", grid.Side(16), 1, 2
 				cfg.Router.Routing, cfg.Router.RoutingDelayCycles = "hybrid-har", 2
 				cfg.Router.VC = vc.Table{VCs: 4, BufferFlits: 8, Switching: "wormhole", InternalSpeedup: 1, SwitchAllocationCycles: 1, ISLIPIterations: 1}
 				cfg.Traffic.Pattern, cfg.Traffic.Process, cfg.Traffic.LoadOfWireCapacity = "transpose", "poisson", tc.load

@@ -485,7 +485,7 @@ func WithPorts(t topology.Topology, loops []string, nodeChannels int) (topology.
 	}
 	g, ok := t.(*Grid2D)
 	if !ok {
-		return nil, fmt.Errorf("a channel per message class and loopback ports exist on meshes and tori only, not on a %s", t.Kind())
+		return nil, fmt.Errorf("a channel per message class and loopback ports exist on two-dimensional meshes and tori of equal sides only, not on a %s", t)
 	}
 	c := *g
 	c.H, c.Loops = nodeChannels, loops

@@ -65,7 +65,63 @@ func Routings() []routing.Spec {
 		s.EscapeLevel = true // the connection channel, then C1
 		l = append(l, s)
 	}
+	for i := range l {
+		l[i] = withND(l[i])
+	}
 	return l
+}
+
+// withND extends spec to the n-dimensional grids (GridND): their own
+// construction of the routings built on them (nd_routing.go), and a
+// refusal of the others and of too few VCs for n dimensions.
+func withND(spec routing.Spec) routing.Spec {
+	check, build, minVCs := spec.CheckVCs, spec.New, spec.MinVCs
+	spec.CheckTopology = func(t topology.Topology) error {
+		if g, ok := t.(*GridND); ok && ndClasses(spec.Name, 1) < 0 {
+			return fmt.Errorf("built on two-dimensional grids of equal sides, not on a %s: there use dor, dor-dateline, duato or min-adaptive", g)
+		}
+		return nil
+	}
+	spec.MinVCsOn = func(t topology.Topology) int {
+		if g, ok := t.(*GridND); ok {
+			return ndClasses(spec.Name, g.Dims())
+		}
+		return minVCs
+	}
+	spec.CheckVCs = func(t topology.Topology, vcs int) error {
+		if _, nd := t.(*GridND); nd {
+			return checkND(spec.Name, t, vcs)
+		}
+		if check == nil {
+			return nil
+		}
+		return check(t, vcs)
+	}
+	if ndClasses(spec.Name, 2) > 1 {
+		// A packet reads its class from its VC or routing state: too few
+		// VCs are refused even where the deadlock check is waived.
+		spec.ClassVCs = func(t topology.Topology, vcs int) error {
+			if _, nd := t.(*GridND); nd {
+				return checkND(spec.Name, t, vcs)
+			}
+			return nil
+		}
+	}
+	spec.New = func(t topology.Topology, vcs int) routing.Func {
+		if g, ok := t.(*GridND); ok {
+			return newND(spec.Name, g, vcs)
+		}
+		return build(t, vcs)
+	}
+	if seconds := spec.BuildSeconds; seconds != nil && (spec.Name == "duato" || spec.Name == "min-adaptive") {
+		spec.BuildSeconds = func(t topology.Topology, vcs int) float64 {
+			if g, ok := t.(*GridND); ok {
+				return adaptiveListSeconds(g)
+			}
+			return seconds(t, vcs)
+		}
+	}
+	return spec
 }
 
 // dor is dimension-order routing, X first, on a mesh.

@@ -18,13 +18,44 @@ import (
 // block is shortened to what the narrowest pyramid can lean (half its
 // width plus one, or on a mesh its width plus one).
 func (g *Grid2D) Tiles(first []int, steps, side, parts int) (actor.Plan, error) {
+	return tilePlan(first, steps, side, parts, g.K, g.K, g.Wrap, func(x0, x1, y int, emit func(r0, r1 int)) {
+		emit(g.Router(x0, y), g.Router(x1-1, y)+1)
+	})
+}
+
+// Tiles is the temporal-blocking plan of an n-D grid of two or more
+// dimensions (fabric.Tiler): Grid2D's skewed tiles over dimensions 0 and
+// 1, each tile holding every router of the dimensions above (its lines
+// along them stay whole in the piece, wrap-arounds included, so only
+// dimensions 0 and 1 lean).
+func (g *GridND) Tiles(first []int, steps, side, parts int) (actor.Plan, error) {
+	if g.Dims() < 2 {
+		return actor.Plan{}, fmt.Errorf("tiling: a %s has one dimension; its tiles need two", g)
+	}
+	kx, ky := g.Radix[0], g.Radix[1]
+	above := g.routers / (kx * ky) // the routers of dimensions 2.. per (x, y)
+	return tilePlan(first, steps, side, parts, kx, ky, g.Wrap, func(x0, x1, y int, emit func(r0, r1 int)) {
+		for q := range above {
+			r0 := q*kx*ky + y*kx + x0
+			emit(r0, r0+x1-x0)
+		}
+	})
+}
+
+// tilePlan is the plan over a grid of kx x ky positions (torus with
+// wrap), the routers of row y's positions x0..x1-1 being given by rows
+// as ranges of router numbers.
+func tilePlan(first []int, steps, side, parts, kx, ky int, wrap bool, rows func(x0, x1, y int, emit func(r0, r1 int))) (actor.Plan, error) {
 	if steps < 1 || side < 1 {
 		return actor.Plan{}, fmt.Errorf("tiling: %d steps over tiles of side %d", steps, side)
 	}
-	K := g.K
-	parts = max(1, min(parts, K))
-	xs, steps := tiles1D(K, parts, side, g.Wrap, steps)
-	ys, _ := tiles1D(K, 1, side, g.Wrap, steps)
+	parts = max(1, min(parts, kx))
+	xs, steps := tiles1D(kx, parts, side, wrap, steps)
+	ys, ySteps := tiles1D(ky, 1, side, wrap, steps)
+	if ySteps < steps { // the columns' pyramids lean less (never on k x k)
+		steps = ySteps
+		xs, _ = tiles1D(kx, parts, side, wrap, steps)
+	}
 	// Pieces: every band's tiles in row order, then every valley in row
 	// order; worker w runs band w and the valley at its end.
 	type piece struct{ x, y, part int }
@@ -50,8 +81,7 @@ func (g *Grid2D) Tiles(first []int, steps, side, parts int) (actor.Plan, error) 
 				for y := yr[0]; y < yr[1]; y++ {
 					for _, xr := range xs[o.x].at[s] {
 						if xr[0] < xr[1] {
-							r0, r1 := g.Router(xr[0], y), g.Router(xr[1]-1, y)+1
-							ps = append(ps, [2]int{first[r0], first[r1]})
+							rows(xr[0], xr[1], y, func(r0, r1 int) { ps = append(ps, [2]int{first[r0], first[r1]}) })
 						}
 					}
 				}

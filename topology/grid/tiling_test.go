@@ -54,3 +54,40 @@ func TestTileGridPlansHold(t *testing.T) {
 		}
 	}
 }
+
+// TestTileGridNDPlansHold: the plans of n-D tori and meshes (tiles over
+// dimensions 0 and 1, whole along the others) pass actor.NewSchedule's
+// check, for one worker and several; a ring has none.
+func TestTileGridNDPlansHold(t *testing.T) {
+	for _, c := range []struct {
+		radix       []int
+		conc        int
+		wrap        bool
+		steps, side int
+	}{
+		{[]int{8, 8, 8}, 1, true, 4, 3},
+		{[]int{16, 16, 16}, 1, true, 20, 40},
+		{[]int{6, 9, 4}, 2, false, 5, 3},
+		{[]int{4, 4, 4, 4, 4}, 1, true, 8, 2},
+		{[]int{12, 5, 3}, 1, true, 6, 4},
+		{[]int{8, 8}, 1, true, 4, 3}, // two dimensions through the n-D family
+	} {
+		g, err := NewGridND(c.radix, c.conc, c.wrap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, parts := range []int{1, 2, 3} {
+			plan, err := g.Tiles(fabric.First(g), c.steps, c.side, parts)
+			if err != nil {
+				t.Fatalf("%s, %d steps, side %d, %d parts: %v", g, c.steps, c.side, parts, err)
+			}
+			if _, err := fabric.Schedule(g, plan); err != nil {
+				t.Fatalf("%s, %d steps, side %d, %d parts: %v", g, c.steps, c.side, parts, err)
+			}
+		}
+	}
+	ring, _ := NewGridND([]int{8}, 1, true)
+	if _, err := ring.Tiles(fabric.First(ring), 4, 3, 1); err == nil {
+		t.Errorf("%s tiled", ring)
+	}
+}
