@@ -107,8 +107,16 @@ func CheckBlocking(ctx context.Context, cfg Config, opt Options) error {
 	if err != nil {
 		return err
 	}
-	if err := blockingRefusal(opt.Blocking, exec, chunk); err != nil || fabric.Tileable(t) {
+	if err := blockingRefusal(opt.Blocking, exec, chunk); err != nil {
 		return err
+	}
+	if fabric.Tileable(t) {
+		// A family that tiles some of its shapes only (a grid of one
+		// dimension has no tiles) says so before anything runs.
+		if r, ok := t.(interface{ TilesRefused() error }); ok {
+			return r.TilesRefused()
+		}
+		return nil
 	}
 	b, err := build(ctx, cfg, true)
 	if err != nil {

@@ -201,6 +201,10 @@ func TestGridNDBadInput(t *testing.T) {
 			c.Network.Torus.K, c.Network.Torus.Dimensions = grid.Side(2), 5
 			c.Router.Routing, c.Router.VC.VCs = "min-adaptive", 64
 		}, "router.vc.vcs = 64", "on 5 dimensions needs 2^(n-1)(n+1) = 96 VCs, more than the 64 a router holds"},
+		{"duato's check too long", func(c *Config) {
+			c.Network.Torus.K, c.Network.Torus.Dimensions = grid.Side(4), 8
+			c.Router.Routing, c.Router.VC.VCs, c.Router.VC.Switching = "duato", 12, "vct"
+		}, "router.vc.vcs = 12", "visits about 7^n combinations of travel at each of 65536 routers, about 13759 s, more than 300"},
 		{"too few dateline classes", func(c *Config) { c.Router.VC.VCs = 3 }, "router.vc.vcs = 3", `"dor-dateline" needs at least 4 VCs on 3 dimensions, one per VC class`},
 		{"dor-2class", func(c *Config) { c.Router.Routing = "dor-2class" }, `router.routing = "dor-2class"`, "built on two-dimensional grids of equal sides, not on a 4x4x4 torus"},
 		{"hybrid-har", func(c *Config) { c.Router.Routing = "hybrid-har" }, `router.routing = "hybrid-har"`, "built on two-dimensional grids of equal sides"},
@@ -240,4 +244,17 @@ func gridNDCases(load float64) []Config {
 	})
 	mesh.Name = "mesh[3,4,2]-dor"
 	return append(cases, mesh)
+}
+
+// TestGridNDBlockingOnARing: blocking = on over a torus of one dimension
+// is refused before anything runs (it has no tiles), and granted on three.
+func TestGridNDBlockingOnARing(t *testing.T) {
+	ring := torusND(grid.SidesOf(5), 0, "dor-dateline", func(c *Config) { c.Router.VC.VCs = 2 })
+	err := CheckBlocking(context.Background(), ring, Options{Blocking: BlockingOn})
+	if err == nil || !strings.Contains(err.Error(), "a 5 torus has one dimension and cannot be tiled") {
+		t.Errorf("blocking on a ring: %v", err)
+	}
+	if err := CheckBlocking(context.Background(), torusND(grid.Side(4), 3, "dor-dateline", nil), Options{Blocking: BlockingOn}); err != nil {
+		t.Errorf("blocking on a 4x4x4 torus: %v", err)
+	}
 }

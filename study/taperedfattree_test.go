@@ -167,9 +167,11 @@ func TestTaperedFatTreeBadInput(t *testing.T) {
 	}{
 		{"too few", []float64{2}, "one ratio for each of the levels-1 = 2 levels below the roots"},
 		{"too many", []float64{2, 1, 1}, "one ratio for each of the levels-1 = 2 levels below the roots"},
-		{"below one", []float64{1, 0.5}, "level 1's ratio 0.5 gives k/ratio = 4/0.5 = 8 up ports; allowed: ratios >= 1 that leave a whole number of up ports (with k = 4: 1, 2, 4)"},
+		{"below one", []float64{1, 0.5}, "level 1's ratio 0.5 gives k/ratio = 4/0.5 = 8 up ports; allowed: ratios that leave a whole number of up ports dividing k (with k = 4: 1, 2, 4)"},
 		{"fraction", []float64{3, 1}, "level 0's ratio 3 gives k/ratio = 4/3 = 1.333 up ports"},
 		{"zero", []float64{0, 1}, "level 0's ratio 0 gives k/ratio = 4/0 = +Inf up ports"},
+		{"infinite", []float64{math.Inf(1), 1}, "level 0's ratio +Inf gives k/ratio = 4/+Inf = 0 up ports"},
+		{"not dividing k", []float64{1, 4.0 / 3}, "level 1's ratio 1.3333333333333333 gives k/ratio = 4/1.3333333333333333 = 3 up ports; allowed: ratios that leave a whole number of up ports dividing k"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := taperedSmall("fattree-static", func(cf *Config) { cf.Network.FatTree.Oversubscription = fattree.RatiosOf(c.ratios...) })

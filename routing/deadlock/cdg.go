@@ -333,7 +333,7 @@ func referenceDependencies(ctx context.Context, t topology.Topology, rf routing.
 	}
 	// visited[idx(s)] == dst+1 when state s was reached for destination dst;
 	// routing states are dense small integers (at most maxRoute of them).
-	maxRoute := 8
+	maxRoute := maxRoute
 	if rs, ok := rf.(routeStater); ok {
 		maxRoute = rs.RouteStates()
 	}

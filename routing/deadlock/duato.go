@@ -224,15 +224,17 @@ type refReach struct {
 	peer         []peerPort
 	// visited[idx(s)] == stamp when s is reached in the current search;
 	// routing states are dense small integers (at most maxRoute of them).
-	visited []int32
-	stamp   int32
-	queue   []refState
-	reached []refState // the states of the last search, in the order found
-	f, g2   link.Flit
-	cand    routing.Candidates
+	visited  []int32
+	stamp    int32
+	maxRoute int // routing states: 8, or the function's RouteStates
+	queue    []refState
+	reached  []refState // the states of the last search, in the order found
+	f, g2    link.Flit
+	cand     routing.Candidates
 }
 
-// maxRoute bounds the routing states of the reference's search.
+// maxRoute bounds the routing states of the reference's search where the
+// function does not bound them itself (routeStater).
 const maxRoute = 8
 
 func newRefReach(t topology.Topology, rf routing.Func, vcs int, es *escapeSet) *refReach {
@@ -242,11 +244,17 @@ func newRefReach(t topology.Topology, rf routing.Func, vcs int, es *escapeSet) *
 	if c, ok := rf.(routing.ClassRouter); ok {
 		q.classes = c.Classes()
 	}
-	q.visited = make([]int32, es.base[t.Routers()]*vcs*maxRoute)
+	q.maxRoute = maxRoute
+	if rs, ok := rf.(routeStater); ok {
+		q.maxRoute = rs.RouteStates()
+	}
+	q.visited = make([]int32, es.base[t.Routers()]*vcs*q.maxRoute)
 	return q
 }
 
-func (q *refReach) idx(s refState) int { return ((q.base[s.r]+s.p)*q.vcs+s.v)*maxRoute + int(s.route) }
+func (q *refReach) idx(s refState) int {
+	return ((q.base[s.r]+s.p)*q.vcs+s.v)*q.maxRoute + int(s.route)
+}
 
 // route fills c with the decision of the routing function (or, with
 // escape, the escape sub-function) in state s.
@@ -314,8 +322,8 @@ func (q *refReach) reach(dst, cls int) {
 		q.reached = append(q.reached, s)
 		q.route(s, cls, dst, &q.cand, false)
 		q.next(s, cls, dst, &q.cand, func(ns refState, _ bool) {
-			if int(ns.route) >= maxRoute {
-				panic(fmt.Sprintf("deadlock check: routing state %d >= %d", ns.route, maxRoute))
+			if int(ns.route) >= q.maxRoute {
+				panic(fmt.Sprintf("deadlock check: routing state %d >= %d", ns.route, q.maxRoute))
 			}
 			if q.visited[q.idx(ns)] != q.stamp {
 				q.visited[q.idx(ns)] = q.stamp

@@ -56,8 +56,8 @@ func (c Config) checkOversubscription(add func(key string, v any, allowed string
 		return
 	}
 	for l, r := range o {
-		if u := float64(c.K) / r; !(r >= 1) || u != math.Trunc(u) {
-			add("oversubscription", c.Oversubscription, fmt.Sprintf("level %d's ratio %g gives k/ratio = %d/%g = %.4g up ports; allowed: ratios >= 1 that leave a whole number of up ports (with k = %d: %s)", l, r, c.K, r, u, c.K, ratiosOf(c.K)))
+		if u := float64(c.K) / r; !(r >= 1) || u < 1 || u != math.Trunc(u) || c.K%int(u) != 0 {
+			add("oversubscription", c.Oversubscription, fmt.Sprintf("level %d's ratio %g gives k/ratio = %d/%g = %.4g up ports; allowed: ratios that leave a whole number of up ports dividing k (with k = %d: %s)", l, r, c.K, r, u, c.K, ratiosOf(c.K)))
 			return
 		}
 	}

@@ -53,7 +53,7 @@ func (o *Ratios) UnmarshalTOML(v any) error {
 	if !ok {
 		return fmt.Errorf("oversubscription must be an array of numbers (one ratio per level below the roots), not %v", v)
 	}
-	if len(a) > MaxLevels {
+	if len(a) > MaxLevels-1 {
 		return fmt.Errorf("oversubscription lists %d ratios; a fat-tree has at most %d levels below its roots", len(a), MaxLevels-1)
 	}
 	*o = Ratios{n: len(a)}

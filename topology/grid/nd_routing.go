@@ -208,6 +208,9 @@ func (d *ndDuato) Escape(r, _ int, f *link.Flit, c *routing.Candidates) {
 	d.escapeGroup(r, f, c, false)
 }
 
+// RouteStates bounds Flit.Route: the datelines crossed, 0..n.
+func (d *ndDuato) RouteStates() int { return d.n + 1 }
+
 // EscapeVCs are VCs 0..n.
 func (d *ndDuato) EscapeVCs() uint64 { return routing.AllVCs(d.n + 1) }
 
@@ -369,5 +372,13 @@ func checkND(name string, t topology.Topology, vcs int) error {
 	case vcs < need:
 		return fmt.Errorf("routing function %q needs at least %d VCs on %d dimensions, one per VC class (got %d)", name, need, n, vcs)
 	}
+	if s := adaptiveListSeconds(g); (name == "duato" || name == "min-adaptive") && s > MaxAdaptiveListSeconds {
+		return fmt.Errorf("routing function %q on the %s: its channel-dependency check visits about 7^n combinations of travel at each of %d routers, about %.0f s, more than %.0f (use dor-dateline, or fewer dimensions or routers)", name, g, g.Routers(), s, MaxAdaptiveListSeconds)
+	}
 	return nil
 }
+
+// MaxAdaptiveListSeconds is the longest estimated state list of an
+// adaptive n-D routing that is built (adaptiveListSeconds): its cost grows
+// as 7^n a router, 24 s on a 4^6 torus, 3.8 hours on a 4^8 one.
+const MaxAdaptiveListSeconds = 300.0

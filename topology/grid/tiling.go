@@ -29,8 +29,8 @@ func (g *Grid2D) Tiles(first []int, steps, side, parts int) (actor.Plan, error) 
 // along them stay whole in the piece, wrap-arounds included, so only
 // dimensions 0 and 1 lean).
 func (g *GridND) Tiles(first []int, steps, side, parts int) (actor.Plan, error) {
-	if g.Dims() < 2 {
-		return actor.Plan{}, fmt.Errorf("tiling: a %s has one dimension; its tiles need two", g)
+	if err := g.TilesRefused(); err != nil {
+		return actor.Plan{}, err
 	}
 	kx, ky := g.Radix[0], g.Radix[1]
 	above := g.routers / (kx * ky) // the routers of dimensions 2.. per (x, y)
@@ -40,6 +40,15 @@ func (g *GridND) Tiles(first []int, steps, side, parts int) (actor.Plan, error) 
 			emit(r0, r0+x1-x0)
 		}
 	})
+}
+
+// TilesRefused refuses tiles on a grid of one dimension (a ring or a
+// line): they need two.
+func (g *GridND) TilesRefused() error {
+	if g.Dims() < 2 {
+		return fmt.Errorf("blocking = on: a %s has one dimension and cannot be tiled (tiles need two); use blocking off or auto", g)
+	}
+	return nil
 }
 
 // tilePlan is the plan over a grid of kx x ky positions (torus with
