@@ -3,12 +3,9 @@ package study
 import (
 	"context"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/icnsim/icnsim/internal/routingtest"
-	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology/grid"
 )
 
@@ -126,18 +123,7 @@ func TestGridNDZeroLoadHops(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hops := len(c.path) - 1
-			if rt == "dor-dateline" {
-				if got := switchPath(t, b, c.src, c.dst); !slices.Equal(got, c.path) {
-					t.Errorf("%s %d->%d: %v, want %v", cfg.Router.Routing, c.src, c.dst, got, c.path)
-				}
-			} else if h, _ := routingtest.TracePath(t, b.Net.Topo, b.Net.Routing, func(r int) routing.Queues { return b.Net.Routers[r] }, 2, c.src, c.dst, 0); h != hops {
-				t.Errorf("%s %d->%d: %d hops, want %d", rt, c.src, c.dst, h, hops)
-			}
-			want := 2 + (hops+1)*1 + 2*hops + 2 + 4 - 1
-			if got := b.Net.ZeroLoadLatency(c.src, c.dst, 4); got != want {
-				t.Errorf("%s %d->%d: ZeroLoadLatency %d, want %d", rt, c.src, c.dst, got, want)
-			}
+			lonePacket(t, b, cfg.Router.Routing, rt == "dor-dateline", c.src, c.dst, c.path)
 		}
 	}
 }
@@ -163,10 +149,8 @@ func TestGridNDChannelLoadBounds(t *testing.T) {
 	}
 	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
 	base := torusND(grid.Side(8), 3, "dor-dateline", func(c *Config) {
-		c.Router.VC.InternalSpeedup, c.Router.VC.VCs, c.Router.VC.Switching = 2, 12, "vct"
-		c.Traffic.Process = "saturation"
-		c.Measure.Method = "window"
-		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 6000, 0
+		saturating(c)
+		c.Router.VC.VCs, c.Router.VC.Switching = 12, "vct"
 	})
 	for _, cs := range []struct {
 		pattern string

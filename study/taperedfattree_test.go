@@ -59,6 +59,36 @@ func switchPath(t *testing.T, b *Built, src, dst int) []string {
 	return nil
 }
 
+// lonePacket checks a lone packet from src to dst on b's network (2-cycle
+// links, routing delay 1, 4 flits): its switches are path where the
+// routing offers one port a hop (deterministic), its hops as many
+// otherwise, and Network.ZeroLoadLatency is 2 + (H+1)R + links + 2 +
+// size-1.
+func lonePacket(t *testing.T, b *Built, rt string, deterministic bool, src, dst int, path []string) {
+	t.Helper()
+	hops := len(path) - 1
+	if deterministic {
+		if got := switchPath(t, b, src, dst); !slices.Equal(got, path) {
+			t.Errorf("%s %d->%d: %v, want %v", rt, src, dst, got, path)
+		}
+	} else if h, _ := routingtest.TracePath(t, b.Net.Topo, b.Net.Routing, func(r int) routing.Queues { return b.Net.Routers[r] }, 2, src, dst, 0); h != hops {
+		t.Errorf("%s %d->%d: %d hops, want %d", rt, src, dst, h, hops)
+	}
+	want := 2 + (hops+1)*1 + 2*hops + 2 + 4 - 1
+	if got := b.Net.ZeroLoadLatency(src, dst, 4); got != want {
+		t.Errorf("%s %d->%d: ZeroLoadLatency %d, want %d", rt, src, dst, got, want)
+	}
+}
+
+// saturating is c under always-backlogged sources, measured over a
+// window of 6,000 cycles after 3,000, on routers of internal speedup 2.
+func saturating(c *Config) {
+	c.Router.VC.InternalSpeedup = 2
+	c.Traffic.Process = "saturation"
+	c.Measure.Method = "window"
+	c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 6000, 0
+}
+
 // TestTaperedFatTreeZeroLoadHops: hand-worked routes on the 4-ary 3-tree
 // tapered 2:1 at its leaves. Level-1 switch s has digit 0 counting the
 // leaves' 2 up ports and digit 1 its subtree (s = b0 + 2*a1); a root has
@@ -92,18 +122,7 @@ func TestTaperedFatTreeZeroLoadHops(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hops := len(c.path) - 1
-			if rt == "fattree-static" {
-				if got := switchPath(t, b, c.src, c.dst); !slices.Equal(got, c.path) {
-					t.Errorf("static %d->%d: %v, want %v", c.src, c.dst, got, c.path)
-				}
-			} else if h, _ := routingtest.TracePath(t, b.Net.Topo, b.Net.Routing, func(r int) routing.Queues { return b.Net.Routers[r] }, 2, c.src, c.dst, 0); h != hops {
-				t.Errorf("adaptive %d->%d: %d hops, want %d", c.src, c.dst, h, hops)
-			}
-			want := 2 + (hops+1)*1 + 2*hops + 2 + 4 - 1
-			if got := b.Net.ZeroLoadLatency(c.src, c.dst, 4); got != want {
-				t.Errorf("%s %d->%d: ZeroLoadLatency %d, want %d", rt, c.src, c.dst, got, want)
-			}
+			lonePacket(t, b, rt, rt == "fattree-static", c.src, c.dst, c.path)
 		}
 	}
 }
@@ -130,12 +149,7 @@ func TestTaperedFatTreeChannelLoadBounds(t *testing.T) {
 		t.Skip("measures saturation throughput of serial runs; run without -race")
 	}
 	t.Parallel() // long and independent: see "Parallel tests" in study_test.go
-	base := taperedSmall("fattree-static", func(c *Config) {
-		c.Router.VC.InternalSpeedup = 2
-		c.Traffic.Process = "saturation"
-		c.Measure.Method = "window"
-		c.Measure.WarmupCycles, c.Measure.MeasureCycles, c.Measure.DrainCycles = 3000, 6000, 0
-	})
+	base := taperedSmall("fattree-static", saturating)
 	for _, cs := range []struct {
 		pattern             string
 		want                float64

@@ -63,18 +63,7 @@ func (d *ndDOR) coord(r, dim int) int { return int(d.coords[r*d.n+dim]) }
 
 // step is the direction (+1, -1, 0) from a to b along dimension dim: the
 // shorter way round on a torus (positive on a tie).
-func (d *ndDOR) step(a, b, dim int) int {
-	if d.g.Wrap {
-		return topology.RingStep(a, b, d.radix[dim])
-	}
-	switch {
-	case a < b:
-		return 1
-	case a > b:
-		return -1
-	}
-	return 0
-}
+func (d *ndDOR) step(a, b, dim int) int { return lineStep(a, b, d.radix[dim], d.g.Wrap) }
 
 // ndPort is the output port of a hop along dim in direction s.
 func ndPort(dim, s int) int {

@@ -172,9 +172,14 @@ func (d *dor) nodePort(n int) (router, port int) {
 
 // step is the direction (+1, -1, 0) from a to b in one dimension: the
 // shorter way round on a torus (positive on a tie).
-func (d *dor) step(a, b int) int {
-	if d.g.Wrap {
-		return topology.RingStep(a, b, d.g.K)
+func (d *dor) step(a, b int) int { return lineStep(a, b, d.g.K, d.g.Wrap) }
+
+// lineStep is the direction (+1, -1, 0) from a to b on a line of k
+// positions, or the shorter way round a ring of k (wrap; positive on a
+// tie).
+func lineStep(a, b, k int, wrap bool) int {
+	if wrap {
+		return topology.RingStep(a, b, k)
 	}
 	switch {
 	case a < b:
