@@ -234,13 +234,13 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 	case spec.EscapeLevel:
 		c.Router.VC.Switching = "vct" // duato under wormhole is refused
 	}
-	if (topo == "torus" || topo == "mesh") && spec.Loops == nil && name != "dor-2class" {
+	if (topo == "torus" || topo == "mesh") && spec.Loops == nil {
 		// The n-D family: three sizes of a 3-D grid, with the VCs of its
 		// classes on three dimensions.
 		shapes = append(shapes, shape{[]int{12, 16, 20}, func(c *Config, k int) {
 			setLeaf(&c.Network, "k", k)
 			setLeaf(&c.Network, "dimensions", 3)
-			c.Router.VC.VCs = map[string]int{"dor": 1, "dor-dateline": 4, "duato": 5, "min-adaptive": 16}[name]
+			c.Router.VC.VCs = map[string]int{"dor": 1, "dor-dateline": 4, "dor-2class": 2, "duato": 5, "min-adaptive": 16}[name]
 		}})
 	}
 	for _, sh := range shapes {

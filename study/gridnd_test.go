@@ -40,7 +40,7 @@ func TestGridNDDigestsMatch2D(t *testing.T) {
 		topo, routing, pattern string
 	}
 	var cases []tc
-	for _, r := range []string{"dor-dateline", "duato", "min-adaptive"} {
+	for _, r := range []string{"dor-dateline", "dor-2class", "duato", "min-adaptive"} {
 		for _, p := range []string{"uniform", "transpose", "tornado", "neighbour", "centre-reflection", "centre-reflection-k", "hotspot", "bit-complement"} {
 			cases = append(cases, tc{"torus", r, p})
 		}
@@ -190,7 +190,12 @@ func TestGridNDBadInput(t *testing.T) {
 			c.Router.Routing, c.Router.VC.VCs, c.Router.VC.Switching = "duato", 12, "vct"
 		}, "router.vc.vcs = 12", "visits about 7^n combinations of travel at each of 65536 routers, about 13759 s, more than 300"},
 		{"too few dateline classes", func(c *Config) { c.Router.VC.VCs = 3 }, "router.vc.vcs = 3", `"dor-dateline" needs at least 4 VCs on 3 dimensions, one per VC class`},
-		{"dor-2class", func(c *Config) { c.Router.Routing = "dor-2class" }, `router.routing = "dor-2class"`, "built on two-dimensional grids of equal sides, not on a 4x4x4 torus"},
+		{"dor-2class, odd VCs", func(c *Config) { c.Router.Routing, c.Router.VC.VCs = "dor-2class", 5 }, "router.vc.vcs = 5", `"dor-2class" needs an even number of VCs`},
+		{"har-dor", func(c *Config) {
+			c.Network = netOf("mesh", "levels", 3, "concentration", 1)
+			c.Network.Mesh.K, c.Network.Mesh.Dimensions = grid.Side(4), 3
+			c.Router.Routing = "har-dor"
+		}, `router.routing = "har-dor"`, "built on two-dimensional grids of equal sides, not on a 4x4x4 mesh"},
 		{"hybrid-har", func(c *Config) { c.Router.Routing = "hybrid-har" }, `router.routing = "hybrid-har"`, "built on two-dimensional grids of equal sides"},
 		{"node channels", func(c *Config) { c.Network.Torus.NodeChannels = 2 }, "network.torus.node_channels = 2", "a channel per message class exists on two-dimensional grids of equal sides only"},
 		{"transpose on unequal sides", func(c *Config) {
@@ -207,9 +212,10 @@ func TestGridNDBadInput(t *testing.T) {
 }
 
 // gridNDCases are the n-D grids' runs of the determinism and full-load
-// tests at load: every n-D routing on the 4x4x4 torus under uniform and
-// tornado traffic, a 2x3x2x3 torus of four dimensions, and dor on a
-// 3x4x2 mesh of 2 nodes a router.
+// tests at load: dor-dateline, duato and min-adaptive on the 4x4x4 torus
+// under uniform and tornado traffic, dor-2class under uniform, duato on a
+// 2x3x2x3 torus of four dimensions, and dor on a 3x4x2 mesh of 2 nodes a
+// router.
 func gridNDCases(load float64) []Config {
 	var cases []Config
 	for _, r := range []string{"dor-dateline", "duato", "min-adaptive"} {
@@ -220,7 +226,8 @@ func gridNDCases(load float64) []Config {
 			}))
 		}
 	}
-	cases = append(cases, torusND(grid.SidesOf(2, 3, 2, 3), 0, "duato", func(c *Config) { c.Traffic.Load = load }))
+	cases = append(cases, torusND(grid.SidesOf(2, 3, 2, 3), 0, "duato", func(c *Config) { c.Traffic.Load = load }),
+		torusND(grid.SidesOf(4, 4, 4), 0, "dor-2class", func(c *Config) { c.Traffic.Load = load }))
 	mesh := torusND(grid.SidesOf(3, 4, 2), 0, "dor", func(c *Config) {
 		c.Network = netOf("mesh", "levels", 3, "concentration", 2)
 		c.Network.Mesh.K = grid.SidesOf(3, 4, 2)

@@ -318,7 +318,7 @@ func checkWithinClasses(t *testing.T, what string, rf routing.Func, vcs int, ful
 }
 
 // TestNDStateListsMatchReference: the n-D grids' routings (dor,
-// dor-dateline, duato, min-adaptive on grid.GridND) build, from their
+// dor-dateline, dor-2class, duato, min-adaptive on grid.GridND) build, from their
 // state lists, the reference search's graph edge for edge, with the same
 // verdict, on tori and meshes of one to four dimensions, at the VCs their
 // classes need and one more; with fewer, both find a cycle.
@@ -339,15 +339,15 @@ func TestNDStateListsMatchReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := len(sh.radix)
-		need := map[string]int{"dor": 1, "dor-dateline": n + 1, "duato": n + 2, "min-adaptive": (1 << (n - 1)) * (n + 1)}
+		need := map[string]int{"dor": 1, "dor-dateline": n + 1, "duato": n + 2, "min-adaptive": (1 << (n - 1)) * (n + 1), "dor-2class": 2}
 		for name, v := range need {
 			spec := routingNamed(name)
 			if !slices.Contains(spec.Topologies, g.Kind()) {
 				continue
 			}
-			for _, vcs := range []int{v, v + 1, v - 1} {
-				if vcs < 1 || vcs > 64 {
-					continue
+			for _, vcs := range []int{v, v + 1, v + 2, v - 1} {
+				if vcs < 1 || vcs > 64 || name == "dor-2class" && vcs == v+1 {
+					continue // (dor-2class: an odd count is refused)
 				}
 				rf, err := routing.New(spec, g, vcs)
 				if vcs < v {

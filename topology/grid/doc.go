@@ -9,8 +9,8 @@
 // (Routings); and the skewed space-time tiling plan of temporal blocking
 // (Tiles, fabric.Tiler); and the tori and meshes of any number of
 // dimensions and radices (GridND: k = [4, 4, 4, 4, 2], or k = 16 with
-// dimensions = 3), with dor, dor-dateline, duato and min-adaptive carried to
-// n dimensions and their state lists (nd_routing.go, nd_states.go), and
+// dimensions = 3), with dor, dor-dateline, dor-2class, duato and
+// min-adaptive carried to n dimensions and their state lists (nd_routing.go, nd_states.go), and
 // tiles over their first two dimensions. A 2-D grid of equal sides given as
 // one number is a Grid2D; given as a list it is built through the n-D family
 // and runs as the Grid2D does (the same digests). It may import topology,

@@ -10,10 +10,11 @@ import (
 )
 
 // The routings of the n-dimensional grids (GridND): dor, dor-dateline,
-// duato and min-adaptive generalised from two dimensions to n. Each takes,
-// on two dimensions, the decisions of its 2-D form on Grid2D (the same
-// ports in the same order with the same VCs: TestGridNDIsGrid2D), so a
-// 2-D grid built through the n-D family gives the same digests.
+// dor-2class, duato and min-adaptive generalised from two dimensions to
+// n. Each takes, on two dimensions, the decisions of its 2-D form on
+// Grid2D (the same ports in the same order with the same VCs:
+// TestGridNDIsGrid2D), so a 2-D grid built through the n-D family gives
+// the same digests.
 //
 //   - dor: dimension order, dimension 0 first, the shorter way round on a
 //     torus (the positive way on a tie).
@@ -21,6 +22,8 @@ import (
 //     dateline it crosses (at 0 and k/2 in every dimension); a minimal
 //     route crosses at most one a dimension, so n+1 classes, VC v in class
 //     v mod (n+1) (3 on two dimensions).
+//   - dor-2class: two VC classes per dimension (dor2class.go), the class
+//     taken on entering a dimension and kept in it.
 //   - duato: minimal fully adaptive VCs n+1 and up over an escape network
 //     of dor-dateline on VCs 0..n.
 //   - min-adaptive: the entropy paper's quadrant scheme in orthants. The
@@ -305,6 +308,8 @@ func newND(name string, g *GridND, vcs int) routing.Func {
 	d := newNDDOR(g, vcs)
 	n := d.n
 	switch name {
+	case "dor-2class":
+		return newNDDor2Class(d, vcs)
 	case "dor-dateline":
 		r := &ndDateline{ndDOR: d, class: make([]uint64, n+1)}
 		for c := range r.class {
@@ -334,6 +339,8 @@ func ndClasses(name string, n int) int {
 	switch name {
 	case "dor":
 		return 1
+	case "dor-2class":
+		return 2
 	case "dor-dateline":
 		return n + 1
 	case "duato":
@@ -360,6 +367,8 @@ func checkND(name string, t topology.Topology, vcs int) error {
 		return fmt.Errorf("routing function %q on %d dimensions needs 2^(n-1)(n+1) = %d VCs, more than the 64 a router holds: use duato or dor-dateline", name, n, need)
 	case vcs < need:
 		return fmt.Errorf("routing function %q needs at least %d VCs on %d dimensions, one per VC class (got %d)", name, need, n, vcs)
+	case name == "dor-2class" && vcs%2 != 0:
+		return fmt.Errorf("routing function %q needs an even number of VCs, at least 2: it splits them into two classes of equal size (got %d)", name, vcs)
 	}
 	if s := adaptiveListSeconds(g); (name == "duato" || name == "min-adaptive") && s > MaxAdaptiveListSeconds {
 		return fmt.Errorf("routing function %q on the %s: its channel-dependency check visits about 7^n combinations of travel at each of %d routers, about %.0f s, more than %.0f (use dor-dateline, or fewer dimensions or routers)", name, g, g.Routers(), s, MaxAdaptiveListSeconds)
@@ -371,3 +380,55 @@ func checkND(name string, t topology.Topology, vcs int) error {
 // adaptive n-D routing that is built (adaptiveListSeconds): its cost grows
 // as 7^n a router, 24 s on a 4^6 torus, 3.8 hours on a 4^8 one.
 const MaxAdaptiveListSeconds = 300.0
+
+// ndDor2Class is dor-2class on an n-D torus: dimension order with two VC
+// classes per dimension (dor2class.go), the class taken on entering a
+// dimension (the upper half where the rest of the way in it crosses the
+// wrap-around link) and kept while continuing in it.
+type ndDor2Class struct {
+	ndDOR
+	half  int
+	class [2]uint64
+}
+
+func newNDDor2Class(d ndDOR, vcs int) *ndDor2Class {
+	r := &ndDor2Class{ndDOR: d, half: vcs / 2}
+	r.class[0] = routing.AllVCs(r.half)
+	r.class[1] = routing.AllVCs(2*r.half) &^ r.class[0]
+	return r
+}
+
+// turnClass is the class of a packet for node dst entering, at coordinate
+// a, the dimension dim of its next hop in direction s.
+func (d *ndDor2Class) turnClass(dst, dim, a, s int) int {
+	if crossesWrap(a, d.coord(int(d.nodes[dst].router), dim), s) {
+		return 1
+	}
+	return 0
+}
+
+func (d *ndDor2Class) Route(r, in int, f *link.Flit, c *routing.Candidates) {
+	port, dim, a, s := d.hop(r, int(f.Dst))
+	switch {
+	case s == 0:
+		c.Add(routing.Bit(port), d.all)
+	case in == port^1: // arrived in this dimension and direction: keep the class
+		cl := 0
+		if int(f.VC) >= d.half {
+			cl = 1
+		}
+		c.Add(routing.Bit(port), d.class[cl])
+	default: // injected here, or turning into this dimension
+		c.Add(routing.Bit(port), d.class[d.turnClass(int(f.Dst), dim, a, s)])
+	}
+}
+
+// InjectVCs is the class of the first dimension the packet travels, or
+// every VC when it ejects at its source router.
+func (d *ndDor2Class) InjectVCs(src, dst int) uint64 {
+	_, dim, a, s := d.hop(int(d.nodes[src].router), dst)
+	if s == 0 {
+		return d.all
+	}
+	return d.class[d.turnClass(dst, dim, a, s)]
+}

@@ -350,3 +350,106 @@ func (d *ndDuato) ListStates(visit func(r, in int, vcMask uint64, route uint8, d
 func (m *ndMinAdaptive) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	listAdaptiveND(m.g, m, m.all, visit)
 }
+
+// vcsFromTo is vcsTo for a packet that arrived on input port in.
+func (p *ndProbe) vcsFromTo(a []int, in, v int, route uint8, b []int, out int) uint64 {
+	p.f = link.Flit{Dst: int32(p.node(b)), VC: uint8(v), Route: route}
+	p.cand.N = 0
+	p.rf.Route(p.router(a), in, &p.f, &p.cand)
+	var m uint64
+	for i := 0; i < int(p.cand.N); i++ {
+		if p.cand.G[i].Ports&routing.Bit(out) != 0 {
+			m |= p.cand.G[i].VCs
+		}
+	}
+	return m & p.all
+}
+
+// walkEnteringND is walkEntering along dimension dim of an n-D grid (its
+// line through the origin) for a function whose class is chosen on
+// entering a dimension and kept while continuing in it.
+func walkEnteringND(p *ndProbe, l line, dim, n int) dimWalk {
+	w := dimWalk{cont: make([]uint64, 2*l.k), stop: make([]uint64, 2*l.k), reps: make([][]int, 2*l.k)}
+	type group struct {
+		vcs uint64
+		ns  []int // hop counts of its destinations, ascending
+	}
+	for si, s := range dirs() {
+		out, in := ndPort(dim, s), ndPort(dim, -s)
+		for a0 := 0; a0 < l.k; a0++ {
+			var groups []group
+			for h := 1; h <= l.maxHops(a0, s); h++ {
+				m := p.vcsFromTo(axis(n, dim, a0), p.g.Local(), 0, 0, axis(n, dim, l.at(a0, s, h)), out)
+				i := 0
+				for i < len(groups) && groups[i].vcs != m {
+					i++
+				}
+				if i == len(groups) {
+					groups = append(groups, group{vcs: m})
+					w.reps[2*a0+si] = append(w.reps[2*a0+si], h)
+				}
+				groups[i].ns = append(groups[i].ns, h)
+			}
+			for _, gr := range groups {
+				far := gr.ns[len(gr.ns)-1]
+				m, j := gr.vcs, 0
+				for h := 1; h <= far && m != 0; h++ {
+					a := l.at(a0, s, h)
+					if gr.ns[j] == h {
+						w.stop[2*a+si] |= m
+						j++
+					}
+					if h == far {
+						break
+					}
+					w.cont[2*a+si] |= m
+					var next uint64
+					for vm := m; vm != 0; vm &= vm - 1 {
+						next |= p.vcsFromTo(axis(n, dim, a), in, bits.TrailingZeros64(vm), 0, axis(n, dim, l.at(a0, s, far)), out)
+					}
+					m = next
+				}
+			}
+		}
+	}
+	return w
+}
+
+// ListStates lists the states of dor-2class on an n-D grid, as its 2-D
+// list (dor2class.go): the VCs a packet holds along a dimension come from
+// its travel in that dimension alone; one that stops in a dimension turns
+// into a later one, towards one destination per decision there.
+func (d *ndDor2Class) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+	g := d.g
+	p := &ndProbe{g: g, rf: d, all: d.all}
+	n := g.Dims()
+	walks := make([]dimWalk, n)
+	for dim := range walks {
+		walks[dim] = walkEnteringND(p, line{g.Radix[dim], g.Wrap}, dim, n)
+	}
+	a := make([]int, n)
+	for r := range g.Routers() {
+		for dim := range a {
+			a[dim] = g.Coord(r, dim)
+		}
+		for dim := range n {
+			w := &walks[dim]
+			for si, s := range dirs() {
+				in := ndPort(dim, -s)
+				if m := w.cont[2*a[dim]+si]; m != 0 && !visit(r, in, m, 0, p.node(plus(a, dim, s))) {
+					return
+				}
+				m := w.stop[2*a[dim]+si]
+				for e := dim + 1; e < n && m != 0; e++ {
+					for ti, t := range dirs() {
+						for _, hops := range walks[e].reps[2*a[e]+ti] {
+							if !visit(r, in, m, 0, p.node(plus(a, e, t*hops))) {
+								return
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -45,13 +45,13 @@ func TestGridNDIsGrid2D(t *testing.T) {
 			}
 		}
 		for _, spec := range Routings() {
-			if spec.Name != "dor" && spec.Name != "dor-dateline" && spec.Name != "duato" && spec.Name != "min-adaptive" {
-				continue
+			if ndClasses(spec.Name, 2) < 0 {
+				continue // not built on n-D grids
 			}
 			if !c.wrap && spec.Name != "dor" {
 				continue // the others are defined on tori only
 			}
-			vcs := map[string]int{"dor": 2, "dor-dateline": 4, "duato": 5, "min-adaptive": 7}[spec.Name]
+			vcs := map[string]int{"dor": 2, "dor-dateline": 4, "dor-2class": 4, "duato": 5, "min-adaptive": 7}[spec.Name]
 			a, err1 := routing.New(spec, nd, vcs)
 			b, err2 := routing.New(spec, g2, vcs)
 			if err1 != nil || err2 != nil {

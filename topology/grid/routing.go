@@ -78,7 +78,7 @@ func withND(spec routing.Spec) routing.Spec {
 	check, build, minVCs := spec.CheckVCs, spec.New, spec.MinVCs
 	spec.CheckTopology = func(t topology.Topology) error {
 		if g, ok := t.(*GridND); ok && ndClasses(spec.Name, 1) < 0 {
-			return fmt.Errorf("built on two-dimensional grids of equal sides, not on a %s: there use dor, dor-dateline, duato or min-adaptive", g)
+			return fmt.Errorf("built on two-dimensional grids of equal sides, not on a %s: there use dor, dor-dateline, dor-2class, duato or min-adaptive", g)
 		}
 		return nil
 	}
