@@ -35,9 +35,6 @@ func (o Ratios) List() []float64 {
 	return append([]float64(nil), o.r[:o.n]...)
 }
 
-// Len is the number of ratios given.
-func (o Ratios) Len() int { return o.n }
-
 // String is the list as TOML writes it: [2, 1.5].
 func (o Ratios) String() string {
 	s := make([]string, o.n)

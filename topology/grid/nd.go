@@ -68,15 +68,6 @@ func (g *GridND) Dims() int { return len(g.Radix) }
 // Coord is coordinate d of router r.
 func (g *GridND) Coord(r, d int) int { return r / g.stride[d] % g.Radix[d] }
 
-// RouterAt is the router at coordinates a.
-func (g *GridND) RouterAt(a []int) int {
-	r := 0
-	for d, x := range a {
-		r += x * g.stride[d]
-	}
-	return r
-}
-
 // Stride is the router-number weight of coordinate d.
 func (g *GridND) Stride(d int) int { return g.stride[d] }
 
