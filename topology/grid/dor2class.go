@@ -189,7 +189,6 @@ type dimWalk struct {
 // column 0) for a function whose class is chosen on entering a dimension
 // and kept while continuing in it.
 func walkEntering(p *gridProbe, l line, dim int) dimWalk {
-	w := dimWalk{cont: make([]uint64, 2*l.k), stop: make([]uint64, 2*l.k), reps: make([][]int, 2*l.k)}
 	// pos is router (a, 0) for X, (0, a) for Y.
 	pos := func(a int) (x, y int) {
 		if dim == 1 {
@@ -197,18 +196,31 @@ func walkEntering(p *gridProbe, l line, dim int) dimWalk {
 		}
 		return a, 0
 	}
+	return walkAlong(l, PortLocal, func(s int) (out, in int) { return dimPort(dim, s), dimPort(dim, -s) },
+		func(a, in, v, b, out int) uint64 {
+			x, y := pos(a)
+			dx, dy := pos(b)
+			return p.vcsFromTo(x, y, in, v, 0, dx, dy, out)
+		})
+}
+
+// walkAlong is the travel along one line of a dimension (walkEntering's):
+// ports(s) are the output and input ports of a hop in direction s, and
+// vcs(a, in, v, b, out) the VCs the decision of the router at coordinate
+// a offers on out to a packet on VC v that arrived on in, for the node at
+// coordinate b (local: entering the dimension).
+func walkAlong(l line, local int, ports func(s int) (out, in int), vcs func(a, in, v, b, out int) uint64) dimWalk {
+	w := dimWalk{cont: make([]uint64, 2*l.k), stop: make([]uint64, 2*l.k), reps: make([][]int, 2*l.k)}
 	type group struct {
 		vcs uint64
 		ns  []int // hop counts of its destinations, ascending
 	}
 	for si, s := range dirs() {
-		out, in := dimPort(dim, s), dimPort(dim, -s)
+		out, in := ports(s)
 		for a0 := 0; a0 < l.k; a0++ {
 			var groups []group
-			x0, y0 := pos(a0)
 			for n := 1; n <= l.maxHops(a0, s); n++ {
-				dx, dy := pos(l.at(a0, s, n))
-				m := p.vcsFromTo(x0, y0, PortLocal, 0, 0, dx, dy, out)
+				m := vcs(a0, local, 0, l.at(a0, s, n), out)
 				i := 0
 				for i < len(groups) && groups[i].vcs != m {
 					i++
@@ -232,11 +244,9 @@ func walkEntering(p *gridProbe, l line, dim int) dimWalk {
 						break
 					}
 					w.cont[2*a+si] |= m
-					x, y := pos(a)
-					dx, dy := pos(l.at(a0, s, far))
 					var next uint64
 					for vm := m; vm != 0; vm &= vm - 1 {
-						next |= p.vcsFromTo(x, y, in, bits.TrailingZeros64(vm), 0, dx, dy, out)
+						next |= vcs(a, in, bits.TrailingZeros64(vm), l.at(a0, s, far), out)
 					}
 					m = next
 				}

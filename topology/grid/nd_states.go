@@ -366,53 +366,10 @@ func (p *ndProbe) vcsFromTo(a []int, in, v int, route uint8, b []int, out int) u
 }
 
 // walkEnteringND is walkEntering along dimension dim of an n-D grid (its
-// line through the origin) for a function whose class is chosen on
-// entering a dimension and kept while continuing in it.
+// line through the origin).
 func walkEnteringND(p *ndProbe, l line, dim, n int) dimWalk {
-	w := dimWalk{cont: make([]uint64, 2*l.k), stop: make([]uint64, 2*l.k), reps: make([][]int, 2*l.k)}
-	type group struct {
-		vcs uint64
-		ns  []int // hop counts of its destinations, ascending
-	}
-	for si, s := range dirs() {
-		out, in := ndPort(dim, s), ndPort(dim, -s)
-		for a0 := 0; a0 < l.k; a0++ {
-			var groups []group
-			for h := 1; h <= l.maxHops(a0, s); h++ {
-				m := p.vcsFromTo(axis(n, dim, a0), p.g.Local(), 0, 0, axis(n, dim, l.at(a0, s, h)), out)
-				i := 0
-				for i < len(groups) && groups[i].vcs != m {
-					i++
-				}
-				if i == len(groups) {
-					groups = append(groups, group{vcs: m})
-					w.reps[2*a0+si] = append(w.reps[2*a0+si], h)
-				}
-				groups[i].ns = append(groups[i].ns, h)
-			}
-			for _, gr := range groups {
-				far := gr.ns[len(gr.ns)-1]
-				m, j := gr.vcs, 0
-				for h := 1; h <= far && m != 0; h++ {
-					a := l.at(a0, s, h)
-					if gr.ns[j] == h {
-						w.stop[2*a+si] |= m
-						j++
-					}
-					if h == far {
-						break
-					}
-					w.cont[2*a+si] |= m
-					var next uint64
-					for vm := m; vm != 0; vm &= vm - 1 {
-						next |= p.vcsFromTo(axis(n, dim, a), in, bits.TrailingZeros64(vm), 0, axis(n, dim, l.at(a0, s, far)), out)
-					}
-					m = next
-				}
-			}
-		}
-	}
-	return w
+	return walkAlong(l, p.g.Local(), func(s int) (out, in int) { return ndPort(dim, s), ndPort(dim, -s) },
+		func(a, in, v, b, out int) uint64 { return p.vcsFromTo(axis(n, dim, a), in, v, 0, axis(n, dim, b), out) })
 }
 
 // ListStates lists the states of dor-2class on an n-D grid, as its 2-D
