@@ -22,7 +22,8 @@ type Packet struct {
 // SourceQueue is a NI's unbounded FIFO of generated packets. It grows by
 // doubling and never shrinks, so in the steady state it does not allocate.
 // On a node with a channel per message class, packets of class 1 and up
-// go on to the other channel's queue (split).
+// go on to the other channel's queue (split); on a node with a queue per
+// traffic class, each class to its own (a chain of splits).
 type SourceQueue struct {
 	head, size int32
 	ring       []Packet
@@ -46,7 +47,7 @@ func (q *SourceQueue) PushSeq(now clock.Cycle, dst int, sizeFlits int, class uin
 // PushPacket appends p as it is (a reply keeps its request's generation
 // cycle: package traffic's request-reply process).
 func (q *SourceQueue) PushPacket(p Packet) {
-	if p.Class > 0 && q.split != nil {
+	for c := p.Class; c > 0 && q.split != nil; c-- {
 		q = q.split
 	}
 	if int(q.size) == len(q.ring) {
@@ -65,7 +66,9 @@ func (q *SourceQueue) PushPacket(p Packet) {
 }
 
 // SplitClasses sends the packets of class 1 and up pushed on q to other
-// (a node with a channel per message class) from now on.
+// from now on (a node with a channel per message class); those of class 2
+// and up go on from other to its own split, if it has one (a queue per
+// traffic class).
 func (q *SourceQueue) SplitClasses(other *SourceQueue) { q.split = other }
 
 // Front is the oldest packet, in place (the next to leave); the queue must

@@ -28,6 +28,12 @@ func (f *Flit) Head() bool { return f.Index == 0 }
 // Tail reports whether f is its packet's last flit.
 func (f *Flit) Tail() bool { return f.Index+1 == f.Size }
 
+// MaxClasses is the most message classes a network keeps apart: the
+// traffic classes a run may define (each with its statistics, its VCs and
+// its share of the routers' arbiters), and the classes of the mechanisms
+// that use two (short and long, request and reply).
+const MaxClasses = 4
+
 // Credit returns one buffer slot of a virtual channel (or queue) upstream.
 type Credit struct {
 	VC uint16

@@ -8,7 +8,7 @@ import (
 )
 
 // MaxClasses is the number of message classes measured separately.
-const MaxClasses = 2
+const MaxClasses = link.MaxClasses
 
 // Window is the measurement: packets generated in [From, To) are measured
 // (their latency sampled), and flits arriving in [From, To) count as
@@ -35,6 +35,38 @@ type Collector struct {
 type ClassHistograms struct {
 	Latency    Histogram // from generation to tail arrival
 	NetLatency Histogram // from injection to tail arrival
+	// acceptedFlits counts the flits of the class's packets whose tail
+	// arrived in the window, for classes above 0 (class 0's are the
+	// collector's less the others': ClassAcceptedFlits).
+	acceptedFlits uint64
+}
+
+// ClassAcceptedFlits is the flits of message class k's packets whose tail
+// arrived in the window.
+func (c *Collector) ClassAcceptedFlits(k int) uint64 {
+	if c.others == nil {
+		if k == 0 {
+			return c.AcceptedFlits
+		}
+		return 0
+	}
+	if k > 0 {
+		return c.others[k-1].acceptedFlits
+	}
+	a := c.AcceptedFlits
+	for i := range c.others {
+		a -= c.others[i].acceptedFlits
+	}
+	return a
+}
+
+// other returns the histograms of message class k > 0 (the last for a
+// class above it), allocating them at the first.
+func (c *Collector) other(k uint8) *ClassHistograms {
+	if c.others == nil {
+		c.others = new([MaxClasses - 1]ClassHistograms)
+	}
+	return &c.others[min(int(k), MaxClasses-1)-1]
 }
 
 // Class returns the histograms of message class k (0 <= k < MaxClasses),
@@ -80,14 +112,14 @@ func (c *Collector) SetWindow(w Window) { c.win = w }
 func (c *Collector) Delivered(now clock.Cycle, f *link.Flit) {
 	if now >= c.win.From && now < c.win.To {
 		c.AcceptedFlits += uint64(f.Size)
+		if f.Class > 0 {
+			c.other(f.Class).acceptedFlits += uint64(f.Size)
+		}
 	}
 	if g := clock.Cycle(f.Gen); g >= c.win.From && g < c.win.To {
 		h := &c.first
 		if f.Class > 0 {
-			if c.others == nil {
-				c.others = new([MaxClasses - 1]ClassHistograms)
-			}
-			h = &c.others[min(int(f.Class), MaxClasses-1)-1]
+			h = c.other(f.Class)
 		}
 		if h.Latency.n == 0 && c.latencyRange > 0 {
 			h.Latency.Reserve(c.latencyRange)

@@ -34,7 +34,7 @@ func Metrics() []Metric {
 	u := func(f func(*Result) uint64) func(*Result) float64 {
 		return func(r *Result) float64 { return float64(f(r)) }
 	}
-	return []Metric{
+	return append([]Metric{
 		{"cycles_simulated", func(r *Result) float64 { return float64(r.CyclesSimulated) }, nil},
 		{"offered_flits_per_node_cycle", func(r *Result) float64 { return r.OfferedFlitsPerNodeCycle }, nil},
 		{"injected_flits_per_node_cycle", func(r *Result) float64 { return r.InjectedFlitsPerNodeCycle }, nil},
@@ -133,7 +133,39 @@ func Metrics() []Metric {
 		{"round_trip_p50_cycles", rrMetric(func(r *Result) float64 { return float64(r.ClassLatency[1].P50) }), hasRR},
 		{"round_trip_p99_cycles", rrMetric(func(r *Result) float64 { return float64(r.ClassLatency[1].P99) }), hasRR},
 		{"round_trip_max_cycles", rrMetric(func(r *Result) float64 { return float64(r.ClassLatency[1].Max) }), hasRR},
+	}, trafficClassMetrics()...)
+}
+
+// trafficClassMetrics are the figures of each traffic class of a mix
+// (traffic.class_volume_percent): class<k>_accepted_flits_per_node_cycle,
+// its share of the accepted throughput, and its packets' latency, present
+// in runs with class k.
+func trafficClassMetrics() []Metric {
+	var ms []Metric
+	for k := range MaxClasses {
+		has := func(r *Result) bool { return len(r.ClassAcceptedFlitsPerNodeCycle) > k }
+		stat := func(get func(Stats) float64) func(*Result) float64 {
+			return func(r *Result) float64 {
+				if !has(r) || len(r.ClassLatency) <= k || r.ClassLatency[k].Count == 0 {
+					return math.NaN()
+				}
+				return get(r.ClassLatency[k])
+			}
+		}
+		name := "class" + strconv.Itoa(k) + "_"
+		ms = append(ms,
+			Metric{name + "accepted_flits_per_node_cycle", func(r *Result) float64 {
+				if !has(r) {
+					return math.NaN()
+				}
+				return r.ClassAcceptedFlitsPerNodeCycle[k]
+			}, has},
+			Metric{name + "latency_mean_cycles", stat(func(s Stats) float64 { return s.Mean }), has},
+			Metric{name + "latency_p99_cycles", stat(func(s Stats) float64 { return float64(s.P99) }), has},
+			Metric{name + "latency_max_cycles", stat(func(s Stats) float64 { return float64(s.Max) }), has},
+		)
 	}
+	return ms
 }
 
 func hasRR(r *Result) bool { return r.RequestReply != nil }
@@ -202,12 +234,14 @@ func bisectionMetric(get func(*Result) float64) func(*Result) float64 {
 }
 
 // classMetric is a latency statistic of message class k (0 short, 1 long),
-// present in runs with two classes (not request-reply's, which have
-// metrics of their own); NaN when the class sent no measured
+// present in runs with two classes (not request-reply's nor a mix of
+// traffic classes, which have metrics of their own); NaN when the class sent no measured
 // packet (a count is then 0).
 func classMetric(name string, k int, get func(Stats) float64) Metric {
-	return Metric{Name: name, Has: func(r *Result) bool { return len(r.ClassLatency) > k && r.RequestReply == nil }, Value: func(r *Result) float64 {
-		if len(r.ClassLatency) <= k || r.RequestReply != nil {
+	return Metric{Name: name, Has: func(r *Result) bool {
+		return len(r.ClassLatency) > k && r.RequestReply == nil && r.ClassAcceptedFlitsPerNodeCycle == nil
+	}, Value: func(r *Result) float64 {
+		if len(r.ClassLatency) <= k || r.RequestReply != nil || r.ClassAcceptedFlitsPerNodeCycle != nil {
 			return math.NaN()
 		}
 		s := r.ClassLatency[k]

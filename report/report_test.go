@@ -102,7 +102,7 @@ func TestDigestAndCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
-	if err != nil || len(rows) != 3 || len(rows[0]) != len(CSVHeader(MetricsFor([]*Result{r, &r2}))) || len(MetricsFor([]*Result{r})) != len(Metrics())-47 { // SAT, wire, bisection, class, switch, SAQ, job and request-reply metrics are gated off
+	if err != nil || len(rows) != 3 || len(rows[0]) != len(CSVHeader(MetricsFor([]*Result{r, &r2}))) || len(MetricsFor([]*Result{r})) != len(Metrics())-63 { // SAT, wire, bisection, class, traffic-class, switch, SAQ, job and request-reply metrics are gated off
 		t.Fatalf("csv: %v rows, err %v", len(rows), err)
 	}
 	for _, h := range rows[0][8:27] {

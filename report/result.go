@@ -177,12 +177,17 @@ type Result struct {
 	Latency                   Stats   `json:"packet_latency"`
 	NetworkLatency            Stats   `json:"network_latency"`
 	// ClassLatency is the packet latency per message class (0 short,
-	// 1 long) in runs whose traffic has two classes, and ClassLatencyCDF
-	// its distribution (as LatencyCDF; empty for a class without packets).
-	ClassLatency             []Stats        `json:"class_packet_latency,omitempty"`
-	ClassLatencyCDF          [][][2]float64 `json:"class_packet_latency_cdf,omitempty"`
-	MeanHops                 float64        `json:"mean_hops"`
-	CollectiveDurationCycles int64          `json:"collective_duration_cycles,omitempty"`
+	// 1 long; request and reply; or the traffic classes of a mix) in runs
+	// whose traffic has two classes or more, and ClassLatencyCDF its
+	// distribution (as LatencyCDF; empty for a class without packets).
+	ClassLatency    []Stats        `json:"class_packet_latency,omitempty"`
+	ClassLatencyCDF [][][2]float64 `json:"class_packet_latency_cdf,omitempty"`
+	// ClassAcceptedFlitsPerNodeCycle is each traffic class's share of
+	// AcceptedFlitsPerNodeCycle, in runs with a mix of traffic classes
+	// (traffic.class_volume_percent): the classes' sum is the whole.
+	ClassAcceptedFlitsPerNodeCycle []float64 `json:"class_accepted_flits_per_node_cycle,omitempty"`
+	MeanHops                       float64   `json:"mean_hops"`
+	CollectiveDurationCycles       int64     `json:"collective_duration_cycles,omitempty"`
 	// Job is a job's figures (traffic.process = "job"), and Jobs those of
 	// the further jobs of a mix.
 	Job  *JobResult  `json:"job,omitempty"`

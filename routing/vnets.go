@@ -6,35 +6,44 @@ import (
 )
 
 // Networks is a routing function split into virtual networks: the VCs
-// are divided into count contiguous blocks of per VCs (NewNetworks), block n
-// the VCs n*per .. (n+1)*per-1, and each block runs its own copy of the
-// same function (built with per VCs). A packet of message class c is
-// injected on network c (a class above the last network shares the last
-// one) and never leaves it: every decision is the inner function's on the
-// packet's VC within its block, its VCs moved into that block.
+// are divided into contiguous blocks, block n the VCs base(n) ..
+// base(n)+per(n)-1, and each block runs its own copy of the same routing
+// function, built with that block's VCs (NewNetworks: equal blocks of one
+// function; NewNetworksOf: blocks of their own sizes). A packet of
+// message class c is injected on network c (a class above the last
+// network shares the last one) and never leaves it: every decision is its
+// network's function's on the packet's VC within its block, its VCs moved
+// into that block.
 //
 // What deadlock freedom needs: the channel dependency graph of a network
-// is a copy of the inner function's graph with per VCs (the check runs on
-// the inner function), and the networks share no channel, so the whole
-// graph is acyclic when the inner one is. Message-dependent deadlock (a
+// is a copy of its function's graph with its VCs (the check runs on each
+// block's function), and the networks share no channel, so the whole
+// graph is acyclic when each block's is. Message-dependent deadlock (a
 // class whose consumption waits for another class to be sent) is a
 // question of the classes and their networks (deadlock.CheckMessageClasses).
 //
 // Networks always offers Chooser, RouteUpdater and Injector (passing them
-// on to the inner function where it has them and doing nothing otherwise);
-// it does not pass on capabilities that would need per-network state in a
-// router (AtomicAllocator, BoardUser) or message classes of their own
-// (ClassRouter): NewNetworks refuses such functions.
+// on to the inner functions where they have them and doing nothing
+// otherwise); it does not pass on capabilities that would need per-network
+// state in a router (AtomicAllocator, BoardUser) or message classes of
+// their own (ClassRouter): NetworksRefusal names such functions.
 type Networks struct {
-	inner Func
-	count int
-	per   int
-	upd   RouteUpdater
-	inj   Injector
-	ch    Chooser
+	nets []vnet
+	// netOf[v] is the network VC v is in.
+	netOf [64]uint8
 	// views are the queue views a Chooser reads, one per router: router r
 	// writes and reads views[r] alone, in its own Tick.
 	views []netQueues
+}
+
+// vnet is one virtual network: its VCs (per from base) and its routing
+// function's capabilities.
+type vnet struct {
+	inner     Func
+	base, per int
+	upd       RouteUpdater
+	inj       Injector
+	ch        Chooser
 }
 
 // netQueues is router r's queues seen from one network: VC masks in the
@@ -71,30 +80,55 @@ func NetworksRefusal(inner Func) string {
 func isA[T any](f Func) bool { _, ok := f.(T); return ok }
 
 // NewNetworks splits inner, built with per VCs, into count virtual
-// networks on a topology of routers routers.
+// networks of per VCs each on a topology of routers routers.
 func NewNetworks(inner Func, count, per, routers int) *Networks {
-	n := &Networks{inner: inner, count: count, per: per, views: make([]netQueues, routers)}
-	n.upd, _ = inner.(RouteUpdater)
-	n.inj, _ = inner.(Injector)
-	n.ch, _ = inner.(Chooser)
+	inners, pers := make([]Func, count), make([]int, count)
+	for k := range inners {
+		inners[k], pers[k] = inner, per
+	}
+	return NewNetworksOf(inners, pers, routers)
+}
+
+// NewNetworksOf makes virtual network k of pers[k] VCs routed by
+// inners[k] (built with pers[k] VCs), the networks in order from VC 0, on
+// a topology of routers routers. The VCs must number at most 64.
+func NewNetworksOf(inners []Func, pers []int, routers int) *Networks {
+	n := &Networks{nets: make([]vnet, len(inners)), views: make([]netQueues, routers)}
+	base := 0
+	for k, f := range inners {
+		w := &n.nets[k]
+		w.inner, w.base, w.per = f, base, pers[k]
+		w.upd, _ = f.(RouteUpdater)
+		w.inj, _ = f.(Injector)
+		w.ch, _ = f.(Chooser)
+		for v := base; v < base+pers[k] && v < 64; v++ {
+			n.netOf[v] = uint8(k)
+		}
+		base += pers[k]
+	}
 	return n
 }
 
-// Inner is the function each network runs (Wrapper).
-func (n *Networks) Inner() Func { return n.inner }
+// Inner is the function the first network runs (Wrapper): every network
+// runs the same routing, built with its own VCs.
+func (n *Networks) Inner() Func { return n.nets[0].inner }
 
 // Wrapper is implemented by routing functions that run another one
 // (Networks): capabilities of the routes themselves (RouteLatencies) are
 // the inner function's.
 type Wrapper interface{ Inner() Func }
 
+// netFor is the network of message class c.
+func (n *Networks) netFor(c uint8) *vnet { return &n.nets[min(int(c), len(n.nets)-1)] }
+
 // ClassVCs is the VCs of the network that carries message class c.
 func (n *Networks) ClassVCs(c uint8) uint64 {
-	return blockMask(min(int(c), n.count-1)*n.per, n.per)
+	w := n.netFor(c)
+	return blockMask(w.base, w.per)
 }
 
-// base is the first VC of the network f's VC is in.
-func (n *Networks) base(f *link.Flit) int { return int(f.VC) / n.per * n.per }
+// of is the network f's VC is in.
+func (n *Networks) of(f *link.Flit) *vnet { return &n.nets[n.netOf[f.VC&63]] }
 
 // shift moves every group of c into the block at base.
 func shift(c *Candidates, base int) {
@@ -105,58 +139,64 @@ func shift(c *Candidates, base int) {
 
 // Route implements Func.
 func (n *Networks) Route(r, in int, f *link.Flit, c *Candidates) {
-	b := n.base(f)
-	f.VC -= uint8(b)
-	n.inner.Route(r, in, f, c)
-	f.VC += uint8(b)
-	shift(c, b)
+	w := n.of(f)
+	f.VC -= uint8(w.base)
+	w.inner.Route(r, in, f, c)
+	f.VC += uint8(w.base)
+	shift(c, w.base)
 }
 
-// Choose implements Chooser: the inner function's choice (or route) in the
-// packet's network, reading the router's queues of that network.
+// Choose implements Chooser: the network's choice (or route), reading the
+// router's queues of that network.
 func (n *Networks) Choose(r, in int, f *link.Flit, c *Candidates, q Queues, now clock.Cycle) {
-	b := n.base(f)
-	f.VC -= uint8(b)
-	if n.ch != nil {
+	w := n.of(f)
+	f.VC -= uint8(w.base)
+	if w.ch != nil {
 		v := &n.views[r]
-		v.q, v.base, v.per = q, b, n.per
-		n.ch.Choose(r, in, f, c, v, now)
+		v.q, v.base, v.per = q, w.base, w.per
+		w.ch.Choose(r, in, f, c, v, now)
 	} else {
-		n.inner.Route(r, in, f, c)
+		w.inner.Route(r, in, f, c)
 	}
-	f.VC += uint8(b)
-	shift(c, b)
+	f.VC += uint8(w.base)
+	shift(c, w.base)
 }
 
 // Update implements RouteUpdater (f.VC is the output VC granted).
 func (n *Networks) Update(r, out int, f *link.Flit) {
-	if n.upd == nil {
+	w := n.of(f)
+	if w.upd == nil {
 		return
 	}
-	b := n.base(f)
-	f.VC -= uint8(b)
-	n.upd.Update(r, out, f)
-	f.VC += uint8(b)
+	f.VC -= uint8(w.base)
+	w.upd.Update(r, out, f)
+	f.VC += uint8(w.base)
 }
 
-// InjectRoute implements Injector.
-func (n *Networks) InjectRoute(src, dst int) uint8 {
-	if n.inj == nil {
+// InjectRoute implements Injector: the first network's state (a caller
+// that knows the packet's class asks InjectRouteOf).
+func (n *Networks) InjectRoute(src, dst int) uint8 { return n.InjectRouteOf(0, src, dst) }
+
+// InjectRouteOf is the routing state a packet of message class c starts
+// with, from src to dst.
+func (n *Networks) InjectRouteOf(c uint8, src, dst int) uint8 {
+	w := n.netFor(c)
+	if w.inj == nil {
 		return 0
 	}
-	return n.inj.InjectRoute(src, dst)
+	return w.inj.InjectRoute(src, dst)
 }
 
-// InjectVCs is the inner function's injection VCs in every network: the
+// InjectVCs is each network's function's injection VCs, in its block: the
 // network interface keeps a packet to its class's network (ClassVCs).
 func (n *Networks) InjectVCs(src, dst int) uint64 {
-	m := n.inner.InjectVCs(src, dst) & AllVCs(n.per)
 	var all uint64
-	for k := 0; k < n.count; k++ {
-		all |= m << (k * n.per)
+	for k := range n.nets {
+		w := &n.nets[k]
+		all |= w.inner.InjectVCs(src, dst) & AllVCs(w.per) << w.base
 	}
 	return all
 }
 
 // Hops implements Func.
-func (n *Networks) Hops(src, dst int) int { return n.inner.Hops(src, dst) }
+func (n *Networks) Hops(src, dst int) int { return n.nets[0].inner.Hops(src, dst) }

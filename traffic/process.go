@@ -10,6 +10,7 @@ import (
 
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
+	"github.com/icnsim/icnsim/link"
 )
 
 // Processes lists the arrival processes.
@@ -58,6 +59,11 @@ type Config struct {
 	PacketFlits     int
 	LongFlits       int
 	LongVolumeShare float64
+	// Classes, when it has two or more entries, makes the traffic a mix
+	// of traffic classes (message class k, Class k's packets of its own
+	// size) each carrying its share of the offered flits; PacketFlits,
+	// LongFlits and LongVolumeShare are then unused. Empty: one class.
+	Classes []Class
 	// PhaseCycle > 0 switches to PhasePattern for packets generated from that cycle on.
 	PhaseCycle   int64
 	PhasePattern string
@@ -79,6 +85,13 @@ type Config struct {
 	QueuePackets int
 }
 
+// Class is one traffic class of a mix (Config.Classes): the share of the
+// offered flits (not packets) it carries, 0..1, and its packets' size.
+type Class struct {
+	VolumeShare float64
+	PacketFlits int
+}
+
 // OfferedAt is the ramp process's offered load at cycle t, flits/node/cycle.
 func (c *Config) OfferedAt(t float64) float64 {
 	return c.LoadFlits * min(max(t, 0), float64(c.RampCycles)) / float64(c.RampCycles)
@@ -92,11 +105,26 @@ func (c *Config) MaxPacketFlits() int {
 	if c.Process == "request-reply" {
 		return max(c.RequestReply.RequestFlits, c.RequestReply.ReplyFlits)
 	}
+	if len(c.Classes) > 0 {
+		m := 0
+		for _, k := range c.Classes {
+			m = max(m, k.PacketFlits)
+		}
+		return m
+	}
 	return max(c.PacketFlits, c.LongFlits)
 }
 
 // MeanPacketFlits is the mean packet size in flits.
 func (c *Config) MeanPacketFlits() float64 {
+	if len(c.Classes) > 0 {
+		// Packets per flit: the sum over the classes of share / size.
+		var perFlit float64
+		for _, k := range c.Classes {
+			perFlit += k.VolumeShare / float64(k.PacketFlits)
+		}
+		return 1 / perFlit
+	}
 	if c.LongFlits <= 0 || c.LongVolumeShare <= 0 {
 		return float64(c.PacketFlits)
 	}
@@ -111,6 +139,22 @@ func (c *Config) longPacketShare() float64 {
 		return 0
 	}
 	return c.LongVolumeShare / float64(c.LongFlits) * c.MeanPacketFlits()
+}
+
+// classCumulative is, per traffic class, the probability that a packet
+// is of that class or a lower one (a class's packet share is its volume
+// share over its size, times the mean packet size); nil for one class.
+func (c *Config) classCumulative() []float64 {
+	if len(c.Classes) == 0 {
+		return nil
+	}
+	mean, cum, acc := c.MeanPacketFlits(), make([]float64, len(c.Classes)), 0.0
+	for k, cl := range c.Classes {
+		acc += cl.VolumeShare / float64(cl.PacketFlits) * mean
+		cum[k] = acc
+	}
+	cum[len(cum)-1] = 1 // rounding: the last class takes what remains
+	return cum
 }
 
 // New returns one Source per node. Node i draws from PCG stream (seed, i).
@@ -134,14 +178,14 @@ func New(c Config, g Geometry, seed uint64) ([]fabric.Source, error) {
 	if c.Process == "request-reply" {
 		rate = c.RequestReply.RequestRate(c.LoadFlits) // requests per node per cycle
 	}
-	longP := c.longPacketShare()
+	longP, classCum := c.longPacketShare(), c.classCumulative()
 	srcs := make([]fabric.Source, g.Nodes)
 	for i := range srcs {
 		if silent != nil && silent[i] {
 			srcs[i] = fabric.Idle{}
 			continue
 		}
-		s := &source{node: i, nodes: g.Nodes, cfg: &c, pat: pat, phase: phase, rate: rate, longP: longP,
+		s := &source{node: i, nodes: g.Nodes, cfg: &c, pat: pat, phase: phase, rate: rate, longP: longP, classCum: classCum,
 			permutes: reg[c.Pattern].Permutes, phasePermutes: reg[c.PhasePattern].Permutes,
 			rng: rand.New(rand.NewPCG(seed, uint64(i)))}
 		if rate > 0 && rate < 1 {
@@ -211,6 +255,7 @@ func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 	if c.PacketFlits < 1 || c.PacketFlits > 65535 || c.LongFlits < 0 || c.LongFlits > 65535 {
 		errs = append(errs, fmt.Errorf("packet sizes %d and %d flits out of range (allowed: 1..65535)", c.PacketFlits, c.LongFlits))
 	}
+	errs = append(errs, c.checkClasses()...)
 	if c.LongVolumeShare < 0 || c.LongVolumeShare > 1 {
 		errs = append(errs, fmt.Errorf("long_volume_share = %g out of range (allowed: 0..1)", c.LongVolumeShare))
 	}
@@ -221,6 +266,36 @@ func check(c Config, g Geometry, seed uint64) (pat, phase Pattern, err error) {
 		errs = append(errs, fmt.Errorf("self = %q needs another node to send to; the network has %d", c.Self, g.Nodes))
 	}
 	return pat, phase, errors.Join(errs...)
+}
+
+// checkClasses checks a mix of traffic classes: 2..link.MaxClasses of
+// them, shares above 0 summing to 1, sizes in range, open-loop processes
+// only and no long packets beside them.
+func (c *Config) checkClasses() []error {
+	if len(c.Classes) == 0 {
+		return nil
+	}
+	var errs []error
+	if len(c.Classes) < 2 || len(c.Classes) > link.MaxClasses {
+		errs = append(errs, fmt.Errorf("%d traffic classes (allowed: 2..%d, or none)", len(c.Classes), link.MaxClasses))
+	}
+	sum := 0.0
+	for k, cl := range c.Classes {
+		if !(cl.VolumeShare > 0 && cl.VolumeShare <= 1) {
+			errs = append(errs, fmt.Errorf("traffic class %d's volume share %g out of range (allowed: > 0 and <= 1)", k, cl.VolumeShare))
+		}
+		if cl.PacketFlits < 1 || cl.PacketFlits > 65535 {
+			errs = append(errs, fmt.Errorf("traffic class %d's packets of %d flits out of range (allowed: 1..65535)", k, cl.PacketFlits))
+		}
+		sum += cl.VolumeShare
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		errs = append(errs, fmt.Errorf("traffic classes' volume shares sum to %g (allowed: 1)", sum))
+	}
+	if c.LongFlits > 0 || c.Process == "request-reply" || c.Process == "job" {
+		errs = append(errs, fmt.Errorf("traffic classes apply to the open-loop processes without long packets (process %q, long packets of %d flits)", c.Process, c.LongFlits))
+	}
+	return errs
 }
 
 // MaxQueuePackets is the largest source-queue bound.
@@ -252,8 +327,11 @@ type source struct {
 	rate                    float64 // packets per cycle
 	logq                    float64 // log(1-rate), for geometric gaps
 	longP                   float64
-	next                    float64     // Poisson: time of the next arrival
-	nextB                   clock.Cycle // Bernoulli, on-off: cycle of the next arrival
+	// classCum is the traffic classes' cumulative packet shares
+	// (Config.classCumulative); nil for one class.
+	classCum []float64
+	next     float64     // Poisson: time of the next arrival
+	nextB    clock.Cycle // Bernoulli, on-off: cycle of the next arrival
 	// on-off: whether an ON period is under way, and the cycle it or the
 	// OFF period ends (the first cycle of the next period).
 	on     bool
@@ -269,6 +347,13 @@ func (s *source) push(now clock.Cycle, q *fabric.SourceQueue) {
 	size, class := s.cfg.PacketFlits, uint8(0)
 	if s.longP > 0 && s.rng.Float64() < s.longP {
 		size, class = s.cfg.LongFlits, 1
+	}
+	if s.classCum != nil {
+		u, k := s.rng.Float64(), 0
+		for k < len(s.classCum)-1 && u >= s.classCum[k] {
+			k++
+		}
+		size, class = s.cfg.Classes[k].PacketFlits, uint8(k)
 	}
 	if d, ok := s.dest(now); ok {
 		q.Push(now, d, size, class)
