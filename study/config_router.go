@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/router/alloc"
 	"github.com/icnsim/icnsim/router/vc"
 	"github.com/icnsim/icnsim/routing"
@@ -97,6 +98,7 @@ func (c *Config) validateVC(add addFunc) {
 			}
 		}
 	}
+	c.validateClassOptions(add, spec, known)
 	if r.UGALThresholdFlits != 0 {
 		reads := routingsReading("ugal_threshold_flits")
 		par, ok := spec.Param("ugal_threshold_flits")
@@ -112,6 +114,55 @@ func (c *Config) validateVC(add addFunc) {
 	}
 	if sw, err := vc.ParseSwitching(t.Switching); err == nil && sw == vc.VirtualCutThrough && t.BufferFlits >= 1 && c.packetSizesValid() && t.BufferFlits < c.maxPacketFlits() {
 		add("router.vc.buffer_flits", t.BufferFlits, fmt.Sprintf("virtual cut-through needs a whole packet per buffer: at least %d flits, the largest packet (or switching = \"wormhole\")", c.maxPacketFlits()))
+	}
+}
+
+// validateClassOptions checks [router.vc]'s traffic-class keys against
+// the traffic: they need classes, one count or weight per class, and each
+// class's VCs at least the routing's minimum.
+func (c *Config) validateClassOptions(add addFunc, spec routing.Spec, known bool) {
+	t, classes := &c.Router.VC, c.Traffic.ClassVolumePercent.Len()
+	share, err := alloc.ParseShare(t.ClassShare)
+	if classes == 0 {
+		if err == nil && share != alloc.ShareNone {
+			add("router.vc.class_share", t.ClassShare, "divides the router between traffic classes; the traffic has one: set traffic.class_volume_percent, or class_share = \"none\"")
+		}
+		if t.ClassVCs.Len() > 0 {
+			add("router.vc.class_vcs", t.ClassVCs, "partitions the VCs between traffic classes; the traffic has one: set traffic.class_volume_percent, or leave class_vcs empty")
+		}
+		return
+	}
+	if classes < 2 || classes > link.MaxClasses {
+		return // the class list's own error
+	}
+	if n := t.ClassVCs.Len(); n > 0 && n != classes {
+		add("router.vc.class_vcs", t.ClassVCs, fmt.Sprintf("%d counts for %d traffic classes (traffic.class_volume_percent); allowed: one per class", n, classes))
+	}
+	if n := t.ClassWeights.Len(); err == nil && share == alloc.ShareWeighted && n != classes {
+		add("router.vc.class_weights", t.ClassWeights, fmt.Sprintf("%d weights for %d traffic classes (traffic.class_volume_percent); the weighted share needs one per class", n, classes))
+	}
+	if t.ClassVCs.Len() != classes || !known || !slices.Contains(spec.Topologies, c.Network.Topology) || !c.networkValid() {
+		return
+	}
+	topo, terr := c.Topology()
+	if terr != nil {
+		return
+	}
+	for k, v := range t.ClassVCs.Values() {
+		if v < 1 {
+			return // the table's own error
+		}
+		if m := spec.MinVCsFor(topo); v < m {
+			add("router.vc.class_vcs", t.ClassVCs, fmt.Sprintf("traffic class %d's %d VCs: routing %q needs at least %d VCs per class (each class's block is routed and checked for deadlock apart)", k, v, spec.Name, m))
+			return
+		}
+		if spec.CheckVCs == nil {
+			continue
+		}
+		if err := spec.CheckVCs(topo, v); err != nil {
+			add("router.vc.class_vcs", t.ClassVCs, fmt.Sprintf("traffic class %d's %d VCs: %v", k, v, err))
+			return
+		}
 	}
 }
 
@@ -211,6 +262,7 @@ func (c *Config) RouterConfig() vc.Config {
 	t := &c.Router.VC
 	arb, _ := alloc.ParseArbitration(t.Arbitration)
 	sa, _ := alloc.ParseAllocator(t.SwitchAllocator)
+	share, _ := alloc.ParseShare(t.ClassShare)
 	return vc.Config{Routing: c.routingSpec(), VCs: c.Router.VC.VCs, BufferFlits: c.Router.VC.BufferFlits, Switching: sw,
 		RoutingDelayCycles: c.Router.RoutingDelayCycles, LinkLatencyCycles: c.Router.LinkLatencyCycles,
 		CreditLatencyCycles: c.Router.CreditLatencyCycles, MaxPacketFlits: c.maxPacketFlits(), MinPacketFlits: c.minPacketFlits(),
@@ -218,5 +270,6 @@ func (c *Config) RouterConfig() vc.Config {
 		InternalSpeedup: c.Router.VC.InternalSpeedup, VirtualNetworks: c.virtualNetworks(),
 		SelectionTies: ties, SelectionSeed: c.Seed ^ 0x5e1e_c7_7135,
 		Arbitration: arb, SwitchAllocator: sa, ISLIPIterations: t.ISLIPIterations,
-		VCAllocationCycles: t.VCAllocationCycles, SwitchAllocationCycles: t.SwitchAllocationCycles, CrossbarCycles: t.CrossbarCycles}
+		VCAllocationCycles: t.VCAllocationCycles, SwitchAllocationCycles: t.SwitchAllocationCycles, CrossbarCycles: t.CrossbarCycles,
+		Classes: c.Traffic.ClassVolumePercent.Len(), ClassVCs: t.ClassVCs.Values(), ClassShare: share, ClassWeights: t.ClassWeights.Values()}
 }

@@ -2,10 +2,13 @@ package study
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
 
+	"github.com/icnsim/icnsim/internal/keys"
+	"github.com/icnsim/icnsim/link"
 	"github.com/icnsim/icnsim/report"
 	"github.com/icnsim/icnsim/traffic"
 )
@@ -37,6 +40,15 @@ type Traffic struct {
 	// 1), the rest in packet_flits-flit short ones (class 0).
 	LongPacketFlits   int     `toml:"long_packet_flits"`
 	LongVolumePercent float64 `toml:"long_volume_percent"`
+	// ClassVolumePercent, with two to link.MaxClasses entries, makes the
+	// traffic a mix of traffic classes (message classes 0, 1, ...): each
+	// entry the percent of the traffic volume (flits) in that class, the
+	// entries summing to 100. ClassPacketFlits is each class's packet size
+	// (empty: packet_flits for every class). Each class is measured apart
+	// and may have VCs and a share of the routers of its own
+	// ([router.vc] class_vcs, class_share).
+	ClassVolumePercent keys.List[float64] `toml:"class_volume_percent"`
+	ClassPacketFlits   keys.List[int]     `toml:"class_packet_flits"`
 	// LoadOfWireCapacity, when > 0, gives the offered load as a share of
 	// the network's wire capacity (every router-to-router channel sending
 	// a flit every cycle), as the Hybrid-HAR paper does, instead of
@@ -110,6 +122,7 @@ func (c *Config) validateTraffic(add addFunc) {
 	} else if t.LongVolumePercent > 0 && t.LongPacketFlits == 0 {
 		add("traffic.long_volume_percent", t.LongVolumePercent, "needs traffic.long_packet_flits >= 1 (the long packets' size)")
 	}
+	c.validateClasses(add)
 	if !(t.HotspotFraction >= 0 && t.HotspotFraction <= 1) {
 		add("traffic.hotspot_fraction", t.HotspotFraction, "allowed: 0..1")
 	}
@@ -220,6 +233,65 @@ func (c *Config) validateLoadUnits(add addFunc) {
 	}
 }
 
+// validateClasses checks a mix of traffic classes: its shares, its
+// sizes, and the traffic it may not be combined with.
+func (c *Config) validateClasses(add addFunc) {
+	t := &c.Traffic
+	n := t.ClassVolumePercent.Len()
+	if n == 0 {
+		if t.ClassPacketFlits.Len() > 0 {
+			add("traffic.class_packet_flits", t.ClassPacketFlits, "sizes the packets of traffic classes: set traffic.class_volume_percent too (one percent of the volume per class), or leave class_packet_flits empty")
+		}
+		return
+	}
+	const key = "traffic.class_volume_percent"
+	sum := 0.0
+	pcts, sizes := t.ClassVolumePercent.Values(), t.ClassPacketFlits.Values()
+	for _, p := range pcts {
+		sum += p
+	}
+	switch {
+	case n < 2 || n > link.MaxClasses:
+		add(key, t.ClassVolumePercent, fmt.Sprintf("%d classes; allowed: 2..%d classes (one percent of the volume each), or none", n, link.MaxClasses))
+	case slices.ContainsFunc(pcts, func(p float64) bool { return !(p > 0 && p <= 100) }):
+		add(key, t.ClassVolumePercent, "allowed: percents > 0 and <= 100, one per class")
+	case math.Abs(sum-100) > 1e-9:
+		add(key, t.ClassVolumePercent, fmt.Sprintf("the percents sum to %g; allowed: percents of the traffic volume summing to 100", sum))
+	}
+	if m := len(sizes); m > 0 && m != n && n >= 2 && n <= link.MaxClasses {
+		add("traffic.class_packet_flits", t.ClassPacketFlits, fmt.Sprintf("%d sizes for %d classes (traffic.class_volume_percent); allowed: one size per class, or none (packet_flits for every class)", m, n))
+	}
+	if slices.ContainsFunc(sizes, func(s int) bool { return s < 1 || s > 65535 }) {
+		add("traffic.class_packet_flits", t.ClassPacketFlits, "allowed: sizes 1..65535 flits, one per class")
+	}
+	switch {
+	case t.LongPacketFlits > 0:
+		add(key, t.ClassVolumePercent, "long packets are a mix of two classes of their own: use traffic classes (class_packet_flits for the sizes) or long_packet_flits, not both")
+	case t.Process == "request-reply" || t.Process == "job":
+		add(key, t.ClassVolumePercent, fmt.Sprintf("applies to the open-loop processes (bernoulli, poisson, ramp, on-off, saturation, collective); process %q has message classes of its own", t.Process))
+	case c.nodeChannels() == 2:
+		add(key, t.ClassVolumePercent, fmt.Sprintf("network.%s.node_channels = 2 gives message classes 0 and 1 a channel each; traffic classes share a node's one channel: use node_channels = 1", c.Network.Topology))
+	}
+}
+
+// classPacketFlits is traffic class k's packet size.
+func (c *Config) classPacketFlits(k int) int {
+	if k < c.Traffic.ClassPacketFlits.Len() {
+		return c.Traffic.ClassPacketFlits.At(k)
+	}
+	return c.Traffic.PacketFlits
+}
+
+// trafficClasses is the traffic package's mix of traffic classes; nil
+// for one class.
+func (c *Config) trafficClasses() []traffic.Class {
+	var cs []traffic.Class
+	for k, p := range c.Traffic.ClassVolumePercent.Values() {
+		cs = append(cs, traffic.Class{VolumeShare: p / 100, PacketFlits: c.classPacketFlits(k)})
+	}
+	return cs
+}
+
 // longShare is the share of the traffic volume in long packets.
 func (c *Config) longShare() float64 {
 	if c.Traffic.LongPacketFlits <= 0 {
@@ -233,7 +305,17 @@ func (c *Config) longShare() float64 {
 // its own error.
 func (c *Config) packetSizesValid() bool {
 	t := &c.Traffic
-	return t.PacketFlits >= 1 && t.PacketFlits <= 65535 && t.LongPacketFlits >= 0 && t.LongPacketFlits <= 65535
+	return t.PacketFlits >= 1 && t.PacketFlits <= 65535 && t.LongPacketFlits >= 0 && t.LongPacketFlits <= 65535 &&
+		!slices.ContainsFunc(t.ClassPacketFlits.Values(), func(s int) bool { return s < 1 || s > 65535 })
+}
+
+// classSizes is the packet sizes of the traffic classes, nil for one class.
+func (c *Config) classSizes() []int {
+	var s []int
+	for k := range c.Traffic.ClassVolumePercent.Len() {
+		s = append(s, c.classPacketFlits(k))
+	}
+	return s
 }
 
 // maxPacketFlits is the largest packet the traffic sends.
@@ -243,6 +325,9 @@ func (c *Config) maxPacketFlits() int {
 	}
 	if c.longShare() > 0 {
 		return max(c.Traffic.PacketFlits, c.Traffic.LongPacketFlits)
+	}
+	if s := c.classSizes(); s != nil {
+		return slices.Max(s)
 	}
 	return c.Traffic.PacketFlits
 }
@@ -254,6 +339,9 @@ func (c *Config) minPacketFlits() int {
 	}
 	if c.Traffic.Process == "request-reply" {
 		return min(c.Traffic.RequestFlits, c.Traffic.ReplyFlits)
+	}
+	if s := c.classSizes(); s != nil {
+		return slices.Min(s)
 	}
 	switch s := c.longShare(); {
 	case s >= 1:
@@ -311,7 +399,7 @@ func (c *Config) trafficConfig(u loadUnits) traffic.Config {
 	}
 	self, _ := traffic.ParseSelfMode(t.Self)
 	return traffic.Config{Pattern: t.Pattern, Process: t.Process, LoadFlits: load, PacketsPerNode: t.PacketsPerNode,
-		PacketFlits: t.PacketFlits, LongFlits: long, LongVolumeShare: c.longShare(),
+		PacketFlits: t.PacketFlits, LongFlits: long, LongVolumeShare: c.longShare(), Classes: c.trafficClasses(),
 		PhaseCycle: t.PhaseCycle, PhasePattern: t.PhasePattern, RampCycles: t.RampCycles, OnCycles: t.OnCycles, OffCycles: t.OffCycles, Self: self, QueuePackets: t.SourceQueuePackets,
 		PatternParams: traffic.PatternParams{HotspotFraction: t.HotspotFraction, HotspotSourceFraction: t.HotspotSourceFraction, HotspotNode: t.HotspotNode, HotRegionFraction: t.HotRegionFraction},
 		RequestReply: traffic.RequestReply{RequestFlits: t.RequestFlits, ReplyFlits: t.ReplyFlits, ServiceCycles: t.ServiceCycles,

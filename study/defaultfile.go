@@ -132,6 +132,8 @@ func writeTrafficTOML(p tomlPrinter, d Config) {
 	p("packet_flits = %d                # packet length (of the short messages, class 0, when sizes are bimodal)", d.Traffic.PacketFlits)
 	p("long_packet_flits = %d           # > 0: long messages (class 1) of this length", d.Traffic.LongPacketFlits)
 	p("long_volume_percent = %v         # share of the traffic volume (flits, not packets) in long messages, 0..100", d.Traffic.LongVolumePercent)
+	p("class_volume_percent = %s       # traffic classes: percent of the volume in each (2..4 entries summing to 100; [] one class); each measured apart, with [router.vc] class_vcs and class_share", d.Traffic.ClassVolumePercent)
+	p("class_packet_flits = %s         # each traffic class's packet size ([]: packet_flits for every class)", d.Traffic.ClassPacketFlits)
 	p("load_of_wire_capacity = %v       # > 0: the offered load as a share of the wire capacity (every router-to-router channel busy; the Hybrid-HAR paper's unit), instead of load_flits_per_node_cycle", d.Traffic.LoadOfWireCapacity)
 	p("load_of_bisection = %v           # > 0: the offered load as a share of twice the bisection bandwidth (the RECN paper's unit, 1 = what uniform traffic can carry), instead of load_flits_per_node_cycle; reports relative_throughput", d.Traffic.LoadOfBisection)
 	p("hotspot_fraction = %v         # hotspot pattern: share of packets to the hot-spot node", d.Traffic.HotspotFraction)

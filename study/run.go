@@ -269,10 +269,14 @@ func Installed[T policies.Running](b *Built) (T, bool) {
 }
 
 // routerError names the key behind a router's refusal: a routing that can
-// deadlock is reported against router.vc.vcs.
+// deadlock is reported against router.vc.vcs (router.vc.class_vcs when
+// the VCs are partitioned between traffic classes).
 func routerError(ctx context.Context, cfg Config, err error) error {
 	var de *fabric.DeadlockError
 	if ctx.Err() == nil && errors.As(err, &de) {
+		if cfg.Router.VC.ClassVCs.Len() > 0 { // each traffic class's block is checked apart
+			return &FieldError{Key: "router.vc.class_vcs", Value: cfg.Router.VC.ClassVCs, Allowed: de.Msg}
+		}
 		return &FieldError{Key: "router.vc.vcs", Value: cfg.Router.VC.VCs, Allowed: de.Msg}
 	}
 	return err
@@ -624,8 +628,9 @@ func (b *Built) result(r *run, meth method, end clock.Cycle) (*report.Result, er
 		hops += c.Hops
 	}
 	res.Latency, res.NetworkLatency = report.Summarise(&lat), report.Summarise(&netLat)
-	if classLat[1].Count() > 0 || cfg.Traffic.LongPacketFlits > 0 {
-		for k := range classLat {
+	classes := cfg.Traffic.ClassVolumePercent.Len()
+	if classLat[1].Count() > 0 || cfg.Traffic.LongPacketFlits > 0 || classes > 0 {
+		for k := range max(classes, 2) {
 			res.ClassLatency = append(res.ClassLatency, report.Summarise(&classLat[k]))
 			var cdf [][2]float64
 			for _, pt := range classLat[k].CDF() {
@@ -643,6 +648,15 @@ func (b *Built) result(r *run, meth method, end clock.Cycle) (*report.Result, er
 		return nil, err
 	}
 	res.PerNodeAccepted = report.SpreadOf(r.sending(res.NodeAccepted))
+	if span := float64(res.MeasureToCycle-res.MeasureFromCycle) * r.senders; classes > 0 && span > 0 {
+		for k := range classes {
+			var flits uint64
+			for _, c := range b.Collectors {
+				flits += c.ClassAcceptedFlits(k)
+			}
+			res.ClassAcceptedFlitsPerNodeCycle = append(res.ClassAcceptedFlitsPerNodeCycle, report.Ratio(float64(flits), span))
+		}
+	}
 	if t := cfg.Traffic; t.Process == "request-reply" {
 		rr := &report.RequestReplyResult{RequestFlits: t.RequestFlits, ReplyFlits: t.ReplyFlits, MaxOutstanding: t.MaxOutstanding,
 			OfferedRequestsPerNodeCycle: b.traffic.RequestReply.RequestRate(b.traffic.LoadFlits)}

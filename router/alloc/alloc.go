@@ -4,7 +4,8 @@
 // output-first, iSLIP and wavefront matchings of a router's input ports to
 // its output ports, on bit masks of at most 64 ports. A router kind keeps
 // its own VCs and decides which ports request which; this package decides
-// who wins. Every rule is deterministic: ties go round robin from a
+// who wins, and how an arbiter divides itself between traffic classes
+// (Share: strict priority, or weighted by start-time fair queueing). Every rule is deterministic: ties go round robin from a
 // pointer the Matcher keeps, so results stay a function of the requests.
 //
 // It may import only the standard library.
@@ -470,4 +471,110 @@ func (m *Matcher) wavefront(inputs uint64) uint64 {
 	}
 	m.diagonal = (m.diagonal + 1) % P
 	return matched
+}
+
+// Share is how a router's arbiters and its network interfaces divide
+// themselves between the traffic classes of a mix (link.Flit.Class).
+type Share uint8
+
+const (
+	// ShareNone: the classes are not told apart (each arbiter by its
+	// Arbitration alone; a network interface sends its packets in the order
+	// they were generated).
+	ShareNone Share = iota
+	// SharePriority: strict priority, the lowest class first (the class
+	// listed first in the configuration); within a class, the arbitration.
+	SharePriority
+	// ShareWeighted: each arbiter serves the classes that request it in
+	// proportion to their weights, flit by flit (a network interface:
+	// flits of whole packets), by start-time fair queueing (WeightedShare);
+	// within a class, round robin.
+	ShareWeighted
+)
+
+func shareNames() []string { return []string{"none", "priority", "weighted"} }
+
+// ShareNames lists the class shares in a fixed order, the default first.
+func ShareNames() []string { return shareNames() }
+
+func (s Share) String() string { return nameOf(shareNames(), uint8(s), "class share") }
+
+// ParseShare reads a class share by name; "" is the default.
+func ParseShare(s string) (Share, error) {
+	i, err := parse(shareNames(), s, "class share")
+	return Share(i), err
+}
+
+// MaxShareClasses is the most classes a WeightedShare divides between.
+const MaxShareClasses = 4
+
+// MaxShareWeight is the largest class weight: the costs of a set of
+// weights are their least common multiple over each (ShareCosts), at
+// most about 10^8 for four weights of at most 100.
+const MaxShareWeight = 100
+
+// ShareCosts is the cost of one unit (a flit) of each class under weights
+// (each 1..MaxShareWeight): the weights' least common multiple over the
+// class's weight, so that classes served in proportion to their weights
+// pay alike.
+func ShareCosts(weights []int) [MaxShareClasses]uint64 {
+	l := uint64(1)
+	for _, w := range weights {
+		l = l / gcd(l, uint64(w)) * uint64(w)
+	}
+	var c [MaxShareClasses]uint64
+	for k, w := range weights {
+		c[k] = l / uint64(w)
+	}
+	return c
+}
+
+func gcd(a, b uint64) uint64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// WeightedShare is one arbiter's start-time fair queueing between classes
+// (Goyal, Vin and Cheng, 1996): each class has the finish tag of the
+// units it was last served, the arbiter a virtual time, the start tag of
+// the last service. Among the classes requesting it, the arbiter serves
+// the one whose start tag, the later of its finish tag and the virtual
+// time, is least (ties to the lower class); serving u units of class k
+// moves its finish tag to its start tag plus u times its cost
+// (ShareCosts). Classes that request all along are served in proportion
+// to their weights; a class that returns after an idle spell starts at
+// the virtual time, with no credit banked. It is deterministic: a
+// function of the requests alone.
+type WeightedShare struct {
+	finish  [MaxShareClasses]uint64
+	virtual uint64
+}
+
+// Next is the class the arbiter serves among present (bit k: class k
+// requests; not zero), changing nothing (Served commits it).
+func (w *WeightedShare) Next(present uint8) int {
+	best, bestStart := -1, ^uint64(0)
+	for m := present & (1<<MaxShareClasses - 1); m != 0; m &= m - 1 {
+		k := bits.TrailingZeros8(m)
+		if s := max(w.finish[k], w.virtual); s < bestStart {
+			best, bestStart = k, s
+		}
+	}
+	return best
+}
+
+// Served records units units of class k served at cost cost (its
+// ShareCosts entry).
+func (w *WeightedShare) Served(k int, units, cost uint64) {
+	s := max(w.finish[k], w.virtual)
+	w.virtual = s
+	w.finish[k] = s + units*cost
+	if s > 1<<62 { // renumber before the tags could overflow: only their order matters
+		for i := range w.finish {
+			w.finish[i] -= min(w.finish[i], s)
+		}
+		w.virtual = 0
+	}
 }

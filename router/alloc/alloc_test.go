@@ -248,3 +248,94 @@ func TestNewMatcherRejects(t *testing.T) {
 		}()
 	}
 }
+
+// TestWeightedShare: classes requesting all along are served in
+// proportion to their weights, in the order start-time fair queueing
+// gives (ties to the lower class); a class that was idle starts at the
+// virtual time with no credit banked; units count (a packet of 4 flits
+// costs 4 flits' turns).
+func TestWeightedShare(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		weights []int
+		units   []uint64 // per class; 1 when nil
+		present []uint8  // the requesting classes at each pick
+		want    string   // the classes served
+	}{
+		// Costs 1 and 3; tags (F0, F1, V) after each pick: (1,0,0) (1,3,0)
+		// (2,3,1) (3,3,2) (4,3,3) (4,6,3) (5,6,4) (6,6,5).
+		{"3:1", []int{3, 1}, nil, repeatMask(0b11, 8), "01000100"},
+		{"1:1", []int{1, 1}, nil, repeatMask(0b11, 6), "010101"},
+		// Costs 2, 1, 2: class 1 every other pick, 0 and 2 in turn between.
+		{"1:2:1", []int{1, 2, 1}, nil, repeatMask(0b111, 8), "01210121"},
+		{"lone class", []int{3, 1}, nil, repeatMask(0b10, 4), "1111"},
+		// Class 0 requests alone for 4 picks (F0 = 4, V = 3), then class 1
+		// joins at the virtual time (start 3) and the two alternate: class
+		// 1 banked no credit for its idle spell (it would have taken the
+		// next four picks had it kept F1 = 0).
+		{"returning class", []int{1, 1}, nil, append(repeatMask(0b01, 4), repeatMask(0b11, 4)...), "00001010"},
+		{"packets of 4 flits against 1", []int{1, 1}, []uint64{4, 1}, repeatMask(0b11, 10), "0111101111"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cost := ShareCosts(c.weights)
+			var w WeightedShare
+			got := ""
+			for _, p := range c.present {
+				k := w.Next(p)
+				if p>>k&1 == 0 {
+					t.Fatalf("served class %d, not among %b", k, p)
+				}
+				u := uint64(1)
+				if c.units != nil {
+					u = c.units[k]
+				}
+				w.Served(k, u, cost[k])
+				got += fmt.Sprint(k)
+			}
+			if got != c.want {
+				t.Fatalf("served %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+func repeatMask(m uint8, n int) []uint8 {
+	out := make([]uint8, n)
+	for i := range out {
+		out[i] = m
+	}
+	return out
+}
+
+// TestWeightedShareLongRun: over many picks the shares match the weights
+// to within one pick per class, and the tags' renumbering near overflow
+// changes no decision.
+func TestWeightedShareLongRun(t *testing.T) {
+	weights := []int{7, 2, 100, 1}
+	cost := ShareCosts(weights)
+	var a, b WeightedShare
+	b.virtual, b.finish = 1<<62-12345, [MaxShareClasses]uint64{1<<62 - 12345, 1<<62 - 12345, 1<<62 - 12345, 1<<62 - 12345}
+	served := [MaxShareClasses]int{}
+	const picks = 110 * 1000
+	for i := range picks {
+		ka, kb := a.Next(0b1111), b.Next(0b1111)
+		if ka != kb {
+			t.Fatalf("pick %d: class %d from tags near 0, %d from tags near 2^62", i, ka, kb)
+		}
+		a.Served(ka, 1, cost[ka])
+		b.Served(kb, 1, cost[kb])
+		served[ka]++
+	}
+	for k, w := range weights {
+		want := picks * w / 110
+		if d := served[k] - want; d < -1 || d > 1 {
+			t.Errorf("class %d (weight %d) served %d of %d, want %d", k, w, served[k], picks, want)
+		}
+	}
+	if got, err := ParseShare("weighted"); err != nil || got != ShareWeighted {
+		t.Errorf("ParseShare(weighted) = %v, %v", got, err)
+	}
+	if _, err := ParseShare("fair"); err == nil {
+		t.Error("ParseShare(fair) accepted")
+	}
+}

@@ -219,6 +219,16 @@
 // in Stuck. With Config.VirtualNetworks > 1 the routing function is split
 // into virtual networks (routing.Networks), one per message class.
 //
-// It may import fabric, routing, routing/deadlock, topology, link, actor
-// and clock.
+// Traffic classes (Config.Classes): Config.ClassVCs gives each class a
+// block of VCs of its own, a virtual network whose routing function is
+// built and checked with the block's VCs (routing.NewNetworksOf).
+// Config.ClassShare divides every arbiter between the classes: the
+// priority share through the arbitration keys (keyOf: the class above the
+// arbitration's key), the weighted share through an alloc.WeightedShare
+// per switch arbiter (routerExtras.inShare, outShare: an input's is
+// charged when its flit wins the output) and per node (its source queue
+// per class, niClasses), VC allocation round robin.
+//
+// It may import fabric, routing, routing/deadlock, topology, link, actor,
+// clock, router/alloc and internal/keys.
 package vc

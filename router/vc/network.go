@@ -82,6 +82,20 @@ type Config struct {
 	// and runs in each network apart (routing.Networks). 0 or 1: one
 	// network of every VC.
 	VirtualNetworks int
+	// ClassVCs, when not empty, partitions the VCs between the traffic
+	// classes of a mix: class k's packets travel on ClassVCs[k] VCs of
+	// their own, the blocks in class order from VC 0, each routed by the
+	// routing function built and checked with its block's VCs
+	// (routing.NewNetworksOf). It sums to VCs. Empty: the classes share
+	// every VC.
+	ClassVCs []int
+	// Classes is the number of traffic classes (0 or 1: one);
+	// ClassShare is how every arbiter and network interface divides
+	// itself between them, ClassWeights their weights under
+	// alloc.ShareWeighted (one per class, 1..alloc.MaxShareWeight).
+	Classes      int
+	ClassShare   alloc.Share
+	ClassWeights []int
 	// Arbitration orders the requests of every arbiter: VC allocation's
 	// output-VC arbiters and the switch allocator's (alloc.Arbitration;
 	// the zero value, round robin, is the router as it always was).
@@ -128,8 +142,19 @@ func (c Config) generalSwitch() bool {
 
 // needsExtras reports whether a router keeps routerExtras for the options.
 func (c Config) needsExtras() bool {
-	return c.generalSwitch() || c.Arbitration != alloc.RoundRobin || c.VCAllocationCycles != 0
+	return c.generalSwitch() || c.keyed() || c.VCAllocationCycles != 0
 }
+
+// keyed reports whether the arbiters read the front packets' keys: under
+// a keyed arbitration or a class share (Router.keyOf).
+func (c Config) keyed() bool {
+	return c.Arbitration != alloc.RoundRobin || c.ClassShare != alloc.ShareNone
+}
+
+// vaKeyed reports whether VC allocation's arbiters read keys: as keyed,
+// but the weighted share leaves VC allocation round robin (its keys are
+// classes, not an order).
+func (c Config) vaKeyed() bool { return c.keyed() && c.ClassShare != alloc.ShareWeighted }
 
 // MaxInternalSpeedup is the largest Config.InternalSpeedup.
 const MaxInternalSpeedup = 4
@@ -343,6 +368,7 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 	if cfg.InternalSpeedup > 1 && (cfg.Arbitration != alloc.RoundRobin || cfg.SwitchAllocator != alloc.SeparableInputFirst) {
 		errs = append(errs, fmt.Errorf("internal_speedup = %d runs rounds of separable input-first round-robin allocation: arbitration %q and switch allocator %q need internal_speedup = 1", cfg.InternalSpeedup, cfg.Arbitration, cfg.SwitchAllocator))
 	}
+	errs = append(errs, cfg.checkClasses()...)
 	for r := 0; r < t.Routers(); r++ {
 		if t.Ports(r) > 64 {
 			errs = append(errs, fmt.Errorf("%s has %d ports (at most 64 supported)", t.RouterName(r), t.Ports(r)))
@@ -357,22 +383,119 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 			return nil, err
 		}
 	}
+	blocks, err := cfg.vcBlocks()
+	if err != nil {
+		return nil, err
+	}
+	nets := len(blocks)
+	// Each block's routing function, built and checked once per size.
+	built := map[int]routing.Func{}
+	inners := make([]routing.Func, nets)
+	for k, vcs := range blocks {
+		if built[vcs] == nil {
+			rf, err := checkRouting(ctx, t, cfg, vcs, nets, k)
+			if err != nil {
+				return nil, err
+			}
+			built[vcs] = rf
+		}
+		inners[k] = built[vcs]
+	}
+	if nets == 1 {
+		return inners[0], nil
+	}
+	if why := routing.NetworksRefusal(inners[0]); why != "" {
+		return nil, fmt.Errorf("routing %q cannot be split into %d virtual networks: %s", cfg.Routing.Name, nets, why)
+	}
+	if topology.NodeChannels(t) > 1 {
+		return nil, fmt.Errorf("topology %s attaches each node by a channel per message class; virtual networks split one channel's VCs", t)
+	}
+	return routing.NewNetworksOf(inners, blocks, t.Routers()), nil
+}
+
+// checkClasses checks the traffic-class options: a class share or a VC
+// partition needs classes, one weight or one block per class, and a
+// router whose arbiters the share can order.
+func (cfg Config) checkClasses() []error {
+	var errs []error
+	if cfg.ClassShare > alloc.ShareWeighted {
+		errs = append(errs, fmt.Errorf("unknown class share %d (allowed: %s)", cfg.ClassShare, strings.Join(alloc.ShareNames(), ", ")))
+	}
+	if cfg.Classes > alloc.MaxShareClasses {
+		errs = append(errs, fmt.Errorf("%d traffic classes (allowed: at most %d)", cfg.Classes, alloc.MaxShareClasses))
+	}
+	if (cfg.ClassShare != alloc.ShareNone || len(cfg.ClassVCs) > 0) && cfg.Classes < 2 {
+		errs = append(errs, fmt.Errorf("class_share %q and class_vcs %v divide the router between traffic classes; the traffic has %d", cfg.ClassShare, cfg.ClassVCs, max(cfg.Classes, 1)))
+	}
+	if n := len(cfg.ClassVCs); n > 0 && n != cfg.Classes {
+		errs = append(errs, fmt.Errorf("class_vcs = %v gives %d classes VCs; the traffic has %d classes", cfg.ClassVCs, n, cfg.Classes))
+	}
+	if cfg.ClassShare == alloc.ShareWeighted {
+		if len(cfg.ClassWeights) != cfg.Classes {
+			errs = append(errs, fmt.Errorf("class_weights = %v: the weighted share needs one weight per traffic class (%d)", cfg.ClassWeights, cfg.Classes))
+		}
+		for _, w := range cfg.ClassWeights {
+			if w < 1 || w > alloc.MaxShareWeight {
+				errs = append(errs, fmt.Errorf("class_weights = %v: weight %d out of range (allowed: 1..%d)", cfg.ClassWeights, w, alloc.MaxShareWeight))
+				break
+			}
+		}
+		if cfg.SwitchAllocator != alloc.SeparableInputFirst || cfg.Arbitration != alloc.RoundRobin {
+			errs = append(errs, fmt.Errorf("the weighted class share runs on separable input-first round-robin arbiters; switch allocator %q and arbitration %q need class_share \"none\" or \"priority\"", cfg.SwitchAllocator, cfg.Arbitration))
+		}
+	}
+	if cfg.ClassShare == alloc.SharePriority {
+		if !cfg.SwitchAllocator.Keyed() {
+			errs = append(errs, fmt.Errorf("the priority class share orders the arbiters of the separable allocators; switch allocator %q matches by its own rule", cfg.SwitchAllocator))
+		}
+		if cfg.Arbitration == alloc.ClassPriority {
+			errs = append(errs, fmt.Errorf("the priority class share and arbitration \"class-priority\" both order by class: use one"))
+		}
+	}
+	if cfg.ClassShare != alloc.ShareNone && cfg.InternalSpeedup > 1 {
+		errs = append(errs, fmt.Errorf("internal_speedup = %d arbitrates round robin: class share %q needs internal_speedup = 1", cfg.InternalSpeedup, cfg.ClassShare))
+	}
+	return errs
+}
+
+// vcBlocks is the VCs of each virtual network: the traffic classes'
+// partition (ClassVCs), VirtualNetworks equal blocks, or one block of
+// every VC.
+func (cfg Config) vcBlocks() ([]int, error) {
+	if len(cfg.ClassVCs) > 0 {
+		sum := 0
+		for _, v := range cfg.ClassVCs {
+			if v < 1 {
+				return nil, fmt.Errorf("class_vcs = %v: every class needs at least 1 VC", cfg.ClassVCs)
+			}
+			sum += v
+		}
+		if sum != cfg.VCs {
+			return nil, fmt.Errorf("class_vcs = %v sums to %d VCs, not vcs = %d", cfg.ClassVCs, sum, cfg.VCs)
+		}
+		if cfg.VirtualNetworks > 1 {
+			return nil, fmt.Errorf("class_vcs partitions the VCs between traffic classes; %d virtual networks split them already", cfg.VirtualNetworks)
+		}
+		return cfg.ClassVCs, nil
+	}
 	nets := max(cfg.VirtualNetworks, 1)
 	if cfg.VCs%nets != 0 {
 		return nil, fmt.Errorf("vcs = %d does not divide into %d virtual networks (allowed: a multiple of %d)", cfg.VCs, nets, nets)
 	}
-	vcs := cfg.VCs / nets // each network's
+	blocks := make([]int, nets)
+	for k := range blocks {
+		blocks[k] = cfg.VCs / nets
+	}
+	return blocks, nil
+}
+
+// checkRouting builds the routing function of a virtual network of vcs
+// VCs (network k of nets) and checks it: its selection, parameters,
+// switching and, unless AllowDeadlock, its channel dependency graph.
+func checkRouting(ctx context.Context, t topology.Topology, cfg Config, vcs, nets, k int) (routing.Func, error) {
 	rf, err := routing.New(cfg.Routing, t, vcs)
 	if err != nil {
 		return nil, err
-	}
-	if nets > 1 {
-		if why := routing.NetworksRefusal(rf); why != "" {
-			return nil, fmt.Errorf("routing %q cannot be split into %d virtual networks: %s", cfg.Routing.Name, nets, why)
-		}
-		if topology.NodeChannels(t) > 1 {
-			return nil, fmt.Errorf("topology %s attaches each node by a channel per message class; virtual networks split one channel's VCs", t)
-		}
 	}
 	if err := checkSelection(cfg.Selection, cfg.SelectionTies, cfg.Routing); err != nil {
 		return nil, err
@@ -401,12 +524,16 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 			hint, each := "", ""
 			if min := spec.MinVCsFor(t); vcs < min {
 				hint = fmt.Sprintf(" (%s needs at least %d VCs", spec.Name, min)
-				if nets > 1 {
+				if len(cfg.ClassVCs) > 0 {
+					hint += fmt.Sprintf(" per traffic class: class %d has %d of class_vcs = %v", k, vcs, cfg.ClassVCs)
+				} else if nets > 1 {
 					hint += fmt.Sprintf(" per virtual network: vcs >= %d", min*nets)
 				}
 				hint += ")"
 			}
-			if nets > 1 {
+			if len(cfg.ClassVCs) > 0 {
+				each = fmt.Sprintf(" (traffic class %d's)", k)
+			} else if nets > 1 {
 				each = fmt.Sprintf(" per virtual network (vcs = %d in %d networks)", cfg.VCs, nets)
 			}
 			return nil, &fabric.DeadlockError{Msg: fmt.Sprintf("routing %q with %d VCs%s on the %s can deadlock%s: %v; set allow_deadlock = true to run it anyway",
@@ -417,9 +544,6 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 		if err := spec.ClassVCs(t, vcs); err != nil {
 			return nil, &fabric.DeadlockError{Msg: err.Error()}
 		}
-	}
-	if nets > 1 {
-		rf = routing.NewNetworks(rf, nets, vcs, t.Routers())
 	}
 	return rf, nil
 }
@@ -509,6 +633,10 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 	}
 	sh.sendAhead = clock.Cycle(cfg.sendAheadCycles())
 	sh.arb, sh.swAlloc, sh.general = cfg.Arbitration, cfg.SwitchAllocator, cfg.generalSwitch()
+	sh.keyed, sh.vaKeyed, sh.share = cfg.keyed(), cfg.vaKeyed(), cfg.ClassShare
+	if cfg.ClassShare == alloc.ShareWeighted {
+		sh.shareCost = alloc.ShareCosts(cfg.ClassWeights)
+	}
 	sh.vaCycles = uint32(cfg.VCAllocationCycles)
 	if sh.vaCycles == 0 {
 		sh.frOnGrant = ^uint64(0)
@@ -560,6 +688,10 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 	niVCs := make([]niVC, nn*V*H)
 	nsh := &niShared{wires: n.wires, topo: t, rf: rf, inj: inj, vcs: int32(V), depth: int32(B), vct: cfg.Switching == VirtualCutThrough}
 	nsh.nets, _ = rf.(*routing.Networks)
+	if cfg.ClassShare != alloc.ShareNone {
+		nsh.share, nsh.shareCost = cfg.ClassShare, sh.shareCost
+		nsh.cls = make([]niClasses, nn)
+	}
 	for i := range n.NIs {
 		var sink fabric.Sink
 		if sinks != nil {
@@ -571,6 +703,17 @@ func wire(ctx context.Context, t topology.Topology, cfg Config, rf routing.Func,
 		if H > 1 {
 			nis[i].ch.next = &niChannel{vc: vcs[V:], in: int32(nports + i*H + 1), out: -1}
 			nis[i].ch.q.SplitClasses(&nis[i].ch.next.q)
+		}
+		if nsh.cls != nil {
+			// A queue per traffic class: class k's packets pass down a
+			// chain of k splits from channel 0's queue.
+			qs := make([]fabric.SourceQueue, cfg.Classes-1)
+			nsh.cls[i].q = qs
+			prev := &nis[i].ch.q
+			for k := range qs {
+				prev.SplitClasses(&qs[k])
+				prev = &qs[k]
+			}
 		}
 		for v := range vcs {
 			vcs[v].credits = int32(B)

@@ -6,6 +6,7 @@ import (
 	"github.com/icnsim/icnsim/clock"
 	"github.com/icnsim/icnsim/fabric"
 	"github.com/icnsim/icnsim/link"
+	"github.com/icnsim/icnsim/router/alloc"
 	"github.com/icnsim/icnsim/routing"
 	"github.com/icnsim/icnsim/topology"
 )
@@ -48,6 +49,51 @@ type NI struct {
 	// srv is the state of a node whose source answers requests
 	// (fabric.Responder); nil for every other node.
 	srv *niServer
+}
+
+// niClasses is what a node keeps under a class share: a source queue per
+// traffic class above 0 (class 0's is channel 0's; a chain of
+// SourceQueue splits sends each class to its own), and the weighted
+// share's state between them.
+type niClasses struct {
+	q     []fabric.SourceQueue
+	share alloc.WeightedShare
+}
+
+// queue is traffic class k's source queue (channel c is channel 0).
+func (n *NI) queue(c *niChannel, k int) *fabric.SourceQueue {
+	if k == 0 {
+		return &c.q
+	}
+	return &n.sh.cls[n.id].q[k-1]
+}
+
+// nextClass is the traffic class whose front packet channel c starts
+// next, with its injection VC, under the class share: among the classes
+// with a packet that has a VC with room, the lowest (priority) or the one
+// the NI's weighted share serves next; -1 when none can start.
+func (n *NI) nextClass(c *niChannel) (k, vc int) {
+	var ready uint8
+	var vcOf [alloc.MaxShareClasses]int
+	cls := &n.sh.cls[n.id]
+	for j := 0; j <= len(cls.q); j++ {
+		q := n.queue(c, j)
+		if q.Len() == 0 {
+			continue
+		}
+		if v := n.pickVC(q.Front(), c, 0); v >= 0 {
+			if n.sh.share == alloc.SharePriority {
+				return j, v
+			}
+			ready |= 1 << j
+			vcOf[j] = v
+		}
+	}
+	if ready == 0 {
+		return -1, -1
+	}
+	k = cls.share.Next(ready)
+	return k, vcOf[k]
 }
 
 // PacketsGenerated is the number of packets the node's source generated:
@@ -101,6 +147,14 @@ type niShared struct {
 	// nets: the routing's virtual networks, whose VCs a packet of each
 	// message class is kept to (nil: one network).
 	nets *routing.Networks
+	// share is the class share between the source queues of a node's
+	// traffic classes (NI.cls), shareCost its cost per flit of each class.
+	share     alloc.Share
+	shareCost [alloc.MaxShareClasses]uint64
+	// cls[i] is node i's source queues of traffic classes 1 and up and its
+	// class share between them, under a class share (Config.ClassShare);
+	// nil otherwise (one queue, packets sent in the order generated).
+	cls []niClasses
 	// perDst[i] is node i's count of the packets it starts per
 	// destination (CountPerDestination); nil, and nil entries, where
 	// none counts.
@@ -118,6 +172,11 @@ func (n *NI) Queued() int {
 	q := n.ch.q.Len()
 	if n.ch.next != nil {
 		q += n.ch.next.q.Len()
+	}
+	if n.sh.cls != nil {
+		for i := range n.sh.cls[n.id].q {
+			q += n.sh.cls[n.id].q[i].Len()
+		}
 	}
 	if n.srv != nil {
 		q += n.srv.replies.Len()
@@ -157,7 +216,11 @@ func (n *NI) Tick(now clock.Cycle) {
 		n.nextGen = n.src.Generate(now, &n.ch.q)
 	}
 	if n.gate != nil {
-		n.gate.Observe(now, n.ch.q.Len())
+		queued := n.ch.q.Len()
+		if n.sh.cls != nil {
+			queued = n.Queued()
+		}
+		n.gate.Observe(now, queued)
 	}
 	n.inject(now, &n.ch, n.gate)
 	if n.ch.next != nil {
@@ -172,7 +235,9 @@ func (n *NI) inject(now clock.Cycle, c *niChannel, gate fabric.Gate) {
 		n.srv.inject(now, n, c, gate)
 		return
 	}
-	if !c.sending {
+	if !c.sending && n.sh.cls != nil {
+		n.startClass(now, c, gate)
+	} else if !c.sending {
 		if c.q.Len() == 0 || (gate != nil && !gate.Allow(now)) {
 			return
 		}
@@ -188,11 +253,34 @@ func (n *NI) inject(now clock.Cycle, c *niChannel, gate fabric.Gate) {
 			gate.Started(now)
 		}
 	}
+	if !c.sending {
+		return
+	}
 	if n.send(now, c, &c.cur) {
 		c.sending = false
 		if gate != nil {
 			gate.Injected(now)
 		}
+	}
+}
+
+// startClass starts channel c's next packet under the class share, from
+// the class nextClass picks, when gate (nil: none) allows.
+func (n *NI) startClass(now clock.Cycle, c *niChannel, gate fabric.Gate) {
+	k, vc := n.nextClass(c)
+	if k < 0 || (gate != nil && !gate.Allow(now)) {
+		return
+	}
+	q := n.queue(c, k)
+	p := q.Front()
+	if n.sh.share == alloc.ShareWeighted {
+		n.sh.cls[n.id].share.Served(k, uint64(p.Size), n.sh.shareCost[k])
+	}
+	c.cur = n.begin(now, c, p, vc)
+	q.Pop()
+	c.sending = true
+	if gate != nil {
+		gate.Started(now)
 	}
 }
 
@@ -204,7 +292,9 @@ func (n *NI) begin(now clock.Cycle, c *niChannel, p *fabric.Packet, vc int) link
 		seq = p.Seq
 	}
 	f := link.Flit{Src: n.id, Dst: p.Dst, Seq: seq, Size: p.Size, VC: uint8(vc), Class: p.Class, Gen: p.Gen, InjDelay: uint32(min(int64(now)-p.Gen, 1<<32-1))}
-	if inj := n.sh.inj; inj != nil {
+	if nets := n.sh.nets; nets != nil {
+		f.Route = nets.InjectRouteOf(p.Class, int(n.id), int(p.Dst))
+	} else if inj := n.sh.inj; inj != nil {
 		f.Route = inj.InjectRoute(int(n.id), int(p.Dst))
 	}
 	n.seq++

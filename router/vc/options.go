@@ -48,6 +48,10 @@ type routerExtras struct {
 	// always suffice.
 	vaWait        []vaPending
 	vaHead, vaLen int32
+	// inShare[p] and outShare[p] are the weighted class share's state of
+	// input port p's arbiter (over its VCs) and output port p's (over the
+	// input ports), under alloc.ShareWeighted; nil otherwise.
+	inShare, outShare []alloc.WeightedShare
 }
 
 // vaPending is a head waiting out its VC allocation stage: input VC v of
@@ -69,13 +73,24 @@ func newRouterExtras(cfg Config, ports []int) []routerExtras {
 	if cfg.VCAllocationCycles != 0 {
 		perVC(ports, cfg.VCs, func(r int, ring []vaPending) { xs[r].vaWait = ring })
 	}
-	if cfg.Arbitration != alloc.RoundRobin {
+	if cfg.keyed() {
 		perVC(ports, cfg.VCs, func(r int, keys []uint64) { xs[r].frontKey = keys })
+	}
+	if cfg.ClassShare == alloc.ShareWeighted {
+		total := 0
+		for _, P := range ports {
+			total += 2 * P
+		}
+		shares := make([]alloc.WeightedShare, total)
+		for r, P := range ports {
+			xs[r].inShare, xs[r].outShare = shares[:P:P], shares[P:2*P:2*P]
+			shares = shares[2*P:]
+		}
 	}
 	if !cfg.generalSwitch() {
 		return xs
 	}
-	keyed := cfg.Arbitration != alloc.RoundRobin && cfg.SwitchAllocator.Keyed()
+	keyed := cfg.vaKeyed() && cfg.SwitchAllocator.Keyed()
 	ms := alloc.NewMatchers(cfg.SwitchAllocator, cfg.ISLIPIterations, ports, keyed)
 	perVC(ports, cfg.VCs, func(r int, outs []uint8) { xs[r].outPortOf = outs })
 	words := 0
@@ -117,7 +132,8 @@ func (o *routerExtras) bytes() int {
 	if o == nil {
 		return 0
 	}
-	b := int(unsafe.Sizeof(routerExtras{})) + 8*(len(o.elig)+len(o.reqOf)+len(o.key)+len(o.frontKey)) + len(o.outPortOf) + len(o.vaWait)*int(unsafe.Sizeof(vaPending{}))
+	b := int(unsafe.Sizeof(routerExtras{})) + 8*(len(o.elig)+len(o.reqOf)+len(o.key)+len(o.frontKey)) + len(o.outPortOf) + len(o.vaWait)*int(unsafe.Sizeof(vaPending{})) +
+		(len(o.inShare)+len(o.outShare))*int(unsafe.Sizeof(alloc.WeightedShare{}))
 	if o.m != nil {
 		b += o.m.Bytes()
 	}
@@ -134,11 +150,14 @@ func extrasBytes(cfg Config, P int) int64 {
 	if cfg.VCAllocationCycles != 0 {
 		b += int64(P*cfg.VCs) * int64(unsafe.Sizeof(vaPending{}))
 	}
-	if cfg.Arbitration != alloc.RoundRobin {
+	if cfg.keyed() {
 		b += int64(8 * P * cfg.VCs)
 	}
+	if cfg.ClassShare == alloc.ShareWeighted {
+		b += int64(2*P) * int64(unsafe.Sizeof(alloc.WeightedShare{}))
+	}
 	if cfg.generalSwitch() {
-		keyed := cfg.Arbitration != alloc.RoundRobin && cfg.SwitchAllocator.Keyed()
+		keyed := cfg.vaKeyed() && cfg.SwitchAllocator.Keyed()
 		b += int64(16*P + P*cfg.VCs + alloc.MatcherBytes(P, keyed))
 		if keyed {
 			b += int64(8 * P * P)
@@ -149,11 +168,46 @@ func extrasBytes(cfg Config, P int) int64 {
 
 // keyOf is the arbitration key of the packet whose head is h: the less,
 // the sooner served (alloc.Arbitration).
+//
+// Under a class share the class comes first: the weighted share's key is
+// the class alone (its arbiters pick a class by WeightedShare, then round
+// robin), the priority share's the class above the arbitration's key (the
+// lower class first; within it, the older first under oldest-first).
 func (r *Router) keyOf(h *link.Flit) uint64 {
-	if r.sh.arb == alloc.ClassPriority {
+	switch {
+	case r.sh.share == alloc.ShareWeighted:
+		return uint64(h.Class)
+	case r.sh.arb == alloc.ClassPriority:
 		return uint64(255 - h.Class)
 	}
-	return uint64(h.Inj())
+	var k uint64
+	if r.sh.arb == alloc.OldestFirst {
+		k = uint64(h.Inj()) & (1<<56 - 1)
+	}
+	if r.sh.share == alloc.SharePriority {
+		k |= uint64(h.Class) << 56
+	}
+	return k
+}
+
+// classesOf is the classes of the front packets of input VCs base+v, v in
+// set (a bit per class), under the weighted share.
+func (r *Router) classesOf(base int, set uint64) uint8 {
+	var present uint8
+	for m := set; m != 0; m &= m - 1 {
+		present |= 1 << (r.vcKey(base+bits.TrailingZeros64(m)) & 7)
+	}
+	return present
+}
+
+// ofClass is the VCs base+v, v in set, whose front packet is of class k.
+func (r *Router) ofClass(base int, set uint64, k int) uint64 {
+	var of uint64
+	for m := set; m != 0; m &= m - 1 {
+		v := bits.TrailingZeros64(m)
+		of |= b2u(r.vcKey(base+v) == uint64(k)) << (v & 63)
+	}
+	return of
 }
 
 // vcKey is the arbitration key of input VC i's front packet.
@@ -163,8 +217,15 @@ func (r *Router) vcKey(i int) uint64 { return r.ext.frontKey[i] }
 // arbitration from p's round-robin pointer.
 func (r *Router) pickVC(p int, set uint64) int {
 	next := r.port[p].inNext
-	if r.sh.arb == alloc.RoundRobin || set&(set-1) == 0 {
+	if !r.sh.keyed || set&(set-1) == 0 {
 		return roundRobin(set, next)
+	}
+	if r.sh.share == alloc.ShareWeighted {
+		// The class the input's share serves next (committed when the
+		// input wins its output: pickInput), round robin within it.
+		base := p * int(r.vcs)
+		k := r.ext.inShare[p].Next(r.classesOf(base, set))
+		return roundRobin(r.ofClass(base, set, k), next)
 	}
 	// The VCs whose key is least, in one pass; round robin among them
 	// (alloc.Pick's rule).
@@ -181,11 +242,33 @@ func (r *Router) pickVC(p int, set uint64) int {
 	return roundRobin(tied, next)
 }
 
-// pickInput picks one of the input ports of set, each asking for one
-// output port with the VC in portState.inWant, by the router's keyed
-// arbitration from the output's round-robin pointer next.
-func (r *Router) pickInput(set uint64, next uint8) int {
+// pickInput picks one of the input ports of set, each asking for output
+// port op with the VC in portState.inWant, by the router's keyed
+// arbitration from the output's round-robin pointer next. Under the
+// weighted share the output's share picks the class, round robin within
+// it, and both the output's share and the winning input's record a flit
+// of that class served.
+func (r *Router) pickInput(op int, set uint64, next uint8) int {
 	V := int(r.vcs)
+	if r.sh.share == alloc.ShareWeighted {
+		var present uint8
+		for m := set; m != 0; m &= m - 1 {
+			p := bits.TrailingZeros64(m)
+			present |= 1 << (r.vcKey(p*V+int(r.port[p].inWant)) & 7)
+		}
+		x := r.ext
+		k := x.outShare[op].Next(present)
+		var of uint64
+		for m := set; m != 0; m &= m - 1 {
+			p := bits.TrailingZeros64(m)
+			of |= b2u(r.vcKey(p*V+int(r.port[p].inWant)) == uint64(k)) << (p & 63)
+		}
+		p := roundRobin(of, next)
+		cost := r.sh.shareCost[k]
+		x.outShare[op].Served(k, 1, cost)
+		x.inShare[p].Served(k, 1, cost)
+		return p
+	}
 	least, tied := ^uint64(0), uint64(0)
 	for m := set; m != 0; m &= m - 1 {
 		p := bits.TrailingZeros64(m)
@@ -308,7 +391,7 @@ func (r *Router) allocateSwitchPorts(now clock.Cycle, saPorts uint64) {
 	V := int(r.vcs)
 	ivc, x := r.ivc, r.ext
 	outs, ws := r.outs, r.wires
-	keyed := r.sh.arb != alloc.RoundRobin
+	keyed := r.sh.keyed
 	// multi: the inputs with several eligible VCs, which may be bound for
 	// several outputs; their eligible VCs are kept in x.elig.
 	var inputs, outMask, multi uint64

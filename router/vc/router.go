@@ -189,6 +189,14 @@ type routerShared struct {
 	arb     alloc.Arbitration
 	swAlloc alloc.Allocator
 	general bool
+	// keyed is set when the switch arbiters read the front packets' keys
+	// (routerExtras.frontKey): under a keyed arbitration or a class share;
+	// vaKeyed when VC allocation's arbiters do (not under the weighted
+	// share, whose keys are classes). share is the class share, shareCost
+	// its cost per flit of each class (alloc.ShareCosts).
+	keyed, vaKeyed bool
+	share          alloc.Share
+	shareCost      [alloc.MaxShareClasses]uint64
 	// vaCycles is the VC allocation stage's cycles; frOnGrant is all ones
 	// when it is 0 (a granted head may cross in its grant cycle), zero
 	// otherwise (it waits in routerExtras.vaWait).
@@ -498,7 +506,7 @@ func (r *Router) Tick(now clock.Cycle) {
 			if s.pkLen == 0 {
 				s.pkFront = d
 				s.front, s.departed, s.ready = 1, 0, uint32(now)+r.sh.delay
-				if r.sh.arb != alloc.RoundRobin {
+				if r.sh.keyed {
 					r.ext.frontKey[i] = r.keyOf(f)
 				}
 			} else {
@@ -636,7 +644,7 @@ func (r *Router) allocateVCs(now clock.Cycle, vaPorts uint64) {
 		// its round-robin pointer wins; the others retry next cycle.
 		ptr := int32(r.outs[o].vaPtr)
 		win := a
-		if r.sh.arb != alloc.RoundRobin {
+		if r.sh.vaKeyed {
 			win = r.vaWinner(a, o, ptr, n)
 		} else {
 			best := ringDistance(r.reqs[a].in, ptr, n)
@@ -847,7 +855,7 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 	ivc, outs, ws := r.ivc, r.outs, r.wires
 	// Under a keyed arbitration (Config.Arbitration) an arbiter with more
 	// than one request orders them by key (pickVC, pickInput).
-	keyed := r.sh.arb != alloc.RoundRobin
+	keyed := r.sh.keyed
 	var outMask uint64
 	for pm := saPorts; pm != 0; pm &= pm - 1 {
 		p := bits.TrailingZeros64(pm)
@@ -878,8 +886,8 @@ func (r *Router) allocateSwitch(now clock.Cycle, saPorts uint64) {
 		req := opt.outReq
 		opt.outReq = 0
 		p := roundRobin(req, opt.outNext)
-		if keyed && req&(req-1) != 0 {
-			p = r.pickInput(req, opt.outNext)
+		if keyed && (req&(req-1) != 0 || r.sh.share == alloc.ShareWeighted) {
+			p = r.pickInput(op, req, opt.outNext)
 		}
 		ipt := &r.port[p]
 		v := int(ipt.inWant)
@@ -1008,7 +1016,7 @@ func (r *Router) nextPacket(i, p, v, op int, o int32) {
 	nd := &r.pkts[s.pkFront]
 	s.ready = nd.headReady
 	s.front = nd.hdr.Size
-	if r.sh.arb != alloc.RoundRobin {
+	if r.sh.keyed {
 		r.ext.frontKey[i] = r.keyOf(&nd.hdr)
 	}
 	if s.pkLen == 1 {

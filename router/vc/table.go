@@ -2,6 +2,7 @@ package vc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/icnsim/icnsim/internal/keys"
@@ -49,6 +50,16 @@ type Table struct {
 	VCAllocationCycles     int `toml:"vc_allocation_cycles"`
 	SwitchAllocationCycles int `toml:"switch_allocation_cycles"`
 	CrossbarCycles         int `toml:"crossbar_cycles"`
+	// The traffic classes' options (traffic.class_volume_percent):
+	// ClassVCs partitions the VCs between the classes (one count per
+	// class, summing to vcs; empty: the classes share every VC);
+	// ClassShare is how every arbiter and network interface divides
+	// itself between them: none (the default: classes not told apart),
+	// priority (the first class first) or weighted (by ClassWeights, one
+	// weight per class; alloc.ParseShare).
+	ClassVCs     keys.List[int] `toml:"class_vcs"`
+	ClassShare   string         `toml:"class_share"`
+	ClassWeights keys.List[int] `toml:"class_weights"`
 }
 
 // MaxVCs is the most virtual channels per port a Table allows.
@@ -62,7 +73,8 @@ const MaxBufferFlits = 32768
 // separable input-first allocation, allocation and traversal in a cycle.
 func DefaultTable() Table {
 	return Table{VCs: 3, BufferFlits: 16, Switching: "vct", Selection: "free-most-credits", SelectionTies: "rotation", InternalSpeedup: 1,
-		Arbitration: "round-robin", SwitchAllocator: "separable-input-first", ISLIPIterations: 1, SwitchAllocationCycles: 1}
+		Arbitration: "round-robin", SwitchAllocator: "separable-input-first", ISLIPIterations: 1, SwitchAllocationCycles: 1,
+		ClassShare: "none"}
 }
 
 // Check adds each key of t whose value is out of its range or not a name
@@ -119,6 +131,49 @@ func (t Table) Check(add keys.Add) bool {
 			ok = false
 		}
 	}
+	share, shareErr := alloc.ParseShare(t.ClassShare)
+	if shareErr != nil {
+		add("class_share", t.ClassShare, "allowed: "+strings.Join(alloc.ShareNames(), ", ")+" (between traffic classes: none; priority, the first class first; weighted, by class_weights)"+suggest.DidYouMean(t.ClassShare, alloc.ShareNames()))
+		ok = false
+	}
+	if slices.ContainsFunc(t.ClassVCs.Values(), func(v int) bool { return v < 1 }) {
+		add("class_vcs", t.ClassVCs, "allowed: at least 1 VC per traffic class (or an empty list: the classes share every VC)")
+		ok = false
+	} else if sum := sumOf(t.ClassVCs.Values()); t.ClassVCs.Len() > 0 && sum != t.VCs {
+		add("class_vcs", t.ClassVCs, fmt.Sprintf("sums to %d VCs; allowed: a partition of vcs = %d (one count per traffic class)", sum, t.VCs))
+		ok = false
+	}
+	if slices.ContainsFunc(t.ClassWeights.Values(), func(w int) bool { return w < 1 || w > alloc.MaxShareWeight }) {
+		add("class_weights", t.ClassWeights, fmt.Sprintf("allowed: weights 1..%d, one per traffic class", alloc.MaxShareWeight))
+		ok = false
+	} else if shareErr == nil && share != alloc.ShareWeighted && t.ClassWeights.Len() > 0 {
+		add("class_weights", t.ClassWeights, fmt.Sprintf("weighs the classes under class_share = \"weighted\" only (class_share is %q): set it, or leave class_weights empty", share))
+		ok = false
+	}
+	if shareErr == nil && share == alloc.ShareWeighted {
+		switch {
+		case saErr == nil && sa != alloc.SeparableInputFirst:
+			add("class_share", t.ClassShare, fmt.Sprintf("the weighted share runs on separable input-first arbiters: switch_allocator %q needs class_share \"none\" or \"priority\"", sa))
+			ok = false
+		case arbErr == nil && arb != alloc.RoundRobin:
+			add("class_share", t.ClassShare, fmt.Sprintf("the weighted share picks a class, then round robin within it: arbitration %q needs class_share \"none\" or \"priority\"", arb))
+			ok = false
+		}
+	}
+	if shareErr == nil && share == alloc.SharePriority {
+		switch {
+		case saErr == nil && !sa.Keyed():
+			add("class_share", t.ClassShare, fmt.Sprintf("the priority share orders the separable allocators' arbiters; switch_allocator %q matches ports by its own rule", sa))
+			ok = false
+		case arbErr == nil && arb == alloc.ClassPriority:
+			add("class_share", t.ClassShare, "arbitration \"class-priority\" orders by message class already (the higher first): use one of the two")
+			ok = false
+		}
+	}
+	if shareErr == nil && share != alloc.ShareNone && t.InternalSpeedup > 1 && t.InternalSpeedup <= MaxInternalSpeedup {
+		add("class_share", t.ClassShare, fmt.Sprintf("internal_speedup = %d arbitrates round robin: use class_share = \"none\" or internal_speedup = 1", t.InternalSpeedup))
+		ok = false
+	}
 	if _, err := ParseSwitching(t.Switching); err != nil {
 		add("switching", t.Switching, "allowed: vct, wormhole"+suggest.DidYouMean(t.Switching, []string{"vct", "wormhole"}))
 		ok = false
@@ -141,5 +196,17 @@ func (t Table) KeyDocs() []keys.Doc {
 		{Key: "vc_allocation_cycles", Value: fmt.Sprint(t.VCAllocationCycles), Doc: "cycles from a head's VC grant to its first switch allocation (0: the same cycle)"},
 		{Key: "switch_allocation_cycles", Value: fmt.Sprint(t.SwitchAllocationCycles), Doc: "cycles of the pipelined switch allocation (1: a flit crosses in the cycle it wins)"},
 		{Key: "crossbar_cycles", Value: fmt.Sprint(t.CrossbarCycles), Doc: "cycles of switch traversal after allocation (0: none of its own); a router adds routing_delay_cycles + vc_allocation_cycles + switch_allocation_cycles - 1 + crossbar_cycles per hop"},
+		{Key: "class_vcs", Value: t.ClassVCs.String(), Doc: "traffic classes (traffic.class_volume_percent): VCs of each class's own, summing to vcs, each routed by the routing with its VCs; [] shares every VC"},
+		{Key: "class_share", Value: fmt.Sprintf("%q", t.ClassShare), Doc: "how arbiters and network interfaces divide between traffic classes: none, priority (the first class first) or weighted (class_weights)"},
+		{Key: "class_weights", Value: t.ClassWeights.String(), Doc: fmt.Sprintf("weights of the traffic classes under class_share = \"weighted\", 1..%d each: each arbiter serves the classes asking it in proportion", alloc.MaxShareWeight)},
 	}
+}
+
+// sumOf is the sum of vs.
+func sumOf(vs []int) int {
+	s := 0
+	for _, v := range vs {
+		s += v
+	}
+	return s
 }
