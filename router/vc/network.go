@@ -368,7 +368,7 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 	if cfg.InternalSpeedup > 1 && (cfg.Arbitration != alloc.RoundRobin || cfg.SwitchAllocator != alloc.SeparableInputFirst) {
 		errs = append(errs, fmt.Errorf("internal_speedup = %d runs rounds of separable input-first round-robin allocation: arbitration %q and switch allocator %q need internal_speedup = 1", cfg.InternalSpeedup, cfg.Arbitration, cfg.SwitchAllocator))
 	}
-	errs = append(errs, cfg.checkClasses()...)
+	errs = append(errs, cfg.checkClasses(t)...)
 	for r := 0; r < t.Routers(); r++ {
 		if t.Ports(r) > 64 {
 			errs = append(errs, fmt.Errorf("%s has %d ports (at most 64 supported)", t.RouterName(r), t.Ports(r)))
@@ -416,7 +416,7 @@ func Check(ctx context.Context, t topology.Topology, cfg Config) (routing.Func, 
 // checkClasses checks the traffic-class options: a class share or a VC
 // partition needs classes, one weight or one block per class, and a
 // router whose arbiters the share can order.
-func (cfg Config) checkClasses() []error {
+func (cfg Config) checkClasses(t topology.Topology) []error {
 	var errs []error
 	if cfg.ClassShare > alloc.ShareWeighted {
 		errs = append(errs, fmt.Errorf("unknown class share %d (allowed: %s)", cfg.ClassShare, strings.Join(alloc.ShareNames(), ", ")))
@@ -451,6 +451,9 @@ func (cfg Config) checkClasses() []error {
 		if cfg.Arbitration == alloc.ClassPriority {
 			errs = append(errs, fmt.Errorf("the priority class share and arbitration \"class-priority\" both order by class: use one"))
 		}
+	}
+	if cfg.ClassShare != alloc.ShareNone && topology.NodeChannels(t) > 1 {
+		errs = append(errs, fmt.Errorf("class share %q keeps a source queue per traffic class on a node's one channel; topology %s attaches each node by a channel per message class", cfg.ClassShare, t))
 	}
 	if cfg.ClassShare != alloc.ShareNone && cfg.InternalSpeedup > 1 {
 		errs = append(errs, fmt.Errorf("internal_speedup = %d arbitrates round robin: class share %q needs internal_speedup = 1", cfg.InternalSpeedup, cfg.ClassShare))

@@ -235,7 +235,7 @@ func (n *NI) inject(now clock.Cycle, c *niChannel, gate fabric.Gate) {
 		n.srv.inject(now, n, c, gate)
 		return
 	}
-	if !c.sending && n.sh.cls != nil {
+	if !c.sending && n.sh.cls != nil && c == &n.ch {
 		n.startClass(now, c, gate)
 	} else if !c.sending {
 		if c.q.Len() == 0 || (gate != nil && !gate.Allow(now)) {
