@@ -218,6 +218,9 @@ func NewMatchers(kind Allocator, iterations int, ports []int, keyed bool) []Matc
 	return ms
 }
 
+// Iterations is the rounds of an allocation (iSLIP's; 1 for the others).
+func (m *Matcher) Iterations() int { return m.iterations }
+
 // Ask sets input i's requests for the next Match: the set of outputs it
 // asks for (0: none).
 func (m *Matcher) Ask(i int, outputs uint64) { m.slot[i].req = outputs }

@@ -33,6 +33,9 @@ type routerExtras struct {
 	// reqOf[p] is the outputs input port p asks for, set for the inputs
 	// asking for several (allocateSwitchPorts; askAll reads it).
 	reqOf []uint64
+	// grants[p] is the outputs granting input p in an iSLIP round
+	// (islipPorts), zero between rounds.
+	grants []uint64
 	// outPortOf[i] is input VC i's output port while it holds an output VC
 	// (inVC.outPort, kept here too so that an input's requests are read
 	// from one line, not from each of its VCs' states).
@@ -95,7 +98,7 @@ func newRouterExtras(cfg Config, ports []int) []routerExtras {
 	perVC(ports, cfg.VCs, func(r int, outs []uint8) { xs[r].outPortOf = outs })
 	words := 0
 	for _, P := range ports {
-		words += 2*P + P*P*int(b2u(keyed))
+		words += 3*P + P*P*int(b2u(keyed))
 	}
 	scratch := make([]uint64, words)
 	for r, P := range ports {
@@ -104,6 +107,7 @@ func newRouterExtras(cfg Config, ports []int) []routerExtras {
 		x.strict = cfg.forceMatch || keyed || cfg.SwitchAllocator == alloc.Wavefront
 		x.elig, scratch = scratch[:P:P], scratch[P:]
 		x.reqOf, scratch = scratch[:P:P], scratch[P:]
+		x.grants, scratch = scratch[:P:P], scratch[P:]
 		if keyed {
 			x.key, scratch = scratch[:P*P:P*P], scratch[P*P:]
 		}
@@ -132,7 +136,7 @@ func (o *routerExtras) bytes() int {
 	if o == nil {
 		return 0
 	}
-	b := int(unsafe.Sizeof(routerExtras{})) + 8*(len(o.elig)+len(o.reqOf)+len(o.key)+len(o.frontKey)) + len(o.outPortOf) + len(o.vaWait)*int(unsafe.Sizeof(vaPending{})) +
+	b := int(unsafe.Sizeof(routerExtras{})) + 8*(len(o.elig)+len(o.reqOf)+len(o.grants)+len(o.key)+len(o.frontKey)) + len(o.outPortOf) + len(o.vaWait)*int(unsafe.Sizeof(vaPending{})) +
 		(len(o.inShare)+len(o.outShare))*int(unsafe.Sizeof(alloc.WeightedShare{}))
 	if o.m != nil {
 		b += o.m.Bytes()
@@ -158,7 +162,7 @@ func extrasBytes(cfg Config, P int) int64 {
 	}
 	if cfg.generalSwitch() {
 		keyed := cfg.vaKeyed() && cfg.SwitchAllocator.Keyed()
-		b += int64(16*P + P*cfg.VCs + alloc.MatcherBytes(P, keyed))
+		b += int64(24*P + P*cfg.VCs + alloc.MatcherBytes(P, keyed))
 		if keyed {
 			b += int64(8 * P * P)
 		}
@@ -444,6 +448,10 @@ func (r *Router) allocateSwitchPorts(now clock.Cycle, saPorts uint64) {
 		return
 	}
 	if several != 0 && r.chooseOutputs(inputs, several) {
+		if r.sh.swAlloc == alloc.ISLIP {
+			r.islipPorts(now, inputs, several, outMask)
+			return
+		}
 		r.matchPorts(now, inputs, several, outMask)
 		return
 	}
@@ -557,12 +565,81 @@ func (r *Router) chooseOutputs(inputs, several uint64) bool {
 	return false
 }
 
+// islipPorts is matchPorts under iSLIP, on the router's own masks and
+// pointers rather than the Matcher's (alloc.Matcher's grantAccept, the
+// same rounds: TestSettledAllocationsMatchTheMatcher): in each of the
+// allocator's rounds every output not yet matched grants the first
+// unmatched input asking for it at or after its pointer (outNext), and
+// every input granted accepts the first granting output at or after its
+// own (accNext); the pointers move for the grants accepted in the first
+// round. outReq holds, per output, the inputs whose picked VC is bound
+// there; an input of several asks for each output of reqOf.
+func (r *Router) islipPorts(now clock.Cycle, inputs, several, outMask uint64) {
+	x := r.ext
+	for s := several; s != 0; s &= s - 1 {
+		p := bits.TrailingZeros64(s)
+		for m := x.reqOf[p]; m != 0; m &= m - 1 {
+			r.port[bits.TrailingZeros64(m)].outReq |= 1 << (p & 63)
+		}
+	}
+	var outOf [64]uint8 // each matched input's output
+	var won, busyOut uint64
+	free := inputs
+	for round := 0; round < x.m.Iterations() && free != 0; round++ {
+		var granted uint64
+		for om := outMask &^ busyOut; om != 0; om &= om - 1 {
+			o := bits.TrailingZeros64(om)
+			asked := r.port[o].outReq & free
+			if asked == 0 {
+				continue
+			}
+			i := roundRobin(asked, r.port[o].outNext)
+			x.grants[i] |= 1 << (o & 63)
+			granted |= 1 << (i & 63)
+		}
+		for g := granted; g != 0; g &= g - 1 {
+			i := bits.TrailingZeros64(g)
+			pt := &r.port[i]
+			o := roundRobin(x.grants[i], pt.accNext)
+			x.grants[i] = 0
+			outOf[i] = uint8(o)
+			busyOut |= 1 << (o & 63)
+			if round == 0 {
+				r.port[o].outNext = after(i)
+				pt.accNext = after(o)
+			}
+		}
+		won |= granted
+		free &^= granted
+	}
+	for om := outMask; om != 0; om &= om - 1 {
+		r.port[bits.TrailingZeros64(om)].outReq = 0
+	}
+	for s := won; s != 0; s &= s - 1 {
+		p := bits.TrailingZeros64(s)
+		op := int(outOf[p])
+		pt := &r.port[p]
+		v := int(pt.inWant)
+		if several>>(p&63)&1 != 0 {
+			v = r.pickVC(p, r.boundFor(p, x.elig[p], op))
+		}
+		pt.inNext = after(v)
+		r.traverse(now, p, v, op)
+	}
+	x.m.Settled()
+	active := bits.OnesCount64(won)
+	r.active, r.activeInj = int32(active), int32(bits.OnesCount64(won&^r.netPorts))
+	r.SumActive += uint64(active)
+}
+
 // askAll tells the Matcher the outputs each input asks for (an input of
-// several, those in reqOf; another, its picked VC's) and reports whether
-// an output is asked for by more than one input.
+// several, those in reqOf; another, its picked VC's; not under iSLIP,
+// whose islipPorts reads the router's masks) and reports whether an
+// output is asked for by more than one input.
 func (r *Router) askAll(inputs, several uint64) (contested bool) {
 	V := int(r.vcs)
 	o := r.ext
+	islip := r.sh.swAlloc == alloc.ISLIP && !o.forceMatch
 	var asked, clash uint64
 	for s := inputs; s != 0; s &= s - 1 {
 		p := bits.TrailingZeros64(s)
@@ -570,7 +647,9 @@ func (r *Router) askAll(inputs, several uint64) (contested bool) {
 		if several>>(p&63)&1 != 0 {
 			req = o.reqOf[p]
 		}
-		o.m.Ask(p, req)
+		if !islip { // islipPorts reads the router's own masks
+			o.m.Ask(p, req)
+		}
 		clash |= asked & req
 		asked |= req
 	}
