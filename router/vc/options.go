@@ -399,6 +399,9 @@ func (r *Router) allocateSwitchPorts(now clock.Cycle, saPorts uint64) {
 	// multi: the inputs with several eligible VCs, which may be bound for
 	// several outputs; their eligible VCs are kept in x.elig.
 	var inputs, outMask, multi uint64
+	// clash: the outputs more than one input asks for (each input counted
+	// once per output it asks for), found as the requests are made.
+	var clash uint64
 	for pm := saPorts; pm != 0; pm &= pm - 1 {
 		p := bits.TrailingZeros64(pm)
 		// The VCs whose front flit could leave now: holding an output VC
@@ -426,6 +429,7 @@ func (r *Router) allocateSwitchPorts(now clock.Cycle, saPorts uint64) {
 		pt.inWant = uint8(v)
 		op := ivc[p*V+v].outPort
 		r.port[op].outReq |= 1 << (p & 63)
+		clash |= outMask & (1 << (op & 63))
 		outMask |= 1 << (op & 63)
 		inputs |= 1 << (p & 63)
 	}
@@ -437,6 +441,9 @@ func (r *Router) allocateSwitchPorts(now clock.Cycle, saPorts uint64) {
 			p := bits.TrailingZeros64(m)
 			if req := r.outputsOf(p, x.elig[p]); req&(req-1) != 0 {
 				several |= 1 << (p & 63)
+				// The outputs beyond the one its picked VC asked for.
+				extra := req &^ (1 << (ivc[p*V+int(r.port[p].inWant)].outPort & 63))
+				clash |= outMask & extra
 				outMask |= req
 				x.reqOf[p] = req
 			}
@@ -447,11 +454,15 @@ func (r *Router) allocateSwitchPorts(now clock.Cycle, saPorts uint64) {
 		r.matchPorts(now, inputs, several, outMask)
 		return
 	}
-	if several != 0 && r.chooseOutputs(inputs, several) {
-		if r.sh.swAlloc == alloc.ISLIP {
+	if several != 0 && r.sh.swAlloc == alloc.ISLIP && !x.forceMatch {
+		// iSLIP reads the router's own masks: the clash found above says
+		// whether its rounds are needed (askAll would say the same).
+		if clash != 0 {
 			r.islipPorts(now, inputs, several, outMask)
 			return
 		}
+		r.settleSeveral(several)
+	} else if several != 0 && r.chooseOutputs(inputs, several) {
 		r.matchPorts(now, inputs, several, outMask)
 		return
 	}
@@ -554,6 +565,14 @@ func (r *Router) chooseOutputs(inputs, several uint64) bool {
 	if r.askAll(inputs, several) {
 		return true
 	}
+	r.settleSeveral(several)
+	return false
+}
+
+// settleSeveral registers each input of several (asking for several
+// outputs, none of them contested) with the first of its outputs at or
+// after its pointer (accNext) instead of its picked VC's.
+func (r *Router) settleSeveral(several uint64) {
 	V := int(r.vcs)
 	for s := several; s != 0; s &= s - 1 {
 		p := bits.TrailingZeros64(s)
@@ -562,7 +581,6 @@ func (r *Router) chooseOutputs(inputs, several uint64) bool {
 		r.port[r.ivc[p*V+int(pt.inWant)].outPort].outReq &^= bit
 		r.port[roundRobin(r.ext.reqOf[p], pt.accNext)].outReq |= bit
 	}
-	return false
 }
 
 // islipPorts is matchPorts under iSLIP, on the router's own masks and
@@ -633,13 +651,11 @@ func (r *Router) islipPorts(now clock.Cycle, inputs, several, outMask uint64) {
 }
 
 // askAll tells the Matcher the outputs each input asks for (an input of
-// several, those in reqOf; another, its picked VC's; not under iSLIP,
-// whose islipPorts reads the router's masks) and reports whether an
-// output is asked for by more than one input.
+// several, those in reqOf; another, its picked VC's) and reports whether
+// an output is asked for by more than one input.
 func (r *Router) askAll(inputs, several uint64) (contested bool) {
 	V := int(r.vcs)
 	o := r.ext
-	islip := r.sh.swAlloc == alloc.ISLIP && !o.forceMatch
 	var asked, clash uint64
 	for s := inputs; s != 0; s &= s - 1 {
 		p := bits.TrailingZeros64(s)
@@ -647,9 +663,7 @@ func (r *Router) askAll(inputs, several uint64) (contested bool) {
 		if several>>(p&63)&1 != 0 {
 			req = o.reqOf[p]
 		}
-		if !islip { // islipPorts reads the router's own masks
-			o.m.Ask(p, req)
-		}
+		o.m.Ask(p, req)
 		clash |= asked & req
 		asked |= req
 	}
