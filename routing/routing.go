@@ -117,6 +117,12 @@ type Spec struct {
 	// connection channel and C1); the function implements Escaper.
 	EscapeLevel bool
 	New         func(t topology.Topology, vcs int) Func
+	// MessageClasses is the number of message classes (Flit.Class) the
+	// function routes by itself (it implements ClassRouter: Hybrid-HAR's
+	// short and long), 0 for a function blind to the class: a
+	// configuration that gives the packets classes of its own (traffic
+	// classes) is refused for a function that reads them.
+	MessageClasses int
 	// Escapes, for a function checked by Duato's extended condition
 	// (DuatoChecked: hybrid-har, har-dor), gives its escape VCs and its
 	// message classes on t with vcs VCs before it is built: what that

@@ -2,10 +2,13 @@ package study
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/icnsim/icnsim/internal/keys"
+	"github.com/icnsim/icnsim/routing"
+	"github.com/icnsim/icnsim/topology/grid"
 )
 
 // classesSmall is a 4x4 mesh of DOR routers carrying two traffic classes,
@@ -171,6 +174,12 @@ func TestTrafficClassesBadInput(t *testing.T) {
 			c.Router.VC.ClassShare, c.Router.VC.ClassWeights, c.Router.VC.Arbitration = "priority", keys.List[int]{}, "class-priority"
 		}, `router.vc.class_share = "priority"`, "use one of the two"},
 		{"share and speedup", func(c *Config) { c.Router.VC.InternalSpeedup = 2 }, `router.vc.class_share = "weighted"`, "internal_speedup = 2 arbitrates round robin"},
+		{"a routing of message classes", func(c *Config) {
+			c.Router.Routing, c.Router.VC.Switching, c.Router.VC.ClassShare = "hybrid-har", "wormhole", "none"
+			c.Router.VC.ClassVCs, c.Router.VC.ClassWeights = keys.List[int]{}, keys.List[int]{}
+		}, "traffic.class_volume_percent = [50, 50]", `routing "hybrid-har" routes by message class itself (2 classes`},
+		{"share under the saturation process", func(c *Config) { c.Traffic.Process = "saturation" }, `router.vc.class_share = "weighted"`, "the saturation process keeps only one backlogged"},
+		{"share with a bounded source queue", func(c *Config) { c.Traffic.SourceQueuePackets = 4 }, `router.vc.class_share = "weighted"`, "would bound class 0's alone"},
 		{"share without classes", func(c *Config) {
 			c.Traffic.ClassVolumePercent, c.Traffic.ClassPacketFlits, c.Router.VC.ClassVCs = keys.List[float64]{}, keys.List[int]{}, keys.List[int]{}
 		}, `router.vc.class_share = "weighted"`, "the traffic has one"},
@@ -178,5 +187,28 @@ func TestTrafficClassesBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			oneKeyedError(t, classesSmall("weighted", c.edit), c.key, c.says)
 		})
+	}
+}
+
+// TestMessageClassesMatchTheRouting: a routing's registry entry declares
+// the message classes it routes by (routing.Spec.MessageClasses, which
+// refuses traffic classes) exactly when the function built reads them
+// (routing.ClassRouter), for every routing of the mesh.
+func TestMessageClassesMatchTheRouting(t *testing.T) {
+	mesh, err := grid.NewMesh(4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range RoutingList() {
+		if !slices.Contains(spec.Topologies, "mesh") {
+			continue
+		}
+		classes := 0
+		if cr, ok := spec.New(mesh, max(spec.MinVCs, 4)).(routing.ClassRouter); ok {
+			classes = cr.Classes()
+		}
+		if classes != spec.MessageClasses {
+			t.Errorf("%s: the function routes by %d message classes, its entry says %d", spec.Name, classes, spec.MessageClasses)
+		}
 	}
 }

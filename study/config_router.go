@@ -121,7 +121,7 @@ func (c *Config) validateVC(add addFunc) {
 // the traffic: they need classes, one count or weight per class, and each
 // class's VCs at least the routing's minimum.
 func (c *Config) validateClassOptions(add addFunc, spec routing.Spec, known bool) {
-	t, classes := &c.Router.VC, c.Traffic.ClassVolumePercent.Len()
+	r, t, classes := &c.Router, &c.Router.VC, c.Traffic.ClassVolumePercent.Len()
 	share, err := alloc.ParseShare(t.ClassShare)
 	if classes == 0 {
 		if err == nil && share != alloc.ShareNone {
@@ -134,6 +134,20 @@ func (c *Config) validateClassOptions(add addFunc, spec routing.Spec, known bool
 	}
 	if classes < 2 || classes > link.MaxClasses {
 		return // the class list's own error
+	}
+	if known && spec.MessageClasses > 0 {
+		add("traffic.class_volume_percent", c.Traffic.ClassVolumePercent, fmt.Sprintf("routing %q routes by message class itself (%d classes: short and long messages), which traffic classes would be read as: use traffic classes with another routing, or long_packet_flits for its classes", r.Routing, spec.MessageClasses))
+		return
+	}
+	if err == nil && share != alloc.ShareNone {
+		// A node under a share keeps a source queue per class, and the
+		// sources read the length of class 0's alone.
+		switch {
+		case c.Traffic.Process == "saturation":
+			add("router.vc.class_share", t.ClassShare, "keeps a source queue per traffic class, and the saturation process keeps only one backlogged: use class_share = \"none\" (one queue), or a bernoulli process at load 1")
+		case c.Traffic.SourceQueuePackets > 0:
+			add("router.vc.class_share", t.ClassShare, fmt.Sprintf("keeps a source queue per traffic class, and traffic.source_queue_packets = %d would bound class 0's alone: use class_share = \"none\", or source_queue_packets = 0", c.Traffic.SourceQueuePackets))
+		}
 	}
 	if n := t.ClassVCs.Len(); n > 0 && n != classes {
 		add("router.vc.class_vcs", t.ClassVCs, fmt.Sprintf("%d counts for %d traffic classes (traffic.class_volume_percent); allowed: one per class", n, classes))

@@ -193,6 +193,14 @@ func (n *Network) StateBytes() int {
 		}
 		b += r.ext.bytes()
 	}
+	if cls := n.niShared().cls; cls != nil {
+		b += len(cls) * int(unsafe.Sizeof(niClasses{}))
+		for i := range cls {
+			for k := range cls[i].q {
+				b += int(unsafe.Sizeof(fabric.SourceQueue{})) + cls[i].q[k].Bytes()
+			}
+		}
+	}
 	for _, ni := range n.NIs {
 		b += len(ni.ch.vc)*int(unsafe.Sizeof(niVC{})) + ni.ch.q.Bytes()
 		if c := ni.ch.next; c != nil {
@@ -200,6 +208,14 @@ func (n *Network) StateBytes() int {
 		}
 	}
 	return b
+}
+
+// niShared is what every NI of the network shares (nil without NIs).
+func (n *Network) niShared() *niShared {
+	if len(n.NIs) == 0 {
+		return &niShared{}
+	}
+	return n.NIs[0].sh
 }
 
 // HotStateBytes is StateBytes less the queues of internal speedup: they

@@ -279,13 +279,13 @@ func harSpecs() []routing.Spec {
 		Doc:   "Hybrid-HAR (papers/004): an upper minimal fully adaptive network (VCs 0..V-3; V-4 on a torus) and a lower one of C1 (VC V-2, dimension order, short and long; VCs V-3 and V-2 by wrap class on a torus) and C2 (VC V-1, minimal fully adaptive, short messages only); a message with no free upper VC moves down through the connection channel of its class (loopback ports CCS, CCL) and stays down; 4 VCs on a mesh as the paper (4 or more on a torus), wormhole with routing_delay_cycles = 2",
 		Label: "Hybrid-HAR", Params: harParams(), CheckVCs: checkHAR(false), BuildSeconds: harBuildSeconds,
 		New:     func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, false) },
-		Escapes: harEscapes(false),
+		Escapes: harEscapes(false), MessageClasses: 2,
 	}, {
 		Name: "har-dor", MinVCs: 2, Topologies: []string{"mesh"}, Loops: harLoops(),
 		Doc:   "the Hybrid-HAR paper's DOR baseline: the VCs split in halves as two levels of virtual networks, dimension order in both; a message starts in the upper half and moves down through its class's connection channel (CCS, CCL) when no upper VC on its dimension-order port is free",
 		Label: "DOR", Params: harParams(), CheckVCs: checkHAR(true), BuildSeconds: harBuildSeconds,
 		New:     func(t topology.Topology, vcs int) routing.Func { return newHAR(t, vcs, true) },
-		Escapes: harEscapes(true),
+		Escapes: harEscapes(true), MessageClasses: 2,
 	}}
 }
 
