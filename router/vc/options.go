@@ -635,19 +635,25 @@ func (r *Router) islipPorts(now clock.Cycle, inputs, several, outMask uint64) {
 	}
 	for s := won; s != 0; s &= s - 1 {
 		p := bits.TrailingZeros64(s)
-		op := int(outOf[p])
-		pt := &r.port[p]
-		v := int(pt.inWant)
-		if several>>(p&63)&1 != 0 {
-			v = r.pickVC(p, r.boundFor(p, x.elig[p], op))
-		}
-		pt.inNext = after(v)
-		r.traverse(now, p, v, op)
+		r.sendMatched(now, p, int(outOf[p]), several)
 	}
-	x.m.Settled()
 	active := bits.OnesCount64(won)
 	r.active, r.activeInj = int32(active), int32(bits.OnesCount64(won&^r.netPorts))
 	r.SumActive += uint64(active)
+}
+
+// sendMatched sends a flit from input port p, matched to output port op
+// (matchPorts, islipPorts): of the VC its arbiter picked (inWant), or, for
+// an input of several (asking for several outputs), of the one its
+// arbiter picks now among its eligible VCs bound for op.
+func (r *Router) sendMatched(now clock.Cycle, p, op int, several uint64) {
+	pt := &r.port[p]
+	v := int(pt.inWant)
+	if several>>(p&63)&1 != 0 {
+		v = r.pickVC(p, r.boundFor(p, r.ext.elig[p], op))
+	}
+	pt.inNext = after(v)
+	r.traverse(now, p, v, op)
 }
 
 // askAll tells the Matcher the outputs each input asks for (an input of
@@ -725,14 +731,7 @@ func (r *Router) matchPorts(now clock.Cycle, inputs, several, outMask uint64) {
 	won := m.Match(inputs, o.key)
 	for s := won; s != 0; s &= s - 1 {
 		p := bits.TrailingZeros64(s)
-		op := m.Output(p)
-		pt := &r.port[p]
-		v := int(pt.inWant)
-		if several>>(p&63)&1 != 0 {
-			v = r.pickVC(p, r.boundFor(p, o.elig[p], op))
-		}
-		pt.inNext = after(v)
-		r.traverse(now, p, v, op)
+		r.sendMatched(now, p, m.Output(p), several)
 	}
 	for t := touched; t != 0; t &= t - 1 {
 		p := bits.TrailingZeros64(t)
