@@ -54,11 +54,24 @@ const (
 	ModeUGALL                   // UGAL with local queues
 	ModeUGALG                   // UGAL with the group's global queues (dragonfly)
 	ModePAR                     // progressive adaptive: UGAL-L at the source, again at the next router of the source group
+	// ModeUGALLBookSim is UGAL-L as BookSim2's dragonflynew has it
+	// (ugal_dragonflynew): an intermediate node, used credits over every
+	// VC, q_min <= 2*q_nonmin + 30, VCs by phase (dragonfly).
+	ModeUGALLBookSim
 )
 
-func nonMinNames() [5]string {
-	return [5]string{"min", "val", "ugal-l", "ugal-g", "par"}
+func nonMinNames() [6]string {
+	return [6]string{"min", "val", "ugal-l", "ugal-g", "par", "ugal-l-booksim"}
 }
+
+// BookSimUGALThresholdFlits is BookSim2's UGAL threshold, hard-coded in
+// ugal_dragonflynew (src/networks/dragonfly.cpp: adaptive_threshold = 30).
+const BookSimUGALThresholdFlits = 30
+
+// BookSimUGALMinimal is BookSim2's UGAL rule: minimal when q_min <=
+// 2*q_nonmin + 30, q the used credits of each path's first output port
+// over every VC (ties minimal).
+func BookSimUGALMinimal(qMin, qNon int) bool { return qMin <= 2*qNon+BookSimUGALThresholdFlits }
 
 func (m NonMinMode) String() string { return nonMinNames()[m] }
 

@@ -23,4 +23,9 @@ type Queues interface {
 	// QueueFlitsOn is the queue a packet of the VC class vcs joins at
 	// output port p.
 	QueueFlitsOn(p int, vcs uint64) int
+	// CreditFlitsOn is the flits of the VCs vcs sent out of port p whose
+	// credits have not come back (downstream and on the wire), without
+	// those waiting in this router for p: BookSim2's used credits
+	// (GetUsedCredit).
+	CreditFlitsOn(p int, vcs uint64) int
 }

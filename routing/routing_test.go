@@ -70,10 +70,11 @@ func (m *maskQueues) QueueFlitsOn(_ int, vcs uint64) int {
 	m.masks = append(m.masks, vcs)
 	return 0
 }
+func (m *maskQueues) CreditFlitsOn(p int, vcs uint64) int { return m.QueueFlitsOn(p, vcs) }
 
 // TestNetworkQueues: a virtual network's view of a router's queues reads
 // its own block of VCs, all of it for QueueFlits and the inner mask moved
-// into it for QueueFlitsOn.
+// into it for QueueFlitsOn and CreditFlitsOn.
 func TestNetworkQueues(t *testing.T) {
 	for _, c := range []struct {
 		base, per   int
@@ -83,8 +84,9 @@ func TestNetworkQueues(t *testing.T) {
 		v := &netQueues{q: q, base: c.base, per: c.per}
 		v.QueueFlits(0)
 		v.QueueFlitsOn(0, 0b10)
-		if q.masks[0] != c.all || q.masks[1] != c.twoOne {
-			t.Errorf("base %d, %d VCs: masks %b, want %b and %b", c.base, c.per, q.masks, c.all, c.twoOne)
+		v.CreditFlitsOn(0, 0b10)
+		if q.masks[0] != c.all || q.masks[1] != c.twoOne || q.masks[2] != c.twoOne {
+			t.Errorf("base %d, %d VCs: masks %b, want %b and %b (twice)", c.base, c.per, q.masks, c.all, c.twoOne)
 		}
 	}
 }

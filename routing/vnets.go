@@ -57,6 +57,9 @@ func (v *netQueues) QueueFlits(p int) int { return v.q.QueueFlitsOn(p, blockMask
 func (v *netQueues) QueueFlitsOn(p int, vcs uint64) int {
 	return v.q.QueueFlitsOn(p, vcs<<v.base)
 }
+func (v *netQueues) CreditFlitsOn(p int, vcs uint64) int {
+	return v.q.CreditFlitsOn(p, vcs<<v.base)
+}
 
 // blockMask is the VCs base .. base+n-1.
 func blockMask(base, n int) uint64 { return AllVCs(n) << base }

@@ -43,6 +43,10 @@ func (r *Router) QueueFlitsOn(p int, vcs uint64) int {
 	return r.creditsOutOn(p, vcs) + r.waitingFor(p)
 }
 
+// CreditFlitsOn is the flits of VCs vcs sent out of port p whose
+// credits have not come back (routing.Queues: BookSim2's used credits).
+func (r *Router) CreditFlitsOn(p int, vcs uint64) int { return r.creditsOutOn(p, vcs) }
+
 // creditsOutOn is the flits of VCs vcs sent out of port p whose credits
 // have not come back.
 func (r *Router) creditsOutOn(p int, vcs uint64) int {

@@ -47,13 +47,19 @@ func newTopologies(t *testing.T) []struct {
 	// global ones on df2.
 	df2.LocalLatencyCycles, df3.LocalLatencyCycles = 3, 4
 	dp1.GlobalLatencyCycles, dp2.LocalLatencyCycles = 6, 3
-	dfR := []string{"min", "val", "ugal-l", "ugal-g", "par"}
+	dfR := []string{"min", "val", "ugal-l", "ugal-g", "par", "ugal-l-booksim"}
 	hxR := []string{"min", "val", "ugal-l"}
 	return []struct {
 		topo     topology.Topology
 		routings []string
 	}{{df1, dfR}, {df2, dfR}, {df3, dfR}, {hx1, hxR}, {hx2, hxR}, {dp1, hxR}, {dp2, hxR}, {sf1, hxR}, {sf2, hxR}, {testGraph(t), []string{"shortest-hops"}}}
 }
+
+// checkedFree reports whether routing passes the deadlock check with its
+// classes' VCs: all but ugal-l-booksim, whose BookSim2 phases have a
+// cycle (TestBookSimUGALCycle), and which the tests build with
+// allow_deadlock.
+func checkedFree(routing string) bool { return routing != "ugal-l-booksim" }
 
 // testGraph is a 6-router graph from a file: a ring with a chord, a
 // longer link, two nodes on router 0.
@@ -95,7 +101,7 @@ func TestNonMinimalZeroLoadLatency(t *testing.T) {
 						for dst := (src * 7) % N; dst < N; dst += step + 1 {
 							vcs := max(minVCs(routing, tc.topo), 2)
 							cfg := Config{Routing: routingNamed(routing), VCs: vcs, BufferFlits: 8, RoutingDelayCycles: delay,
-								LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: size}
+								LinkLatencyCycles: 2, CreditLatencyCycles: 1, MaxPacketFlits: size, AllowDeadlock: !checkedFree(routing)}
 							n, sink := loneNet(t, tc.topo, cfg, src, dst, size)
 							hops, links := tracePath(t, n, src, dst, 0)
 							acts, units := n.Actors()
@@ -182,7 +188,7 @@ func TestChooseWithinRoute(t *testing.T) {
 					srcs[i] = &burst{node: i, nodes: N, m: 30, size: 4}
 				}
 				cfg := Config{Routing: routingNamed(rname), VCs: minVCs(rname, tc.topo) + 1, BufferFlits: 4, RoutingDelayCycles: 1,
-					LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4}
+					LinkLatencyCycles: 1, CreditLatencyCycles: 1, MaxPacketFlits: 4, AllowDeadlock: !checkedFree(rname)}
 				rf, err := Check(context.Background(), tc.topo, cfg)
 				if err != nil {
 					t.Fatal(err)
@@ -368,6 +374,43 @@ func TestUpDownZeroLoadLatency(t *testing.T) {
 			split.VCs, split.VirtualNetworks = 2, 2
 			if n2, _ := loneNet(t, g, split, c.src, c.dst, 4); n2.ZeroLoadLatency(c.src, c.dst, 4) != n.ZeroLoadLatency(c.src, c.dst, 4) {
 				t.Errorf("%s %d->%d in two virtual networks: zero-load latency %d, one network's %d", name, c.src, c.dst, n2.ZeroLoadLatency(c.src, c.dst, 4), n.ZeroLoadLatency(c.src, c.dst, 4))
+			}
+		}
+	}
+}
+
+// TestBookSimUGALCycle: ugal-l-booksim's phase 0 carries a packet both
+// into a group (to its intermediate router) and out of it (from its
+// source group's gateway), so the check finds a cycle of phase-0
+// channels, global and local in turn, with 3 VCs and with 6 (two per
+// phase) alike, on every dragonfly; with allow_deadlock it is built.
+func TestBookSimUGALCycle(t *testing.T) {
+	for _, tc := range newTopologies(t)[:3] {
+		for _, vcs := range []int{3, 6} {
+			cfg := Config{Routing: routingNamed("ugal-l-booksim"), VCs: vcs, BufferFlits: 8, LinkLatencyCycles: 1, CreditLatencyCycles: 1,
+				RoutingDelayCycles: 1, MaxPacketFlits: 4}
+			_, err := Check(context.Background(), tc.topo, cfg)
+			msg := fmt.Sprint(err)
+			i := strings.Index(msg, "channel dependency cycle: ")
+			if i < 0 {
+				t.Fatalf("%s, %d VCs: %v, want a cycle", tc.topo, vcs, err)
+			}
+			cycle := strings.SplitN(msg[i+len("channel dependency cycle: "):], ";", 2)[0]
+			global := false
+			for _, ch := range strings.Split(cycle, " -> ") {
+				v := ch[strings.LastIndex(ch, " vc")+3:]
+				if v != "0" && v != "3" {
+					t.Errorf("%s, %d VCs: channel %s of the cycle %s is not of phase 0", tc.topo, vcs, ch, cycle)
+				}
+				global = global || strings.Contains(ch, ".g")
+			}
+			if !global {
+				t.Errorf("%s, %d VCs: the cycle %s crosses no global link", tc.topo, vcs, cycle)
+			}
+			t.Logf("%s, %d VCs: %s", tc.topo, vcs, cycle)
+			cfg.AllowDeadlock = true
+			if _, err := Check(context.Background(), tc.topo, cfg); err != nil {
+				t.Errorf("%s, %d VCs, deadlock allowed: %v", tc.topo, vcs, err)
 			}
 		}
 	}

@@ -13,7 +13,8 @@ import (
 // node dragonfly in about a second). TestStateListsMatchReference compares
 // the graphs they build with the reference search's, edge for edge.
 
-// Routing on a dragonfly (Dragonfly): min, val, ugal-l, ugal-g, par.
+// Routing on a dragonfly (Dragonfly): min, val, ugal-l, ugal-g, par, and
+// ugal-l-booksim (booksim.go: UGAL-L in BookSim2's reading).
 //
 // A packet's VC class is the number of global links it has crossed: class
 // 0 in its source group, 1 after the first global hop, 2 after the second
@@ -81,6 +82,8 @@ func dragonflyClasses(m routing.NonMinMode) int {
 		return 2
 	case routing.ModePAR:
 		return 4
+	case routing.ModeUGALLBookSim:
+		return bookSimClasses
 	}
 	return 3
 }
@@ -156,6 +159,10 @@ func (d *dragonflyRouting) minimalHop(r, in int, f *link.Flit, c *routing.Candid
 // global port, or under PAR also to any other router of the group (class
 // 3); from class 1 on the path to the destination is minimal.
 func (d *dragonflyRouting) Route(r, in int, f *link.Flit, c *routing.Candidates) {
+	if d.mode == routing.ModeUGALLBookSim {
+		d.bookSimRoute(r, in, f, c)
+		return
+	}
 	t := d.t
 	dst := int(f.Dst)
 	cls, done := d.minimalHop(r, in, f, c)
@@ -182,6 +189,10 @@ func (d *dragonflyRouting) Route(r, in int, f *link.Flit, c *routing.Candidates)
 
 // Choose is the decision itself.
 func (d *dragonflyRouting) Choose(r, in int, f *link.Flit, c *routing.Candidates, q routing.Queues, now clock.Cycle) {
+	if d.mode == routing.ModeUGALLBookSim {
+		d.bookSimChoose(r, in, f, c, q)
+		return
+	}
 	t := d.t
 	dst := int(f.Dst)
 	D := dst / (t.P * t.A)
@@ -373,6 +384,10 @@ func (d *dragonflyRouting) VCClasses() int { return d.classes }
 //   - class 2 by a global port: in the destination group, any destination
 //     in it; by a local port, at the destination's router.
 func (d *dragonflyRouting) ListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
+	if d.mode == routing.ModeUGALLBookSim {
+		d.bookSimListStates(visit)
+		return
+	}
 	t := d.t
 	PA := t.P * t.A
 	reps := min(d.copies, PA) // destinations per group, one per link copy used
@@ -471,5 +486,5 @@ func (t *Dragonfly) NonMinimalSecondsPerPortPair(m routing.NonMinMode) float64 {
 // routings: every mode (the catalog's registry).
 func NonMinimalFamily() routing.NonMinimalFamily {
 	return routing.NonMinimalFamily{Kind: (&Dragonfly{}).Kind(), Modes: []routing.NonMinMode{
-		routing.ModeMin, routing.ModeVAL, routing.ModeUGALL, routing.ModeUGALG, routing.ModePAR}}
+		routing.ModeMin, routing.ModeVAL, routing.ModeUGALL, routing.ModeUGALG, routing.ModePAR, routing.ModeUGALLBookSim}}
 }

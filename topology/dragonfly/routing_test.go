@@ -7,14 +7,15 @@ import (
 )
 
 // TestNonMinimalCapability: the dragonfly offers every non-minimal mode
-// with its VC classes (global hops taken; PAR's extra local class), and
+// with its VC classes (global hops taken; PAR's extra local class;
+// BookSim2's three phases), and
 // the shared registry entries build its own function.
 func TestNonMinimalCapability(t *testing.T) {
 	d, err := NewDragonfly(2, 4, 2, 9, Palmtree, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[routing.NonMinMode]int{routing.ModeMin: 2, routing.ModeVAL: 3, routing.ModeUGALL: 3, routing.ModeUGALG: 3, routing.ModePAR: 4}
+	want := map[routing.NonMinMode]int{routing.ModeMin: 2, routing.ModeVAL: 3, routing.ModeUGALL: 3, routing.ModeUGALG: 3, routing.ModePAR: 4, routing.ModeUGALLBookSim: 3}
 	specs := routing.NonMinimalSpecs(NonMinimalFamily())
 	if len(specs) != len(want) {
 		t.Fatalf("%d registry entries, want %d", len(specs), len(want))
