@@ -106,8 +106,8 @@ func TestCheckMemory(t *testing.T) {
 
 // TestBuildSecondsEstimate: the build time validate estimates follows the
 // time Build takes (the deadlock check included), for every registered
-// routing function on every topology it supports (dor on a torus
-// deadlocks: refused), at three sizes: each case's ratio of estimate to
+// routing function on every topology it supports (dor on a torus and
+// ugal-l-booksim can deadlock: refused), at three sizes: each case's ratio of estimate to
 // build time is within a factor of 2 of the median ratio (the estimate's
 // shape: linear where the build is, each routing's and topology's cost
 // in proportion), and the median within a factor of 3 of 1 (its
@@ -135,8 +135,8 @@ func TestBuildSecondsEstimate(t *testing.T) {
 	for _, name := range names {
 		spec := routings[name]
 		for _, topo := range spec.Topologies {
-			if name == "dor" && topo == "torus" {
-				continue // it deadlocks there: refused
+			if name == "dor" && topo == "torus" || name == "ugal-l-booksim" {
+				continue // it deadlocks there (BookSim2's phases everywhere): refused
 			}
 			cases = append(cases, buildSecondsCase(t, name, spec, topo)...)
 		}
@@ -236,8 +236,10 @@ func buildSecondsCase(t *testing.T, name string, spec routing.Spec, topo string)
 	}
 	if (topo == "torus" || topo == "mesh") && spec.Loops == nil {
 		// The n-D family: three sizes of a 3-D grid, with the VCs of its
-		// classes on three dimensions.
-		shapes = append(shapes, shape{[]int{12, 16, 20}, func(c *Config, k int) {
+		// classes on three dimensions (from k = 16: at k = 12..20 dimension
+		// order built in 5-30 ms, where a loaded machine's noise put
+		// dor-dateline at k = 20 at 0.48 of the median ratio).
+		shapes = append(shapes, shape{[]int{16, 20, 24}, func(c *Config, k int) {
 			setLeaf(&c.Network, "k", k)
 			setLeaf(&c.Network, "dimensions", 3)
 			c.Router.VC.VCs = map[string]int{"dor": 1, "dor-dateline": 4, "dor-2class": 2, "duato": 5, "min-adaptive": 16}[name]
