@@ -210,7 +210,8 @@ func (n *Network) StateBytes() int {
 	return b
 }
 
-// niShared is what every NI of the network shares (nil without NIs).
+// niShared is what every NI of the network shares (an empty one without
+// NIs).
 func (n *Network) niShared() *niShared {
 	if len(n.NIs) == 0 {
 		return &niShared{}
