@@ -171,60 +171,16 @@ func (d *dragonflyRouting) bookSimRoute(r, in int, f *link.Flit, c *routing.Cand
 // router, bound for the sink).
 func (d *dragonflyRouting) bookSimListStates(visit func(r, in int, vcMask uint64, route uint8, dst int) bool) {
 	t := d.t
-	PA := t.P * t.A
-	reps := min(d.copies, PA)
 	for r := 0; r < t.Routers(); r++ {
-		G := r / t.A
-		var anywhere, here []int // a destination in every group (one per link copy); one at each router of G
-		for D := 0; D < t.G; D++ {
-			for j := 0; j < reps && D != G; j++ {
-				anywhere = append(anywhere, D*PA+j)
-			}
-		}
+		l := d.lister(r, visit)
+		// A destination in every other group (one per link copy) and at
+		// each router of r's group.
+		anywhere := l.otherGroups()
 		for j := 0; j < t.A; j++ {
-			here = append(here, (G*t.A+j)*t.P)
+			anywhere = append(anywhere, (r/t.A*t.A+j)*t.P)
 		}
-		anywhere = append(anywhere, here...)
-		var owned []int
-		for m := 0; m < t.H; m++ {
-			T := t.GlobalTarget(r, d.gp0+m)
-			for j := range reps {
-				dst := T*PA + j
-				if or, op := t.GlobalLink(G, T, dst%d.copies); or == r && op == d.gp0+m {
-					owned = append(owned, dst)
-				}
-			}
-		}
-		each := func(first, n int, mask uint64, dsts []int) bool {
-			for in := first; in < first+n; in++ {
-				for _, dst := range dsts {
-					if !visit(r, in, mask, 0, dst) {
-						return false
-					}
-				}
-			}
-			return true
-		}
-		arriving := func(mask uint64) bool {
-			for in := d.gp0; in < d.gp0+t.H; in++ {
-				far := t.Peer(r, in)
-				from := far.Router / t.A
-				for j := 0; j < t.A; j++ {
-					for k := 0; k < min(t.P, d.copies); k++ {
-						dst := (G*t.A+j)*t.P + k
-						if or, op := t.GlobalLink(from, G, dst%d.copies); or != far.Router || op != far.Port {
-							continue
-						}
-						if !visit(r, in, mask, 0, dst) {
-							return false
-						}
-					}
-				}
-			}
-			return true
-		}
-		if !(each(d.lp0, t.A-1, d.class[0], anywhere) && each(d.gp0, t.H, d.class[0], anywhere) &&
-			each(d.lp0, t.A-1, d.class[1], owned) && arriving(d.class[2])) {
+		if !(l.each(d.lp0, t.A-1, d.class[0], anywhere) && l.each(d.gp0, t.H, d.class[0], anywhere) &&
+			l.each(d.lp0, t.A-1, d.class[1], l.owned()) && l.arriving(d.class[2])) {
 			return
 		}
 	}

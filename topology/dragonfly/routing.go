@@ -390,53 +390,10 @@ func (d *dragonflyRouting) ListStates(visit func(r, in int, vcMask uint64, route
 	}
 	t := d.t
 	PA := t.P * t.A
-	reps := min(d.copies, PA) // destinations per group, one per link copy used
 	for r := 0; r < t.Routers(); r++ {
 		G := r / t.A
-		// owned lists the destinations whose minimal path leaves G by one
-		// of r's global links, and atRouters a destination at each router
-		// of G.
-		var owned []int
-		for m := 0; m < t.H; m++ {
-			T := t.GlobalTarget(r, d.gp0+m)
-			for j := range reps {
-				dst := T*PA + j
-				if or, op := t.GlobalLink(G, T, dst%d.copies); or == r && op == d.gp0+m {
-					owned = append(owned, dst)
-				}
-			}
-		}
-		each := func(first, n int, mask uint64, dsts []int) bool {
-			for in := first; in < first+n; in++ {
-				for _, dst := range dsts {
-					if !visit(r, in, mask, 0, dst) {
-						return false
-					}
-				}
-			}
-			return true
-		}
-		// arriving visits, for each global port, a destination at each
-		// router of G among those whose minimal path from the port's far
-		// group arrives by it (its link copy).
-		arriving := func(mask uint64) bool {
-			for in := d.gp0; in < d.gp0+t.H; in++ {
-				far := t.Peer(r, in)
-				from := far.Router / t.A
-				for j := 0; j < t.A; j++ {
-					for k := 0; k < min(t.P, d.copies); k++ {
-						dst := (G*t.A+j)*t.P + k
-						if or, op := t.GlobalLink(from, G, dst%d.copies); or != far.Router || op != far.Port {
-							continue
-						}
-						if !visit(r, in, mask, 0, dst) {
-							return false
-						}
-					}
-				}
-			}
-			return true
-		}
+		l := d.lister(r, visit)
+		owned, each, arriving := l.owned(), l.each, l.arriving
 		lp, gp := d.lp0, d.gp0
 		if d.mode == routing.ModeMin {
 			if !each(lp, t.A-1, d.class[0], owned) || !arriving(d.class[1]) {
@@ -444,12 +401,7 @@ func (d *dragonflyRouting) ListStates(visit func(r, in int, vcMask uint64, route
 			}
 			continue
 		}
-		var anyGroup []int // a destination in every group but G, one per link copy
-		for D := 0; D < t.G; D++ {
-			for j := 0; j < reps && D != G; j++ {
-				anyGroup = append(anyGroup, D*PA+j)
-			}
-		}
+		anyGroup := l.otherGroups()
 		other := []int{(G + 1) % t.G * PA}
 		ok := each(lp, t.A-1, d.class[0], other) &&
 			arriving(d.class[1]) && each(gp, t.H, d.class[1], anyGroup) &&
@@ -462,6 +414,87 @@ func (d *dragonflyRouting) ListStates(visit func(r, in int, vcMask uint64, route
 			return
 		}
 	}
+}
+
+// stateLister visits the states of router r that every mode's list
+// shares (ListStates, bookSimListStates).
+type stateLister struct {
+	d     *dragonflyRouting
+	r     int
+	visit func(r, in int, vcMask uint64, route uint8, dst int) bool
+}
+
+func (d *dragonflyRouting) lister(r int, visit func(r, in int, vcMask uint64, route uint8, dst int) bool) stateLister {
+	return stateLister{d: d, r: r, visit: visit}
+}
+
+// owned lists the destinations whose minimal path leaves r's group by one
+// of r's global links (one per link copy used).
+func (l stateLister) owned() []int {
+	d, t, r := l.d, l.d.t, l.r
+	PA := t.P * t.A
+	var owned []int
+	for m := 0; m < t.H; m++ {
+		T := t.GlobalTarget(r, d.gp0+m)
+		for j := range min(d.copies, PA) {
+			dst := T*PA + j
+			if or, op := t.GlobalLink(r/t.A, T, dst%d.copies); or == r && op == d.gp0+m {
+				owned = append(owned, dst)
+			}
+		}
+	}
+	return owned
+}
+
+// otherGroups lists a destination in every group but r's, one per link
+// copy used.
+func (l stateLister) otherGroups() []int {
+	t := l.d.t
+	PA := t.P * t.A
+	var dsts []int
+	for D := 0; D < t.G; D++ {
+		for j := 0; j < min(l.d.copies, PA) && D != l.r/t.A; j++ {
+			dsts = append(dsts, D*PA+j)
+		}
+	}
+	return dsts
+}
+
+// each visits the n input ports from first holding a VC of mask, for
+// every destination of dsts; false: the visit stopped.
+func (l stateLister) each(first, n int, mask uint64, dsts []int) bool {
+	for in := first; in < first+n; in++ {
+		for _, dst := range dsts {
+			if !l.visit(l.r, in, mask, 0, dst) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// arriving visits, for each global port of r, a destination at each
+// router of r's group among those whose minimal path from the port's far
+// group arrives by it (its link copy).
+func (l stateLister) arriving(mask uint64) bool {
+	d, t, r := l.d, l.d.t, l.r
+	G := r / t.A
+	for in := d.gp0; in < d.gp0+t.H; in++ {
+		far := t.Peer(r, in)
+		from := far.Router / t.A
+		for j := 0; j < t.A; j++ {
+			for k := 0; k < min(t.P, d.copies); k++ {
+				dst := (G*t.A+j)*t.P + k
+				if or, op := t.GlobalLink(from, G, dst%d.copies); or != far.Router || op != far.Port {
+					continue
+				}
+				if !l.visit(r, in, mask, 0, dst) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // NonMinimal is the dragonfly's routing function of mode m
