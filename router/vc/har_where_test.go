@@ -27,6 +27,8 @@ import (
 
 var harWhere = flag.Bool("har.where", false, "trace where the cycles of Hybrid-HAR's slowest short messages go, on the paper's 16x16 mesh (transpose 0.20, uniform 0.36)")
 
+var harWhereCases = flag.Bool("har.where.cases", false, "trace where the cycles of the slowest short messages go in issue 53's three cases (uniform 0.36 without long messages under Hybrid-HAR and DOR, transpose 0.20 under Hybrid-HAR at 0% and 50% long), 4- and 8-flit buffers, tail-sent and all-empty")
+
 // shortTrace is one short message's way through the network.
 type shortTrace struct {
 	gen, inj       int64 // generated; head left the NI
@@ -36,7 +38,11 @@ type shortTrace struct {
 	hops           uint8
 	waitUp, waitDn int32 // cycles the head waited for an output VC: upper network, lower network
 	waitCCS        int32 // of them in CCS's buffer
-	waitDnLong     int32 // of the lower network's, those while a long message held the C1 it may take
+	// waitC2 and queuedC2 are the lower network's head waits and queued
+	// cycles in a C2 buffer (the rest of the lower network's, beside
+	// CCS's, are in C1's).
+	waitC2, queuedC2 int32
+	waitDnLong       int32 // of the lower network's, those while a long message held the C1 it may take
 	// queuedUp and queuedDn count the cycles the head sat in a buffer
 	// behind another message (not at the front), queuedDnLong those with
 	// a long message ahead of it in that buffer.
@@ -89,6 +95,7 @@ func traceShort(n *Network, now int64, msgs map[uint64]*shortTrace) {
 	}
 	ccs := h.ConnectionPorts[0]
 	c1 := h.C1[0] | h.C1[1]
+	c2 := h.C2
 	// c1Long: a head waiting for a VC in the lower network at router rt
 	// finds a C1 it may take held by a long message.
 	c1Long := func(rt *Router, s *inVC) bool {
@@ -135,6 +142,9 @@ func traceShort(n *Network, now int64, msgs map[uint64]*shortTrace) {
 							if behindLong {
 								tr.queuedDnLong++
 							}
+							if routing.Bit(v)&c2 != 0 {
+								tr.queuedC2++
+							}
 						} else {
 							tr.queuedUp++
 						}
@@ -153,6 +163,9 @@ func traceShort(n *Network, now int64, msgs map[uint64]*shortTrace) {
 							tr.waitDn++
 						case lower:
 							tr.waitDn++
+							if routing.Bit(v)&c2 != 0 {
+								tr.waitC2++
+							}
 						default:
 							tr.waitUp++
 						}
@@ -233,7 +246,8 @@ func checkTraces(t *testing.T, c shortLongRun, ms []*shortTrace) {
 		src, up, ccs, low := m.parts()
 		if src < 0 || up < 0 || ccs < 0 || low < 0 || src+up+ccs+low != m.delivered-m.gen ||
 			(m.ccsIn >= 0) != (m.ccsOut >= 0) || int64(m.waitUp+m.queuedUp) > up || int64(m.waitCCS+m.queuedCCS) > ccs ||
-			int64(m.waitDn-m.waitCCS+m.queuedDn) > low || m.waitDnLong > m.waitDn || m.queuedDnLong > m.queuedDn {
+			int64(m.waitDn-m.waitCCS+m.queuedDn) > low || m.waitDnLong > m.waitDn || m.queuedDnLong > m.queuedDn ||
+			m.waitC2 > m.waitDn-m.waitCCS || m.queuedC2 > m.queuedDn {
 			t.Fatalf("%v: a short message's trace does not add up: %+v", c, *m)
 		}
 	}
@@ -243,11 +257,16 @@ func checkTraces(t *testing.T, c shortLongRun, ms []*shortTrace) {
 // with -har.where it prints, on the paper's 16x16 mesh at transpose 0.20
 // and uniform 0.36 of the wire capacity and every mix with short
 // messages, for tail-sent, upper-empty and all-empty, where the cycles of
-// the short messages slower than 600 cycles and of the ten slowest go:
+// the short messages slower than 600 cycles and of the ten slowest go;
+// with -har.where.cases the same for issue 53's three cases (uniform 0.36
+// without long messages under Hybrid-HAR and the DOR baseline, transpose
+// 0.20 under Hybrid-HAR without long messages and with half the volume in
+// them), 4- and 8-flit buffers, tail-sent and all-empty:
 //
 //	go test ./router/vc -run TestHybridHARWhereShortWaits -har.where -v -timeout 0
+//	go test ./router/vc -run TestHybridHARWhereShortWaits -har.where.cases -v -timeout 0
 func TestHybridHARWhereShortWaits(t *testing.T) {
-	if !*harWhere {
+	if !*harWhere && !*harWhereCases {
 		c := shortLongRun{routing: "hybrid-har", pattern: "transpose", load: 0.3, longPct: 50, buffer: 8}
 		ms := whereShortWaits(t, 8, c, 500, 1500, 1)
 		checkTraces(t, c, ms)
@@ -262,55 +281,82 @@ func TestHybridHARWhereShortWaits(t *testing.T) {
 		}
 		return
 	}
-	var b strings.Builder
-	for _, pl := range []struct {
-		pattern string
-		load    float64
-	}{{"transpose", 0.20}, {"uniform", 0.36}} {
-		for _, longPct := range []float64{0, 25, 50, 75} {
-			for _, free := range []grid.HARFree{grid.HARTailSent, grid.HARUpperEmpty, grid.HARAllEmpty} {
-				c := shortLongRun{routing: "hybrid-har", pattern: pl.pattern, load: pl.load, longPct: longPct, buffer: 8, free: free}
-				ms := whereShortWaits(t, 16, c, 10_000, 50_000, 1)
-				checkTraces(t, c, ms)
-				fmt.Fprintf(&b, "\n%v: %d short messages", c, len(ms))
-				report := func(label string, sel []*shortTrace) {
-					var src, up, ccs, low, wUp, wCCS, wDn, lat, down, wDnLong, qUp, qDn, qDnLong, qCCS int64
-					for _, m := range sel {
-						s, u, cc, l := m.parts()
-						src, up, ccs, low = src+s, up+u, ccs+cc, low+l
-						wUp, wCCS, wDn = wUp+int64(m.waitUp), wCCS+int64(m.waitCCS), wDn+int64(m.waitDn)
-						wDnLong, qUp, qDn, qDnLong = wDnLong+int64(m.waitDnLong), qUp+int64(m.queuedUp), qDn+int64(m.queuedDn), qDnLong+int64(m.queuedDnLong)
-						qCCS += int64(m.queuedCCS)
-						lat += m.delivered - m.gen
-						if m.ccsIn >= 0 {
-							down++
-						}
-					}
-					if len(sel) == 0 {
-						fmt.Fprintf(&b, "\n  %-22s none", label)
-						return
-					}
-					f := func(x int64) float64 { return float64(x) / float64(len(sel)) }
-					fmt.Fprintf(&b, "\n  %-16s %5d msgs, %5.1f%% down; latency %6.1f = source %5.1f + upper %5.1f (head waiting %5.1f, queued %4.1f) + CCS %5.1f (head waiting %5.1f, queued %4.1f) + lower %6.1f (head waiting %6.1f, queued %5.1f, of which behind a long message %5.1f); of the CCS and lower head waits, with a long message holding the C1 wanted %5.1f",
-						label, len(sel), 100*f(down), f(lat), f(src), f(up), f(wUp), f(qUp), f(ccs), f(wCCS), f(qCCS), f(low), f(wDn-wCCS), f(qDn), f(qDnLong), f(wDnLong))
-				}
-				report("all", ms)
-				var slow []*shortTrace
-				for _, m := range ms {
-					if m.delivered-m.gen > 600 {
-						slow = append(slow, m)
-					}
-				}
-				report("slower than 600", slow)
-				slices.SortFunc(ms, func(a, b *shortTrace) int { return int((b.delivered - b.gen) - (a.delivered - a.gen)) })
-				report("ten slowest", ms[:min(10, len(ms))])
-				for _, m := range ms[:min(3, len(ms))] {
-					s, u, cc, l := m.parts()
-					fmt.Fprintf(&b, "\n    latency %5d: source %4d, upper %4d (head waiting %4d), CCS %4d (head waiting %4d, queued %4d), lower %4d (head waiting %4d, queued %4d, behind long %4d); moved down after %d of %d hops",
-						m.delivered-m.gen, s, u, m.waitUp, cc, m.waitCCS, m.queuedCCS, l, m.waitDn-m.waitCCS, m.queuedDn, m.queuedDnLong, m.hopsDown, m.hops)
+	var cases []shortLongRun
+	if *harWhere {
+		for _, pl := range []struct {
+			pattern string
+			load    float64
+		}{{"transpose", 0.20}, {"uniform", 0.36}} {
+			for _, longPct := range []float64{0, 25, 50, 75} {
+				for _, free := range []grid.HARFree{grid.HARTailSent, grid.HARUpperEmpty, grid.HARAllEmpty} {
+					cases = append(cases, shortLongRun{routing: "hybrid-har", pattern: pl.pattern, load: pl.load, longPct: longPct, buffer: 8, free: free})
 				}
 			}
 		}
 	}
-	t.Log(b.String())
+	if *harWhereCases {
+		for _, buffer := range []int{4, 8} {
+			for _, free := range []grid.HARFree{grid.HARTailSent, grid.HARAllEmpty} {
+				for _, rt := range []string{"hybrid-har", "har-dor"} {
+					cases = append(cases, shortLongRun{routing: rt, pattern: "uniform", load: 0.36, buffer: buffer, free: free})
+				}
+				for _, longPct := range []float64{0, 50} {
+					cases = append(cases, shortLongRun{routing: "hybrid-har", pattern: "transpose", load: 0.20, longPct: longPct, buffer: buffer, free: free})
+				}
+			}
+		}
+	}
+	t.Log(whereReport(t, cases))
+}
+
+// whereReport runs each case on the paper's 16x16 mesh (10,000 cycles of
+// warm-up, 50,000 measured) and reports where the cycles of all its
+// short messages, of those slower than 600 cycles and of the ten slowest
+// go, and the three slowest one by one.
+func whereReport(t *testing.T, cases []shortLongRun) string {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range cases {
+		ms := whereShortWaits(t, 16, c, 10_000, 50_000, 1)
+		checkTraces(t, c, ms)
+		fmt.Fprintf(&b, "\n%v: %d short messages", c, len(ms))
+		report := func(label string, sel []*shortTrace) {
+			var src, up, ccs, low, wUp, wCCS, wDn, lat, down, wDnLong, qUp, qDn, qDnLong, qCCS, wC2, qC2 int64
+			for _, m := range sel {
+				s, u, cc, l := m.parts()
+				src, up, ccs, low = src+s, up+u, ccs+cc, low+l
+				wUp, wCCS, wDn = wUp+int64(m.waitUp), wCCS+int64(m.waitCCS), wDn+int64(m.waitDn)
+				wDnLong, qUp, qDn, qDnLong = wDnLong+int64(m.waitDnLong), qUp+int64(m.queuedUp), qDn+int64(m.queuedDn), qDnLong+int64(m.queuedDnLong)
+				qCCS, wC2, qC2 = qCCS+int64(m.queuedCCS), wC2+int64(m.waitC2), qC2+int64(m.queuedC2)
+				lat += m.delivered - m.gen
+				if m.ccsIn >= 0 {
+					down++
+				}
+			}
+			if len(sel) == 0 {
+				fmt.Fprintf(&b, "\n  %-22s none", label)
+				return
+			}
+			f := func(x int64) float64 { return float64(x) / float64(len(sel)) }
+			fmt.Fprintf(&b, "\n  %-16s %5d msgs, %5.1f%% down; latency %6.1f = source %5.1f + upper %5.1f (head waiting %5.1f, queued %4.1f) + CCS %5.1f (head waiting %5.1f, queued %4.1f) + lower %6.1f (head waiting %6.1f, of which in C2 %5.1f; queued %5.1f, of which in C2 %5.1f, behind a long message %5.1f); of the CCS and lower head waits, with a long message holding the C1 wanted %5.1f",
+				label, len(sel), 100*f(down), f(lat), f(src), f(up), f(wUp), f(qUp), f(ccs), f(wCCS), f(qCCS), f(low), f(wDn-wCCS), f(wC2), f(qDn), f(qC2), f(qDnLong), f(wDnLong))
+		}
+		report("all", ms)
+		var slow []*shortTrace
+		for _, m := range ms {
+			if m.delivered-m.gen > 600 {
+				slow = append(slow, m)
+			}
+		}
+		report("slower than 600", slow)
+		slices.SortFunc(ms, func(a, b *shortTrace) int { return int((b.delivered - b.gen) - (a.delivered - a.gen)) })
+		report("ten slowest", ms[:min(10, len(ms))])
+		for _, m := range ms[:min(3, len(ms))] {
+			s, u, cc, l := m.parts()
+			fmt.Fprintf(&b, "\n    latency %5d: source %4d, upper %4d (head waiting %4d), CCS %4d (head waiting %4d, queued %4d), lower %4d (head waiting %4d, in C2 %4d; queued %4d, in C2 %4d, behind long %4d); moved down after %d of %d hops",
+				m.delivered-m.gen, s, u, m.waitUp, cc, m.waitCCS, m.queuedCCS, l, m.waitDn-m.waitCCS, m.waitC2, m.queuedDn, m.queuedC2, m.queuedDnLong, m.hopsDown, m.hops)
+		}
+	}
+	return b.String()
+
 }
